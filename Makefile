@@ -1,0 +1,53 @@
+# navviz — build, run and test. See README.md.
+SHELL := /bin/bash
+export PATH := $(PATH):/usr/local/go/bin
+
+# Debian packages that Ebitengine (cgo, X11, GL), sqweek/dialog (GTK) and the
+# headless GUI tests (Xvfb) need.
+DEB_PKGS := libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev \
+	libgl-dev libx11-dev pkg-config libgtk-3-dev xvfb xauth gcc
+
+# GUI tests need an X display: use the real one if set, otherwise a virtual one.
+XRUN := $(if $(DISPLAY),,xvfb-run -a)
+
+LEVEL ?= city
+
+.PHONY: deps run test bench fmt vet build
+
+## deps: install the missing Debian packages (apt-get as root, else print the command)
+deps:
+	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+		echo "installing: $$missing"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	else \
+		echo "missing Debian packages; run:"; \
+		echo "  sudo apt-get install -y $$missing"; \
+		exit 1; \
+	fi
+
+## build: compile both binaries into ./bin
+build: deps
+	go build -o bin/navviz ./cmd/navviz
+	go build -o bin/navmesh ./cmd/navmesh
+
+## run: open navviz on $(LEVEL) (default city)
+run: deps
+	go run ./cmd/navviz $(LEVEL)
+
+## test: formatting, vet and every test (GUI tests under Xvfb when no display is set)
+test: deps fmt vet
+	$(XRUN) go test -count=1 ./...
+
+fmt:
+	@out=$$(gofmt -l .); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	go vet ./...
+	go vet -tags nodialog ./ui/ ./cmd/navviz/
+
+## bench: every benchmark (compare runs with benchstat)
+bench: deps
+	$(XRUN) go test -run '^$$' -bench . -benchmem ./...

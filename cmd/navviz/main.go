@@ -1,0 +1,91 @@
+// Command navviz is the desktop navmesh debug viewer. It opens a window on a
+// level and lets you look at it from any side.
+//
+// Usage:
+//
+//	navviz [flags] [LEVEL]
+//
+// LEVEL is a built-in level name (city, terrain) or a Wavefront .obj path;
+// it defaults to city. Flags:
+//
+//	--size WxH          initial window size in pixels (default 1280x800)
+//	--frames N          draw N frames, then exit
+//	--screenshot FILE   after --frames frames (default 10) save the window
+//	                    as PNG to FILE and exit
+//
+// In the window: right-drag orbits, middle-drag or shift+left-drag pans, the
+// wheel zooms, F frames the level, T toggles the top-down view and F12 saves
+// a screenshot to the current directory. navviz needs a display (under CI use
+// xvfb-run -a navviz ...).
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"navviz/ui"
+)
+
+func main() {
+	err := run(os.Args[1:], os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "navviz:", err)
+		os.Exit(1)
+	}
+}
+
+// run parses args and runs the viewer.
+func run(args []string, stderr io.Writer) error {
+	opts, err := parseArgs(args, stderr)
+	if err != nil {
+		return err
+	}
+	return ui.Run(opts)
+}
+
+// parseArgs turns the command line into ui.Options.
+func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
+	fs := flag.NewFlagSet("navviz", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	size := fs.String("size", fmt.Sprintf("%dx%d", ui.DefaultWidth, ui.DefaultHeight), "initial window size `WxH` in pixels")
+	frames := fs.Int("frames", 0, "draw `N` frames, then exit (0: run until the window is closed)")
+	shot := fs.String("screenshot", "", "save the window as PNG to `FILE` after --frames frames (default 10), then exit")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [LEVEL]")
+		fmt.Fprintln(stderr, "LEVEL is a built-in level (city, terrain) or an .obj file; default city.")
+		fs.PrintDefaults()
+	}
+	// Flags may come before or after the level.
+	var levels []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return ui.Options{}, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		levels = append(levels, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(levels) > 1 {
+		return ui.Options{}, fmt.Errorf("want at most one level, got %d: %q", len(levels), levels)
+	}
+	w, h, err := ui.ParseSize(*size)
+	if err != nil {
+		return ui.Options{}, fmt.Errorf("--size: %w", err)
+	}
+	if *frames < 0 {
+		return ui.Options{}, fmt.Errorf("--frames %d: must not be negative", *frames)
+	}
+	opts := ui.Options{Level: ui.DefaultLevel, Width: w, Height: h, Frames: *frames, Screenshot: *shot}
+	if len(levels) == 1 {
+		opts.Level = levels[0]
+	}
+	return opts, nil
+}

@@ -1,0 +1,422 @@
+package level
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"navviz/core/geom"
+)
+
+// sharedLevel returns the path of ../shared/levels/NAME.obj (relative to the
+// repository root), skipping the test when the folder is absent.
+func sharedLevel(tb testing.TB, name string) string {
+	tb.Helper()
+	dir := filepath.Join("..", "..", "..", "shared", "levels")
+	if _, err := os.Stat(dir); err != nil {
+		tb.Skipf("shared test levels not found at %s (the repository root's ../shared/levels): %v", dir, err)
+	}
+	return filepath.Join(dir, name+".obj")
+}
+
+func TestReadOBJCube(t *testing.T) {
+	s, err := LoadOBJ(filepath.Join("testdata", "cube.obj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantVerts := []geom.Vec3{
+		{X: -1, Y: -1, Z: -1}, {X: 1, Y: -1, Z: -1}, {X: 1, Y: 1, Z: -1}, {X: -1, Y: 1, Z: -1},
+		{X: -1, Y: -1, Z: 1}, {X: 1, Y: -1, Z: 1}, {X: 1, Y: 1, Z: 1}, {X: -1, Y: 1, Z: 1},
+	}
+	wantTris := [][3]int32{
+		{0, 1, 2}, {0, 2, 3}, // f 1 2 3 4
+		{4, 5, 6}, {4, 6, 7}, // f 5/1 6/2 7/3 8/4
+		{0, 1, 5}, {0, 5, 4}, // f 1//1 2//1 6//1 5//1
+		{3, 2, 6}, {3, 6, 7}, // f 4/1/2 3/2/2 7/3/2 8/4/2
+		{0, 4, 7}, {0, 7, 3}, // f -8 -4 -1 \ -5 (continued line)
+		{1, 2, 6}, {1, 6, 5}, // f -7 -6 -2 -3
+	}
+	if !reflect.DeepEqual(s.Verts, wantVerts) {
+		t.Errorf("verts = %v, want %v", s.Verts, wantVerts)
+	}
+	if !reflect.DeepEqual(s.Tris, wantTris) {
+		t.Errorf("tris = %v, want %v", s.Tris, wantTris)
+	}
+	if len(s.Areas) != len(wantTris) {
+		t.Fatalf("%d areas for %d triangles", len(s.Areas), len(wantTris))
+	}
+	for i, a := range s.Areas {
+		if a != AreaWalkable {
+			t.Fatalf("area %d = %d, want AreaWalkable", i, a)
+		}
+	}
+}
+
+func TestReadOBJForms(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		verts int
+		tris  [][3]int32
+	}{
+		{"empty", "", 0, nil},
+		{"comments only", "# hello\n\n   \n#\n", 0, nil},
+		{"triangle", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n", 3, [][3]int32{{0, 1, 2}}},
+		{"no final newline", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3", 3, [][3]int32{{0, 1, 2}}},
+		{"pentagon fan", "v 0 0 0\nv 1 0 0\nv 2 0 1\nv 1 0 2\nv 0 0 1\nf 1 2 3 4 5\n", 5,
+			[][3]int32{{0, 1, 2}, {0, 2, 3}, {0, 3, 4}}},
+		{"negative", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf -3 -2 -1\nv 5 5 5\nf -1 -2 -3\n", 4,
+			[][3]int32{{0, 1, 2}, {3, 2, 1}}},
+		{"all slash forms", "v 0 0 0\nv 1 0 0\nv 0 0 1\nvt 0 0\nvn 0 1 0\nf 1/1 2/1/1 3//1\n", 3,
+			[][3]int32{{0, 1, 2}}},
+		{"tabs crlf", "v\t0\t0\t0\r\nv 1 0 0\r\nv 0 0 1\r\nf\t1 2\t3\r\n", 3, [][3]int32{{0, 1, 2}}},
+		{"inline comment", "v 0 0 0 # origin\nv 1 0 0\nv 0 0 1\nf 1 2 3# tri\n", 3, [][3]int32{{0, 1, 2}}},
+		{"w and colours ignored", "v 0 0 0 1\nv 1 0 0 1 0.5 0.5 0.5\nv 0 0 1\nf 1 2 3\n", 3,
+			[][3]int32{{0, 1, 2}}},
+		{"ignored statements", "mtllib a.mtl\no obj\ng a b\ns 1\nusemtl m\nvp 0.5\nl 1 2\np 1\nv 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n", 3,
+			[][3]int32{{0, 1, 2}}},
+		{"continuation", "v 0 \\\n 0 0\nv 1 0 0\nv 0 0 1\nf 1 \\\n2 \\\n3\n", 3, [][3]int32{{0, 1, 2}}},
+		{"degenerate kept", "v 0 0 0\nf 1 1 1\n", 1, [][3]int32{{0, 0, 0}}},
+		{"exponents", "v 1e2 -2.5E-1 .5\nv +1 0 0\nv 0 0 1\nf 1 2 3\n", 3, [][3]int32{{0, 1, 2}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := ReadOBJ(strings.NewReader(tc.in), "t.obj")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Verts) != tc.verts {
+				t.Errorf("%d verts, want %d", len(s.Verts), tc.verts)
+			}
+			if !reflect.DeepEqual(s.Tris, tc.tris) {
+				t.Errorf("tris = %v, want %v", s.Tris, tc.tris)
+			}
+			if err := s.Validate(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func TestReadOBJExponentValues(t *testing.T) {
+	s, err := ReadOBJ(strings.NewReader("v 1e2 -2.5E-1 .5\nv 1e-50 -0 3.4028234e38\n"), "t.obj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []geom.Vec3{{X: 100, Y: -0.25, Z: 0.5}, {X: 0, Y: float32(math.Copysign(0, -1)), Z: math.MaxFloat32}}
+	for i := range want {
+		if s.Verts[i] != want[i] || math.Signbit(float64(s.Verts[i].Y)) != math.Signbit(float64(want[i].Y)) {
+			t.Errorf("vertex %d = %v, want %v", i, s.Verts[i], want[i])
+		}
+	}
+}
+
+func TestReadOBJErrors(t *testing.T) {
+	const tri = "v 0 0 0\nv 1 0 0\nv 0 0 1\n"
+	tests := []struct {
+		name string
+		in   string
+		want string // the exact error text
+	}{
+		{"unknown statement", tri + "vx 1 2 3\n", `bad.obj:4: unknown statement "vx"`},
+		{"binary junk", "\x00\x01\x02\n", `bad.obj:1: unknown statement "\x00\x01\x02"`},
+		{"vertex too few", "v 1 2\n", `bad.obj:1: vertex needs 3 coordinates, got 2`},
+		{"vertex none", "v\n", `bad.obj:1: vertex needs 3 coordinates, got 0`},
+		{"vertex bad x", "v a 2 3\n", `bad.obj:1: bad x coordinate "a"`},
+		{"vertex bad z", "\n\nv 1 2 3z\n", `bad.obj:3: bad z coordinate "3z"`},
+		{"vertex hex", "v 0x1p3 2 3\n", `bad.obj:1: bad x coordinate "0x1p3"`},
+		{"vertex underscore", "v 1_000 2 3\n", `bad.obj:1: bad x coordinate "1_000"`},
+		{"vertex nan", "v 1 nan 3\n", `bad.obj:1: y coordinate "nan" is not finite`},
+		{"vertex inf", "v 1 2 -Inf\n", `bad.obj:1: z coordinate "-Inf" is not finite`},
+		{"vertex overflow", "v 1e39 2 3\n", `bad.obj:1: x coordinate "1e39" out of float32 range`},
+		{"face too few", tri + "f 1 2\n", `bad.obj:4: face needs at least 3 vertices, got 2`},
+		{"face empty", tri + "f\n", `bad.obj:4: face needs at least 3 vertices, got 0`},
+		{"face index zero", tri + "f 0 1 2\n", `bad.obj:4: face index 0 out of range (1..3)`},
+		{"face index high", tri + "f 1 2 4\n", `bad.obj:4: face index 4 out of range (1..3)`},
+		{"face forward reference", "v 0 0 0\nf 1 2 3\nv 1 0 0\nv 0 0 1\n", `bad.obj:2: face index 2 out of range (1..1)`},
+		{"face negative out of range", tri + "f -1 -2 -4\n", `bad.obj:4: face index -4 out of range (-3..-1)`},
+		{"face before vertices", "f 1 2 3\n", `bad.obj:1: face index 1 but no vertex defined yet`},
+		{"face huge index", tri + "f 1 2 99999999999999999999\n", `bad.obj:4: face index 99999999999999999999 out of range (1..3)`},
+		{"face huge negative", tri + "f 1 2 -99999999999999999999\n", `bad.obj:4: face index -99999999999999999999 out of range (-3..-1)`},
+		{"face min int64", tri + "f 1 2 -9223372036854775808\n", `bad.obj:4: face index -9223372036854775808 out of range (-3..-1)`},
+		{"face bad index", tri + "f 1 2 x\n", `bad.obj:4: bad face index "x"`},
+		{"face float index", tri + "f 1 2 3.0\n", `bad.obj:4: bad face index "3.0"`},
+		{"face no position", tri + "f 1 2 /1/1\n", `bad.obj:4: face vertex "/1/1" has no position index`},
+		{"face bad texture", tri + "f 1 2 3/a\n", `bad.obj:4: bad texture or normal index in face vertex "3/a"`},
+		{"face bad normal", tri + "f 1 2 3//n\n", `bad.obj:4: bad texture or normal index in face vertex "3//n"`},
+		{"face four indices", tri + "f 1 2 3/1/1/1\n", `bad.obj:4: face vertex "3/1/1/1" has more than 3 indices`},
+		{"line number after crlf", "# a\r\n# b\r\nv 1 2\r\n", `bad.obj:3: vertex needs 3 coordinates, got 2`},
+		{"continued statement reports its first line", "v 1 \\\n 2\n", `bad.obj:1: vertex needs 3 coordinates, got 2`},
+		{"long token cut", "v " + strings.Repeat("9", 60) + "x 0 0\n",
+			`bad.obj:1: bad x coordinate "` + strings.Repeat("9", 40) + `"...`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := ReadOBJ(strings.NewReader(tc.in), "bad.obj")
+			if err == nil {
+				t.Fatalf("no error, got %d verts %d tris", len(s.Verts), len(s.Tris))
+			}
+			if s != nil {
+				t.Errorf("soup returned with error")
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error\n got %s\nwant %s", err, tc.want)
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Errorf("error %T is not a *ParseError", err)
+			}
+		})
+	}
+}
+
+func TestReadOBJLongLine(t *testing.T) {
+	in := "v 0 0 0\n# " + strings.Repeat("x", MaxOBJLineBytes) + "\n"
+	_, err := ReadOBJ(strings.NewReader(in), "long.obj")
+	want := "long.obj:2: line longer than 1048576 bytes"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %s", err, want)
+	}
+	if !errors.Is(err, bufio.ErrTooLong) {
+		t.Errorf("error does not wrap bufio.ErrTooLong")
+	}
+}
+
+type failingReader struct{ n int }
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, errors.New("disk on fire")
+	}
+	r.n--
+	return copy(p, "v 0 0 0\n"), nil
+}
+
+func TestReadOBJReadError(t *testing.T) {
+	_, err := ReadOBJ(&failingReader{n: 2}, "r.obj")
+	if err == nil || err.Error() != "r.obj:3: read: disk on fire" {
+		t.Fatalf("error %v", err)
+	}
+	if _, err := ReadOBJ(nil, "nil.obj"); err == nil {
+		t.Fatal("nil reader: no error")
+	}
+}
+
+func TestLoadOBJMissing(t *testing.T) {
+	_, err := LoadOBJ(filepath.Join("testdata", "no-such-file.obj"))
+	if err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "no-such-file.obj") {
+		t.Fatalf("error %v, want a not-exist error naming the file", err)
+	}
+}
+
+func TestLoadOBJErrorNamesPath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dungeon.obj")
+	body := "v 0 0 0\nv 1 0 0\nv 0 0 1\nv 1 0 1\nv 0 1 0\nv 1 1 0\nv 0 1 1\nv 1 1 1\n# faces\n\n\nf 0 1 2\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadOBJ(path)
+	if want := path + ":12: face index 0 out of range (1..8)"; err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %s", err, want)
+	}
+}
+
+// randomSoup returns a valid soup with awkward float32 values.
+func randomSoup(rng *rand.Rand, nv, nt int) *Soup {
+	s := &Soup{}
+	specials := []float32{0, float32(math.Copysign(0, -1)), math.MaxFloat32, -math.MaxFloat32,
+		math.SmallestNonzeroFloat32, 1e-30, 0.1, 1.0 / 3, 16777217}
+	for range nv {
+		var c [3]float32
+		for k := range c {
+			if rng.IntN(8) == 0 {
+				c[k] = specials[rng.IntN(len(specials))]
+			} else {
+				c[k] = float32(rng.NormFloat64() * 100)
+			}
+		}
+		s.Verts = append(s.Verts, geom.Vec3{X: c[0], Y: c[1], Z: c[2]})
+	}
+	for range nt {
+		s.Tris = append(s.Tris, [3]int32{int32(rng.IntN(nv)), int32(rng.IntN(nv)), int32(rng.IntN(nv))})
+		s.Areas = append(s.Areas, AreaWalkable)
+	}
+	return s
+}
+
+// sameSoup compares soups bit for bit (so -0 differs from 0).
+func sameSoup(a, b *Soup) bool {
+	if len(a.Verts) != len(b.Verts) || !reflect.DeepEqual(a.Tris, b.Tris) || !reflect.DeepEqual(a.Areas, b.Areas) {
+		return false
+	}
+	for i := range a.Verts {
+		x, y := a.Verts[i], b.Verts[i]
+		if math.Float32bits(x.X) != math.Float32bits(y.X) || math.Float32bits(x.Y) != math.Float32bits(y.Y) ||
+			math.Float32bits(x.Z) != math.Float32bits(y.Z) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestWriteOBJRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, size := range []struct{ nv, nt int }{{0, 0}, {3, 1}, {50, 80}, {2000, 4000}} {
+		s := randomSoup(rng, size.nv, size.nt)
+		var buf bytes.Buffer
+		if err := WriteOBJ(&buf, s); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadOBJ(bytes.NewReader(buf.Bytes()), "roundtrip.obj")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if size.nt == 0 {
+			back.Areas = s.Areas // nil vs empty
+			if len(back.Tris) == 0 {
+				back.Tris = s.Tris
+			}
+			if len(back.Verts) == 0 {
+				back.Verts = s.Verts
+			}
+		}
+		if !sameSoup(s, back) {
+			t.Fatalf("round trip of %d verts %d tris differs", size.nv, size.nt)
+		}
+		var again bytes.Buffer
+		if err := WriteOBJ(&again, back); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), again.Bytes()) {
+			t.Fatal("writing the read-back soup gives different bytes")
+		}
+	}
+}
+
+func TestWriteOBJBytes(t *testing.T) {
+	s := &Soup{
+		Verts: []geom.Vec3{{X: 0, Y: 0.1, Z: -2}, {X: 1e6, Y: 1.5e-7, Z: float32(math.Copysign(0, -1))}, {X: 3, Y: 4, Z: 5}},
+		Tris:  [][3]int32{{0, 1, 2}, {2, 1, 0}},
+		Areas: []uint8{AreaWalkable, AreaNull},
+	}
+	var buf bytes.Buffer
+	if err := WriteOBJ(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	want := "# navviz level: 3 vertices, 2 triangles\n" +
+		"v 0 0.1 -2\nv 1e+06 1.5e-07 -0\nv 3 4 5\n" +
+		"f 1 2 3\nf 3 2 1\n"
+	if buf.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestWriteOBJErrors(t *testing.T) {
+	if err := WriteOBJ(&bytes.Buffer{}, nil); err == nil {
+		t.Error("nil soup: no error")
+	}
+	bad := &Soup{Verts: []geom.Vec3{{}}, Tris: [][3]int32{{0, 0, 1}}, Areas: []uint8{AreaWalkable}}
+	if err := WriteOBJ(&bytes.Buffer{}, bad); err == nil || !strings.Contains(err.Error(), "vertex index 1") {
+		t.Errorf("bad index: error %v", err)
+	}
+	nan := &Soup{Verts: []geom.Vec3{{X: float32(math.NaN())}}}
+	if err := WriteOBJ(&bytes.Buffer{}, nan); err == nil {
+		t.Error("NaN vertex: no error")
+	}
+	ok := &Soup{Verts: []geom.Vec3{{}}}
+	if err := WriteOBJ(failingWriter{}, ok); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("failing writer: error %v", err)
+	}
+}
+
+// TestSharedLevels pins the counts of the shared levels, found independently
+// with awk: the number of `v` lines, and the sum of (vertices - 2) over the
+// `f` lines:
+//
+//	tr -d '\r' < NAME.obj | awk '$1=="v"{v++} $1=="f"{t+=NF-3} END{print v, t}'
+func TestSharedLevels(t *testing.T) {
+	tests := []struct {
+		name        string
+		verts, tris int
+	}{
+		{"dungeon", 5101, 10133},
+		{"nav_test", 884, 1612},
+		{"bridge", 29, 54},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := LoadOBJ(sharedLevel(t, tc.name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Verts) != tc.verts || len(s.Tris) != tc.tris {
+				t.Fatalf("%d verts %d tris, want %d and %d", len(s.Verts), len(s.Tris), tc.verts, tc.tris)
+			}
+			if err := s.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("bounds %v", s.Bounds())
+		})
+	}
+}
+
+func TestSharedLevelsRoundTrip(t *testing.T) {
+	for _, name := range []string{"dungeon", "nav_test", "bridge"} {
+		s, err := LoadOBJ(sharedLevel(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := WriteOBJ(&buf, s); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadOBJ(&buf, name+".obj")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameSoup(s, back) {
+			t.Fatalf("%s: round trip differs", name)
+		}
+	}
+}
+
+func BenchmarkReadOBJDungeon(b *testing.B) {
+	data, err := os.ReadFile(sharedLevel(b, "dungeon"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadOBJ(bytes.NewReader(data), "dungeon.obj"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkWriteOBJDungeon(b *testing.B) {
+	s, err := LoadOBJ(sharedLevel(b, "dungeon"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := WriteOBJ(&buf, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(buf.Len()))
+}

@@ -1,0 +1,163 @@
+// Package ui is navviz's desktop front end: the only package that imports
+// Ebitengine, debugui and the native file dialog. It holds the application
+// state (level, scene, camera, last error), turns input into camera moves,
+// draws the render.Scene with the GPU (triangles projected on the CPU through
+// the render camera and sorted back to front), and shows the debugui panels
+// Level, View and Stats.
+//
+// State transitions (App) and input decisions (viewController) are plain Go
+// and are tested without a display; Game glues them to Ebitengine.
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"navviz/core/geom"
+	"navviz/core/level"
+	"navviz/render"
+)
+
+// App is the state of a navviz session that does not depend on Ebitengine.
+// Every field is read by the panels; change it through the methods so the
+// draw cache notices (Gen).
+type App struct {
+	// LevelName is what the current level was loaded from: a built-in name
+	// or a file path. Empty before the first successful Load.
+	LevelName string
+	// Soup is the current level's geometry (nil before the first Load).
+	Soup *level.Soup
+	// Scene is what the view draws.
+	Scene *render.Scene
+	// Camera is the view camera.
+	Camera render.Camera
+
+	// Err is the text of the last failure (load, dialog, screenshot); empty
+	// when the last action succeeded. It is shown in the window.
+	Err string
+	// Status is the last informational message (e.g. a saved screenshot).
+	Status string
+
+	// Gen changes whenever Scene's content or visibility changes, so the
+	// drawing cache knows to rebuild.
+	Gen uint64
+
+	// aspect is the viewport's width/height, for framing (0: unknown).
+	aspect float64
+}
+
+// SetViewport tells the App the size of the view in pixels, so that
+// FrameLevel fits the level in portrait windows too.
+func (a *App) SetViewport(wPx, hPx int) {
+	if wPx > 0 && hPx > 0 {
+		a.aspect = float64(wPx) / float64(hPx)
+	}
+}
+
+// NewApp returns an App with an empty scene and the default camera.
+func NewApp() *App {
+	return &App{Scene: &render.Scene{}, Camera: render.DefaultCamera()}
+}
+
+// loadLevel is the loader App.Load uses; it is level.Load (built-in name or
+// .obj path).
+var loadLevel = level.Load
+
+// Load replaces the current level with the built-in level or .obj file named
+// by nameOrPath and frames the camera on it. On failure nothing changes
+// except Err, which holds the error text; the error is also returned.
+func (a *App) Load(nameOrPath string) error {
+	s, err := loadLevel(nameOrPath)
+	if err == nil && s == nil {
+		err = fmt.Errorf("ui: level %q: loader returned no geometry", nameOrPath)
+	}
+	if err == nil && len(s.Tris) == 0 {
+		err = fmt.Errorf("ui: level %q has no triangles", nameOrPath)
+	}
+	if err != nil {
+		// Loader errors name the file (and line); say which level otherwise.
+		a.Err = err.Error()
+		if !strings.Contains(a.Err, nameOrPath) {
+			a.Err = fmt.Sprintf("level %q: %s", nameOrPath, a.Err)
+		}
+		return fmt.Errorf("ui: load %q: %w", nameOrPath, err)
+	}
+	a.LevelName = nameOrPath
+	a.Soup = s
+	a.Scene = keepVisibility(render.LevelScene(s), a.Scene)
+	a.Err = ""
+	a.Status = fmt.Sprintf("loaded %s", nameOrPath)
+	a.Gen++
+	a.FrameLevel()
+	return nil
+}
+
+// keepVisibility copies the visibility of old's overlays to the overlays of
+// the same name in s, so that hiding the grid survives loading a level.
+func keepVisibility(s, old *render.Scene) *render.Scene {
+	if old == nil {
+		return s
+	}
+	for _, o := range s.Overlays {
+		if prev := old.Overlay(o.Name); prev != nil {
+			o.Visible = prev.Visible
+		}
+	}
+	return s
+}
+
+// SetOverlayVisible shows or hides the named overlay; unknown names are
+// ignored.
+func (a *App) SetOverlayVisible(name string, visible bool) {
+	if o := a.Scene.Overlay(name); o != nil && o.Visible != visible {
+		o.Visible = visible
+		a.Gen++
+	}
+}
+
+// FrameLevel points the camera at the whole level (all overlays, visible or
+// not, so hiding the grid does not move the camera).
+func (a *App) FrameLevel() {
+	b := a.levelBounds()
+	if b.Empty() {
+		return
+	}
+	if a.aspect > 0 {
+		a.Camera.FrameAspect(b, a.aspect)
+	} else {
+		a.Camera.Frame(b)
+	}
+}
+
+// levelBounds returns the box of the level geometry, or of the scene when
+// there is no soup.
+func (a *App) levelBounds() geom.Box3 {
+	if a.Soup != nil && len(a.Soup.Verts) > 0 {
+		return a.Soup.Bounds()
+	}
+	return a.Scene.Bounds()
+}
+
+// SetTopDown switches between the orbit view and the top-down view.
+func (a *App) SetTopDown(top bool) { a.Camera.TopDown = top }
+
+// SetOrtho switches between perspective and orthographic projection.
+func (a *App) SetOrtho(ortho bool) { a.Camera.Ortho = ortho }
+
+// Stats is what the Stats panel shows.
+type Stats struct {
+	Triangles, Vertices int
+	Bounds              geom.Box3 // metres; empty when no level
+}
+
+// Stats returns the figures of the current level.
+func (a *App) Stats() Stats {
+	if a.Soup == nil {
+		return Stats{Bounds: geom.EmptyBox()}
+	}
+	return Stats{
+		Triangles: len(a.Soup.Tris),
+		Vertices:  len(a.Soup.Verts),
+		Bounds:    a.Soup.Bounds(),
+	}
+}

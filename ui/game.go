@@ -1,0 +1,354 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+)
+
+// Background colour of the 3D view.
+var backgroundColor = color.RGBA{R: 0x26, G: 0x2a, B: 0x30, A: 0xff}
+
+// errDialogCancelled is returned by openFileDialog when the user cancels.
+var errDialogCancelled = errors.New("ui: dialog cancelled")
+
+// dialogResult is the answer of a file dialog run off the game loop.
+type dialogResult struct {
+	path string
+	err  error
+}
+
+// Game is navviz's ebiten.Game: it owns the App state, the debugui panels,
+// the camera controller and the GPU drawing of the scene.
+type Game struct {
+	// App is the session state; tests inspect it.
+	App *App
+
+	opts    Options
+	ui      debugui.DebugUI
+	ctl     viewController
+	view    sceneView
+	w, h    int    // screen size from Layout
+	frames  int    // frames drawn so far
+	pending string // level to load in the next Update ("" none)
+
+	shotPath    string            // screenshot to save at the end of the next Draw
+	quit        bool              // Update returns ebiten.Termination
+	exitErr     error             // returned by Run after the loop ends
+	dialogBusy  bool              // a file dialog is open
+	dialogDone  chan dialogResult // its answer
+	pathField   string            // Level panel path field (nodialog builds)
+	viewModeIdx int               // View panel mode dropdown (index in viewModes)
+}
+
+// NewGame returns a Game for opts. It loads opts.Level; a failure is
+// recorded in App.Err (shown in the window) and also returned, with the Game
+// still usable (it then shows an empty scene).
+func NewGame(opts Options) (*Game, error) {
+	opts, err := opts.normalize()
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{
+		App:        NewApp(),
+		opts:       opts,
+		w:          opts.Width,
+		h:          opts.Height,
+		dialogDone: make(chan dialogResult, 1),
+	}
+	g.App.SetViewport(g.w, g.h)
+	return g, g.App.Load(opts.Level)
+}
+
+// Run opens the navviz window and runs until it is closed (or, with
+// opts.Frames, until that many frames are drawn and the screenshot saved).
+// A level that fails to load is shown as an error in the window and the
+// window keeps running; Run then fails only when the window cannot run, the
+// requested screenshot cannot be written, or (with opts.Frames) the initial
+// level failed to load.
+func Run(opts Options) error {
+	g, loadErr := NewGame(opts)
+	if g == nil {
+		return loadErr
+	}
+	if loadErr != nil {
+		fmt.Fprintln(os.Stderr, "navviz:", loadErr)
+	}
+	ebiten.SetWindowTitle("navviz")
+	ebiten.SetWindowSize(g.opts.Width, g.opts.Height)
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	if err := ebiten.RunGame(g); err != nil {
+		return fmt.Errorf("ui: run: %w", err)
+	}
+	if g.exitErr != nil {
+		return g.exitErr
+	}
+	if g.opts.Frames > 0 {
+		// A scripted run (CI, --screenshot) must fail when its level did.
+		return loadErr
+	}
+	return nil
+}
+
+// Layout implements ebiten.Game: the screen has the window's size in pixels.
+func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
+	g.w, g.h = max(1, outsideWidth), max(1, outsideHeight)
+	g.App.SetViewport(g.w, g.h)
+	return g.w, g.h
+}
+
+// Update implements ebiten.Game: it applies dialog results and dropped
+// files, runs the panels, and turns the remaining input into camera moves.
+func (g *Game) Update() error {
+	if g.quit {
+		return ebiten.Termination
+	}
+	select {
+	case r := <-g.dialogDone:
+		g.dialogBusy = false
+		switch {
+		case errors.Is(r.err, errDialogCancelled):
+		case r.err != nil:
+			g.App.Err = r.err.Error()
+		default:
+			g.pending = r.path
+		}
+	default:
+	}
+	if p, err := droppedLevel(ebiten.DroppedFiles()); err != nil {
+		g.App.Err = err.Error()
+	} else if p != "" {
+		g.pending = p
+	}
+
+	// debugui reports whether the pointer is over a panel or a widget has
+	// the focus; the camera controller ignores such input.
+	captured, err := g.ui.Update(g.panels)
+	if err != nil {
+		return fmt.Errorf("ui: panels: %w", err)
+	}
+
+	if g.pending != "" {
+		p := g.pending
+		g.pending = ""
+		_ = g.App.Load(p) // the error is in App.Err and shown
+	}
+
+	g.applyIntent(g.ctl.step(readInput(captured)))
+	return nil
+}
+
+// applyIntent moves the camera and triggers the actions of one frame.
+func (g *Game) applyIntent(in viewIntent) {
+	cam := &g.App.Camera
+	if in.OrbitDX != 0 || in.OrbitDY != 0 {
+		cam.Orbit(in.OrbitDX, in.OrbitDY)
+	}
+	if in.PanDX != 0 || in.PanDY != 0 {
+		cam.Pan(in.PanDX, in.PanDY, g.w, g.h)
+	}
+	if in.ZoomSteps != 0 {
+		cam.Zoom(in.ZoomSteps)
+	}
+	if in.Frame {
+		g.App.FrameLevel()
+	}
+	if in.ToggleTopDown {
+		g.App.SetTopDown(!cam.TopDown)
+	}
+	if in.Screenshot {
+		dir, err := os.Getwd()
+		if err != nil {
+			dir = "."
+		}
+		g.shotPath = screenshotName(dir, time.Now(), fileExists)
+	}
+}
+
+// droppedLevel returns the path of the first file dropped on the window in
+// this frame, or "" when nothing was dropped. Directories are refused.
+func droppedLevel(fsys fs.FS) (string, error) {
+	if fsys == nil {
+		return "", nil
+	}
+	ents, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return "", fmt.Errorf("ui: dropped files: %w", err)
+	}
+	if len(ents) == 0 {
+		return "", nil
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	e := ents[0]
+	if e.IsDir() {
+		return "", fmt.Errorf("ui: dropped %s is a folder: drop an .obj file", e.Name())
+	}
+	f, err := fsys.Open(e.Name())
+	if err != nil {
+		return "", fmt.Errorf("ui: dropped file %s: %w", e.Name(), err)
+	}
+	defer f.Close()
+	// On desktops the dropped files are real files: use their real path so
+	// errors name it.
+	if of, ok := f.(*os.File); ok {
+		if abs, err := filepath.Abs(of.Name()); err == nil {
+			return abs, nil
+		}
+		return of.Name(), nil
+	}
+	return "", fmt.Errorf("ui: dropped file %s is not on the local file system", e.Name())
+}
+
+// startOpenDialog shows the native file dialog off the game loop; its answer
+// arrives in a later Update.
+func (g *Game) startOpenDialog() {
+	if g.dialogBusy {
+		return
+	}
+	g.dialogBusy = true
+	go func() {
+		p, err := openFileDialog()
+		g.dialogDone <- dialogResult{path: p, err: err}
+	}()
+}
+
+// RequestLoad asks the game to load a level (built-in name or .obj path) in
+// the next Update, as the Level panel, a drop or the dialog do.
+func (g *Game) RequestLoad(nameOrPath string) { g.pending = nameOrPath }
+
+// Draw implements ebiten.Game: the scene, the panels, the message bar, and a
+// screenshot when one was asked for.
+func (g *Game) Draw(screen *ebiten.Image) {
+	screen.Fill(backgroundColor)
+	g.view.draw(screen, g.App)
+	g.ui.Draw(screen)
+	g.drawMessages(screen)
+	g.frames++
+
+	if g.opts.Frames > 0 && g.frames >= g.opts.Frames && !g.quit {
+		if g.opts.Screenshot != "" {
+			if err := saveScreen(screen, g.opts.Screenshot); err != nil {
+				g.exitErr = err
+			} else {
+				fmt.Fprintln(os.Stderr, "navviz: screenshot saved to", g.opts.Screenshot)
+			}
+		}
+		g.quit = true
+	}
+	if g.shotPath != "" {
+		p := g.shotPath
+		g.shotPath = ""
+		if err := saveScreen(screen, p); err != nil {
+			g.App.Err = err.Error()
+		} else {
+			g.App.Status = "screenshot saved to " + p
+		}
+	}
+}
+
+// saveScreen reads the screen back and writes it to path as PNG.
+func saveScreen(screen *ebiten.Image, path string) error {
+	b := screen.Bounds()
+	pix := make([]byte, 4*b.Dx()*b.Dy())
+	screen.ReadPixels(pix)
+	return savePNG(path, rgbaFromPixels(pix, b.Dx(), b.Dy()))
+}
+
+// Colours of the message bar at the bottom of the window.
+var (
+	messageBarColor = color.RGBA{R: 0x10, G: 0x10, B: 0x10, A: 0xd0}
+	errorTextColor  = color.RGBA{R: 0xff, G: 0x55, B: 0x4d, A: 0xff}
+	statusTextColor = color.RGBA{R: 0xc8, G: 0xd8, B: 0xc8, A: 0xff}
+)
+
+// Message bar layout: the debugui font is 12 px high with 6 px wide
+// half-width glyphs.
+const (
+	msgLineHPx   = 16
+	msgPadPx     = 6
+	msgGlyphWPx  = 6
+	msgMaxLines  = 4
+	msgMinCharsW = 20
+)
+
+// drawMessages draws the last error (red) or status (grey) in a bar along
+// the bottom of the window, wrapped to at most msgMaxLines lines.
+func (g *Game) drawMessages(screen *ebiten.Image) {
+	msg, col := g.App.Status, statusTextColor
+	if g.App.Err != "" {
+		msg, col = "error: "+g.App.Err, errorTextColor
+	}
+	if msg == "" {
+		return
+	}
+	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	lines := wrapText(msg, max(msgMinCharsW, (w-2*msgPadPx)/msgGlyphWPx), msgMaxLines)
+	barH := len(lines)*msgLineHPx + 2*msgPadPx
+	vector.DrawFilledRect(screen, 0, float32(h-barH), float32(w), float32(barH), messageBarColor, false)
+	for i, l := range lines {
+		op := &text.DrawOptions{}
+		op.GeoM.Translate(msgPadPx, float64(h-barH+msgPadPx+i*msgLineHPx))
+		op.ColorScale.ScaleWithColor(col)
+		debugui.DrawText(screen, l, op)
+	}
+}
+
+// wrapText splits s into lines of at most width cells (East Asian wide
+// characters count two), breaking after spaces, slashes and colons where it
+// can, and keeps at most maxLines lines (the last one ending in "…" when
+// text was cut). Newlines in s start new lines.
+func wrapText(s string, width, maxLines int) []string {
+	width = max(width, 2)
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		rs := []rune(para)
+		for len(rs) > 0 {
+			n, cells, brk := 0, 0, -1
+			for n < len(rs) {
+				c := runeCells(rs[n])
+				if cells+c > width {
+					break
+				}
+				cells += c
+				if r := rs[n]; r == ' ' || r == '/' || r == ':' {
+					brk = n + 1
+				}
+				n++
+			}
+			if n < len(rs) && brk > 0 {
+				n = brk
+			}
+			n = max(n, 1)
+			lines = append(lines, strings.TrimRight(string(rs[:n]), " "))
+			rs = rs[n:]
+		}
+	}
+	if len(lines) > maxLines {
+		lines = lines[:maxLines]
+		last := []rune(lines[maxLines-1])
+		if len(last) >= width {
+			last = last[:len(last)-1]
+		}
+		lines[maxLines-1] = string(last) + "…"
+	}
+	return lines
+}
+
+// runeCells returns how many half-width cells r takes in the debugui font.
+func runeCells(r rune) int {
+	if r >= 0x1100 {
+		return 2
+	}
+	return 1
+}

@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Default window size in pixels.
+const (
+	DefaultWidth  = 1280
+	DefaultHeight = 800
+)
+
+// DefaultLevel is the level navviz opens when none is given.
+const DefaultLevel = "city"
+
+// Options configures Run.
+type Options struct {
+	// Level is the level to open: a built-in name or an .obj path.
+	Level string
+	// Width and Height are the initial window size in pixels.
+	Width, Height int
+	// Frames, when positive, makes navviz exit after drawing that many
+	// frames (saving Screenshot first when it is set).
+	Frames int
+	// Screenshot, when set, is the PNG path written after Frames frames;
+	// navviz then exits. Frames defaults to 10 when only Screenshot is set.
+	Screenshot string
+}
+
+// ParseSize parses "WxH" (for example "1280x800") into a window size.
+// Both sides must be whole numbers in 64..16384.
+func ParseSize(s string) (w, h int, err error) {
+	a, b, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	if !ok {
+		return 0, 0, fmt.Errorf("ui: size %q: want WxH, e.g. 1280x800", s)
+	}
+	w, err = strconv.Atoi(a)
+	if err != nil {
+		return 0, 0, fmt.Errorf("ui: size %q: width: %w", s, err)
+	}
+	h, err = strconv.Atoi(b)
+	if err != nil {
+		return 0, 0, fmt.Errorf("ui: size %q: height: %w", s, err)
+	}
+	const lo, hi = 64, 16384
+	if w < lo || w > hi || h < lo || h > hi {
+		return 0, 0, fmt.Errorf("ui: size %q: each side must be in %d..%d pixels", s, lo, hi)
+	}
+	return w, h, nil
+}
+
+// normalize fills defaults and checks the options.
+func (o Options) normalize() (Options, error) {
+	if o.Level == "" {
+		o.Level = DefaultLevel
+	}
+	if o.Width == 0 && o.Height == 0 {
+		o.Width, o.Height = DefaultWidth, DefaultHeight
+	}
+	if o.Width <= 0 || o.Height <= 0 {
+		return o, fmt.Errorf("ui: window size %dx%d: both sides must be positive", o.Width, o.Height)
+	}
+	if o.Frames < 0 {
+		return o, fmt.Errorf("ui: frames %d: must not be negative", o.Frames)
+	}
+	if o.Screenshot != "" && o.Frames == 0 {
+		o.Frames = 10
+	}
+	return o, nil
+}

@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"path/filepath"
+
+	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"navviz/core/level"
+)
+
+// Initial panel rectangles (debugui keeps them after the user moves them).
+var (
+	levelPanelRect = image.Rect(10, 10, 270, 200)
+	viewPanelRect  = image.Rect(10, 210, 270, 455)
+	statsPanelRect = image.Rect(10, 465, 270, 665)
+)
+
+// viewModes are the choices of the View panel's mode dropdown.
+var viewModes = []string{"orbit", "top"}
+
+// panels builds the debugui windows of one frame. Buttons only record what
+// to do; loading happens after the panels, in Update.
+func (g *Game) panels(ctx *debugui.Context) error {
+	ctx.Window("Level", levelPanelRect, func(debugui.ContainerLayout) { g.levelPanel(ctx) })
+	ctx.Window("View", viewPanelRect, func(debugui.ContainerLayout) { g.viewPanel(ctx) })
+	ctx.Window("Stats", statsPanelRect, func(debugui.ContainerLayout) { g.statsPanel(ctx) })
+	return nil
+}
+
+// levelPanel lists the built-in levels, the Open… control and the last error.
+func (g *Game) levelPanel(ctx *debugui.Context) {
+	a := g.App
+	name := a.LevelName
+	if name == "" {
+		name = "(none)"
+	} else if !isBuiltin(name) {
+		name = filepath.Base(name)
+	}
+	ctx.Text("Current: " + name)
+
+	builtins := level.BuiltinNames()
+	ctx.SetGridLayout([]int{-1, -1}, nil)
+	ctx.Loop(len(builtins), func(i int) {
+		n := builtins[i]
+		ctx.Button(n).On(func() { g.RequestLoad(n) })
+	})
+	ctx.SetGridLayout(nil, nil)
+
+	if hasFileDialog {
+		label := "Open…"
+		if g.dialogBusy {
+			label = "(dialog open)"
+		}
+		ctx.Button(label).On(g.startOpenDialog)
+	} else {
+		ctx.Text("OBJ file path:")
+		ctx.SetGridLayout([]int{-3, -1}, nil)
+		ctx.TextField(&g.pathField)
+		ctx.Button("Open").On(func() {
+			if g.pathField != "" {
+				g.RequestLoad(g.pathField)
+			}
+		})
+		ctx.SetGridLayout(nil, nil)
+	}
+	ctx.Text("Or drop an .obj file on the window.")
+	if a.Err != "" {
+		ctx.Text("Last action failed: the error is at the bottom of the window.")
+		ctx.Button("Dismiss error").On(func() { a.Err = "" })
+	}
+}
+
+// isBuiltin reports whether name is a built-in level name.
+func isBuiltin(name string) bool {
+	for _, n := range level.BuiltinNames() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// viewPanel has a checkbox per overlay, the view mode, the projection and
+// a reminder of the controls.
+func (g *Game) viewPanel(ctx *debugui.Context) {
+	a := g.App
+	ctx.Text("Overlays")
+	ovs := a.Scene.Overlays
+	ctx.Loop(len(ovs), func(i int) {
+		o := ovs[i]
+		v := o.Visible
+		ctx.Checkbox(&v, o.Name).On(func() { a.SetOverlayVisible(o.Name, v) })
+	})
+
+	g.viewModeIdx = 0
+	if a.Camera.TopDown {
+		g.viewModeIdx = 1
+	}
+	ctx.SetGridLayout([]int{50, -1}, nil)
+	ctx.Text("Mode")
+	ctx.Dropdown(&g.viewModeIdx, viewModes).On(func() { a.SetTopDown(g.viewModeIdx == 1) })
+	ctx.SetGridLayout(nil, nil)
+
+	ortho := a.Camera.Ortho
+	ctx.Checkbox(&ortho, "Orthographic").On(func() { a.SetOrtho(ortho) })
+	ctx.Button("Frame level (F)").On(a.FrameLevel)
+	ctx.Text("Right-drag orbit, middle or shift+left drag pan, wheel zoom, T top-down, F12 screenshot.")
+}
+
+// statsPanel shows the size of the level and the frame rate.
+func (g *Game) statsPanel(ctx *debugui.Context) {
+	s := g.App.Stats()
+	ctx.Text(fmt.Sprintf("Triangles: %d", s.Triangles))
+	ctx.Text(fmt.Sprintf("Vertices: %d", s.Vertices))
+	if !s.Bounds.Empty() {
+		sz := s.Bounds.Size()
+		ctx.Text(fmt.Sprintf("Size: %.1f x %.1f x %.1f m", sz.X, sz.Y, sz.Z))
+		ctx.Text(fmt.Sprintf("Min: %.1f, %.1f, %.1f m", s.Bounds.Min.X, s.Bounds.Min.Y, s.Bounds.Min.Z))
+		ctx.Text(fmt.Sprintf("Max: %.1f, %.1f, %.1f m", s.Bounds.Max.X, s.Bounds.Max.Y, s.Bounds.Max.Z))
+	}
+	ctx.Text(fmt.Sprintf("FPS: %.1f  TPS: %.1f", ebiten.ActualFPS(), ebiten.ActualTPS()))
+	ctx.Text(fmt.Sprintf("Drawn: %d tris, %d batches", g.view.drawnTris, g.view.drawnBatches))
+}

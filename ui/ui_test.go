@@ -1,0 +1,623 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"navviz/render"
+)
+
+// The ui tests need a display (CI runs them under xvfb-run -a). Ebitengine
+// allows one RunGame per process, so TestMain runs every test inside the
+// first Update of a single game and then ends the loop.
+
+// testRunner is the game whose first Update runs the tests.
+type testRunner struct {
+	m    *testing.M
+	code int
+	ran  bool
+}
+
+func (r *testRunner) Update() error {
+	if !r.ran {
+		r.ran = true
+		r.code = r.m.Run()
+	}
+	return ebiten.Termination
+}
+
+func (r *testRunner) Draw(*ebiten.Image) {}
+
+func (r *testRunner) Layout(w, h int) (int, int) { return w, h }
+
+func TestMain(m *testing.M) {
+	if runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		fmt.Fprintln(os.Stderr, "ui tests need a display: run them with xvfb-run -a go test ./ui/")
+		os.Exit(1)
+	}
+	r := &testRunner{m: m}
+	ebiten.SetWindowSize(320, 200)
+	ebiten.SetWindowTitle("navviz ui tests")
+	if err := ebiten.RunGame(r); err != nil {
+		fmt.Fprintln(os.Stderr, "ui tests: ebiten.RunGame:", err)
+		os.Exit(1)
+	}
+	if !r.ran {
+		fmt.Fprintln(os.Stderr, "ui tests: the game loop ended before the tests ran")
+		os.Exit(1)
+	}
+	os.Exit(r.code)
+}
+
+const testW, testH = 1280, 800
+
+// drawFrames runs n Update/Draw cycles of g onto an offscreen image and
+// returns the last picture.
+func drawFrames(t *testing.T, g *Game, n int) *image.RGBA {
+	t.Helper()
+	img := ebiten.NewImage(g.w, g.h)
+	defer img.Deallocate()
+	for i := 0; i < n; i++ {
+		if err := g.Update(); err != nil && !errors.Is(err, ebiten.Termination) {
+			t.Fatalf("Update: %v", err)
+		}
+		g.Draw(img)
+	}
+	pix := make([]byte, 4*g.w*g.h)
+	img.ReadPixels(pix)
+	return rgbaFromPixels(pix, g.w, g.h)
+}
+
+// saveForInspection writes img to $NAVVIZ_TEST_SHOTS/name.png when that
+// variable names a directory, so a person can look at what the test drew.
+func saveForInspection(t *testing.T, name string, img image.Image) {
+	dir := os.Getenv("NAVVIZ_TEST_SHOTS")
+	if dir == "" {
+		return
+	}
+	if err := savePNG(filepath.Join(dir, name+".png"), img); err != nil {
+		t.Logf("saving %s: %v", name, err)
+	}
+}
+
+// viewRect is the part of the window the panels and the message bar do
+// not cover.
+func viewRect() image.Rectangle {
+	return image.Rect(statsPanelRect.Max.X+10, 0, testW, testH-40)
+}
+
+// pictureStats counts, inside r, the pixels that differ from the
+// background and the distinct colours.
+func pictureStats(img *image.RGBA, r image.Rectangle) (nonBG, colours int) {
+	seen := map[color.RGBA]bool{}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := img.RGBAAt(x, y)
+			seen[c] = true
+			if c != backgroundColor {
+				nonBG++
+			}
+		}
+	}
+	return nonBG, len(seen)
+}
+
+func newTestGame(t *testing.T, lvl string) *Game {
+	t.Helper()
+	g, err := NewGame(Options{Level: lvl, Width: testW, Height: testH})
+	if err != nil {
+		t.Fatalf("NewGame(%q): %v", lvl, err)
+	}
+	return g
+}
+
+func TestBuiltinLevelsDraw(t *testing.T) {
+	for _, name := range []string{"city", "terrain"} {
+		t.Run(name, func(t *testing.T) {
+			g := newTestGame(t, name)
+			img := drawFrames(t, g, 3)
+			saveForInspection(t, "builtin-"+name, img)
+			if g.App.Err != "" {
+				t.Fatalf("App.Err = %q", g.App.Err)
+			}
+			if g.view.drawnTris == 0 {
+				t.Fatal("no triangles drawn")
+			}
+			r := viewRect()
+			nonBG, colours := pictureStats(img, r)
+			area := r.Dx() * r.Dy()
+			t.Logf("%s: %d tris in %d batches, %d/%d non-background pixels, %d colours",
+				name, g.view.drawnTris, g.view.drawnBatches, nonBG, area, colours)
+			if nonBG < area/5 {
+				t.Errorf("only %d of %d pixels differ from the background", nonBG, area)
+			}
+			if colours < 16 {
+				t.Errorf("only %d distinct colours", colours)
+			}
+		})
+	}
+}
+
+// TestMatchesSoftwareRasterizer draws levels with the GPU path and with
+// render.Rasterize from the same cameras: the two must agree on most pixels
+// of the view (they share projection and clipping; they differ only at
+// edges and where painter's order and a depth buffer disagree).
+func TestMatchesSoftwareRasterizer(t *testing.T) {
+	for _, tc := range []struct {
+		name, level string
+		setup       func(c *render.Camera)
+		minAgree    float64
+	}{
+		{"city-orbit", "city", func(c *render.Camera) {}, 0.97},
+		{"city-top-ortho", "city", func(c *render.Camera) { c.TopDown, c.Ortho = true, true }, 0.97},
+		{"city-top", "city", func(c *render.Camera) { c.TopDown = true }, 0.97},
+		{"city-street", "city", func(c *render.Camera) { c.Zoom(14); c.PitchRad = 0.15 }, 0.9},
+		{"terrain-ortho", "terrain", func(c *render.Camera) { c.Ortho = true; c.Orbit(200, -40) }, 0.97},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := newTestGame(t, tc.level)
+			tc.setup(&g.App.Camera)
+			gpu := drawFrames(t, g, 2)
+			sw := render.Rasterize(g.App.Scene, g.App.Camera, testW, testH, backgroundColor)
+			saveForInspection(t, "gpu-"+tc.name, gpu)
+			saveForInspection(t, "sw-"+tc.name, sw)
+			r := viewRect()
+			var close, total int
+			for y := r.Min.Y; y < r.Max.Y; y++ {
+				for x := r.Min.X; x < r.Max.X; x++ {
+					total++
+					a, b := gpu.RGBAAt(x, y), sw.RGBAAt(x, y)
+					if absDiff(a.R, b.R) <= 24 && absDiff(a.G, b.G) <= 24 && absDiff(a.B, b.B) <= 24 {
+						close++
+					}
+				}
+			}
+			nonBG, _ := pictureStats(gpu, r)
+			frac := float64(close) / float64(total)
+			t.Logf("%.2f%% of view pixels agree with the software rasterizer; %d tris drawn; %.0f%% non-background",
+				100*frac, g.view.drawnTris, 100*float64(nonBG)/float64(total))
+			if frac < tc.minAgree {
+				t.Errorf("only %.2f%% of view pixels agree with the software rasterizer, want >= %.0f%%", 100*frac, 100*tc.minAgree)
+			}
+			if nonBG < total/10 {
+				t.Errorf("only %d of %d view pixels are not background", nonBG, total)
+			}
+		})
+	}
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
+
+func TestBadLevelKeepsPrevious(t *testing.T) {
+	g := newTestGame(t, "city")
+	drawFrames(t, g, 1)
+	soup, scene := g.App.Soup, g.App.Scene
+
+	bad := filepath.Join(t.TempDir(), "bad.obj")
+	if err := os.WriteFile(bad, []byte("v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 zz\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g.RequestLoad(bad)
+	img := drawFrames(t, g, 2)
+	saveForInspection(t, "bad-level", img)
+
+	if g.App.Err == "" || !strings.Contains(g.App.Err, "bad.obj") {
+		t.Errorf("App.Err = %q, want an error naming bad.obj", g.App.Err)
+	}
+	if g.App.LevelName != "city" || g.App.Soup != soup || g.App.Scene != scene {
+		t.Errorf("after a failed load the level is %q (soup kept: %v, scene kept: %v), want city unchanged",
+			g.App.LevelName, g.App.Soup == soup, g.App.Scene == scene)
+	}
+	// The error is shown in red in the message bar.
+	red := 0
+	for y := testH - 30; y < testH; y++ {
+		for x := 0; x < testW; x++ {
+			c := img.RGBAAt(x, y)
+			if c.R > 200 && c.G < 140 && c.B < 140 {
+				red++
+			}
+		}
+	}
+	if red < 20 {
+		t.Errorf("found %d red pixels in the message bar, want the error text", red)
+	}
+	// The view still shows the previous level.
+	if nonBG, _ := pictureStats(img, viewRect()); nonBG < viewRect().Dx()*viewRect().Dy()/5 {
+		t.Errorf("after a failed load the view shows %d non-background pixels", nonBG)
+	}
+
+	// A missing file and an unknown name fail the same way.
+	for _, p := range []string{filepath.Join(t.TempDir(), "missing.obj"), "no-such-level"} {
+		g.RequestLoad(p)
+		drawFrames(t, g, 1)
+		if g.App.Err == "" || g.App.Soup != soup {
+			t.Errorf("load %q: Err = %q, soup kept = %v", p, g.App.Err, g.App.Soup == soup)
+		}
+	}
+
+	// A good load clears the error.
+	g.RequestLoad("terrain")
+	drawFrames(t, g, 1)
+	if g.App.Err != "" || g.App.LevelName != "terrain" {
+		t.Errorf("after loading terrain: Err = %q, level = %q", g.App.Err, g.App.LevelName)
+	}
+}
+
+func TestScreenshot(t *testing.T) {
+	g := newTestGame(t, "terrain")
+	p := filepath.Join(t.TempDir(), "shot.png")
+	g.shotPath = p
+	drawFrames(t, g, 1)
+	if g.App.Err != "" || !strings.Contains(g.App.Status, p) {
+		t.Fatalf("Err = %q, Status = %q", g.App.Err, g.App.Status)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("decode %s: %v", p, err)
+	}
+	if b := img.Bounds(); b.Dx() != testW || b.Dy() != testH {
+		t.Errorf("screenshot is %v, want %dx%d", b, testW, testH)
+	}
+
+	// An unwritable path is reported, not fatal.
+	g.shotPath = filepath.Join(t.TempDir(), "no", "such", "dir", "x.png")
+	drawFrames(t, g, 1)
+	if g.App.Err == "" {
+		t.Error("saving to a missing directory reported no error")
+	}
+}
+
+func TestFramesThenScreenshotEnds(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "out.png")
+	g, err := NewGame(Options{Level: "city", Width: 640, Height: 400, Frames: 3, Screenshot: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := ebiten.NewImage(640, 400)
+	defer img.Deallocate()
+	ended := false
+	for i := 0; i < 10 && !ended; i++ {
+		switch err := g.Update(); {
+		case errors.Is(err, ebiten.Termination):
+			ended = true
+		case err != nil:
+			t.Fatal(err)
+		default:
+			g.Draw(img)
+		}
+	}
+	if !ended || g.frames != 3 {
+		t.Fatalf("ended = %v after %d frames, want the loop to end after 3", ended, g.frames)
+	}
+	if g.exitErr != nil {
+		t.Fatal(g.exitErr)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDroppedLevel(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "drop.obj"), []byte("v 0 0 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := droppedLevel(os.DirFS(dir))
+	if err != nil || p != filepath.Join(dir, "drop.obj") {
+		t.Errorf("droppedLevel(dir) = %q, %v", p, err)
+	}
+	if p, err := droppedLevel(os.DirFS(t.TempDir())); p != "" || err != nil {
+		t.Errorf("nothing dropped: got %q, %v", p, err)
+	}
+	if _, err := droppedLevel(fstest.MapFS{"x.obj": {Data: []byte("v 0 0 0\n")}}); err == nil {
+		t.Error("a dropped file that is not on disk gave no error")
+	}
+	if p, err := droppedLevel(nil); p != "" || err != nil {
+		t.Errorf("nil FS: got %q, %v", p, err)
+	}
+}
+
+func TestBatcherSplits(t *testing.T) {
+	const nTris, nQuads = 30000, 20000 // 170000 vertices: three batches at least
+	bt := newBatcher(MaxBatchVertices)
+	id := 0
+	next := func() ebiten.Vertex { id++; return ebiten.Vertex{DstX: float32(id)} }
+	for i := 0; i < nTris; i++ {
+		bt.addTri(next(), next(), next())
+		if i%3 == 0 && i/3 < nQuads {
+			bt.addQuad(next(), next(), next(), next())
+		}
+	}
+	for i := nTris / 3; i < nQuads; i++ {
+		bt.addQuad(next(), next(), next(), next())
+	}
+	if got, want := bt.vertexCount(), 3*nTris+4*nQuads; got != want {
+		t.Fatalf("vertexCount = %d, want %d", got, want)
+	}
+	if len(bt.batches) < 3 {
+		t.Errorf("%d batches for %d vertices", len(bt.batches), bt.vertexCount())
+	}
+	want := float32(1)
+	for bi, b := range bt.batches {
+		if len(b.Verts) > MaxBatchVertices || len(b.Verts) == 0 {
+			t.Errorf("batch %d has %d vertices", bi, len(b.Verts))
+		}
+		if len(b.Indices)%3 != 0 {
+			t.Errorf("batch %d has %d indices", bi, len(b.Indices))
+		}
+		for _, ix := range b.Indices {
+			if int(ix) >= len(b.Verts) {
+				t.Fatalf("batch %d: index %d out of %d vertices", bi, ix, len(b.Verts))
+			}
+		}
+		for _, v := range b.Verts { // order kept across batches
+			if v.DstX != want {
+				t.Fatalf("batch %d: vertex %v, want %v", bi, v.DstX, want)
+			}
+			want++
+		}
+	}
+
+	// A small limit: a primitive never straddles two batches.
+	small := newBatcher(10)
+	v := ebiten.Vertex{}
+	small.addTri(v, v, v)
+	small.addTri(v, v, v)
+	small.addTri(v, v, v) // 9
+	small.addQuad(v, v, v, v)
+	if len(small.batches) != 2 || len(small.batches[0].Verts) != 9 || len(small.batches[1].Verts) != 4 {
+		t.Errorf("limit 10: batches %d, sizes %d/%d", len(small.batches), len(small.batches[0].Verts), len(small.batches[len(small.batches)-1].Verts))
+	}
+	if got := small.batches[1].Indices; len(got) != 6 || got[0] != 0 || got[5] != 3 {
+		t.Errorf("quad indices in a new batch = %v", got)
+	}
+	small.reset()
+	if small.vertexCount() != 0 || len(small.batches) != 0 {
+		t.Error("reset left vertices behind")
+	}
+}
+
+func TestSortKeysFarToNear(t *testing.T) {
+	ps := []prim{{depth: 1}, {depth: 5}, {depth: 3}, {depth: 5}, {depth: -2}, {depth: -0.5}, {depth: 1e6}}
+	var got []uint32
+	for _, k := range sortKeys(ps, nil) {
+		got = append(got, uint32(k))
+	}
+	if fmt.Sprint(got) != "[6 1 3 2 0 5 4]" {
+		t.Errorf("order = %v, want [6 1 3 2 0 5 4]", got)
+	}
+}
+
+func TestLineSplitKeepsEnds(t *testing.T) {
+	v := sceneView{vw: 1000, vh: 1000}
+	a := render.ScreenVertex{XPx: 0, YPx: 0, DepthM: 10}
+	b := render.ScreenVertex{XPx: 100, YPx: 0, DepthM: 40}
+	v.pushLine(a, b)
+	n := len(v.prims)
+	if n != splitCount(a, b) || n < 4 {
+		t.Fatalf("%d pieces", n)
+	}
+	if v.sv[0] != a || v.sv[len(v.sv)-1] != b {
+		t.Error("pieces do not start at a and end at b")
+	}
+	// Perspective: 1/depth is affine in screen space.
+	mid := lerpScreen(a, b, 0.5, false)
+	if want := 1 / ((1.0/10 + 1.0/40) / 2); mid.DepthM < want-1e-9 || mid.DepthM > want+1e-9 {
+		t.Errorf("perspective mid depth %v, want %v", mid.DepthM, want)
+	}
+	if mid := lerpScreen(a, b, 0.5, true); mid.DepthM != 25 {
+		t.Errorf("orthographic mid depth %v, want 25", mid.DepthM)
+	}
+}
+
+func TestTriSplitCoversTriangle(t *testing.T) {
+	v := sceneView{vw: 300, vh: 300}
+	a := render.ScreenVertex{XPx: 10, YPx: 10, DepthM: 10}
+	b := render.ScreenVertex{XPx: 250, YPx: 40, DepthM: 20}
+	c := render.ScreenVertex{XPx: 60, YPx: 200, DepthM: 30}
+	v.pushTri(a, b, c, 0)
+	area := func(p, q, r render.ScreenVertex) float64 {
+		return math.Abs((q.XPx-p.XPx)*(r.YPx-p.YPx)-(r.XPx-p.XPx)*(q.YPx-p.YPx)) / 2
+	}
+	sum := 0.0
+	for _, p := range v.prims {
+		s := v.sv[p.first : p.first+3]
+		for i := range s {
+			if d := math.Sqrt(dist2(s[i], s[(i+1)%3])); d > maxTriEdgePx+1e-9 {
+				t.Fatalf("piece edge %.2f px > %d", d, maxTriEdgePx)
+			}
+		}
+		sum += area(s[0], s[1], s[2])
+	}
+	if want := area(a, b, c); math.Abs(sum-want) > 1e-6*want {
+		t.Errorf("pieces cover %.3f px², want %.3f", sum, want)
+	}
+	// A triangle off screen is dropped; one partly off screen loses pieces.
+	v = sceneView{vw: 300, vh: 300}
+	off := func(s render.ScreenVertex) render.ScreenVertex { s.XPx += 1000; return s }
+	v.pushTri(off(a), off(b), off(c), 0)
+	if len(v.prims) != 0 {
+		t.Errorf("off-screen triangle gave %d pieces", len(v.prims))
+	}
+}
+
+func TestControllerRespectsCapture(t *testing.T) {
+	hover := debugui.InputCapturingStateHover
+	focus := debugui.InputCapturingStateFocus
+	var c viewController
+
+	// A right press over a panel does not start an orbit.
+	c.step(frameInput{X: 10, Y: 10, Captured: hover})
+	c.step(frameInput{X: 10, Y: 10, Right: true, Captured: hover})
+	if in := c.step(frameInput{X: 30, Y: 10, Right: true, Captured: hover}); in.OrbitDX != 0 || c.dragging() {
+		t.Errorf("orbit started over a panel: %+v", in)
+	}
+	c.step(frameInput{X: 30, Y: 10})
+
+	// A right press in the view orbits, and keeps orbiting over a panel.
+	c.step(frameInput{X: 500, Y: 300, Right: true})
+	if in := c.step(frameInput{X: 510, Y: 295, Right: true}); in.OrbitDX != 10 || in.OrbitDY != -5 {
+		t.Errorf("orbit delta = %v,%v, want 10,-5", in.OrbitDX, in.OrbitDY)
+	}
+	if in := c.step(frameInput{X: 100, Y: 295, Right: true, Captured: hover}); in.OrbitDX != -410 {
+		t.Errorf("orbit over a panel: %+v", in)
+	}
+	c.step(frameInput{X: 100, Y: 295})
+	if c.dragging() {
+		t.Error("drag did not end on release")
+	}
+
+	// Middle drag and shift+left drag pan; plain left does nothing.
+	c.step(frameInput{X: 500, Y: 300, Middle: true})
+	if in := c.step(frameInput{X: 505, Y: 300, Middle: true}); in.PanDX != 5 {
+		t.Errorf("middle pan: %+v", in)
+	}
+	c.step(frameInput{X: 505, Y: 300})
+	c.step(frameInput{X: 500, Y: 300, Left: true, Shift: true})
+	if in := c.step(frameInput{X: 500, Y: 307, Left: true, Shift: true}); in.PanDY != 7 {
+		t.Errorf("shift+left pan: %+v", in)
+	}
+	c.step(frameInput{X: 500, Y: 307})
+	c.step(frameInput{X: 500, Y: 300, Left: true})
+	if in := c.step(frameInput{X: 520, Y: 300, Left: true}); in != (viewIntent{}) || c.dragging() {
+		t.Errorf("plain left drag moved the camera: %+v", in)
+	}
+	c.step(frameInput{X: 520, Y: 300})
+
+	// Wheel: zooms in the view, not over a panel.
+	if in := c.step(frameInput{WheelY: 2}); in.ZoomSteps != 2 {
+		t.Errorf("wheel in view: %+v", in)
+	}
+	if in := c.step(frameInput{WheelY: 2, Captured: hover}); in.ZoomSteps != 0 {
+		t.Errorf("wheel over panel zoomed: %+v", in)
+	}
+
+	// Keys: ignored while a text field has the focus, except F12.
+	if in := c.step(frameInput{KeyFrame: true, KeyTopDown: true, Captured: focus}); in.Frame || in.ToggleTopDown {
+		t.Errorf("keys acted while a widget had focus: %+v", in)
+	}
+	if in := c.step(frameInput{KeyFrame: true, KeyTopDown: true, KeyScreenshot: true, Captured: hover}); !in.Frame || !in.ToggleTopDown || !in.Screenshot {
+		t.Errorf("keys over a panel: %+v", in)
+	}
+}
+
+func TestAppTransitions(t *testing.T) {
+	a := NewApp()
+	if err := a.Load("terrain"); err != nil {
+		t.Fatal(err)
+	}
+	gen := a.Gen
+	a.SetOverlayVisible(render.OverlayGrid, false)
+	if a.Scene.Overlay(render.OverlayGrid).Visible || a.Gen == gen {
+		t.Error("hiding the grid did not take or did not bump Gen")
+	}
+	cam := a.Camera
+	a.Camera.Zoom(5)
+	a.FrameLevel()
+	if a.Camera.DistanceM != cam.DistanceM || a.Camera.Target != cam.Target {
+		t.Errorf("FrameLevel did not restore the framing: %+v vs %+v", a.Camera, cam)
+	}
+	a.SetTopDown(true)
+	a.SetOrtho(true)
+	if !a.Camera.TopDown || !a.Camera.Ortho {
+		t.Error("view mode did not change")
+	}
+	if s := a.Stats(); s.Triangles == 0 || s.Vertices == 0 || s.Bounds.Empty() {
+		t.Errorf("stats %+v", s)
+	}
+	if err := a.Load("city"); err != nil {
+		t.Fatal(err)
+	}
+	if a.Scene.Overlay(render.OverlayGrid).Visible || !a.Scene.Overlay(render.OverlayInput).Visible {
+		t.Error("overlay visibility did not survive loading another level")
+	}
+	if err := a.Load(""); err == nil || a.Err == "" || a.LevelName != "city" {
+		t.Errorf("empty name: err %v, Err %q, level %q", err, a.Err, a.LevelName)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		w, h int
+		ok   bool
+	}{
+		{"1280x800", 1280, 800, true},
+		{"640X480", 640, 480, true},
+		{" 100x100 ", 100, 100, true},
+		{"1280", 0, 0, false},
+		{"x800", 0, 0, false},
+		{"10x10", 0, 0, false},
+		{"-5x100", 0, 0, false},
+		{"100x1e9", 0, 0, false},
+	} {
+		w, h, err := ParseSize(tc.in)
+		if (err == nil) != tc.ok || w != tc.w || h != tc.h {
+			t.Errorf("ParseSize(%q) = %d, %d, %v", tc.in, w, h, err)
+		}
+	}
+}
+
+// BenchmarkSceneBuild measures projecting, cutting, sorting and batching
+// city (what a camera move costs), framed and zoomed in.
+func BenchmarkSceneBuild(b *testing.B) {
+	a := NewApp()
+	if err := a.Load("city"); err != nil {
+		b.Fatal(err)
+	}
+	for _, zoom := range []float64{0, 8} {
+		b.Run(fmt.Sprintf("zoom%g", zoom), func(b *testing.B) {
+			cam := a.Camera
+			cam.Zoom(zoom)
+			var v sceneView
+			for i := 0; i < b.N; i++ {
+				cam.YawRad += 0.01 // a new view each time
+				v.build(a.Scene, cam, testW, testH)
+			}
+			b.ReportMetric(float64(v.drawnTris), "tris")
+		})
+	}
+}
+
+func TestWrapText(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		width int
+		max   int
+		want  string
+	}{
+		{"short", 20, 4, "[short]"},
+		{"open /tmp/some/dir/bad.obj: line 4", 12, 4, "[open /tmp/ some/dir/ bad.obj: line 4]"},
+		{"aaaaaaaaaaaaaaaaaaaa", 8, 4, "[aaaaaaaa aaaaaaaa aaaa]"},
+		{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 8, 2, "[aaaaaaaa aaaaaaa…]"},
+		{"one\ntwo", 20, 4, "[one two]"},
+		{"", 20, 4, "[]"},
+	} {
+		if got := fmt.Sprint(wrapText(tc.in, tc.width, tc.max)); got != tc.want {
+			t.Errorf("wrapText(%q, %d, %d) = %s, want %s", tc.in, tc.width, tc.max, got, tc.want)
+		}
+	}
+}
