@@ -1,0 +1,124 @@
+package pipeline
+
+import (
+	"testing"
+
+	"navviz/core/level"
+	"navviz/core/voxel"
+)
+
+// TestBuiltinLevels builds steps 1-3 of every tile of the generated levels
+// (not pinned: the generators belong to core/level) and checks that the
+// city, with its bridge, has columns with two walkable floors.
+func TestBuiltinLevels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	for _, name := range []string{"city", "terrain"} {
+		soup, err := level.Builtin(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := DefaultSettings()
+		src := chunkySource(t, soup)
+		g, err := src.TileGrid(&s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		walkable, stacked := 0, 0
+		var scratch Scratch
+		for tz := 0; tz < g.TilesZ; tz++ {
+			for tx := 0; tx < g.TilesX; tx++ {
+				c, err := BuildTileSpans(&s, src, tx, tz, &scratch)
+				if err != nil {
+					t.Fatalf("%s tile (%d, %d): %v", name, tx, tz, err)
+				}
+				walkable += c.WalkableSpanCount()
+				stacked += stackedColumns(c)
+			}
+		}
+		t.Logf("%s: %d x %d tiles, %d walkable spans, %d columns with two or more walkable floors", name, g.TilesX, g.TilesZ, walkable, stacked)
+		if walkable == 0 {
+			t.Errorf("%s: nothing walkable", name)
+		}
+		if name == "city" && stacked == 0 {
+			t.Errorf("city: no column with two walkable floors (bridge)")
+		}
+	}
+}
+
+// stackedColumns counts the columns of c's own cells (not the border) with
+// two or more walkable spans.
+func stackedColumns(c *voxel.CompactHeightfield) int {
+	n := 0
+	for z := c.BorderCells; z < c.Height-c.BorderCells; z++ {
+		for x := c.BorderCells; x < c.Width-c.BorderCells; x++ {
+			cell := c.Cells[x+z*c.Width]
+			k := 0
+			for i := cell.Index; i < cell.Index+cell.Count; i++ {
+				if c.Areas[i] != voxel.AreaNull {
+					k++
+				}
+			}
+			if k >= 2 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// benchTiles runs BuildTileSpans round-robin over the tiles of a level
+// (default settings, one reused Scratch); the time per op is one tile. The
+// "busiest" case repeats the tile with the most solid input.
+func benchTiles(b *testing.B, soup *level.Soup) {
+	s := DefaultSettings()
+	src := chunkySource(b, soup)
+	g, err := src.TileGrid(&s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	type tile struct{ x, z int }
+	var tiles []tile
+	busiest, most := tile{}, -1
+	for tz := 0; tz < g.TilesZ; tz++ {
+		for tx := 0; tx < g.TilesX; tx++ {
+			c, err := BuildTileSpans(&s, src, tx, tz, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if c.SpanCount() == 0 {
+				continue
+			}
+			tiles = append(tiles, tile{tx, tz})
+			if c.SpanCount() > most {
+				busiest, most = tile{tx, tz}, c.SpanCount()
+			}
+		}
+	}
+	run := func(b *testing.B, list []tile) {
+		var scratch Scratch
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; b.Loop(); i++ {
+			t := list[i%len(list)]
+			if _, err := BuildTileSpans(&s, src, t.x, t.z, &scratch); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("all", func(b *testing.B) { run(b, tiles) })
+	b.Run("busiest", func(b *testing.B) { run(b, []tile{busiest}) })
+}
+
+func BenchmarkTileSpansCity(b *testing.B) {
+	soup, err := level.Builtin("city")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchTiles(b, soup)
+}
+
+func BenchmarkTileSpansDungeon(b *testing.B) {
+	benchTiles(b, sharedLevel(b, "dungeon.obj"))
+}

@@ -1,0 +1,11 @@
+// Package pipeline holds the build settings (NavSettings, with validation and
+// the derived voxel values), the tiling of a level (TileGrid: tile to build
+// grid and back), the build's input (Source: a triangle soup or a solid
+// heightfield) and the per-tile stages. BuildTileSpans runs steps 1-3 of a
+// tile (rasterization, filters, compaction, erosion, build-time area volumes;
+// docs/spans.md) and is the one entry point both the plain tiled build and
+// the tile cache call.
+//
+// Units live in names: M metres, Deg degrees, Cells voxel cells (CellSizeM
+// along x/z, CellHeightM along y).
+package pipeline

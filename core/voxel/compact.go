@@ -1,0 +1,171 @@
+package voxel
+
+import "fmt"
+
+// NotConnected is the link value of a direction without a neighbour span.
+const NotConnected = 0xff
+
+// MaxLinkLayer is the largest index, within its column, of a span a link can
+// point to. A neighbour span further up its column is never linked (Recast
+// stops at 62 with 6-bit links; this format has 8 bits per direction).
+const MaxLinkLayer = NotConnected - 1
+
+// MaxClearanceCells is the cap of CompactSpan.H.
+const MaxClearanceCells = 0xff
+
+// CompactCell locates the open spans of one column: Spans[Index :
+// Index+Count]. Index is the number of open spans in all earlier columns
+// (column order x + z*Width), also for an empty column.
+type CompactCell struct {
+	Index uint32
+	Count uint32
+}
+
+// CompactSpan is an open span: the walkable gap above a solid span.
+type CompactSpan struct {
+	// Y is the floor row (the solid span's MaxRow).
+	Y uint16
+	// H is the clearance in rows: the next solid span's MinRow (SkyRow at the
+	// top of the column) minus Y, capped at MaxClearanceCells.
+	H uint8
+	// Con packs the four links, 8 bits each: byte d (bits 8d..8d+7) is the
+	// index within the neighbour column (direction d) of the linked span, or
+	// NotConnected.
+	Con uint32
+}
+
+// Link returns the link in direction d (0..3): the index within the
+// neighbour column of the linked span, or NotConnected.
+func (s CompactSpan) Link(d int) int { return int(s.Con>>(8*uint(d&3))) & 0xff }
+
+// CompactHeightfield is the open-span heightfield of a tile (Recast's
+// rcCompactHeightfield): columns of open spans with 4-neighbour links, and an
+// area id per span in the separate Areas slice (erosion, volumes and later
+// obstacles change Areas only; the span graph never changes after
+// BuildCompactHeightfield).
+type CompactHeightfield struct {
+	Grid
+	// WalkableHeightCells is the agent height the links were built with, in rows.
+	WalkableHeightCells int
+	// WalkableClimbCells is the agent climb the links were built with, in rows.
+	WalkableClimbCells int
+	// Cells has one entry per column, index x + z*Width.
+	Cells []CompactCell
+	// Spans lists the open spans column by column, bottom up in each column.
+	Spans []CompactSpan
+	// Areas holds the area id of each span (same index as Spans).
+	Areas []uint8
+}
+
+// BuildCompactHeightfield returns the compact heightfield of h (Recast's
+// rcBuildCompactHeightfield). Every solid span with a non-zero area becomes
+// an open span with Y = its MaxRow, H = min(ceiling - Y, 255) (ceiling: next
+// solid span's MinRow, or SkyRow) and its area. Span s in column (x, z) links
+// in direction d to the first span k (bottom up) of the neighbour column with
+//
+//	min(s.Y+s.H, k.Y+k.H) - max(s.Y, k.Y) >= heightCells  and  |k.Y - s.Y| <= climbCells,
+//
+// unless k's index in its column exceeds MaxLinkLayer (then not linked).
+// Columns outside the grid are never linked.
+func BuildCompactHeightfield(h *Heightfield, heightCells, climbCells int) (*CompactHeightfield, error) {
+	if heightCells < 1 {
+		return nil, fmt.Errorf("voxel: heightCells %d, want >= 1", heightCells)
+	}
+	if climbCells < 0 {
+		return nil, fmt.Errorf("voxel: climbCells %d, want >= 0", climbCells)
+	}
+	w, ht := h.Width, h.Height
+	count := 0
+	for _, head := range h.heads {
+		for n := head; n >= 0; n = h.pool[n].next {
+			if h.pool[n].Area != AreaNull {
+				count++
+			}
+		}
+	}
+	c := &CompactHeightfield{
+		Grid:                h.Grid,
+		WalkableHeightCells: heightCells,
+		WalkableClimbCells:  climbCells,
+		Cells:               make([]CompactCell, w*ht),
+		Spans:               make([]CompactSpan, count),
+		Areas:               make([]uint8, count),
+	}
+	idx := 0
+	for ci, head := range h.heads {
+		c.Cells[ci].Index = uint32(idx)
+		for n := head; n >= 0; n = h.pool[n].next {
+			s := &h.pool[n]
+			if s.Area == AreaNull {
+				continue
+			}
+			bot := int(s.MaxRow)
+			clear := min(h.ceilingOf(n)-bot, MaxClearanceCells)
+			c.Spans[idx] = CompactSpan{Y: uint16(bot), H: uint8(clear), Con: 0xffffffff}
+			c.Areas[idx] = s.Area
+			idx++
+		}
+		c.Cells[ci].Count = uint32(idx) - c.Cells[ci].Index
+	}
+	for z := 0; z < ht; z++ {
+		for x := 0; x < w; x++ {
+			cell := c.Cells[x+z*w]
+			for i := cell.Index; i < cell.Index+cell.Count; i++ {
+				s := &c.Spans[i]
+				for d := 0; d < 4; d++ {
+					nx, nz := x+DirOffsetX[d], z+DirOffsetZ[d]
+					if nx < 0 || nz < 0 || nx >= w || nz >= ht {
+						continue
+					}
+					nc := c.Cells[nx+nz*w]
+					for k := uint32(0); k < nc.Count; k++ {
+						ns := c.Spans[nc.Index+k]
+						bot := max(int(s.Y), int(ns.Y))
+						top := min(int(s.Y)+int(s.H), int(ns.Y)+int(ns.H))
+						dy := int(ns.Y) - int(s.Y)
+						if top-bot >= heightCells && dy <= climbCells && -dy <= climbCells {
+							if k <= MaxLinkLayer {
+								s.Con = s.Con&^(0xff<<(8*uint(d))) | k<<(8*uint(d))
+							}
+							break
+						}
+					}
+				}
+			}
+		}
+	}
+	return c, nil
+}
+
+// SpanCount returns the number of open spans.
+func (c *CompactHeightfield) SpanCount() int { return len(c.Spans) }
+
+// WalkableSpanCount returns the number of open spans with a non-zero area.
+func (c *CompactHeightfield) WalkableSpanCount() int {
+	n := 0
+	for _, a := range c.Areas {
+		if a != AreaNull {
+			n++
+		}
+	}
+	return n
+}
+
+// Neighbour returns the index in Spans of the span linked from span i of
+// column (x, z) in direction d, or -1 when it is not linked.
+func (c *CompactHeightfield) Neighbour(x, z, i, d int) int {
+	l := c.Spans[i].Link(d)
+	if l == NotConnected {
+		return -1
+	}
+	return int(c.Cells[x+DirOffsetX[d]+(z+DirOffsetZ[d])*c.Width].Index) + l
+}
+
+// Clone returns a deep copy of c.
+func (c *CompactHeightfield) Clone() *CompactHeightfield {
+	d := *c
+	d.Cells = append([]CompactCell(nil), c.Cells...)
+	d.Spans = append([]CompactSpan(nil), c.Spans...)
+	d.Areas = append([]uint8(nil), c.Areas...)
+	return &d
+}

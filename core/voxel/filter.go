@@ -1,0 +1,140 @@
+package voxel
+
+import "fmt"
+
+// Direction offsets: direction d in 0..3 moves (DirOffsetX[d], DirOffsetZ[d])
+// columns: −x, +z, +x, −z.
+var (
+	DirOffsetX = [4]int{-1, 0, 1, 0}
+	DirOffsetZ = [4]int{0, 1, 0, -1}
+)
+
+// ceilingOf returns the ceiling row of the gap above span n: the next span's
+// MinRow, or SkyRow at the top of the column.
+func (h *Heightfield) ceilingOf(n int32) int {
+	if nx := h.pool[n].next; nx >= 0 {
+		return int(h.pool[nx].MinRow)
+	}
+	return SkyRow
+}
+
+// FilterLowHangingWalkableObstacles makes a non-walkable span walkable when
+// the span directly below it in its column was walkable before this filter
+// and its top is at most climbCells rows above that span's top; it takes the
+// lower span's area id (Recast's rcFilterLowHangingWalkableObstacles). Each
+// span looks at the original walkability of the span below, so a stack of
+// unwalkable spans is not lifted step by step.
+func (h *Heightfield) FilterLowHangingWalkableObstacles(climbCells int) error {
+	if climbCells < 0 {
+		return fmt.Errorf("voxel: climbCells %d, want >= 0", climbCells)
+	}
+	for _, head := range h.heads {
+		prevWalkable := false
+		prevArea := AreaNull
+		prevTop := 0
+		for n := head; n >= 0; n = h.pool[n].next {
+			s := &h.pool[n]
+			walkable := s.Area != AreaNull
+			if !walkable && prevWalkable && int(s.MaxRow)-prevTop <= climbCells {
+				s.Area = prevArea
+			}
+			prevWalkable = walkable
+			prevArea = s.Area
+			prevTop = int(s.MaxRow)
+		}
+	}
+	return nil
+}
+
+// FilterLedgeSpans makes walkable spans next to a ledge unwalkable (Recast's
+// rcFilterLedgeSpans). For a walkable span with floor f = MaxRow and ceiling
+// c (ceilingOf), and each direction in order −x, +z, +x, −z:
+//
+//   - a neighbour column outside the grid makes the span a ledge;
+//   - the gap below the neighbour column's first span (floor -infinity,
+//     ceiling its MinRow, or SkyRow for an empty column) makes it a ledge
+//     when min(c, that ceiling) - f >= heightCells;
+//   - every neighbour span with floor nf and ceiling nc whose gap overlaps
+//     ours by min(c, nc) - max(f, nf) >= heightCells counts: the lowest
+//     nf - f over them is a drop, and those with |nf - f| <= climbCells
+//     widen the range [lowest, highest] of reachable floors, which starts
+//     at [f, f].
+//
+// The span becomes AreaNull when some counted drop is below -climbCells, or
+// when highest - lowest > climbCells (a too steep slope). Only rows are read,
+// never areas, so the order of the scan does not matter.
+func (h *Heightfield) FilterLedgeSpans(heightCells, climbCells int) error {
+	if heightCells < 1 {
+		return fmt.Errorf("voxel: heightCells %d, want >= 1", heightCells)
+	}
+	if climbCells < 0 {
+		return fmt.Errorf("voxel: climbCells %d, want >= 0", climbCells)
+	}
+	w, ht := h.Width, h.Height
+	for z := 0; z < ht; z++ {
+		for x := 0; x < w; x++ {
+			for n := h.heads[x+z*w]; n >= 0; n = h.pool[n].next {
+				s := &h.pool[n]
+				if s.Area == AreaNull {
+					continue
+				}
+				if h.isLedge(x, z, int(s.MaxRow), h.ceilingOf(n), heightCells, climbCells) {
+					s.Area = AreaNull
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (h *Heightfield) isLedge(x, z, floor, ceiling, heightCells, climbCells int) bool {
+	w, ht := h.Width, h.Height
+	lowest, highest := floor, floor
+	for d := 0; d < 4; d++ {
+		nx, nz := x+DirOffsetX[d], z+DirOffsetZ[d]
+		if nx < 0 || nz < 0 || nx >= w || nz >= ht {
+			return true
+		}
+		m := h.heads[nx+nz*w]
+		nceil := SkyRow
+		if m >= 0 {
+			nceil = int(h.pool[m].MinRow)
+		}
+		if min(ceiling, nceil)-floor >= heightCells {
+			return true // a drop to the open space below the neighbour column
+		}
+		for ; m >= 0; m = h.pool[m].next {
+			nfloor := int(h.pool[m].MaxRow)
+			nceil = h.ceilingOf(m)
+			if min(ceiling, nceil)-max(floor, nfloor) < heightCells {
+				continue
+			}
+			diff := nfloor - floor
+			if diff < -climbCells {
+				return true
+			}
+			if diff <= climbCells {
+				lowest = min(lowest, nfloor)
+				highest = max(highest, nfloor)
+			}
+		}
+	}
+	return highest-lowest > climbCells
+}
+
+// FilterWalkableLowHeightSpans makes a span AreaNull when the gap above it,
+// ceilingOf - MaxRow, is below heightCells rows (Recast's
+// rcFilterWalkableLowHeightSpans).
+func (h *Heightfield) FilterWalkableLowHeightSpans(heightCells int) error {
+	if heightCells < 1 {
+		return fmt.Errorf("voxel: heightCells %d, want >= 1", heightCells)
+	}
+	for _, head := range h.heads {
+		for n := head; n >= 0; n = h.pool[n].next {
+			if h.ceilingOf(n)-int(h.pool[n].MaxRow) < heightCells {
+				h.pool[n].Area = AreaNull
+			}
+		}
+	}
+	return nil
+}
