@@ -18,6 +18,8 @@ type Chunky struct {
 	tris    []int32     // triangle indices in leaf order
 	boxes   []chunkyBox // x/z bounds of tris[i], in metres
 	maxLeaf int         // most triangles in one leaf
+
+	radixPasses int // 8-bit passes that sort any triangle index
 }
 
 // chunkyBox is an x/z bounding box in metres.
@@ -73,6 +75,9 @@ func NewChunky(s *Soup, trisPerChunk int) (*Chunky, error) {
 	}
 	if len(items) == 0 {
 		return c, nil
+	}
+	for n := len(items) - 1; n > 0; n >>= 8 {
+		c.radixPasses++
 	}
 	// The triangles sorted by x centre and by z centre, ties broken by
 	// index: a total order, so the order is unique whatever the sort
@@ -185,6 +190,9 @@ func (b *chunkyBuilder) build(c *Chunky, lo, hi int) {
 // extended slice. An empty box (min > max) or a NaN bound matches nothing.
 // The triangles themselves are not clipped: a triangle whose box overlaps
 // but whose surface misses the query box is still returned.
+// Like append, Query may write into dst's spare capacity (it uses it as
+// scratch for sorting); it allocates only when dst must grow. Query is safe
+// to call from several goroutines at once, each with its own dst.
 func (c *Chunky) Query(minX, minZ, maxX, maxZ float32, dst []int32) []int32 {
 	if !(minX <= maxX && minZ <= maxZ) { // empty or NaN
 		return dst
@@ -210,7 +218,42 @@ func (c *Chunky) Query(minX, minZ, maxX, maxZ float32, dst []int32) []int32 {
 			i = int(n.next)
 		}
 	}
-	slices.Sort(dst[start:])
+	return chunkySortTail(dst, start, c.radixPasses)
+}
+
+// chunkySortTail sorts dst[start:] ascending. Long results are radix sorted
+// (radixPasses passes of 8 bits, enough for every triangle index), using
+// dst's spare capacity as scratch, so a caller that reuses dst allocates
+// only while it grows.
+func chunkySortTail(dst []int32, start, radixPasses int) []int32 {
+	n := len(dst) - start
+	if n <= 64 {
+		slices.Sort(dst[start:])
+		return dst
+	}
+	dst = slices.Grow(dst, n)
+	src, tmp := dst[start:], dst[len(dst):len(dst)+n]
+	for pass := range radixPasses {
+		shift := 8 * uint(pass)
+		var count [256]int
+		for _, v := range src {
+			count[uint32(v)>>shift&0xff]++
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, v := range src {
+			b := uint32(v) >> shift & 0xff
+			tmp[count[b]] = v
+			count[b]++
+		}
+		src, tmp = tmp, src
+	}
+	if radixPasses%2 == 1 {
+		copy(tmp, src) // the result is in the scratch half: move it home
+	}
 	return dst
 }
 

@@ -201,14 +201,15 @@ func BenchmarkChunkyQuery(b *testing.B) {
 		}
 	}
 	var dst []int32
-	var total int
+	var total, n int
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		t := tiles[i%len(tiles)]
 		dst = c.Query(t.minX, t.minZ, t.maxX, t.maxZ, dst[:0])
 		total += len(dst)
+		n++
 	}
-	b.ReportMetric(float64(len(tiles)), "tiles")
+	b.ReportMetric(float64(total)/float64(n), "tris/op")
 }
 
 func BenchmarkNewChunkyDungeon(b *testing.B) {
@@ -221,5 +222,22 @@ func BenchmarkNewChunkyDungeon(b *testing.B) {
 		if _, err := NewChunky(s, 256); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestChunkyRadixPasses covers the sizes where the result sort takes one,
+// two and three 8-bit passes (the last one, an odd count, ends in scratch).
+func TestChunkyRadixPasses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	for _, n := range []int{200, 256, 257, 5000, 70000} {
+		s := &Soup{}
+		for range n {
+			x, z := rng.Float32()*20, rng.Float32()*20
+			k := int32(len(s.Verts))
+			s.Verts = append(s.Verts, geom.V3(x, 0, z), geom.V3(x+rng.Float32()*3, 0, z), geom.V3(x, 0, z+rng.Float32()*3))
+			s.Tris = append(s.Tris, [3]int32{k, k + 1, k + 2})
+			s.Areas = append(s.Areas, AreaWalkable)
+		}
+		checkChunky(t, s, 32, rng, 30)
 	}
 }
