@@ -1,0 +1,290 @@
+package contour
+
+import (
+	"cmp"
+	"slices"
+)
+
+// JoinLoops orders loops in place by smallest edge key (MinKey; a stable
+// sort, so equal keys keep their order) and returns the contours (Recast's
+// hole merging, see docs/contours.md):
+//
+//   - a loop with fewer than 3 simplified vertices makes no contour;
+//   - a loop with IsHole false is an outline and makes a contour; if its
+//     region has several outlines, the holes go to the last one in loop
+//     order (Recast keeps the last outline it met);
+//   - the holes of a region with an outline are joined to it one by one,
+//     from the hole whose lowest (x, z) vertex comes first, each through the
+//     shortest bridge from one of its vertices to an outline vertex that
+//     crosses neither the outline nor a hole still to be joined;
+//   - a hole not joined (no outline in its region, no bridge) stays a
+//     contour of its own.
+//
+// Contours come in the order of their first loop. Each contour's Loops index
+// into the (sorted) loops; Verts and RawVerts of a contour without holes
+// share memory with its loop.
+func JoinLoops(loops []Loop) []Contour {
+	n := len(loops)
+	sortLoops(loops)
+
+	// Classify: 0 no contour, 1 outline, -1 hole.
+	kind := make([]int8, n)
+	var kept []int32
+	for i := range loops {
+		switch {
+		case len(loops[i].Simplified) < 3:
+			continue
+		case loops[i].IsHole():
+			kind[i] = -1
+		default:
+			kind[i] = 1
+		}
+		kept = append(kept, int32(i))
+	}
+
+	// Group by region (then loop order) to join holes.
+	slices.SortFunc(kept, func(a, b int32) int {
+		if c := cmp.Compare(loops[a].Region, loops[b].Region); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	joinedInto := make([]int32, n) // outline a hole was joined to, or -1
+	for i := range joinedInto {
+		joinedInto[i] = -1
+	}
+	merged := make([]*mergedOutline, n) // per outline loop with holes joined
+	var holes []holeRef
+	for g := 0; g < len(kept); {
+		e := g
+		for e < len(kept) && loops[kept[e]].Region == loops[kept[g]].Region {
+			e++
+		}
+		outline := int32(-1)
+		holes = holes[:0]
+		for _, i := range kept[g:e] {
+			if kind[i] > 0 {
+				outline = i
+			} else {
+				holes = append(holes, holeRef{loop: i})
+			}
+		}
+		if outline >= 0 && len(holes) > 0 {
+			m := joinHoles(loops, outline, holes)
+			for _, h := range m.loops[1:] {
+				joinedInto[h] = outline
+			}
+			merged[outline] = &m
+		}
+		g = e
+	}
+
+	contours := make([]Contour, 0, len(kept))
+	for i := range loops {
+		if kind[i] == 0 || joinedInto[i] >= 0 {
+			continue
+		}
+		l := &loops[i]
+		c := Contour{
+			Verts:    l.Simplified[:len(l.Simplified):len(l.Simplified)],
+			RawVerts: l.Raw[:len(l.Raw):len(l.Raw)],
+			Region:   l.Region,
+			Area:     l.Area,
+			Loops:    []int32{int32(i)},
+		}
+		if m := merged[i]; m != nil {
+			c.Verts = m.verts
+			c.Loops = m.loops
+		}
+		contours = append(contours, c)
+	}
+	return contours
+}
+
+// sortLoops sorts loops stably by MinKey, computing each key once.
+func sortLoops(loops []Loop) {
+	n := len(loops)
+	keys := make([]int32, n)
+	for i := range loops {
+		keys[i] = loops[i].MinKey()
+	}
+	if slices.IsSorted(keys) {
+		return
+	}
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(keys[a], keys[b]) })
+	tmp := make([]Loop, n)
+	for i, p := range perm {
+		tmp[i] = loops[p]
+	}
+	copy(loops, tmp)
+}
+
+// holeRef is a hole to join: its loop and its lowest vertex in (x, z) order.
+type holeRef struct {
+	loop       int32
+	minX, minZ int32
+	leftmost   int
+}
+
+// mergedOutline is an outline with holes joined: the vertices and the loops
+// (outline first, then the joined holes in join order).
+type mergedOutline struct {
+	verts []Vertex
+	loops []int32
+}
+
+// bridge is a candidate outline vertex and its squared distance to the
+// hole vertex.
+type bridge struct {
+	vert int
+	dist int64
+}
+
+// joinHoles joins holes to the outline loop (Recast's mergeRegionHoles).
+func joinHoles(loops []Loop, outline int32, holes []holeRef) mergedOutline {
+	for k := range holes {
+		hv := loops[holes[k].loop].Simplified
+		lm := 0
+		for j := 1; j < len(hv); j++ {
+			if lexLess(hv[j].X, hv[j].Z, hv[lm].X, hv[lm].Z) {
+				lm = j
+			}
+		}
+		holes[k].leftmost = lm
+		holes[k].minX, holes[k].minZ = hv[lm].X, hv[lm].Z
+	}
+	// Holes arrive in loop order; the stable sort keeps it among equals.
+	slices.SortStableFunc(holes, func(a, b holeRef) int {
+		if c := cmp.Compare(a.minX, b.minX); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.minZ, b.minZ)
+	})
+
+	out := mergedOutline{loops: []int32{outline}}
+	verts := loops[outline].Simplified
+	var diags []bridge
+	for hi, h := range holes {
+		hv := loops[h.loop].Simplified
+		index := -1
+		best := h.leftmost
+		for iter := 0; iter < len(hv); iter++ {
+			corner := hv[best]
+			diags = diags[:0]
+			for j := range verts {
+				if inCone(verts, j, corner) {
+					dx := int64(verts[j].X - corner.X)
+					dz := int64(verts[j].Z - corner.Z)
+					diags = append(diags, bridge{vert: j, dist: dx*dx + dz*dz})
+				}
+			}
+			// Shortest first; equal distances in outline vertex order.
+			slices.SortStableFunc(diags, func(a, b bridge) int { return cmp.Compare(a.dist, b.dist) })
+			for _, dg := range diags {
+				pt := verts[dg.vert]
+				hit := segCrossesLoop(pt, corner, verts)
+				for k := hi; k < len(holes) && !hit; k++ {
+					hit = segCrossesLoop(pt, corner, loops[holes[k].loop].Simplified)
+				}
+				if !hit {
+					index = dg.vert
+					break
+				}
+			}
+			if index != -1 {
+				break
+			}
+			best = (best + 1) % len(hv)
+		}
+		if index == -1 {
+			continue // stays a contour of its own
+		}
+		nv := make([]Vertex, 0, len(verts)+len(hv)+2)
+		for i := 0; i <= len(verts); i++ {
+			nv = append(nv, verts[(index+i)%len(verts)])
+		}
+		for i := 0; i <= len(hv); i++ {
+			nv = append(nv, hv[(best+i)%len(hv)])
+		}
+		verts = nv
+		out.loops = append(out.loops, h.loop)
+	}
+	if len(out.loops) > 1 {
+		out.verts = verts
+	} else {
+		out.verts = verts[:len(verts):len(verts)]
+	}
+	return out
+}
+
+// area2 returns (b−a)×(c−a) in the x-z plane: (bx−ax)(cz−az) − (cx−ax)(bz−az).
+func area2(a, b, c Vertex) int64 {
+	return int64(b.X-a.X)*int64(c.Z-a.Z) - int64(c.X-a.X)*int64(b.Z-a.Z)
+}
+
+// left is Recast's strict side test: area2(a, b, c) < 0.
+func left(a, b, c Vertex) bool { return area2(a, b, c) < 0 }
+
+// leftOn is left or collinear.
+func leftOn(a, b, c Vertex) bool { return area2(a, b, c) <= 0 }
+
+func collinear(a, b, c Vertex) bool { return area2(a, b, c) == 0 }
+
+func sameXZ(a, b Vertex) bool { return a.X == b.X && a.Z == b.Z }
+
+// properCross reports whether ab and cd cross at a point inside both.
+func properCross(a, b, c, d Vertex) bool {
+	if collinear(a, b, c) || collinear(a, b, d) || collinear(c, d, a) || collinear(c, d, b) {
+		return false
+	}
+	return (left(a, b, c) != left(a, b, d)) && (left(c, d, a) != left(c, d, b))
+}
+
+// between reports whether c is on the closed segment ab (collinear, and
+// within it along x, or along z when ab is vertical in x).
+func between(a, b, c Vertex) bool {
+	if !collinear(a, b, c) {
+		return false
+	}
+	if a.X != b.X {
+		return (a.X <= c.X && c.X <= b.X) || (a.X >= c.X && c.X >= b.X)
+	}
+	return (a.Z <= c.Z && c.Z <= b.Z) || (a.Z >= c.Z && c.Z >= b.Z)
+}
+
+// segsIntersect reports whether the closed segments ab and cd meet.
+func segsIntersect(a, b, c, d Vertex) bool {
+	return properCross(a, b, c, d) || between(a, b, c) || between(a, b, d) || between(c, d, a) || between(c, d, b)
+}
+
+// segCrossesLoop reports whether segment d0-d1 meets an edge of the loop v
+// that has no end equal (in x and z) to d0 or d1.
+func segCrossesLoop(d0, d1 Vertex, v []Vertex) bool {
+	for k := range v {
+		p0, p1 := v[k], v[(k+1)%len(v)]
+		if sameXZ(d0, p0) || sameXZ(d1, p0) || sameXZ(d0, p1) || sameXZ(d1, p1) {
+			continue
+		}
+		if segsIntersect(d0, d1, p0, p1) {
+			return true
+		}
+	}
+	return false
+}
+
+// inCone reports whether p lies in the interior angle of the loop v at
+// vertex i (between the edges to its neighbours), Recast's inCone.
+func inCone(v []Vertex, i int, p Vertex) bool {
+	n := len(v)
+	pi := v[i]
+	next := v[(i+1)%n]
+	prev := v[(i+n-1)%n]
+	if leftOn(prev, pi, next) { // convex vertex
+		return left(pi, p, prev) && left(p, pi, next)
+	}
+	return !(leftOn(pi, p, next) && leftOn(p, pi, prev))
+}

@@ -1,0 +1,306 @@
+package contour
+
+import (
+	"fmt"
+	"sort"
+
+	"navviz/core/region"
+	"navviz/core/voxel"
+)
+
+// checkInput validates the compact heightfield and the region ids against
+// each other: the grid size, the column table (each column's Index is the
+// number of spans before it and the counts add up to the span count), the
+// areas and region ids (one per span) and the span count limit. Links are
+// checked by EdgeFlags.
+func checkInput(chf *voxel.CompactHeightfield, regs *region.Result) error {
+	if chf == nil {
+		return fmt.Errorf("contour: compact heightfield is nil")
+	}
+	if regs == nil {
+		return fmt.Errorf("contour: region result is nil")
+	}
+	w, h := chf.Width, chf.Height
+	if w < 1 || h < 1 || w > voxel.MaxGridSide || h > voxel.MaxGridSide {
+		return fmt.Errorf("contour: grid of %d x %d columns, want 1..%d each", w, h, voxel.MaxGridSide)
+	}
+	if len(chf.Cells) != w*h {
+		return fmt.Errorf("contour: %d cells for a %d x %d grid, want %d", len(chf.Cells), w, h, w*h)
+	}
+	n := len(chf.Spans)
+	if n > MaxSpans {
+		return fmt.Errorf("contour: %d spans, more than %d", n, MaxSpans)
+	}
+	if len(chf.Areas) != n {
+		return fmt.Errorf("contour: %d areas for %d spans", len(chf.Areas), n)
+	}
+	if len(regs.IDs) != n {
+		return fmt.Errorf("contour: %d region ids for %d spans", len(regs.IDs), n)
+	}
+	next := uint64(0)
+	for c, cell := range chf.Cells {
+		if uint64(cell.Index) != next {
+			return fmt.Errorf("contour: column (%d, %d) starts at span %d, want %d", c%w, c/w, cell.Index, next)
+		}
+		next += uint64(cell.Count)
+	}
+	if next != uint64(n) {
+		return fmt.Errorf("contour: columns hold %d spans, the span array %d", next, n)
+	}
+	return nil
+}
+
+// EdgeFlags returns, for every span, the set of its edges that are region
+// boundaries: bit d (direction d of voxel.DirOffsetX/Z: −x, +z, +x, −z) is
+// set when the span is in a region (id not region.NoRegion and without
+// region.BorderFlag) and its neighbour in direction d is missing (not
+// linked) or has another region id. Spans outside a region have no flag; so
+// has a lone span whose four edges are all boundaries (Recast does not trace
+// a one-span loop). dst is reused when large enough.
+//
+// EdgeFlags validates its input, including the links of the spans in a
+// region (a link must point into the grid and to an existing span of the
+// neighbour column). Elsewhere (corner heights, the walk) a link out of
+// range reads as not linked, so nothing panics on any input.
+func EdgeFlags(chf *voxel.CompactHeightfield, regs *region.Result, dst []uint8) ([]uint8, error) {
+	if err := checkInput(chf, regs); err != nil {
+		return nil, err
+	}
+	n := len(chf.Spans)
+	if cap(dst) < n {
+		dst = make([]uint8, n)
+	}
+	dst = dst[:n]
+	w, h := chf.Width, chf.Height
+	ids, spans, cells := regs.IDs, chf.Spans, chf.Cells
+	for z := 0; z < h; z++ {
+		for x := 0; x < w; x++ {
+			cell := cells[x+z*w]
+			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+				r := ids[i]
+				if r == region.NoRegion || r&region.BorderFlag != 0 {
+					dst[i] = 0
+					continue
+				}
+				con := spans[i].Con
+				var f uint8
+				for d := 0; d < 4; d++ {
+					l := int(con>>(8*d)) & 0xff
+					if l == voxel.NotConnected {
+						f |= 1 << d
+						continue
+					}
+					nx, nz := x+voxel.DirOffsetX[d], z+voxel.DirOffsetZ[d]
+					if nx < 0 || nz < 0 || nx >= w || nz >= h {
+						return nil, fmt.Errorf("contour: span %d of column (%d, %d) links in direction %d outside the grid", i, x, z, d)
+					}
+					nc := cells[nx+nz*w]
+					if uint32(l) >= nc.Count {
+						return nil, fmt.Errorf("contour: span %d of column (%d, %d) links in direction %d to span %d of a column of %d", i, x, z, d, l, nc.Count)
+					}
+					if ids[int(nc.Index)+l] != r {
+						f |= 1 << d
+					}
+				}
+				if f == 0xf {
+					f = 0
+				}
+				dst[i] = f
+			}
+		}
+	}
+	return dst, nil
+}
+
+// tracer walks loops on one compact heightfield.
+type tracer struct {
+	chf   *voxel.CompactHeightfield
+	ids   []uint16
+	flags []uint8
+	w, h  int
+}
+
+// neighbour returns the column and index of the span linked from span i of
+// column (x, z) in direction d, or ni = -1 when there is none (a link out of
+// range reads as none, so nothing panics on a heightfield EdgeFlags would
+// reject).
+func (t *tracer) neighbour(x, z, i, d int) (nx, nz, ni int) {
+	l := t.chf.Spans[i].Link(d)
+	if l == voxel.NotConnected {
+		return 0, 0, -1
+	}
+	nx, nz = x+voxel.DirOffsetX[d], z+voxel.DirOffsetZ[d]
+	if nx < 0 || nz < 0 || nx >= t.w || nz >= t.h {
+		return 0, 0, -1
+	}
+	c := t.chf.Cells[nx+nz*t.w]
+	ni = int(c.Index) + l
+	if uint32(l) >= c.Count || ni >= len(t.chf.Spans) {
+		return 0, 0, -1
+	}
+	return nx, nz, ni
+}
+
+// regArea packs a span's region id and area as Recast's corner test does.
+func (t *tracer) regArea(i int) uint32 {
+	return uint32(t.ids[i]) | uint32(t.chf.Areas[i])<<16
+}
+
+// corner returns the height of the corner at the end of edge d of span i in
+// column (x, z), the corner shared with the neighbour in direction d, the
+// one in direction d+1 and the diagonal one, and whether it is a tile-border
+// vertex. The height is the highest floor among the span, its neighbour
+// across d and that neighbour's neighbour across d+1, its neighbour across
+// d+1 and that one's neighbour across d (each only where linked). The cells
+// around the corner, in the order (span, across d, diagonal, across d+1),
+// carry region | area<<16 (0 where not reached; the diagonal as reached last,
+// through the d+1 neighbour when both paths exist). The corner is a border
+// vertex when for some rotation a, b, c, e of those four: a == b with the
+// border flag set in both, c and e without it and of the same area, and none
+// of the four zero.
+func (t *tracer) corner(x, z, i, d int) (y int32, border bool) {
+	dp := (d + 1) & 3
+	spans := t.chf.Spans
+	ch := int(spans[i].Y)
+	var regs [4]uint32
+	regs[0] = t.regArea(i)
+	if ax, az, ai := t.neighbour(x, z, i, d); ai >= 0 {
+		ch = max(ch, int(spans[ai].Y))
+		regs[1] = t.regArea(ai)
+		if _, _, a2 := t.neighbour(ax, az, ai, dp); a2 >= 0 {
+			ch = max(ch, int(spans[a2].Y))
+			regs[2] = t.regArea(a2)
+		}
+	}
+	if ax, az, ai := t.neighbour(x, z, i, dp); ai >= 0 {
+		ch = max(ch, int(spans[ai].Y))
+		regs[3] = t.regArea(ai)
+		if _, _, a2 := t.neighbour(ax, az, ai, d); a2 >= 0 {
+			ch = max(ch, int(spans[a2].Y))
+			regs[2] = t.regArea(a2)
+		}
+	}
+	for j := 0; j < 4; j++ {
+		a, b, c, e := regs[j], regs[(j+1)&3], regs[(j+2)&3], regs[(j+3)&3]
+		twoSameBorder := a&b&borderFlag != 0 && a == b
+		twoInside := (c|e)&borderFlag == 0
+		sameArea := c>>16 == e>>16
+		noZero := a != 0 && b != 0 && c != 0 && e != 0
+		if twoSameBorder && twoInside && sameArea && noZero {
+			return int32(ch), true
+		}
+	}
+	return int32(ch), false
+}
+
+// walk traces the loop through edge d of span i in column (x, z) (which
+// must be flagged) into l.Raw and l.Keys, clearing the flags it visits.
+func (t *tracer) walk(x, z, i, d int, l *Loop) error {
+	if t.flags[i]&(1<<d) == 0 {
+		return fmt.Errorf("contour: edge %d of span %d is not a flagged boundary edge", d, i)
+	}
+	l.Raw = l.Raw[:0]
+	l.Keys = l.Keys[:0]
+	l.Simplified = l.Simplified[:0]
+	l.Region = t.ids[i]
+	l.Area = t.chf.Areas[i]
+	startI, startD := i, d
+	// A loop visits each (span, direction) state at most once.
+	limit := 4*len(t.chf.Spans) + 1
+	for step := 0; ; step++ {
+		if step >= limit {
+			return fmt.Errorf("contour: the loop from edge %d of span %d does not close (links not mutual?)", startD, startI)
+		}
+		if t.flags[i]&(1<<d) != 0 {
+			y, border := t.corner(x, z, i, d)
+			px, pz := x, z
+			switch d {
+			case 0:
+				pz++
+			case 1:
+				px++
+				pz++
+			case 2:
+				px++
+			}
+			var f uint32
+			if _, _, ai := t.neighbour(x, z, i, d); ai >= 0 {
+				f = uint32(t.ids[ai])
+				if t.chf.Areas[ai] != t.chf.Areas[i] {
+					f |= AreaBorder
+				}
+			}
+			if border {
+				f |= BorderVertex
+			}
+			l.Raw = append(l.Raw, Vertex{X: int32(px), Y: y, Z: int32(pz), Flags: f})
+			l.Keys = append(l.Keys, int32(i*4+d))
+			t.flags[i] &^= 1 << d
+			d = (d + 1) & 3 // turn clockwise: next edge of the same span
+		} else {
+			nx, nz, ni := t.neighbour(x, z, i, d)
+			if ni < 0 {
+				return fmt.Errorf("contour: edge %d of span %d is not flagged but has no neighbour (flags do not match the heightfield)", d, i)
+			}
+			x, z, i = nx, nz, ni
+			d = (d + 3) & 3 // turn counter-clockwise in the neighbour
+		}
+		if i == startI && d == startD {
+			return nil
+		}
+	}
+}
+
+// column returns the column (x, z) holding span i, found by bisection on
+// Index+Count (which never decreases in a valid column table); ok is false
+// when no column holds it.
+func column(chf *voxel.CompactHeightfield, i int) (x, z int, ok bool) {
+	c := sort.Search(len(chf.Cells), func(c int) bool {
+		cell := chf.Cells[c]
+		return uint64(cell.Index)+uint64(cell.Count) > uint64(i)
+	})
+	if c == len(chf.Cells) || uint64(chf.Cells[c].Index) > uint64(i) {
+		return 0, 0, false
+	}
+	return c % chf.Width, c / chf.Width, true
+}
+
+// TraceLoop traces ONE loop of the region of span, starting at its edge dir,
+// which must be flagged in flags (from EdgeFlags on the same heightfield and
+// region ids). The walk keeps the region on its left seen from above: on a
+// flagged edge it emits the corner at the edge's end (height and border test
+// from the links, flags from the neighbour across the edge), clears the flag
+// and turns to the span's next direction (d+1); on an edge that is not
+// flagged it steps into the neighbour and turns back (d+3). It stops on
+// coming back to the starting (span, direction). The returned loop starts at
+// the given edge (call RotateLoop to start it at its smallest key); it has
+// no simplified form yet.
+//
+// flags is changed: every visited edge is cleared. chf and regs must be
+// those EdgeFlags accepted (TraceLoop only checks sizes and the span index).
+func TraceLoop(chf *voxel.CompactHeightfield, regs *region.Result, flags []uint8, span, dir int) (Loop, error) {
+	if chf == nil || regs == nil {
+		return Loop{}, fmt.Errorf("contour: nil heightfield or region result")
+	}
+	n := len(chf.Spans)
+	if len(regs.IDs) != n || len(chf.Areas) != n || len(flags) != n || chf.Width < 1 || chf.Height < 1 || len(chf.Cells) != chf.Width*chf.Height {
+		return Loop{}, fmt.Errorf("contour: %d spans with %d areas, %d region ids and %d flags (want equal), %d cells for %d x %d",
+			n, len(chf.Areas), len(regs.IDs), len(flags), len(chf.Cells), chf.Width, chf.Height)
+	}
+	if span < 0 || span >= n {
+		return Loop{}, fmt.Errorf("contour: span %d out of range 0..%d", span, n-1)
+	}
+	if dir < 0 || dir > 3 {
+		return Loop{}, fmt.Errorf("contour: direction %d out of range 0..3", dir)
+	}
+	t := tracer{chf: chf, ids: regs.IDs, flags: flags, w: chf.Width, h: chf.Height}
+	x, z, ok := column(chf, span)
+	if !ok {
+		return Loop{}, fmt.Errorf("contour: no column holds span %d (column table not valid)", span)
+	}
+	var l Loop
+	if err := t.walk(x, z, span, dir, &l); err != nil {
+		return Loop{}, err
+	}
+	return l, nil
+}
