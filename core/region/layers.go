@@ -1,0 +1,617 @@
+package region
+
+import (
+	"fmt"
+	"sync"
+
+	"navviz/core/voxel"
+)
+
+// The layer partition (PartitionType.Layers) of build3d-runtime.md, as
+// docs/layers.md specifies it: the spans of a tile are split into height
+// layers, and each layer is partitioned on its own into the connected
+// components of LayerView.Components (components.go).
+
+// MaxLayers is the largest number of height layers a tile may have: layer
+// numbers are 0..MaxLayers-1 and fit a uint8 below 0xff. A split that would
+// give more returns an error.
+const MaxLayers = 255
+
+// LayerBorder is the region id of the one border region of the layer
+// partition: every border-ring span of a kept component of any layer takes
+// it (see LayerView.JoinBorder).
+const LayerBorder = BorderFlag | 1
+
+// layerHeightRangeRows bounds the floor rows a layer may span: regions are
+// not put on one layer when their floor rows would then range over this many
+// rows or more (Recast keeps a layer's heights in a byte).
+const layerHeightRangeRows = 255
+
+// layerMergeFactor times the walkable height is the vertical gap (in rows)
+// across which two layers may still be merged (Recast's walkableHeight*4).
+const layerMergeFactor = 4
+
+// LayerView is one height layer of a tile: its spans in compact-heightfield
+// order (column order x + z*Width, bottom up in a column), with their column,
+// floor row, base area and the links between spans of this layer. A link to
+// a span of another layer is dropped (-1), so the layer sees the other layer
+// as a wall. Span k of the view is span Index[k] of the compact heightfield
+// it was split from; every slice but Links has one entry per span.
+//
+// SplitLayers makes the views of a tile. The methods check a view before
+// use (a view built or changed by hand gets an error, never a panic, except
+// InBorder, an accessor); Validate checks it fully.
+type LayerView struct {
+	// Layer is the layer number (0..MaxLayers-1).
+	Layer int
+	// Width and Height are the grid's columns along x and z, BorderCells
+	// the width of its border ring (the borderCells of the split).
+	Width, Height, BorderCells int
+	// Index holds the compact-heightfield index of each span, ascending.
+	Index []int32
+	// X and Z hold each span's column.
+	X, Z []uint16
+	// Y holds each span's floor row (voxel.CompactSpan.Y).
+	Y []uint16
+	// Areas holds each span's area at the split (the first-build areas).
+	Areas []uint8
+	// Links holds, at 4*k+d, the view index of the span linked from span k
+	// in direction d (0..3: −x, +z, +x, −z) when that span is in this layer,
+	// else -1.
+	Links []int32
+}
+
+// Len returns the number of spans of the view.
+func (v *LayerView) Len() int { return len(v.Index) }
+
+// InBorder reports whether span k of the view lies in the border ring.
+// k must be in 0..Len()-1.
+func (v *LayerView) InBorder(k int) bool {
+	b := v.BorderCells
+	x, z := int(v.X[k]), int(v.Z[k])
+	return x < b || z < b || x >= v.Width-b || z >= v.Height-b
+}
+
+// Validate checks that the view is consistent: a grid of 1..MaxGridSide
+// columns each way with 0 <= BorderCells and 2*BorderCells below both, a
+// layer number in 0..MaxLayers-1, one entry per span in Index, X, Z, Y and
+// Areas and four in Links, fewer than 2^30 spans, columns inside the grid
+// and links in -1..Len()-1. The error names the first bad value.
+func (v *LayerView) Validate() error {
+	if err := v.check(); err != nil {
+		return err
+	}
+	for k := range v.Index {
+		if int(v.X[k]) >= v.Width || int(v.Z[k]) >= v.Height {
+			return fmt.Errorf("region: layer view span %d in column (%d, %d), outside %d x %d", k, v.X[k], v.Z[k], v.Width, v.Height)
+		}
+	}
+	return nil
+}
+
+// check is Validate without the column range test: what the methods of
+// LayerView need to never index out of range (a column outside the grid
+// only changes which spans count as in the ring).
+func (v *LayerView) check() error {
+	if v == nil {
+		return fmt.Errorf("region: nil layer view")
+	}
+	if v.Width < 1 || v.Height < 1 || v.Width > voxel.MaxGridSide || v.Height > voxel.MaxGridSide {
+		return fmt.Errorf("region: layer view of %d x %d columns, want 1..%d each", v.Width, v.Height, voxel.MaxGridSide)
+	}
+	if v.BorderCells < 0 || 2*v.BorderCells >= v.Width || 2*v.BorderCells >= v.Height {
+		return fmt.Errorf("region: layer view BorderCells %d, want 0 <= BorderCells and 2*BorderCells below %d x %d",
+			v.BorderCells, v.Width, v.Height)
+	}
+	if v.Layer < 0 || v.Layer >= MaxLayers {
+		return fmt.Errorf("region: layer view Layer %d, want 0..%d", v.Layer, MaxLayers-1)
+	}
+	n := len(v.Index)
+	if n >= 1<<30 {
+		return fmt.Errorf("region: layer view of %d spans, want below 2^30", n)
+	}
+	if len(v.X) != n || len(v.Z) != n || len(v.Y) != n || len(v.Areas) != n || len(v.Links) != 4*n {
+		return fmt.Errorf("region: layer view of %d spans has %d X, %d Z, %d Y, %d Areas and %d Links, want %d each and %d Links",
+			n, len(v.X), len(v.Z), len(v.Y), len(v.Areas), len(v.Links), n, 4*n)
+	}
+	for i, l := range v.Links {
+		if uint32(l+1) > uint32(n) { // l < -1 || l >= n
+			return fmt.Errorf("region: layer view span %d links in direction %d to %d, want -1..%d", i/4, i%4, l, n-1)
+		}
+	}
+	return nil
+}
+
+// SplitLayers splits the spans of c into height layers (docs/layers.md §2
+// and §3) and returns one view per layer, in layer order, and the layer of
+// every span of c (same index as c.Spans). Walkable spans (area not
+// voxel.AreaNull) are split so that no layer holds two walkable spans of
+// one column; a non-walkable span goes with the layer of its first walkable
+// linked neighbour in the direction order −x, +z, +x, −z, else layer 0. A
+// heightfield with spans but no walkable span has one layer, one without
+// spans none. borderCells (0 <= borderCells, 2*borderCells below the grid's
+// width and height) is the width of the border ring recorded in the views.
+//
+// Everything returned is new memory; c is not changed. Invalid arguments
+// are reported with an error naming the value.
+func SplitLayers(c *voxel.CompactHeightfield, borderCells int) (views []LayerView, spanLayer []uint8, err error) {
+	s := getLayerScratch()
+	defer putLayerScratch(s)
+	if s.nb, err = checkArgs("SplitLayers", c, s.nb, borderCells, 0, 0); err != nil {
+		return nil, nil, err
+	}
+	spanLayer = make([]uint8, len(c.Spans))
+	count, err := s.assignLayers(c, s.nb, spanLayer)
+	if err != nil {
+		return nil, nil, err
+	}
+	views = make([]LayerView, count)
+	s.buildViews(c, s.nb, spanLayer, borderCells, views)
+	return views, spanLayer, nil
+}
+
+// Layers is the layer partition of build3d-runtime.md (docs/layers.md): the
+// spans of c are split into height layers as SplitLayers does, and each
+// layer is partitioned as LayerView.Regions does with minAreaCells:
+// connected components of spans of one area under the −x and −z links,
+// small islands dropped, border-ring spans made the one border region
+// LayerBorder.
+//
+// Region ids are numbered layer by layer: the regions of layer 0 are
+// 1..n0 in the order of their first span, those of layer 1 are n0+1..n0+n1,
+// and so on (the id of a region is its id within its layer's view plus the
+// number of regions of all lower layers). Result.Layers holds every span's
+// layer and LayerCount the number of layers; MaxDistance is 0. The result
+// is new memory; c is not changed. Invalid arguments (and more than
+// MaxRegions regions or MaxLayers layers) are reported with an error naming
+// the value.
+func Layers(c *voxel.CompactHeightfield, borderCells, minAreaCells int) (*Result, error) {
+	s := getLayerScratch()
+	defer putLayerScratch(s)
+	var err error
+	if s.nb, err = checkArgs("Layers", c, s.nb, borderCells, minAreaCells, 0); err != nil {
+		return nil, err
+	}
+	n := len(c.Spans)
+	spanLayer := make([]uint8, n)
+	count, err := s.assignLayers(c, s.nb, spanLayer)
+	if err != nil {
+		return nil, err
+	}
+	if cap(s.views) < count {
+		s.views = append(s.views[:cap(s.views)], make([]LayerView, count-cap(s.views))...)
+	}
+	views := s.views[:count]
+	s.buildViews(c, s.nb, spanLayer, borderCells, views)
+
+	ids := make([]uint16, n)
+	total := 0
+	for li := range views {
+		v := &views[li]
+		if err := v.regions(v.Areas, minAreaCells, &s.lab); err != nil {
+			return nil, err
+		}
+		if total+s.lab.Count > MaxRegions {
+			return nil, fmt.Errorf("region: Layers made more than %d regions (%d in layers 0..%d)", MaxRegions, total+s.lab.Count, li)
+		}
+		off := uint16(total)
+		for k, id := range s.lab.IDs {
+			if id != NoRegion && id != LayerBorder {
+				id += off
+			}
+			ids[v.Index[k]] = id
+		}
+		total += s.lab.Count
+	}
+	return &Result{IDs: ids, Count: total + 1, Layers: spanLayer, LayerCount: count}, nil
+}
+
+// layerNone marks a span without a sweep region (not walkable).
+const layerNone = int32(-1)
+
+// layerRun is a run of spans of one sweep row joined by −x links.
+type layerRun struct {
+	id    int32 // the region it becomes
+	nei   int32 // the region below (−z): layerNone none yet, -2 several
+	ns    int32 // spans of the run linked to nei in −z
+	lastX int32 // column x of the run's last span
+}
+
+// layerSeveral marks a run linked in −z to more than one region.
+const layerSeveral = int32(-2)
+
+// layerRegion is a sweep region of the layer split (Recast's
+// rcLayerRegion).
+type layerRegion struct {
+	ymin, ymax int32   // floor rows of its spans (for a base: of its layer)
+	layer      int32   // layer id, layerNone before assignment
+	base       bool    // the region a layer was grown from
+	neis       []int32 // regions linked to it, in order of discovery
+	over       []int32 // regions sharing a column with it (for a base: with its layer)
+}
+
+// layerScratch is the memory reused between calls of the layer partition.
+type layerScratch struct {
+	nb      []int32 // span graph (spanLinks)
+	reg     []int32 // sweep region of each span
+	runs    []layerRun
+	prev    []int32 // per region of the row below: spans of this row linked to it
+	touched []int32
+	regions []layerRegion
+	col     []int32 // regions of one column
+	queue   []int32
+	mark    []uint32 // per region: stamp of the current overlap set
+	stamp   uint32
+	remap   []int32
+	local   []int32 // view index of each span
+	views   []LayerView
+	lab     Labels
+}
+
+var layerScratchPool = sync.Pool{New: func() any { return new(layerScratch) }}
+
+func getLayerScratch() *layerScratch  { return layerScratchPool.Get().(*layerScratch) }
+func putLayerScratch(s *layerScratch) { layerScratchPool.Put(s) }
+
+// containsInt32 reports whether l holds v.
+func containsInt32(l []int32, v int32) bool {
+	for _, u := range l {
+		if u == v {
+			return true
+		}
+	}
+	return false
+}
+
+// addUniqueInt32 appends v to l unless l holds it.
+func addUniqueInt32(l []int32, v int32) []int32 {
+	if containsInt32(l, v) {
+		return l
+	}
+	return append(l, v)
+}
+
+// newRegion appends a region to the table, reusing the slices of an entry
+// left from an earlier call, and returns its id.
+func (s *layerScratch) newRegion() int32 {
+	id := int32(len(s.regions))
+	if len(s.regions) < cap(s.regions) {
+		s.regions = s.regions[:id+1]
+		r := &s.regions[id]
+		*r = layerRegion{ymin: 1 << 30, ymax: -1, layer: layerNone, neis: r.neis[:0], over: r.over[:0]}
+	} else {
+		s.regions = append(s.regions, layerRegion{ymin: 1 << 30, ymax: -1, layer: layerNone})
+	}
+	return id
+}
+
+// assignLayers writes the layer of every span of c into layer (len
+// c.Spans) and returns the number of layers (docs/layers.md §2, §3). nb is
+// c's span graph.
+func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, layer []uint8) (int, error) {
+	n := len(c.Spans)
+	w, h := c.Width, c.Height
+	areas := c.Areas[:n]
+	nb = nb[:4*n]
+	reg := grow(s.reg, n)
+	s.reg = reg
+	for i := range reg {
+		reg[i] = layerNone
+	}
+	s.regions = s.regions[:0]
+
+	// §2.1 Sweep rows of constant z into monotone regions, ignoring areas.
+	prev, touched, runs := s.prev[:0], s.touched[:0], s.runs[:0]
+	for z := range h {
+		runs = runs[:0]
+		for x := range w {
+			cell := c.Cells[x+z*w]
+			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+				if areas[i] == voxel.AreaNull {
+					continue
+				}
+				run := layerNone
+				if a := nb[4*i]; a >= 0 && reg[a] != layerNone && runs[reg[a]].lastX != int32(x) {
+					run = reg[a]
+				}
+				if run == layerNone {
+					run = int32(len(runs))
+					runs = append(runs, layerRun{nei: layerNone})
+				}
+				rs := &runs[run]
+				rs.lastX = int32(x)
+				if b := nb[4*i+3]; b >= 0 && reg[b] != layerNone {
+					nr := reg[b]
+					if rs.ns == 0 {
+						rs.nei = nr
+					}
+					if rs.nei == nr {
+						rs.ns++
+						if prev[nr] == 0 {
+							touched = append(touched, nr)
+						}
+						prev[nr]++
+					} else {
+						rs.nei = layerSeveral
+					}
+				}
+				reg[i] = run
+			}
+		}
+		for k := range runs {
+			rs := &runs[k]
+			if rs.nei >= 0 && prev[rs.nei] == rs.ns {
+				rs.id = rs.nei
+			} else {
+				rs.id = s.newRegion()
+				prev = append(prev, 0)
+			}
+		}
+		for _, r := range touched {
+			prev[r] = 0
+		}
+		touched = touched[:0]
+		row := c.Cells[z*w : (z+1)*w]
+		lo, hi := int(row[0].Index), int(row[w-1].Index+row[w-1].Count)
+		for i := lo; i < hi; i++ {
+			if reg[i] != layerNone {
+				reg[i] = runs[reg[i]].id
+			}
+		}
+	}
+	s.prev, s.touched, s.runs = prev, touched, runs
+	regions := s.regions
+	nreg := len(regions)
+
+	// §2.2 Height range, neighbours and overlaps of each region.
+	col := s.col[:0]
+	for _, cell := range c.Cells {
+		col = col[:0]
+		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+			r := reg[i]
+			if r == layerNone {
+				continue
+			}
+			rg := &regions[r]
+			y := int32(c.Spans[i].Y)
+			rg.ymin = min(rg.ymin, y)
+			rg.ymax = max(rg.ymax, y)
+			col = append(col, r)
+			for d := range 4 {
+				if j := nb[4*i+d]; j >= 0 {
+					if rj := reg[j]; rj != layerNone && rj != r {
+						rg.neis = addUniqueInt32(rg.neis, rj)
+					}
+				}
+			}
+		}
+		for a := 0; a < len(col); a++ {
+			for b := a + 1; b < len(col); b++ {
+				if ra, rb := col[a], col[b]; ra != rb {
+					regions[ra].over = addUniqueInt32(regions[ra].over, rb)
+					regions[rb].over = addUniqueInt32(regions[rb].over, ra)
+				}
+			}
+		}
+	}
+	s.col = col
+
+	// §2.3 Grow layers from regions breadth first.
+	if cap(s.mark) < nreg {
+		s.mark = make([]uint32, nreg)
+		s.stamp = 0
+	}
+	mark := s.mark[:nreg]
+	nextStamp := func() uint32 {
+		s.stamp++
+		if s.stamp == 0 {
+			clear(s.mark[:cap(s.mark)])
+			s.stamp = 1
+		}
+		return s.stamp
+	}
+	nlayers := int32(0)
+	queue := s.queue[:0]
+	for ri := range regions {
+		root := &regions[ri]
+		if root.layer != layerNone {
+			continue
+		}
+		root.layer = nlayers
+		root.base = true
+		st := nextStamp()
+		for _, o := range root.over {
+			mark[o] = st
+		}
+		queue = append(queue[:0], int32(ri))
+		for head := 0; head < len(queue); head++ {
+			cur := queue[head]
+			for _, nei := range regions[cur].neis {
+				rn := &regions[nei]
+				if rn.layer != layerNone || mark[nei] == st {
+					continue
+				}
+				if max(root.ymax, rn.ymax)-min(root.ymin, rn.ymin) >= layerHeightRangeRows {
+					continue
+				}
+				rn.layer = nlayers
+				queue = append(queue, nei)
+				for _, o := range rn.over {
+					if mark[o] != st {
+						mark[o] = st
+						root.over = append(root.over, o)
+					}
+				}
+				root.ymin = min(root.ymin, rn.ymin)
+				root.ymax = max(root.ymax, rn.ymax)
+			}
+		}
+		nlayers++
+	}
+	s.queue = queue
+
+	// §2.4 Merge layers close in height that do not overlap.
+	mergeRows := int32(min(max(c.WalkableHeightCells, 0), voxel.MaxSpanRow)) * layerMergeFactor
+	for i := range regions {
+		ri := &regions[i]
+		if !ri.base {
+			continue
+		}
+		for {
+			st := nextStamp()
+			for _, o := range ri.over {
+				mark[o] = st
+			}
+			old := layerNone
+			for j := range regions {
+				rj := &regions[j]
+				if j == i || !rj.base {
+					continue
+				}
+				if ri.ymin > rj.ymax+mergeRows || ri.ymax+mergeRows < rj.ymin {
+					continue
+				}
+				if max(ri.ymax, rj.ymax)-min(ri.ymin, rj.ymin) >= layerHeightRangeRows {
+					continue
+				}
+				overlap := false
+				for k := range regions {
+					if regions[k].layer == rj.layer && mark[k] == st {
+						overlap = true
+						break
+					}
+				}
+				if !overlap {
+					old = rj.layer
+					break
+				}
+			}
+			if old == layerNone {
+				break
+			}
+			for k := range regions {
+				rk := &regions[k]
+				if rk.layer != old {
+					continue
+				}
+				rk.base = false
+				rk.layer = ri.layer
+				for _, o := range rk.over {
+					if mark[o] != st {
+						mark[o] = st
+						ri.over = append(ri.over, o)
+					}
+				}
+				ri.ymin = min(ri.ymin, rk.ymin)
+				ri.ymax = max(ri.ymax, rk.ymax)
+			}
+		}
+	}
+
+	// §2.5 Number the layers in the order of their ids.
+	remap := grow(s.remap, int(nlayers))
+	s.remap = remap
+	for k := range remap {
+		remap[k] = layerNone
+	}
+	for k := range regions {
+		remap[regions[k].layer] = 0
+	}
+	count := 0
+	for k := range remap {
+		if remap[k] == 0 {
+			remap[k] = int32(count)
+			count++
+		}
+	}
+	if count > MaxLayers {
+		return 0, fmt.Errorf("region: the heightfield splits into %d layers, more than %d", count, MaxLayers)
+	}
+
+	// §2.5 and §3: the layer of every span.
+	for i := range n {
+		if r := reg[i]; r != layerNone {
+			layer[i] = uint8(remap[regions[r].layer])
+		}
+	}
+	for i := range n {
+		if reg[i] != layerNone {
+			continue
+		}
+		layer[i] = 0
+		for d := range 4 {
+			if j := nb[4*i+d]; j >= 0 && areas[j] != voxel.AreaNull {
+				layer[i] = layer[j]
+				break
+			}
+		}
+	}
+	if count == 0 && n > 0 {
+		count = 1
+	}
+	return count, nil
+}
+
+// buildViews fills views (len = number of layers) with the layers of c,
+// reusing their slices. nb is c's span graph, layer each span's layer.
+func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer []uint8, borderCells int, views []LayerView) {
+	n := len(c.Spans)
+	layer = layer[:n]
+	nb = nb[:4*n]
+	for li := range views {
+		v := &views[li]
+		v.Layer, v.Width, v.Height, v.BorderCells = li, c.Width, c.Height, borderCells
+		v.Index = v.Index[:0]
+	}
+	if len(views) == 1 {
+		// One layer: the view is the heightfield.
+		v := &views[0]
+		v.Index = grow(v.Index, n)
+		for i := range v.Index {
+			v.Index[i] = int32(i)
+		}
+		v.Links = append(v.Links[:0], nb...)
+		v.Areas = append(v.Areas[:0], c.Areas[:n]...)
+		v.X, v.Z, v.Y = grow(v.X, n), grow(v.Z, n), grow(v.Y, n)
+		w := c.Width
+		for ci, cell := range c.Cells {
+			x, z := uint16(ci%w), uint16(ci/w)
+			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+				v.X[i], v.Z[i], v.Y[i] = x, z, c.Spans[i].Y
+			}
+		}
+		return
+	}
+	local := grow(s.local, n)
+	s.local = local
+	for i, l := range layer {
+		v := &views[l]
+		local[i] = int32(len(v.Index))
+		v.Index = append(v.Index, int32(i))
+	}
+	for li := range views {
+		v := &views[li]
+		m := len(v.Index)
+		v.X, v.Z, v.Y = grow(v.X, m), grow(v.Z, m), grow(v.Y, m)
+		v.Areas, v.Links = grow(v.Areas, m), grow(v.Links, 4*m)
+	}
+	w := c.Width
+	for ci, cell := range c.Cells {
+		x, z := uint16(ci%w), uint16(ci/w)
+		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+			l := layer[i]
+			v := &views[l]
+			k := local[i]
+			v.X[k], v.Z[k], v.Y[k], v.Areas[k] = x, z, c.Spans[i].Y, c.Areas[i]
+			out := v.Links[4*k : 4*k+4 : 4*k+4]
+			in := nb[4*i : 4*i+4 : 4*i+4]
+			for d, j := range in {
+				lk := int32(-1)
+				if j >= 0 && layer[j] == l {
+					lk = local[j]
+				}
+				out[d] = lk
+			}
+		}
+	}
+}
