@@ -44,6 +44,10 @@ type App struct {
 
 	// aspect is the viewport's width/height, for framing (0: unknown).
 	aspect float64
+
+	// buildState holds the build settings, the last build, the selected
+	// tile and the span overlays (build_state.go).
+	buildState
 }
 
 // SetViewport tells the App the size of the view in pixels, so that
@@ -56,7 +60,9 @@ func (a *App) SetViewport(wPx, hPx int) {
 
 // NewApp returns an App with an empty scene and the default camera.
 func NewApp() *App {
-	return &App{Scene: &render.Scene{}, Camera: render.DefaultCamera()}
+	a := &App{Scene: &render.Scene{}, Camera: render.DefaultCamera()}
+	a.initBuildState()
+	return a
 }
 
 // loadLevel is the loader App.Load uses; it is level.Load (built-in name or
@@ -84,10 +90,12 @@ func (a *App) Load(nameOrPath string) error {
 	}
 	a.LevelName = nameOrPath
 	a.Soup = s
+	a.levelChanged()
 	a.Scene = keepVisibility(render.LevelScene(s), a.Scene)
 	a.Err = ""
 	a.Status = fmt.Sprintf("loaded %s", nameOrPath)
 	a.Gen++
+	a.syncSpanOverlays()
 	a.FrameLevel()
 	return nil
 }

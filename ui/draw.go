@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -83,8 +84,11 @@ type sceneView struct {
 	vw, vh           float64 // viewport size in pixels
 	ortho            bool    // orthographic camera
 	biasRel, biasAbs float64 // line/point sort bias (see lineBias)
+	// triangle sort bias of the overlay being added (Overlay.SortBiasPx)
+	triBiasRel, triBiasAbs float64
 
-	drawnTris, drawnBatches int // of the last build, for the Stats panel
+	drawnTris, drawnBatches int     // of the last build, for the Stats panel
+	buildMs                 float64 // time of the last build, milliseconds
 }
 
 // whiteSource returns the 1x1 white source image (a sub-image of a 3x3
@@ -108,7 +112,8 @@ func (v *sceneView) draw(dst *ebiten.Image, a *App) {
 		v.key, v.valid = key, true
 	}
 	src := v.whiteSource()
-	op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}
+	// Scene colours are straight alpha (render.Overlay).
+	op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModeStraightAlpha}
 	for _, b := range v.bt.batches {
 		if len(b.Indices) > 0 {
 			dst.DrawTriangles(b.Verts, b.Indices, src, op)
@@ -119,6 +124,8 @@ func (v *sceneView) draw(dst *ebiten.Image, a *App) {
 // build projects, sorts and batches the scene for camera cam and a w x h
 // viewport.
 func (v *sceneView) build(s *render.Scene, cam render.Camera, w, h int) {
+	t0 := time.Now()
+	defer func() { v.buildMs = float64(time.Since(t0)) / float64(time.Millisecond) }()
 	if v.bt == nil {
 		v.bt = newBatcher(MaxBatchVertices)
 	}
@@ -141,6 +148,10 @@ func (v *sceneView) build(s *render.Scene, cam render.Camera, w, h int) {
 func (v *sceneView) addOverlay(o *render.Overlay, cam render.Camera, w, h int) {
 	v.vw, v.vh, v.ortho = float64(w), float64(h), cam.Ortho
 	v.biasRel, v.biasAbs = lineBias(cam, h)
+	v.triBiasRel, v.triBiasAbs = 0, 0
+	if b := float64(o.SortBiasPx); b > 0 && b < 1000 {
+		v.triBiasRel, v.triBiasAbs = v.biasRel*b/lineBiasPx, v.biasAbs*b/lineBiasPx
+	}
 	if len(o.Tris) >= 3 {
 		v.tmp = cam.ProjectTris(o.Tris, w, h, v.tmp[:0])
 		for i := 0; i+2 < len(v.tmp); i += 3 {
@@ -213,7 +224,8 @@ func (v *sceneView) pushTri(a, b, c render.ScreenVertex, level int) {
 	ab, bc, ca := dist2(a, b), dist2(b, c), dist2(c, a)
 	longest := max(ab, bc, ca)
 	if !(longest > maxTriEdgePx*maxTriEdgePx) || level >= maxSplitDepth {
-		v.push(primTri, (a.DepthM+b.DepthM+c.DepthM)/3, 0, a, b, c)
+		d := (a.DepthM + b.DepthM + c.DepthM) / 3
+		v.push(primTri, d*(1-v.triBiasRel)-v.triBiasAbs, 0, a, b, c)
 		return
 	}
 	// Rotate so that ab is the longest edge, then split it at m.

@@ -50,6 +50,11 @@ type Game struct {
 	dialogDone  chan dialogResult // its answer
 	pathField   string            // Level panel path field (nodialog builds)
 	viewModeIdx int               // View panel mode dropdown (index in viewModes)
+
+	runner         *buildRunner // background builds (build_state.go)
+	form           buildForm    // Build panel editing state (build_panel.go)
+	buildRequested bool         // a build was started and has not ended
+	framedBuild    bool         // opts.Build: the first build was framed
 }
 
 // NewGame returns a Game for opts. It loads opts.Level; a failure is
@@ -66,9 +71,14 @@ func NewGame(opts Options) (*Game, error) {
 		w:          opts.Width,
 		h:          opts.Height,
 		dialogDone: make(chan dialogResult, 1),
+		runner:     newBuildRunner(),
 	}
 	g.App.SetViewport(g.w, g.h)
-	return g, g.App.Load(opts.Level)
+	err = g.App.Load(opts.Level)
+	if err == nil && opts.Build {
+		g.startBuild()
+	}
+	return g, err
 }
 
 // Run opens the navviz window and runs until it is closed (or, with
@@ -142,10 +152,16 @@ func (g *Game) Update() error {
 	if g.pending != "" {
 		p := g.pending
 		g.pending = ""
-		_ = g.App.Load(p) // the error is in App.Err and shown
+		if g.App.Load(p) == nil { // the error is in App.Err and shown
+			// A build of the previous level is of no use.
+			g.runner.cancel()
+			g.buildRequested = false
+		}
 	}
+	g.pollBuild()
 
 	g.applyIntent(g.ctl.step(readInput(captured)))
+	g.App.syncSpanOverlays()
 	return nil
 }
 
@@ -166,6 +182,13 @@ func (g *Game) applyIntent(in viewIntent) {
 	}
 	if in.ToggleTopDown {
 		g.App.SetTopDown(!cam.TopDown)
+	}
+	if in.Click {
+		if t, err := g.App.PickTile(float64(in.ClickX), float64(in.ClickY), g.w, g.h); err != nil {
+			g.App.Status = err.Error()
+		} else {
+			g.App.Status = fmt.Sprintf("selected tile (%d, %d)", t.X, t.Z)
+		}
 	}
 	if in.Screenshot {
 		dir, err := os.Getwd()
@@ -234,7 +257,10 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	g.view.draw(screen, g.App)
 	g.ui.Draw(screen)
 	g.drawMessages(screen)
-	g.frames++
+	// A scripted run with --build counts its frames once the build is done.
+	if !(g.opts.Build && g.buildRequested) {
+		g.frames++
+	}
 
 	if g.opts.Frames > 0 && g.frames >= g.opts.Frames && !g.quit {
 		if g.opts.Screenshot != "" {

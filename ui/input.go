@@ -48,7 +48,15 @@ type viewIntent struct {
 	Frame            bool    // frame the level (F)
 	ToggleTopDown    bool    // toggle top-down view (T)
 	Screenshot       bool    // save a screenshot (F12)
+	// Click is a plain left click in the view (pressed and released within
+	// clickSlopPx, without shift, not over a panel) at ClickX, ClickY.
+	Click          bool
+	ClickX, ClickY int
 }
+
+// clickSlopPx is how far the pointer may move between the press and the
+// release of a click.
+const clickSlopPx = 4
 
 // dragMode says which camera drag is in progress.
 type dragMode int
@@ -70,6 +78,10 @@ type viewController struct {
 	mode         dragMode
 	lastX, lastY int
 	prev         frameInput // previous snapshot, for just-pressed detection
+
+	// A plain left press in the view that may become a click.
+	clicking       bool
+	pressX, pressY int
 }
 
 // step consumes one snapshot and returns the intent of this frame.
@@ -115,6 +127,20 @@ func (c *viewController) step(in frameInput) viewIntent {
 		}
 	}
 	c.lastX, c.lastY = in.X, in.Y
+
+	// Plain left clicks (selection): a press in the view without shift,
+	// released near where it started.
+	switch {
+	case in.Left && !c.prev.Left:
+		c.clicking = free && !in.Shift && c.mode == dragNone
+		c.pressX, c.pressY = in.X, in.Y
+	case !in.Left && c.prev.Left && c.clicking:
+		c.clicking = false
+		dx, dy := in.X-c.pressX, in.Y-c.pressY
+		if dx >= -clickSlopPx && dx <= clickSlopPx && dy >= -clickSlopPx && dy <= clickSlopPx {
+			out.Click, out.ClickX, out.ClickY = true, c.pressX, c.pressY
+		}
+	}
 
 	if !hover && in.WheelY != 0 {
 		out.ZoomSteps = in.WheelY

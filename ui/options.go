@@ -27,6 +27,10 @@ type Options struct {
 	// Screenshot, when set, is the PNG path written after Frames frames;
 	// navviz then exits. Frames defaults to 10 when only Screenshot is set.
 	Screenshot string
+	// Build starts the plain build of the level (default settings) when
+	// navviz opens; the first result frames the selected tile. With Frames,
+	// the frames are counted once the build has ended.
+	Build bool
 }
 
 // ParseSize parses "WxH" (for example "1280x800") into a window size.

@@ -14,8 +14,8 @@ import (
 // Initial panel rectangles (debugui keeps them after the user moves them).
 var (
 	levelPanelRect = image.Rect(10, 10, 270, 200)
-	viewPanelRect  = image.Rect(10, 210, 270, 455)
-	statsPanelRect = image.Rect(10, 465, 270, 665)
+	viewPanelRect  = image.Rect(10, 210, 270, 540)
+	statsPanelRect = image.Rect(10, 550, 270, 765)
 )
 
 // viewModes are the choices of the View panel's mode dropdown.
@@ -27,6 +27,7 @@ func (g *Game) panels(ctx *debugui.Context) error {
 	ctx.Window("Level", levelPanelRect, func(debugui.ContainerLayout) { g.levelPanel(ctx) })
 	ctx.Window("View", viewPanelRect, func(debugui.ContainerLayout) { g.viewPanel(ctx) })
 	ctx.Window("Stats", statsPanelRect, func(debugui.ContainerLayout) { g.statsPanel(ctx) })
+	ctx.Window("Build", buildPanelRect(g.w), func(debugui.ContainerLayout) { g.buildPanel(ctx) })
 	return nil
 }
 
@@ -123,4 +124,5 @@ func (g *Game) statsPanel(ctx *debugui.Context) {
 	}
 	ctx.Text(fmt.Sprintf("FPS: %.1f  TPS: %.1f", ebiten.ActualFPS(), ebiten.ActualTPS()))
 	ctx.Text(fmt.Sprintf("Drawn: %d tris, %d batches", g.view.drawnTris, g.view.drawnBatches))
+	ctx.Text(fmt.Sprintf("Scene rebuild: %.1f ms", g.view.buildMs))
 }

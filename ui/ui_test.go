@@ -96,7 +96,7 @@ func saveForInspection(t *testing.T, name string, img image.Image) {
 // viewRect is the part of the window the panels and the message bar do
 // not cover.
 func viewRect() image.Rectangle {
-	return image.Rect(statsPanelRect.Max.X+10, 0, testW, testH-40)
+	return image.Rect(statsPanelRect.Max.X+10, 0, buildPanelRect(testW).Min.X-10, testH-40)
 }
 
 // pictureStats counts, inside r, the pixels that differ from the

@@ -210,3 +210,104 @@ func TestNoEbitengine(t *testing.T) {
 		}
 	}
 }
+
+// countNear counts the pixels of the PNG at path within 10 per channel of c.
+func countNear(t *testing.T, path string, c [3]uint8) (n, total int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	near := func(a uint32, b uint8) bool { d := int(a>>8) - int(b); return d >= -10 && d <= 10 }
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bb, _ := img.At(x, y).RGBA()
+			if near(r, c[0]) && near(g, c[1]) && near(bb, c[2]) {
+				n++
+			}
+		}
+	}
+	return n, b.Dx() * b.Dy()
+}
+
+func TestShotSpanOverlays(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		col  [3]uint8 // a colour the overlay must show
+		frac int      // at least 1/frac of the pixels
+	}{
+		// The compact spans of the bridge tile, in the default area's blue.
+		{[]string{"--overlays", "input,compact", "--tile", "5,8"}, [3]uint8{0, 192, 255}, 20},
+		// Walkable tops in green, the whole level from above.
+		{[]string{"--overlays", "walkable", "--view", "top", "--ortho"}, [3]uint8{70, 200, 95}, 10},
+		// Eroded spans in orange.
+		{[]string{"--overlays", "eroded", "--tile", "3,3"}, [3]uint8{255, 140, 20}, 100},
+		// Solid boxes, sand coloured tops.
+		{[]string{"--overlays", "grid,solid", "--tile", "0,0", "--view", "top"}, [3]uint8{214, 190, 150}, 20},
+	} {
+		out := filepath.Join(dir, "spans.png")
+		code, stdout, stderr := runCmd(t, append([]string{"shot", "--level", "city", "--size", "320x200", "-o", out}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: code %d, stderr %q", tc.args, code, stderr)
+		}
+		if !strings.Contains(stdout, "built 121 tiles") {
+			t.Errorf("%v: stdout %q", tc.args, stdout)
+		}
+		if n, total := countNear(t, out, tc.col); n < total/tc.frac {
+			t.Errorf("%v: %d of %d pixels near %v", tc.args, n, total, tc.col)
+		}
+	}
+	// Input and grid only: no build.
+	out := filepath.Join(dir, "plain.png")
+	if code, stdout, _ := runCmd(t, "shot", "--size", "64x64", "--overlays", "input", "-o", out); code != 0 || strings.Contains(stdout, "built") {
+		t.Errorf("plain shot: code %d, stdout %q", code, stdout)
+	}
+	// --tile alone frames the tile (and builds nothing but the grid).
+	if code, stdout, stderr := runCmd(t, "shot", "--size", "64x64", "--tile", "1,2", "-o", out); code != 0 || strings.Contains(stdout, "built") {
+		t.Errorf("--tile alone: code %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// The same shot twice gives the same bytes.
+	a, b := filepath.Join(dir, "a.png"), filepath.Join(dir, "b.png")
+	for _, p := range []string{a, b} {
+		if code, _, stderr := runCmd(t, "shot", "--size", "160x100", "--overlays", "input,walkable,eroded", "--tile", "5,8", "-o", p); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	da, _ := os.ReadFile(a)
+	db, _ := os.ReadFile(b)
+	if !bytes.Equal(da, db) {
+		t.Error("two identical span shots differ")
+	}
+}
+
+func TestShotSpanErrors(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.png")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--overlays", "compact,regions"}, 2, "unknown overlay regions: available overlays are input, grid, solid, walkable, compact, eroded, volumes"},
+		{[]string{"--overlays", "bogus,bogus"}, 2, "unknown overlay bogus: available"},
+		{[]string{"--tile", "3"}, 2, `invalid --tile "3"`},
+		{[]string{"--tile", "a,b"}, 2, `invalid --tile "a,b"`},
+		{[]string{"--tile", "-1,2"}, 2, `invalid --tile "-1,2"`},
+		{[]string{"--tile", "11,0", "--overlays", "compact"}, 2, "tile (11, 0) outside the 11 x 11 tiles"},
+	} {
+		code, _, stderr := runCmd(t, append([]string{"shot", "--size", "32x32", "-o", out}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: code %d, stderr %q; want code %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: failed shot left %s behind", tc.args, out)
+			os.Remove(out)
+		}
+	}
+}

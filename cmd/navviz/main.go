@@ -12,10 +12,14 @@
 //	--frames N          draw N frames, then exit
 //	--screenshot FILE   after --frames frames (default 10) save the window
 //	                    as PNG to FILE and exit
+//	--build             run the plain build (default settings) on start and
+//	                    frame the selected tile when it is done; with
+//	                    --frames, frames are counted once the build ended
 //
 // In the window: right-drag orbits, middle-drag or shift+left-drag pans, the
-// wheel zooms, F frames the level, T toggles the top-down view and F12 saves
-// a screenshot to the current directory. navviz needs a display (under CI use
+// wheel zooms, left-click selects a tile, F frames the level, T toggles the
+// top-down view and F12 saves a screenshot to the current directory. The
+// Build panel edits the build settings and runs the build. navviz needs a display (under CI use
 // xvfb-run -a navviz ...).
 package main
 
@@ -56,8 +60,9 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 	size := fs.String("size", fmt.Sprintf("%dx%d", ui.DefaultWidth, ui.DefaultHeight), "initial window size `WxH` in pixels")
 	frames := fs.Int("frames", 0, "draw `N` frames, then exit (0: run until the window is closed)")
 	shot := fs.String("screenshot", "", "save the window as PNG to `FILE` after --frames frames (default 10), then exit")
+	build := fs.Bool("build", false, "build the level (default settings) on start and frame the selected tile; --frames counts from the end of the build")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [LEVEL]")
+		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [--build] [LEVEL]")
 		fmt.Fprintln(stderr, "LEVEL is a built-in level (city, terrain) or an .obj file; default city.")
 		fs.PrintDefaults()
 	}
@@ -83,7 +88,7 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 	if *frames < 0 {
 		return ui.Options{}, fmt.Errorf("--frames %d: must not be negative", *frames)
 	}
-	opts := ui.Options{Level: ui.DefaultLevel, Width: w, Height: h, Frames: *frames, Screenshot: *shot}
+	opts := ui.Options{Level: ui.DefaultLevel, Width: w, Height: h, Frames: *frames, Screenshot: *shot, Build: *build}
 	if len(levels) == 1 {
 		opts.Level = levels[0]
 	}

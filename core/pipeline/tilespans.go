@@ -40,6 +40,35 @@ func BuildTileSpans(s *NavSettings, src *Source, tx, tz int, scratch *Scratch) (
 	if err != nil {
 		return nil, err
 	}
+	return tileSpans(s, src, tg, tx, tz, scratch, nil, nil)
+}
+
+// BuildTileSpansStages is BuildTileSpans that also returns what the stages
+// saw on the way (TileStages: the solid heightfield after the filters, the
+// area ids before and after erosion, and the time of each stage). Its
+// compact heightfield is the same as BuildTileSpans', byte for byte; the
+// timings never influence it.
+func BuildTileSpansStages(s *NavSettings, src *Source, tx, tz int, scratch *Scratch) (*voxel.CompactHeightfield, *TileStages, error) {
+	if err := s.Validate(); err != nil {
+		return nil, nil, err
+	}
+	tg, err := src.TileGrid(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	st := &TileStages{}
+	chf, err := tileSpans(s, src, tg, tx, tz, scratch, &st.Times, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	return chf, st, nil
+}
+
+// tileSpans runs steps 1-3 of tile (tx, tz) of tg (src's grid under the
+// valid settings s). When times is not nil it receives the duration of each
+// stage; when keep is not nil it receives copies of the intermediate
+// results. Neither changes the result.
+func tileSpans(s *NavSettings, src *Source, tg *TileGrid, tx, tz int, scratch *Scratch, times *StageTimes, keep *TileStages) (*voxel.CompactHeightfield, error) {
 	g, err := tg.BuildGrid(tx, tz)
 	if err != nil {
 		return nil, err
@@ -47,6 +76,8 @@ func BuildTileSpans(s *NavSettings, src *Source, tx, tz int, scratch *Scratch) (
 	if scratch == nil {
 		scratch = &Scratch{}
 	}
+	clock := stageClock{times: times}
+	clock.start()
 	hf := &scratch.hf
 	if err := hf.Reset(g); err != nil {
 		return nil, err
@@ -77,6 +108,7 @@ func BuildTileSpans(s *NavSettings, src *Source, tx, tz int, scratch *Scratch) (
 			return nil, err
 		}
 	}
+	clock.lap(StageRasterize)
 
 	// Step 2: filters and compaction.
 	if err := hf.FilterLowHangingWalkableObstacles(climb); err != nil {
@@ -88,19 +120,58 @@ func BuildTileSpans(s *NavSettings, src *Source, tx, tz int, scratch *Scratch) (
 	if err := hf.FilterWalkableLowHeightSpans(height); err != nil {
 		return nil, err
 	}
+	clock.lap(StageFilter)
+	if keep != nil {
+		if keep.Solid, err = cloneHeightfield(hf); err != nil {
+			return nil, err
+		}
+		clock.start() // the copy is not part of a stage
+	}
 	chf, err := voxel.BuildCompactHeightfield(hf, height, climb)
 	if err != nil {
 		return nil, err
 	}
+	clock.lap(StageCompact)
 
 	// Step 3: erosion and build-time volumes.
+	if keep != nil {
+		keep.PreErosionAreas = slices.Clone(chf.Areas)
+		clock.start()
+	}
 	if scratch.dist, err = chf.ErodeWalkableArea(s.WalkableRadiusCells(), scratch.dist); err != nil {
 		return nil, err
+	}
+	clock.lap(StageErode)
+	if keep != nil {
+		keep.ErodedAreas = slices.Clone(chf.Areas)
+		clock.start()
 	}
 	for i := range s.Volumes {
 		if err := voxel.MarkConvexVolume(chf, &s.Volumes[i]); err != nil {
 			return nil, err
 		}
 	}
+	clock.lap(StageVolumes)
 	return chf, nil
+}
+
+// cloneHeightfield returns a copy of h (same grid and spans, bottom up in
+// each column).
+func cloneHeightfield(h *voxel.Heightfield) (*voxel.Heightfield, error) {
+	n := h.Width * h.Height
+	flat := make([]voxel.Span, 0, h.SpanCount())
+	ends := make([]int, n)
+	for z := 0; z < h.Height; z++ {
+		for x := 0; x < h.Width; x++ {
+			flat = h.AppendColumn(flat, x, z)
+			ends[x+z*h.Width] = len(flat)
+		}
+	}
+	cols := make([][]voxel.Span, n)
+	start := 0
+	for c, e := range ends {
+		cols[c] = flat[start:e:e]
+		start = e
+	}
+	return voxel.NewHeightfieldFromColumns(h.Grid, cols)
 }
