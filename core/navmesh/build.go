@@ -1,0 +1,350 @@
+package navmesh
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"navviz/core/geom"
+	"navviz/core/polymesh"
+)
+
+// ErrNoPolygons is returned by BuildTileData for a mesh without polygons: such
+// a tile (or layer) has no tile data.
+var ErrNoPolygons = errors.New("navmesh: mesh has no polygons")
+
+// TileParams are the values of a tile that the polygon mesh does not carry.
+type TileParams struct {
+	// TileX, TileZ locate the tile in the level's tile grid, tiles.
+	TileX, TileZ int32
+	// Layer numbers the tile among the tiles at (TileX, TileZ) from 0 (0
+	// for a tile that holds all layers of its position).
+	Layer uint8
+	// WalkableHeightM, WalkableRadiusM, WalkableClimbM describe the agent,
+	// metres (finite, >= 0). WalkableClimbM is the vertical tolerance of
+	// links across tile borders.
+	WalkableHeightM, WalkableRadiusM, WalkableClimbM float32
+	// CellSizeM and CellHeightM are the voxel size, metres. Zero takes the
+	// mesh's (Mesh.CellSizeM, Mesh.CellHeightM); any other value must equal
+	// it.
+	CellSizeM, CellHeightM float32
+}
+
+// BuildTileData returns the tile data (docs/format.md, "Tile data") of a
+// polygon mesh and its detail mesh, Detour's dtCreateNavMeshData.
+//
+// Vertices are stored at mesh.VertM (the mesh's coordinate map). Neighbour
+// entries are translated: polymesh.NullIndex and PortalFlag|0xf become
+// NullIndex, a polygon index stays, PortalFlag|side becomes ExtLink|dir
+// (side 0 → DirNegX, 1 → DirPosZ, 2 → DirPosX, 3 → DirNegZ). mesh.Flags
+// may be nil (all zero). The vertical origin is the lowest vertex y.
+//
+// detail may be nil: each polygon then gets the triangle fan (0, j-1, j),
+// which is what polymesh.BuildDetail gives without height sampling, and the
+// same bytes. Otherwise detail must hold one sub-mesh per polygon whose first
+// vertices are the polygon's own at exactly their stored positions; those
+// are not stored again (Detour's layout), the others follow in polygon order.
+//
+// A mesh without polygons gives ErrNoPolygons. Any other invalid input gives
+// an error naming the value.
+func BuildTileData(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) ([]byte, error) {
+	t, err := buildTile(mesh, detail, p)
+	if err != nil {
+		return nil, err
+	}
+	data, err := t.encode()
+	if err != nil {
+		return nil, err
+	}
+	// The decoder's checks (neighbour symmetry, distinct vertices, ...)
+	// apply to built tiles too: a mesh that breaks them is rejected here
+	// rather than by AddTile later.
+	if _, err := DecodeTile(data); err != nil {
+		return nil, fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err)
+	}
+	return data, nil
+}
+
+func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Tile, error) {
+	if mesh == nil {
+		return nil, fmt.Errorf("navmesh: BuildTileData: nil mesh")
+	}
+	nvp := mesh.NVP
+	if nvp < MinVertsPerPoly || nvp > MaxVertsPerPoly {
+		return nil, fmt.Errorf("navmesh: BuildTileData: mesh NVP %d, want %d..%d", nvp, MinVertsPerPoly, MaxVertsPerPoly)
+	}
+	if len(mesh.Polys)%(2*nvp) != 0 {
+		return nil, fmt.Errorf("navmesh: BuildTileData: mesh has %d polygon slots, not a multiple of 2*NVP = %d", len(mesh.Polys), 2*nvp)
+	}
+	np := mesh.PolyCount()
+	if np == 0 {
+		return nil, ErrNoPolygons
+	}
+	if np > MaxTilePolys {
+		return nil, fmt.Errorf("navmesh: BuildTileData: mesh has %d polygons, at most %d fit a tile", np, MaxTilePolys)
+	}
+	if len(mesh.Verts) > MaxTileVerts {
+		return nil, fmt.Errorf("navmesh: BuildTileData: mesh has %d vertices, at most %d fit a tile", len(mesh.Verts), MaxTileVerts)
+	}
+	if len(mesh.Areas) != np {
+		return nil, fmt.Errorf("navmesh: BuildTileData: mesh has %d polygons but %d areas", np, len(mesh.Areas))
+	}
+	if mesh.Flags != nil && len(mesh.Flags) != np {
+		return nil, fmt.Errorf("navmesh: BuildTileData: mesh has %d polygons but %d flags", np, len(mesh.Flags))
+	}
+	if !(mesh.CellSizeM > 0) || !finite32(mesh.CellSizeM) || !(mesh.CellHeightM > 0) || !finite32(mesh.CellHeightM) {
+		return nil, fmt.Errorf("navmesh: BuildTileData: mesh cell size %v x %v m, want positive finite numbers", mesh.CellSizeM, mesh.CellHeightM)
+	}
+	if err := mesh.Map.Validate(); err != nil {
+		return nil, fmt.Errorf("navmesh: BuildTileData: %w", err)
+	}
+	if mesh.Map.CellSizeM != mesh.CellSizeM || mesh.Map.CellHeightM != mesh.CellHeightM {
+		return nil, fmt.Errorf("navmesh: BuildTileData: mesh cell sizes %v x %v m differ from its map's %v x %v m",
+			mesh.CellSizeM, mesh.CellHeightM, mesh.Map.CellSizeM, mesh.Map.CellHeightM)
+	}
+	if p.CellSizeM != 0 && p.CellSizeM != mesh.CellSizeM {
+		return nil, fmt.Errorf("navmesh: BuildTileData: TileParams.CellSizeM %v m differs from the mesh's %v m", p.CellSizeM, mesh.CellSizeM)
+	}
+	if p.CellHeightM != 0 && p.CellHeightM != mesh.CellHeightM {
+		return nil, fmt.Errorf("navmesh: BuildTileData: TileParams.CellHeightM %v m differs from the mesh's %v m", p.CellHeightM, mesh.CellHeightM)
+	}
+	for _, f := range []struct {
+		name string
+		v    float32
+	}{{"WalkableHeightM", p.WalkableHeightM}, {"WalkableRadiusM", p.WalkableRadiusM}, {"WalkableClimbM", p.WalkableClimbM}} {
+		if !finite32(f.v) || f.v < 0 {
+			return nil, fmt.Errorf("navmesh: BuildTileData: TileParams.%s = %v m, want a finite number >= 0", f.name, f.v)
+		}
+	}
+
+	t := &Tile{Header: Header{
+		TileX: p.TileX, TileZ: p.TileZ, Layer: p.Layer, NVP: uint8(nvp),
+		WalkableHeightM: p.WalkableHeightM, WalkableRadiusM: p.WalkableRadiusM, WalkableClimbM: p.WalkableClimbM,
+		CellSizeM: mesh.CellSizeM, CellHeightM: mesh.CellHeightM,
+	}}
+	if len(mesh.Verts) < MinVertsPerPoly {
+		return nil, fmt.Errorf("navmesh: BuildTileData: mesh has %d vertices, want at least %d", len(mesh.Verts), MinVertsPerPoly)
+	}
+	t.Verts = make([]geom.Vec3, len(mesh.Verts))
+	for i := range mesh.Verts {
+		v := mesh.VertM(i)
+		if !v.Finite() {
+			return nil, fmt.Errorf("navmesh: BuildTileData: mesh vertex %d %v is at %v m, not finite", i, mesh.Verts[i], v)
+		}
+		t.Verts[i] = v
+	}
+
+	t.Polys = make([]Poly, np)
+	for i := range t.Polys {
+		tp := &t.Polys[i]
+		verts, neis := mesh.Poly(i), mesh.Neighbours(i)
+		for j := 0; j < MaxVertsPerPoly; j++ {
+			tp.Verts[j], tp.Neis[j] = NullIndex, NullIndex
+		}
+		nv := 0
+		for nv < nvp && verts[nv] != polymesh.NullIndex {
+			nv++
+		}
+		for j := nv; j < nvp; j++ {
+			if verts[j] != polymesh.NullIndex {
+				return nil, fmt.Errorf("navmesh: BuildTileData: mesh polygon %d vertex slot %d holds %d after the end marker", i, j, verts[j])
+			}
+		}
+		if nv < MinVertsPerPoly {
+			return nil, fmt.Errorf("navmesh: BuildTileData: mesh polygon %d has %d vertices, want at least %d", i, nv, MinVertsPerPoly)
+		}
+		tp.VertCount = uint8(nv)
+		for j := 0; j < nv; j++ {
+			if int(verts[j]) >= len(mesh.Verts) {
+				return nil, fmt.Errorf("navmesh: BuildTileData: mesh polygon %d vertex slot %d is %d, beyond the %d vertices", i, j, verts[j], len(mesh.Verts))
+			}
+			tp.Verts[j] = verts[j]
+			n := neis[j]
+			switch {
+			case n == polymesh.NullIndex:
+			case n&polymesh.PortalFlag != 0:
+				switch n &^ polymesh.PortalFlag {
+				case 0:
+					tp.Neis[j] = ExtLink | DirNegX
+				case 1:
+					tp.Neis[j] = ExtLink | DirPosZ
+				case 2:
+					tp.Neis[j] = ExtLink | DirPosX
+				case 3:
+					tp.Neis[j] = ExtLink | DirNegZ
+				case 0xf: // Recast's border edge without a portal
+				default:
+					return nil, fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d = 0x%04x, a portal side outside 0..3", i, j, n)
+				}
+			case int(n) >= np:
+				return nil, fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d = %d, beyond the %d polygons", i, j, n, np)
+			default:
+				tp.Neis[j] = n
+			}
+		}
+		if mesh.Areas[i] > MaxArea {
+			return nil, fmt.Errorf("navmesh: BuildTileData: mesh polygon %d area %d, want 0..%d", i, mesh.Areas[i], MaxArea)
+		}
+		tp.Area = mesh.Areas[i]
+		if mesh.Flags != nil {
+			tp.Flags = mesh.Flags[i]
+		}
+	}
+
+	if err := buildDetail(t, detail); err != nil {
+		return nil, err
+	}
+
+	lowest := t.Verts[0].Y
+	box := geom.EmptyBox()
+	for _, v := range t.Verts {
+		lowest = min(lowest, v.Y)
+		box = box.Extend(v)
+	}
+	for _, v := range t.DetailVerts {
+		box = box.Extend(v)
+	}
+	t.Header.OriginY = lowest
+	t.Header.BMin, t.Header.BMax = box.Min, box.Max
+	t.BVTree = buildBVTree(t)
+	return t, nil
+}
+
+// buildDetail fills t's detail meshes, vertices and triangles from detail
+// (nil: the fan of each polygon).
+func buildDetail(t *Tile, detail *polymesh.Detail) error {
+	np := len(t.Polys)
+	t.DetailMeshes = make([]DetailMesh, np)
+	if detail == nil {
+		t.DetailVerts = []geom.Vec3{}
+		t.DetailTris = [][4]uint8{}
+		for i := range t.Polys {
+			nv := int(t.Polys[i].VertCount)
+			t.DetailMeshes[i] = DetailMesh{TriBase: uint32(len(t.DetailTris)), TriCount: uint16(nv - 2)}
+			for j := 2; j < nv; j++ {
+				f := uint8(1 << 2)
+				if j == 2 {
+					f |= 1 << 0
+				}
+				if j == nv-1 {
+					f |= 1 << 4
+				}
+				t.DetailTris = append(t.DetailTris, [4]uint8{0, uint8(j - 1), uint8(j), f})
+			}
+		}
+		return nil
+	}
+	if len(detail.Meshes) != np {
+		return fmt.Errorf("navmesh: BuildTileData: detail has %d sub-meshes for %d polygons", len(detail.Meshes), np)
+	}
+	t.DetailVerts = []geom.Vec3{}
+	t.DetailTris = [][4]uint8{}
+	for i, dm := range detail.Meshes {
+		vb, nd, tb, nt := uint64(dm[0]), uint64(dm[1]), uint64(dm[2]), uint64(dm[3])
+		if vb+nd > uint64(len(detail.Verts)) {
+			return fmt.Errorf("navmesh: BuildTileData: detail sub-mesh %d vertices %d..%d beyond the %d detail vertices", i, vb, vb+nd, len(detail.Verts))
+		}
+		if tb+nt > uint64(len(detail.Tris)) {
+			return fmt.Errorf("navmesh: BuildTileData: detail sub-mesh %d triangles %d..%d beyond the %d detail triangles", i, tb, tb+nt, len(detail.Tris))
+		}
+		p := &t.Polys[i]
+		nv := uint64(p.VertCount)
+		if nd < nv {
+			return fmt.Errorf("navmesh: BuildTileData: detail sub-mesh %d has %d vertices, fewer than its polygon's %d", i, nd, nv)
+		}
+		if nd-nv > math.MaxUint16 || nt > math.MaxUint16 {
+			return fmt.Errorf("navmesh: BuildTileData: detail sub-mesh %d has %d extra vertices and %d triangles, at most 65535 each", i, nd-nv, nt)
+		}
+		for j := uint64(0); j < nv; j++ {
+			if got, want := detail.Verts[vb+j], t.Verts[p.Verts[j]]; !sameBits(got, want) {
+				return fmt.Errorf("navmesh: BuildTileData: detail sub-mesh %d vertex %d at %v m, want its polygon's vertex at %v m", i, j, got, want)
+			}
+		}
+		t.DetailMeshes[i] = DetailMesh{
+			VertBase: uint32(len(t.DetailVerts)), TriBase: uint32(len(t.DetailTris)),
+			VertCount: uint16(nd - nv), TriCount: uint16(nt),
+		}
+		for j := vb + nv; j < vb+nd; j++ {
+			v := detail.Verts[j]
+			if !v.Finite() {
+				return fmt.Errorf("navmesh: BuildTileData: detail vertex %d = %v is not finite", j, v)
+			}
+			t.DetailVerts = append(t.DetailVerts, v)
+		}
+		for k := tb; k < tb+nt; k++ {
+			tr := detail.Tris[k]
+			for c := 0; c < 3; c++ {
+				if uint64(tr[c]) >= nd {
+					return fmt.Errorf("navmesh: BuildTileData: detail triangle %d (polygon %d) corner %d = %d, beyond the sub-mesh's %d vertices", k, i, c, tr[c], nd)
+				}
+			}
+			if tr[3]&^DetailEdgeMask != 0 {
+				return fmt.Errorf("navmesh: BuildTileData: detail triangle %d flags 0x%02x use bits outside 0x%02x", k, tr[3], DetailEdgeMask)
+			}
+			t.DetailTris = append(t.DetailTris, tr)
+		}
+		if uint64(len(t.DetailVerts)) > math.MaxUint32 || uint64(len(t.DetailTris)) > math.MaxUint32 {
+			return fmt.Errorf("navmesh: BuildTileData: more than 2^32-1 detail vertices or triangles")
+		}
+	}
+	return nil
+}
+
+// bvItem is a polygon's quantized box while the tree is built.
+type bvItem struct {
+	bmin, bmax [3]uint16
+	poly       int32
+}
+
+// buildBVTree returns the BV tree of t (Detour's createBVTree with a total
+// order): a node over items [lo, hi) takes their union box; a single item
+// is a leaf; otherwise the items are sorted by bmin on the box's longest
+// axis (x, then y, then z on ties), then by polygon index, split at
+// lo + (hi-lo)/2, and the left half then the right half follow the node.
+func buildBVTree(t *Tile) []BVNode {
+	items := make([]bvItem, len(t.Polys))
+	for i := range items {
+		items[i].bmin, items[i].bmax = t.polyBox(i)
+		items[i].poly = int32(i)
+	}
+	nodes := make([]BVNode, 0, 2*len(items)-1)
+	var sub func(lo, hi int)
+	sub = func(lo, hi int) {
+		at := len(nodes)
+		nodes = append(nodes, BVNode{})
+		if hi-lo == 1 {
+			nodes[at] = BVNode{BMin: items[lo].bmin, BMax: items[lo].bmax, I: items[lo].poly}
+			return
+		}
+		n := BVNode{BMin: items[lo].bmin, BMax: items[lo].bmax}
+		for _, it := range items[lo+1 : hi] {
+			for k := 0; k < 3; k++ {
+				n.BMin[k] = min(n.BMin[k], it.bmin[k])
+				n.BMax[k] = max(n.BMax[k], it.bmax[k])
+			}
+		}
+		axis := 0
+		if n.BMax[1]-n.BMin[1] > n.BMax[axis]-n.BMin[axis] {
+			axis = 1
+		}
+		if n.BMax[2]-n.BMin[2] > n.BMax[axis]-n.BMin[axis] {
+			axis = 2
+		}
+		part := items[lo:hi]
+		slices.SortFunc(part, func(a, b bvItem) int {
+			if c := cmp.Compare(a.bmin[axis], b.bmin[axis]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.poly, b.poly)
+		})
+		mid := lo + (hi-lo)/2
+		sub(lo, mid)
+		sub(mid, hi)
+		n.I = -int32(len(nodes) - at)
+		nodes[at] = n
+	}
+	sub(0, len(items))
+	return nodes
+}

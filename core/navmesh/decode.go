@@ -1,0 +1,390 @@
+package navmesh
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"navviz/core/geom"
+)
+
+// ErrCorruptTile is wrapped by every error DecodeTile returns for data that
+// breaks the tile format.
+var ErrCorruptTile = errors.New("navmesh: corrupt tile data")
+
+func corrupt(off int, format string, args ...any) error {
+	return fmt.Errorf("%w: offset %d: %s", ErrCorruptTile, off, fmt.Sprintf(format, args...))
+}
+
+// reader reads little-endian values from data; callers check the length
+// first, and a read past the end yields zero bytes instead of panicking.
+type reader struct {
+	data []byte
+	off  int
+}
+
+func (r *reader) bytes(n int) []byte {
+	if n < 0 || r.off+n > len(r.data) || r.off+n < r.off {
+		r.off = len(r.data)
+		return make([]byte, max(n, 0))
+	}
+	b := r.data[r.off : r.off+n]
+	r.off += n
+	return b
+}
+
+func (r *reader) u8() uint8   { return r.bytes(1)[0] }
+func (r *reader) u16() uint16 { return binary.LittleEndian.Uint16(r.bytes(2)) }
+func (r *reader) u32() uint32 { return binary.LittleEndian.Uint32(r.bytes(4)) }
+func (r *reader) u64() uint64 { return binary.LittleEndian.Uint64(r.bytes(8)) }
+func (r *reader) f32() float32 {
+	return math.Float32frombits(r.u32())
+}
+func (r *reader) vec() geom.Vec3 {
+	x := r.f32()
+	y := r.f32()
+	return geom.Vec3{X: x, Y: y, Z: r.f32()}
+}
+
+func finite32(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
+
+// DecodeTile parses and checks tile data (docs/format.md, "Tile data"). It
+// never panics; corrupt data gives an error wrapping ErrCorruptTile that
+// names the field and its byte offset. The returned Tile shares nothing with
+// data. A Tile that DecodeTile accepts encodes back to the same bytes.
+func DecodeTile(data []byte) (*Tile, error) {
+	if len(data) < TileHeaderSize {
+		return nil, corrupt(0, "%d bytes, shorter than the %d-byte header", len(data), TileHeaderSize)
+	}
+	r := &reader{data: data}
+	if m := string(r.bytes(4)); m != TileMagic {
+		return nil, corrupt(0, "magic %q, want %q", m, TileMagic)
+	}
+	if v := r.u16(); v != TileVersion {
+		return nil, corrupt(4, "version %d, want %d", v, TileVersion)
+	}
+	t := &Tile{}
+	h := &t.Header
+	h.Layer = r.u8()
+	h.NVP = r.u8()
+	if h.NVP < MinVertsPerPoly || h.NVP > MaxVertsPerPoly {
+		return nil, corrupt(7, "NVP %d, want %d..%d", h.NVP, MinVertsPerPoly, MaxVertsPerPoly)
+	}
+	h.TileX = int32(r.u32())
+	h.TileZ = int32(r.u32())
+	nv := r.u32()
+	np := r.u32()
+	ndv := r.u32()
+	ndt := r.u32()
+	nbv := r.u32()
+	if nv < MinVertsPerPoly || nv > MaxTileVerts {
+		return nil, corrupt(16, "vertex count %d, want %d..%d", nv, MinVertsPerPoly, MaxTileVerts)
+	}
+	if np < 1 || np > MaxTilePolys {
+		return nil, corrupt(20, "polygon count %d, want 1..%d", np, MaxTilePolys)
+	}
+	if nbv != 2*np-1 {
+		return nil, corrupt(32, "BV node count %d, want 2*polygons-1 = %d", nbv, 2*np-1)
+	}
+	nvp := int(h.NVP)
+	want := int64(TileHeaderSize) + vertSize*int64(nv) + int64(polyRecordSize(nvp))*int64(np) +
+		detailMeshSize*int64(np) + vertSize*int64(ndv) + detailTriSize*int64(ndt) + bvNodeSize*int64(nbv)
+	if int64(len(data)) != want {
+		return nil, corrupt(24, "the counts (%d verts, %d polygons, %d detail verts, %d detail tris, %d BV nodes) need %d bytes, data has %d",
+			nv, np, ndv, ndt, nbv, want, len(data))
+	}
+	h.OriginY = r.f32()
+	h.BMin = r.vec()
+	h.BMax = r.vec()
+	h.WalkableHeightM = r.f32()
+	h.WalkableRadiusM = r.f32()
+	h.WalkableClimbM = r.f32()
+	h.CellSizeM = r.f32()
+	h.CellHeightM = r.f32()
+	for i, f := range []struct {
+		name string
+		v    float32
+		want string
+	}{{"walkable height", h.WalkableHeightM, ">= 0"}, {"walkable radius", h.WalkableRadiusM, ">= 0"},
+		{"walkable climb", h.WalkableClimbM, ">= 0"}, {"cell size", h.CellSizeM, "> 0"}, {"cell height", h.CellHeightM, "> 0"}} {
+		if !finite32(f.v) || f.v < 0 || (f.want == "> 0" && f.v == 0) {
+			return nil, corrupt(64+4*i, "%s %v m, want a finite number %s", f.name, f.v, f.want)
+		}
+	}
+
+	// Vertices.
+	t.Verts = make([]geom.Vec3, nv)
+	for i := range t.Verts {
+		off := r.off
+		v := r.vec()
+		if !v.Finite() {
+			return nil, corrupt(off, "vertex %d = %v is not finite", i, v)
+		}
+		t.Verts[i] = v
+	}
+
+	// Polygons.
+	t.Polys = make([]Poly, np)
+	polyOff := r.off
+	for i := range t.Polys {
+		off := r.off
+		p := &t.Polys[i]
+		for j := 0; j < MaxVertsPerPoly; j++ {
+			p.Verts[j], p.Neis[j] = NullIndex, NullIndex
+		}
+		for j := 0; j < nvp; j++ {
+			p.Verts[j] = r.u16()
+		}
+		for j := 0; j < nvp; j++ {
+			p.Neis[j] = r.u16()
+		}
+		p.Flags = r.u16()
+		p.Area = r.u8()
+		p.VertCount = r.u8()
+		if err := checkPolyRecord(t, i, off); err != nil {
+			return nil, err
+		}
+	}
+	recSize := polyRecordSize(nvp)
+	for i := range t.Polys {
+		if err := checkPolyNeighbours(t, i, polyOff+i*recSize); err != nil {
+			return nil, err
+		}
+	}
+
+	// Detail meshes.
+	t.DetailMeshes = make([]DetailMesh, np)
+	var vsum, tsum uint64
+	for i := range t.DetailMeshes {
+		off := r.off
+		d := DetailMesh{VertBase: r.u32(), TriBase: r.u32(), VertCount: r.u16(), TriCount: r.u16()}
+		if uint64(d.VertBase) != vsum || uint64(d.TriBase) != tsum {
+			return nil, corrupt(off, "detail mesh %d starts at vertex %d, triangle %d; want the running sums %d, %d",
+				i, d.VertBase, d.TriBase, vsum, tsum)
+		}
+		vsum += uint64(d.VertCount)
+		tsum += uint64(d.TriCount)
+		if vsum > uint64(ndv) || tsum > uint64(ndt) {
+			return nil, corrupt(off, "detail mesh %d ends at vertex %d, triangle %d, beyond the %d detail vertices, %d triangles",
+				i, vsum, tsum, ndv, ndt)
+		}
+		t.DetailMeshes[i] = d
+	}
+	if vsum != uint64(ndv) || tsum != uint64(ndt) {
+		return nil, corrupt(r.off, "detail meshes cover %d vertices and %d triangles, header says %d and %d", vsum, tsum, ndv, ndt)
+	}
+	t.DetailVerts = make([]geom.Vec3, ndv)
+	for i := range t.DetailVerts {
+		off := r.off
+		v := r.vec()
+		if !v.Finite() {
+			return nil, corrupt(off, "detail vertex %d = %v is not finite", i, v)
+		}
+		t.DetailVerts[i] = v
+	}
+	t.DetailTris = make([][4]uint8, ndt)
+	triOff := r.off
+	for i := range t.DetailTris {
+		copy(t.DetailTris[i][:], r.bytes(4))
+	}
+	for i, d := range t.DetailMeshes {
+		n := int(t.Polys[i].VertCount) + int(d.VertCount)
+		for k := int(d.TriBase); k < int(d.TriBase)+int(d.TriCount); k++ {
+			tr := t.DetailTris[k]
+			for c := 0; c < 3; c++ {
+				if int(tr[c]) >= n {
+					return nil, corrupt(triOff+4*k+c, "detail triangle %d (polygon %d) corner %d = %d, beyond the polygon's %d local vertices", k, i, c, tr[c], n)
+				}
+			}
+			if tr[3]&^DetailEdgeMask != 0 {
+				return nil, corrupt(triOff+4*k+3, "detail triangle %d flags 0x%02x use bits outside 0x%02x", k, tr[3], DetailEdgeMask)
+			}
+		}
+	}
+
+	// Header values derived from the records.
+	lowest := t.Verts[0].Y
+	box := geom.EmptyBox()
+	for _, v := range t.Verts {
+		lowest = min(lowest, v.Y)
+		box = box.Extend(v)
+	}
+	for _, v := range t.DetailVerts {
+		box = box.Extend(v)
+	}
+	if math.Float32bits(h.OriginY) != math.Float32bits(lowest) {
+		return nil, corrupt(36, "vertical origin %v m, want the lowest vertex y %v m", h.OriginY, lowest)
+	}
+	if !sameBits(h.BMin, box.Min) || !sameBits(h.BMax, box.Max) {
+		return nil, corrupt(40, "bounds %v..%v m, want the vertices' bounds %v..%v m", h.BMin, h.BMax, box.Min, box.Max)
+	}
+
+	// BV tree.
+	t.BVTree = make([]BVNode, nbv)
+	bvOff := r.off
+	for i := range t.BVTree {
+		n := &t.BVTree[i]
+		for k := 0; k < 3; k++ {
+			n.BMin[k] = r.u16()
+		}
+		for k := 0; k < 3; k++ {
+			n.BMax[k] = r.u16()
+		}
+		n.I = int32(r.u32())
+	}
+	if err := checkBVTree(t, bvOff); err != nil {
+		return nil, err
+	}
+	if r.off != len(data) {
+		return nil, corrupt(r.off, "%d bytes left after the BV tree", len(data)-r.off)
+	}
+	return t, nil
+}
+
+func sameBits(a, b geom.Vec3) bool {
+	return math.Float32bits(a.X) == math.Float32bits(b.X) &&
+		math.Float32bits(a.Y) == math.Float32bits(b.Y) &&
+		math.Float32bits(a.Z) == math.Float32bits(b.Z)
+}
+
+// checkPolyRecord checks polygon i's own fields: vertex count, vertex
+// indices in range, empty slots, area and the form of its neighbour
+// entries. A vertex may repeat (Recast's welding can give such degenerate
+// polygons; Detour accepts them).
+func checkPolyRecord(t *Tile, i, off int) error {
+	p := &t.Polys[i]
+	nvp := int(t.Header.NVP)
+	nv := int(p.VertCount)
+	np := len(t.Polys)
+	recFlagsOff := off + 4*nvp
+	if nv < MinVertsPerPoly || nv > nvp {
+		return corrupt(recFlagsOff+3, "polygon %d vertex count %d, want %d..%d", i, nv, MinVertsPerPoly, nvp)
+	}
+	if p.Area > MaxArea {
+		return corrupt(recFlagsOff+2, "polygon %d area %d, want 0..%d", i, p.Area, MaxArea)
+	}
+	for j := 0; j < nvp; j++ {
+		vOff, nOff := off+2*j, off+2*nvp+2*j
+		if j >= nv {
+			if p.Verts[j] != NullIndex {
+				return corrupt(vOff, "polygon %d vertex slot %d = %d after its %d vertices, want 0xffff", i, j, p.Verts[j], nv)
+			}
+			if p.Neis[j] != NullIndex {
+				return corrupt(nOff, "polygon %d neighbour slot %d = 0x%04x after its %d vertices, want 0xffff", i, j, p.Neis[j], nv)
+			}
+			continue
+		}
+		if int(p.Verts[j]) >= len(t.Verts) {
+			return corrupt(vOff, "polygon %d vertex slot %d = %d, beyond the %d vertices", i, j, p.Verts[j], len(t.Verts))
+		}
+		n := p.Neis[j]
+		switch {
+		case n == NullIndex:
+		case n&ExtLink != 0:
+			d := n &^ ExtLink
+			if d != DirPosX && d != DirPosZ && d != DirNegX && d != DirNegZ {
+				return corrupt(nOff, "polygon %d neighbour slot %d = 0x%04x, a portal with direction %d (want 0, 2, 4 or 6)", i, j, n, d)
+			}
+		case int(n) >= np:
+			return corrupt(nOff, "polygon %d neighbour slot %d = %d, beyond the %d polygons", i, j, n, np)
+		case int(n) == i:
+			return corrupt(nOff, "polygon %d neighbour slot %d names the polygon itself", i, j)
+		}
+	}
+	return nil
+}
+
+// checkPolyNeighbours checks polygon i's edges against the polygons they
+// name: an internal neighbour shares the edge reversed and names i back; a
+// portal edge runs along its border (both ends at the same x for ±x, the
+// same z for ±z).
+func checkPolyNeighbours(t *Tile, i, off int) error {
+	p := &t.Polys[i]
+	nvp := int(t.Header.NVP)
+	nv := int(p.VertCount)
+	for j := 0; j < nv; j++ {
+		nOff := off + 2*nvp + 2*j
+		n := p.Neis[j]
+		a, b := p.Verts[j], p.Verts[(j+1)%nv]
+		switch {
+		case n == NullIndex:
+		case n&ExtLink != 0:
+			va, vb := t.Verts[a], t.Verts[b]
+			d := n &^ ExtLink
+			if (d == DirPosX || d == DirNegX) && math.Float32bits(va.X) != math.Float32bits(vb.X) ||
+				(d == DirPosZ || d == DirNegZ) && math.Float32bits(va.Z) != math.Float32bits(vb.Z) {
+				return corrupt(nOff, "polygon %d portal edge %d (direction %d) from %v to %v does not run along its border", i, j, d, va, vb)
+			}
+		default:
+			q := &t.Polys[n]
+			qn := int(q.VertCount)
+			found := false
+			for k := 0; k < qn; k++ {
+				if q.Neis[k] == uint16(i) && q.Verts[k] == b && q.Verts[(k+1)%qn] == a {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return corrupt(nOff, "polygon %d edge %d (vertices %d-%d) names polygon %d, which has no edge %d-%d naming %d back", i, j, a, b, n, b, a, i)
+			}
+		}
+	}
+	return nil
+}
+
+// checkBVTree checks the tree's shape (preorder, escape counts, every
+// polygon in exactly one leaf), that each leaf's box is its polygon's
+// quantized box and each inner node's box the union of its children's.
+func checkBVTree(t *Tile, off int) error {
+	nodes := t.BVTree
+	seen := make([]bool, len(t.Polys))
+	type span struct{ lo, hi int }
+	stack := []span{{0, len(nodes)}}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := &nodes[s.lo]
+		nOff := off + bvNodeSize*s.lo
+		if n.I >= 0 {
+			if s.hi-s.lo != 1 {
+				return corrupt(nOff+12, "BV node %d is a leaf where a subtree of %d nodes belongs", s.lo, s.hi-s.lo)
+			}
+			if int(n.I) >= len(t.Polys) {
+				return corrupt(nOff+12, "BV leaf %d names polygon %d, beyond the %d polygons", s.lo, n.I, len(t.Polys))
+			}
+			if seen[n.I] {
+				return corrupt(nOff+12, "BV leaf %d names polygon %d a second time", s.lo, n.I)
+			}
+			seen[n.I] = true
+			bmin, bmax := t.polyBox(int(n.I))
+			if n.BMin != bmin || n.BMax != bmax {
+				return corrupt(nOff, "BV leaf %d box %v..%v, want polygon %d's quantized box %v..%v", s.lo, n.BMin, n.BMax, n.I, bmin, bmax)
+			}
+			continue
+		}
+		esc := -int64(n.I)
+		if esc != int64(s.hi-s.lo) || esc < 3 {
+			return corrupt(nOff+12, "BV node %d escape %d, want the subtree size %d (at least 3)", s.lo, esc, s.hi-s.lo)
+		}
+		left := s.lo + 1
+		lsize := 1
+		if l := nodes[left]; l.I < 0 {
+			if -int64(l.I) >= int64(s.hi-left) {
+				return corrupt(off+bvNodeSize*left+12, "BV node %d escape %d leaves no room for its sibling", left, -int64(l.I))
+			}
+			lsize = int(-l.I)
+		}
+		right := left + lsize
+		a, b := &nodes[left], &nodes[right]
+		for k := 0; k < 3; k++ {
+			if n.BMin[k] != min(a.BMin[k], b.BMin[k]) || n.BMax[k] != max(a.BMax[k], b.BMax[k]) {
+				return corrupt(nOff, "BV node %d box %v..%v is not the union of its children's %v..%v and %v..%v",
+					s.lo, n.BMin, n.BMax, a.BMin, a.BMax, b.BMin, b.BMax)
+			}
+		}
+		stack = append(stack, span{right, s.hi}, span{left, right})
+	}
+	return nil
+}

@@ -1,0 +1,289 @@
+package navmesh
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"navviz/core/geom"
+)
+
+// Tolerances of the portal match (docs/format.md, "Links"), metres.
+const (
+	// portalPlaneTolM is how far apart (across the border) two portal
+	// edges may lie and still face each other (Detour's 0.01).
+	portalPlaneTolM = 0.01
+	// portalShrinkM is cut from both ends of the overlap, so that edges
+	// that only touch at an end do not link (Detour's 0.01).
+	portalShrinkM = 0.01
+)
+
+// borderDirs are the four directions in the order the mesh visits the
+// neighbouring positions of a tile.
+var borderDirs = [4]uint8{DirPosX, DirPosZ, DirNegX, DirNegZ}
+
+// neighbourPos returns the tile position across the border dir of (x, z),
+// false when it falls outside int32.
+func neighbourPos(x, z int32, dir uint8) (int32, int32, bool) {
+	nx, nz := int64(x), int64(z)
+	switch dir {
+	case DirPosX:
+		nx++
+	case DirPosZ:
+		nz++
+	case DirNegX:
+		nx--
+	case DirNegZ:
+		nz--
+	}
+	if nx < math.MinInt32 || nx > math.MaxInt32 || nz < math.MinInt32 || nz > math.MaxInt32 {
+		return 0, 0, false
+	}
+	return int32(nx), int32(nz), true
+}
+
+// connect links the tile in slot s: its internal links, then the links
+// with every tile at the four neighbouring positions (both ways), then puts
+// the links of every touched tile in link order.
+func (m *Mesh) connect(s uint32) {
+	mt := m.slots[s].tile
+	m.connectInternal(s)
+	touched := []uint32{s}
+	h := &mt.t.Header
+	for _, dir := range borderDirs {
+		nx, nz, ok := neighbourPos(h.TileX, h.TileZ, dir)
+		if !ok {
+			continue
+		}
+		for _, n := range m.cols[[2]int32{nx, nz}] {
+			m.connectPair(s, n, dir)
+			touched = append(touched, n)
+		}
+	}
+	for _, t := range touched {
+		m.sortLinks(t)
+	}
+}
+
+// disconnect drops every link of the tiles at the neighbouring positions of
+// slot s's tile that points into s. The tile's own links go with it.
+func (m *Mesh) disconnect(s uint32) {
+	h := &m.slots[s].tile.t.Header
+	for _, dir := range borderDirs {
+		nx, nz, ok := neighbourPos(h.TileX, h.TileZ, dir)
+		if !ok {
+			continue
+		}
+		for _, n := range m.cols[[2]int32{nx, nz}] {
+			nt := m.slots[n].tile
+			for p, ls := range nt.links {
+				kept := ls[:0]
+				for _, l := range ls {
+					if l.Ref.Slot() != s {
+						kept = append(kept, l)
+					}
+				}
+				for i := len(kept); i < len(ls); i++ {
+					ls[i] = Link{}
+				}
+				nt.links[p] = kept
+			}
+		}
+	}
+}
+
+// relinkAll rebuilds every link of the mesh from scratch (used after a
+// whole mesh is decoded or restored); the result equals what adding the
+// tiles one by one gives.
+func (m *Mesh) relinkAll() {
+	for s := range m.slots {
+		if m.slots[s].tile != nil {
+			for p, ls := range m.slots[s].tile.links {
+				m.slots[s].tile.links[p] = ls[:0]
+			}
+			m.connectInternal(uint32(s))
+		}
+	}
+	for s := range m.slots {
+		mt := m.slots[s].tile
+		if mt == nil {
+			continue
+		}
+		h := &mt.t.Header
+		for _, dir := range [2]uint8{DirPosX, DirPosZ} {
+			nx, nz, ok := neighbourPos(h.TileX, h.TileZ, dir)
+			if !ok {
+				continue
+			}
+			for _, n := range m.cols[[2]int32{nx, nz}] {
+				m.connectPair(uint32(s), n, dir)
+			}
+		}
+	}
+	for s := range m.slots {
+		if m.slots[s].tile != nil {
+			m.sortLinks(uint32(s))
+		}
+	}
+}
+
+// connectInternal gives every polygon of slot s a link per edge with a
+// neighbour inside the tile.
+func (m *Mesh) connectInternal(s uint32) {
+	mt := m.slots[s].tile
+	gen := m.slots[s].gen
+	for i := range mt.t.Polys {
+		p := &mt.t.Polys[i]
+		for j := 0; j < int(p.VertCount); j++ {
+			n := p.Neis[j]
+			if n == NullIndex || n&ExtLink != 0 {
+				continue
+			}
+			mt.links[i] = append(mt.links[i], Link{Ref: packRef(gen, s, uint32(n)), Edge: uint8(j), Side: InternalSide, BMin: 0, BMax: 255})
+		}
+	}
+}
+
+// portalEdge is a portal edge of a tile facing one direction.
+type portalEdge struct {
+	poly, edge int
+	va, vb     geom.Vec3
+}
+
+func portalEdges(t *Tile, dir uint8) []portalEdge {
+	var es []portalEdge
+	want := ExtLink | uint16(dir)
+	for i := range t.Polys {
+		p := &t.Polys[i]
+		nv := int(p.VertCount)
+		for j := 0; j < nv; j++ {
+			if p.Neis[j] == want {
+				es = append(es, portalEdge{i, j, t.Verts[p.Verts[j]], t.Verts[p.Verts[(j+1)%nv]]})
+			}
+		}
+	}
+	return es
+}
+
+// connectPair links the portal edges of slot a facing dir with the portal
+// edges of slot b facing the opposite way, both ways (b lies across the
+// border dir of a).
+func (m *Mesh) connectPair(a, b uint32, dir uint8) {
+	ta, tb := m.slots[a].tile, m.slots[b].tile
+	ea := portalEdges(ta.t, dir)
+	if len(ea) == 0 {
+		return
+	}
+	eb := portalEdges(tb.t, OppositeDir(dir))
+	if len(eb) == 0 {
+		return
+	}
+	climb := float64(min(ta.t.Header.WalkableClimbM, tb.t.Header.WalkableClimbM))
+	ga, gb := m.slots[a].gen, m.slots[b].gen
+	for _, pa := range ea {
+		for _, pb := range eb {
+			lo, hi, ok := portalOverlap(pa.va, pa.vb, pb.va, pb.vb, dir, climb)
+			if !ok {
+				continue
+			}
+			amin, amax := portalRange(pa.va, pa.vb, dir, lo, hi)
+			bmin, bmax := portalRange(pb.va, pb.vb, dir, lo, hi)
+			ta.links[pa.poly] = append(ta.links[pa.poly], Link{Ref: packRef(gb, b, uint32(pb.poly)), Edge: uint8(pa.edge), Side: dir, BMin: amin, BMax: amax})
+			tb.links[pb.poly] = append(tb.links[pb.poly], Link{Ref: packRef(ga, a, uint32(pa.poly)), Edge: uint8(pb.edge), Side: OppositeDir(dir), BMin: bmin, BMax: bmax})
+		}
+	}
+}
+
+// slab returns the coordinate across the border (w) and along it (u) of v
+// for a border facing dir.
+func slab(v geom.Vec3, dir uint8) (w, u float64) {
+	if dir == DirPosX || dir == DirNegX {
+		return float64(v.X), float64(v.Z)
+	}
+	return float64(v.Z), float64(v.X)
+}
+
+// portalOverlap reports whether portal edges a (va-vb) and b (vc-vd) on one
+// border connect, and returns their overlap [lo, hi] along the border axis
+// (docs/format.md, "Links"). All arithmetic is in double.
+func portalOverlap(va, vb, vc, vd geom.Vec3, dir uint8, climb float64) (lo, hi float64, ok bool) {
+	wa, ua0 := slab(va, dir)
+	_, ua1 := slab(vb, dir)
+	wc, ub0 := slab(vc, dir)
+	_, ub1 := slab(vd, dir)
+	if math.Abs(wa-wc) > portalPlaneTolM {
+		return 0, 0, false
+	}
+	ya0, ya1 := float64(va.Y), float64(vb.Y)
+	yb0, yb1 := float64(vc.Y), float64(vd.Y)
+	if ua0 > ua1 {
+		ua0, ua1, ya0, ya1 = ua1, ua0, ya1, ya0
+	}
+	if ub0 > ub1 {
+		ub0, ub1, yb0, yb1 = ub1, ub0, yb1, yb0
+	}
+	lo, hi = max(ua0, ub0), min(ua1, ub1)
+	slo, shi := lo+portalShrinkM, hi-portalShrinkM
+	if slo > shi {
+		return 0, 0, false
+	}
+	// Both segments are at least 2*portalShrinkM long here.
+	at := func(u0, y0, u1, y1, u float64) float64 {
+		return y0 + float64((y1-y0)*((u-u0)/(u1-u0)))
+	}
+	dlo := at(ub0, yb0, ub1, yb1, slo) - at(ua0, ya0, ua1, ya1, slo)
+	dhi := at(ub0, yb0, ub1, yb1, shi) - at(ua0, ya0, ua1, ya1, shi)
+	if dlo < 0 && dhi > 0 || dlo > 0 && dhi < 0 {
+		return lo, hi, true // the edges cross
+	}
+	if math.Abs(dlo) <= climb || math.Abs(dhi) <= climb {
+		return lo, hi, true
+	}
+	return 0, 0, false
+}
+
+// portalRange returns the part [lo, hi] of edge va-vb as fractions of the
+// edge from va, in 0..255: round(clamp(t, 0, 1) * 255), t in double.
+func portalRange(va, vb geom.Vec3, dir uint8, lo, hi float64) (uint8, uint8) {
+	_, u0 := slab(va, dir)
+	_, u1 := slab(vb, dir)
+	d := u1 - u0
+	t0, t1 := (lo-u0)/d, (hi-u0)/d
+	if t0 > t1 {
+		t0, t1 = t1, t0
+	}
+	q := func(t float64) uint8 {
+		t = min(max(t, 0), 1)
+		return uint8(math.Round(t * 255))
+	}
+	return q(t0), q(t1)
+}
+
+// sortLinks puts every polygon's links of slot s in link order: by edge,
+// then the neighbour tile's layer, then the neighbour polygon, then BMin,
+// BMax.
+func (m *Mesh) sortLinks(s uint32) {
+	mt := m.slots[s].tile
+	for _, ls := range mt.links {
+		if len(ls) < 2 {
+			continue
+		}
+		slices.SortStableFunc(ls, func(a, b Link) int {
+			if c := cmp.Compare(a.Edge, b.Edge); c != 0 {
+				return c
+			}
+			la := m.slots[a.Ref.Slot()].tile.t.Header.Layer
+			lb := m.slots[b.Ref.Slot()].tile.t.Header.Layer
+			if c := cmp.Compare(la, lb); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(a.Ref.Poly(), b.Ref.Poly()); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(a.BMin, b.BMin); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.BMax, b.BMax)
+		})
+	}
+}

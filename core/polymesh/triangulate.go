@@ -1,0 +1,268 @@
+package polymesh
+
+// Ear-clipping triangulation of a simple polygon given by vertex cell
+// coordinates (x, z), after Recast's triangulate (itself after O'Rourke,
+// "Computational Geometry in C"): see docs/polys.md, "Triangulation".
+
+// triangulator holds the scratch of a triangulation.
+type triangulator struct {
+	xs, zs []int  // vertex coordinates, by vertex number
+	idx    []int  // remaining polygon: vertex numbers in order
+	px, pz []int  // coordinates of idx[k]
+	ear    []bool // ear[k]: idx[k] is the tip of a clippable ear
+	plain  bool   // no box shortcut in diagonalie (tests)
+	// slivers counts the triangles emit dropped (not strictly convex in
+	// cells or in stored positions).
+	slivers int
+	tris    []int // output: vertex numbers, three per triangle
+	o       *orienter
+}
+
+func next(i, n int) int {
+	if i+1 < n {
+		return i + 1
+	}
+	return 0
+}
+
+func prev(i, n int) int {
+	if i-1 >= 0 {
+		return i - 1
+	}
+	return n - 1
+}
+
+// pt returns the coordinates of remaining-polygon position k.
+func (t *triangulator) pt(k int) (int, int) {
+	return t.px[k], t.pz[k]
+}
+
+func left(ax, az, bx, bz, cx, cz int) bool   { return area2(ax, az, bx, bz, cx, cz) < 0 }
+func leftOn(ax, az, bx, bz, cx, cz int) bool { return area2(ax, az, bx, bz, cx, cz) <= 0 }
+
+// intersectProp reports whether segments ab and cd cross at a point interior
+// to both (no three of the points collinear).
+func intersectProp(ax, az, bx, bz, cx, cz, dx, dz int) bool {
+	return segmentsMeet(ax, az, bx, bz, cx, cz, dx, dz, true)
+}
+
+// intersect reports whether segments ab and cd meet, properly or not:
+// intersectProp, or one end lies on the other segment (collinear and within
+// it along x, or along z when that segment is parallel to z, ends included).
+func intersect(ax, az, bx, bz, cx, cz, dx, dz int) bool {
+	return segmentsMeet(ax, az, bx, bz, cx, cz, dx, dz, false)
+}
+
+// segmentsMeet is intersectProp (proper) or intersect (not proper). The
+// four orientations are computed once, and two segments of non-zero length
+// whose bounding boxes are disjoint are rejected first (they can meet
+// neither way), which gives the same answers as testing every rule. A
+// segment of zero length is collinear with every point, and the rules then
+// compare one coordinate only (Recast's behaviour, kept), so it skips the
+// box test.
+func segmentsMeet(ax, az, bx, bz, cx, cz, dx, dz int, proper bool) bool {
+	if (max(ax, bx) < min(cx, dx) || max(cx, dx) < min(ax, bx) ||
+		max(az, bz) < min(cz, dz) || max(cz, dz) < min(az, bz)) &&
+		(ax != bx || az != bz) && (cx != dx || cz != dz) {
+		return false
+	}
+	c1 := area2(ax, az, bx, bz, cx, cz)
+	c2 := area2(ax, az, bx, bz, dx, dz)
+	c3 := area2(cx, cz, dx, dz, ax, az)
+	c4 := area2(cx, cz, dx, dz, bx, bz)
+	if c1 != 0 && c2 != 0 && c3 != 0 && c4 != 0 {
+		return (c1 < 0) != (c2 < 0) && (c3 < 0) != (c4 < 0)
+	}
+	if proper {
+		return false
+	}
+	return (c1 == 0 && within(ax, az, bx, bz, cx, cz)) || (c2 == 0 && within(ax, az, bx, bz, dx, dz)) ||
+		(c3 == 0 && within(cx, cz, dx, dz, ax, az)) || (c4 == 0 && within(cx, cz, dx, dz, bx, bz))
+}
+
+// within reports whether c, collinear with ab, lies on the closed segment ab
+// (tested along x unless ab is parallel to z).
+func within(ax, az, bx, bz, cx, cz int) bool {
+	if ax != bx {
+		return (ax <= cx && cx <= bx) || (ax >= cx && cx >= bx)
+	}
+	return (az <= cz && cz <= bz) || (az >= cz && cz >= bz)
+}
+
+// diagonalie reports whether segment (i, j) of the remaining polygon (n
+// vertices) crosses no edge that does not touch i or j; with loose, only
+// proper crossings count. Edges with an end at the position of d0 or d1 are
+// skipped.
+func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
+	d0x, d0z := t.pt(i)
+	d1x, d1z := t.pt(j)
+	// Box of the diagonal: an edge of non-zero length entirely to one side
+	// of it cannot meet it (see segmentsMeet), whatever the rules below.
+	dminx, dmaxx := min(d0x, d1x), max(d0x, d1x)
+	dminz, dmaxz := min(d0z, d1z), max(d0z, d1z)
+	dpoint := d0x == d1x && d0z == d1z
+	px, pz := t.px[:n], t.pz[:n]
+	for k := 0; k < n; k++ {
+		k1 := k + 1
+		if k1 == n {
+			k1 = 0
+		}
+		p0x, p0z := px[k], pz[k]
+		p1x, p1z := px[k1], pz[k1]
+		if !dpoint && !t.plain && (max(p0x, p1x) < dminx || min(p0x, p1x) > dmaxx || max(p0z, p1z) < dminz || min(p0z, p1z) > dmaxz) &&
+			(p0x != p1x || p0z != p1z) {
+			continue
+		}
+		if k == i || k1 == i || k == j || k1 == j {
+			continue
+		}
+		if (d0x == p0x && d0z == p0z) || (d1x == p0x && d1z == p0z) ||
+			(d0x == p1x && d0z == p1z) || (d1x == p1x && d1z == p1z) {
+			continue
+		}
+		if loose {
+			if intersectProp(d0x, d0z, d1x, d1z, p0x, p0z, p1x, p1z) {
+				return false
+			}
+		} else if intersect(d0x, d0z, d1x, d1z, p0x, p0z, p1x, p1z) {
+			return false
+		}
+	}
+	return true
+}
+
+// inCone reports whether the diagonal (i, j) leaves vertex i into the
+// polygon's interior (strictly; loose accepts the cone's sides).
+func (t *triangulator) inCone(i, j, n int, loose bool) bool {
+	pix, piz := t.pt(i)
+	pjx, pjz := t.pt(j)
+	pnx, pnz := t.pt(next(i, n))
+	ppx, ppz := t.pt(prev(i, n))
+	if leftOn(ppx, ppz, pix, piz, pnx, pnz) { // convex corner at i
+		if loose {
+			return leftOn(pix, piz, pjx, pjz, ppx, ppz) && leftOn(pjx, pjz, pix, piz, pnx, pnz)
+		}
+		return left(pix, piz, pjx, pjz, ppx, ppz) && left(pjx, pjz, pix, piz, pnx, pnz)
+	}
+	// reflex corner at i
+	return !(leftOn(pix, piz, pjx, pjz, pnx, pnz) && leftOn(pjx, pjz, pix, piz, ppx, ppz))
+}
+
+func (t *triangulator) diagonal(i, j, n int) bool {
+	return t.inCone(i, j, n, false) && t.diagonalie(i, j, n, false)
+}
+
+// isEar reports whether position k1 = next(i) is a clippable ear tip: the
+// diagonal (i, next(k1)) is proper and the tip is a strictly convex corner
+// in the stored float32 positions too (this last test only decides anything
+// when the corner's integer turn is below the orientation bound).
+func (t *triangulator) isEar(i, n int) bool {
+	i1 := next(i, n)
+	i2 := next(i1, n)
+	if !t.diagonal(i, i2, n) {
+		return false
+	}
+	ax, az := t.pt(i)
+	bx, bz := t.pt(i1)
+	cx, cz := t.pt(i2)
+	return t.o.convex(ax, az, bx, bz, cx, cz)
+}
+
+func dist2(ax, az, bx, bz int) int64 {
+	dx, dz := int64(bx-ax), int64(bz-az)
+	return dx*dx + dz*dz
+}
+
+// emit outputs the triangle at positions a, b, c of the remaining polygon.
+// A proper ear is strictly convex in cells and in stored positions (isEar);
+// the last triangle and one found by the loose rule are checked, and
+// dropped (counted in slivers) unless they are too.
+func (t *triangulator) emit(a, b, c int, check bool) {
+	if check {
+		ax, az := t.pt(a)
+		bx, bz := t.pt(b)
+		cx, cz := t.pt(c)
+		if !t.o.convex(ax, az, bx, bz, cx, cz) {
+			t.slivers++
+			return
+		}
+	}
+	t.tris = append(t.tris, t.idx[a], t.idx[b], t.idx[c])
+}
+
+// run triangulates vertices 0..n-1 (in t.xs, t.zs) and reports whether it
+// completed. The triangles (vertex numbers) are in t.tris; on failure they
+// are the ones found before the polygon could not be clipped further.
+func (t *triangulator) run(n int) bool {
+	t.tris = t.tris[:0]
+	t.idx = t.idx[:0]
+	t.px, t.pz = t.px[:0], t.pz[:0]
+	t.ear = t.ear[:0]
+	for i := 0; i < n; i++ {
+		t.idx = append(t.idx, i)
+		t.px = append(t.px, t.xs[i])
+		t.pz = append(t.pz, t.zs[i])
+		t.ear = append(t.ear, false)
+	}
+	if n < 3 {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		t.ear[next(i, n)] = t.isEar(i, n)
+	}
+	for n > 3 {
+		best := int64(-1)
+		mini := -1
+		loose := false
+		for i := 0; i < n; i++ {
+			i1 := next(i, n)
+			if !t.ear[i1] {
+				continue
+			}
+			p0x, p0z := t.pt(i)
+			p2x, p2z := t.pt(next(i1, n))
+			if d := dist2(p0x, p0z, p2x, p2z); best < 0 || d < best {
+				best, mini = d, i
+			}
+		}
+		if mini < 0 {
+			// No proper ear (overlapping contour segments): accept a loose
+			// diagonal, keyed like Recast by the distance from i to the
+			// vertex after i+2.
+			for i := 0; i < n; i++ {
+				i2 := next(next(i, n), n)
+				if !(t.inCone(i, i2, n, true) && t.diagonalie(i, i2, n, true)) {
+					continue
+				}
+				p0x, p0z := t.pt(i)
+				p2x, p2z := t.pt(next(i2, n))
+				if d := dist2(p0x, p0z, p2x, p2z); best < 0 || d < best {
+					best, mini = d, i
+				}
+			}
+			if mini < 0 {
+				return false
+			}
+			loose = true
+		}
+		i := mini
+		i1 := next(i, n)
+		i2 := next(i1, n)
+		t.emit(i, i1, i2, loose)
+		// Drop position i1.
+		n--
+		copy(t.idx[i1:], t.idx[i1+1:n+1])
+		copy(t.px[i1:], t.px[i1+1:n+1])
+		copy(t.pz[i1:], t.pz[i1+1:n+1])
+		copy(t.ear[i1:], t.ear[i1+1:n+1])
+		t.idx, t.px, t.pz, t.ear = t.idx[:n], t.px[:n], t.pz[:n], t.ear[:n]
+		if i1 >= n {
+			i1 = 0
+		}
+		i = prev(i1, n)
+		t.ear[i] = t.isEar(prev(i, n), n)
+		t.ear[i1] = t.isEar(i, n)
+	}
+	t.emit(0, 1, 2, true)
+	return true
+}
