@@ -7,6 +7,7 @@ require (
 	github.com/ebitengine/debugui v0.2.0
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/sqweek/dialog v0.0.0-20260123140253-64c163d53aac
+	pgregory.net/rapid v1.3.0
 )
 
 require (

@@ -1,8 +1,41 @@
-// Package tilecache is the run-time tile cache of build3d-runtime.md: it keeps
-// each tile's step-3 compact heightfield, applies obstacles and area volumes,
-// queues the affected tiles and rebuilds them one at a time with Update,
-// swapping the results into the navmesh layer by layer.
+// Package tilecache is the run-time tile cache of build3d-runtime.md
+// (docs/tilecache.md): a navmesh that changes while the game runs, without
+// rebuilding the level.
 //
-// Work in progress: the cache arrives with issue 5; until then the package
-// holds only this description.
+// Building with a cache (Build, BuildSoup, BuildChunk, BuildHeightfield; the
+// spec's BuildSoupCached, BuildChunkCached, BuildHeightfieldCached) gives
+// exactly the mesh the plain build (pipeline.BuildLevel) gives, because it
+// runs the same stage functions, and keeps for every tile that has something
+// walkable the result of steps 1-3 (the compact heightfield after erosion,
+// the pipeline's area volumes and its baked obstacles), the area ids as
+// first and as last built and the first build's tile data.
+//
+// At run time a host adds and removes obstacles (voxel.Cylinder, voxel.Box,
+// voxel.OrientedBox: AddObstacle, RemoveObstacle) and area volumes
+// (voxel.ConvexVolume: AddVolume, RemoveVolume). Each operation queues the
+// tiles it may touch; Update(maxTiles) rebuilds tiles from the front of the
+// queue, one tile per iteration, from the obstacles and volumes in force
+// when it gets to them, and swaps the result into the mesh layer by layer
+// (a layer whose content did not change keeps its tile, references and
+// run-time polygon edits). Once the queue is empty the mesh depends only on
+// the obstacles and volumes in force, not on how the work was sliced.
+//
+// Snapshot and Restore save and restore the run-time state (obstacles and
+// volumes with their ids, the next ids, the queue and the mesh's dynamic
+// state) in the versioned, checksummed format of docs/snapshot.md; Restore
+// checks that the snapshot was taken from a cache of the same geometry and
+// settings and validates everything before it changes anything.
+//
+// # Units
+//
+// Positions are metres (float32 stored, double where the spec computes in
+// double); tile coordinates count tiles; ids count from 1.
+//
+// # Determinism and safety
+//
+// Every result is a function of the geometry, the settings and the sequence
+// of calls: no map is iterated for output, no clock is read, rebuilds run in
+// queue order. Every entry point validates its input and returns an error
+// naming the bad value; a call that fails changes nothing. A Cache is not
+// safe for concurrent use; its Mesh may be read (queried) between calls.
 package tilecache

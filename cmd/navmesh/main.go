@@ -8,7 +8,10 @@
 //
 // Commands:
 //
+//	bench         time the tile cache's obstacle cycle on a level
+//	build         build a level's navmesh and print its counts and stage times
 //	export-level  write a generated level (city, terrain) as a Wavefront OBJ file
+//	hashmatrix    print the hash matrix of the tile-cache scenarios
 //	shot          render a level to a PNG image, headless
 //
 // Run "navmesh <command> -h" for the arguments of a command. Exit status: 0
@@ -38,7 +41,10 @@ type command struct {
 
 // commands lists the subcommands in the order the usage text shows them.
 var commands = []command{
+	{"bench", "time the tile cache's obstacle cycle on a level", runBench},
+	{"build", "build a level's navmesh and print its counts and stage times", runBuild},
 	{"export-level", "write a generated level (city, terrain) as a Wavefront OBJ file", runExportLevel},
+	{"hashmatrix", "print the hash matrix of the tile-cache scenarios", runHashMatrix},
 	{"shot", "render a level to a PNG image, headless", runShot},
 }
 

@@ -26,7 +26,7 @@ func TestUsage(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "export-level") || !strings.Contains(errOut, "shot") {
 		t.Errorf("no args: code %d, stderr %q", code, errOut)
 	}
-	for _, future := range []string{"hashmatrix", "bench"} {
+	for _, future := range []string{"inspect"} {
 		if strings.Contains(errOut, future) {
 			t.Errorf("usage lists unimplemented command %q", future)
 		}
@@ -294,7 +294,7 @@ func TestShotSpanErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--overlays", "compact,regions"}, 2, "unknown overlay regions: available overlays are input, grid, solid, walkable, compact, eroded, volumes"},
+		{[]string{"--overlays", "compact,region"}, 2, "unknown overlay region: available overlays are input, grid, solid, walkable, compact, eroded, volumes, regions, contours-raw, contours, polys, detail, tiles, layers, portals"},
 		{[]string{"--overlays", "bogus,bogus"}, 2, "unknown overlay bogus: available"},
 		{[]string{"--tile", "3"}, 2, `invalid --tile "3"`},
 		{[]string{"--tile", "a,b"}, 2, `invalid --tile "a,b"`},

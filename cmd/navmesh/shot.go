@@ -34,31 +34,52 @@ var levelOverlays = []string{render.OverlayInput, render.OverlayGrid}
 
 // shotOverlays lists every overlay name --overlays accepts.
 func shotOverlays() []string {
-	return append(slices.Clone(levelOverlays), render.SpanOverlayNames...)
+	return append(append(slices.Clone(levelOverlays), render.SpanOverlayNames...), render.MeshOverlayNames...)
+}
+
+// isBuildOverlay reports whether overlay name needs the plain build.
+func isBuildOverlay(name string) bool {
+	return render.IsSpanOverlay(name) || render.IsMeshOverlay(name)
+}
+
+// buildOverlay returns the span or mesh overlay called name of b for the
+// tiles keep selects.
+func buildOverlay(name string, b *pipeline.Build, keep render.TileFilter) (*render.Overlay, error) {
+	if render.IsMeshOverlay(name) {
+		return render.MeshOverlay(name, b, keep)
+	}
+	return render.SpanOverlay(name, b, keep)
 }
 
 // runShot implements
 //
 //	navmesh shot --level city|terrain|FILE.obj [--view orbit|top] [--size WxH]
-//	             [--overlays a,b] [--tile X,Z] [--ortho] -o out.png
+//	             [--overlays a,b] [--tile X,Z] [--partition P]
+//	             [--detail-sample-dist CELLS] [--ortho] -o out.png
 //
 // It builds the level's scene (render.LevelScene), shows only the overlays
 // named by --overlays when given, frames the level, renders it with the
 // software rasterizer and writes a PNG ("-o -" writes to stdout).
 //
-// The span overlays (solid, walkable, compact, eroded, volumes) need the
-// plain build: when any is named, steps 1-3 of every tile run first with
-// pipeline.DefaultSettings (BuildLevel, stages kept). --tile X,Z restricts
-// the span overlays to tile (X, Z) and frames that tile instead of the
-// level.
+// The span overlays (solid, walkable, compact, eroded, volumes) and the
+// mesh overlays (regions, contours-raw, contours, polys, detail, tiles,
+// layers, portals) need the plain build: when any is named, the level is
+// built first with pipeline.DefaultSettings (BuildLevel, stages kept), its
+// partition replaced by --partition and its detail sample distance by
+// --detail-sample-dist (default: 6 cells, but 0 with --partition layers:
+// the tile cache's settings, under which tiles are built one height layer
+// at a time, so the layers overlay shows the layers). --tile X,Z restricts
+// those overlays to tile (X, Z) and frames that tile instead of the level.
 func runShot(args []string, stdout, stderr io.Writer) (err error) {
-	fs := newFlagSet("shot", "--level city|terrain|FILE.obj [--view orbit|top] [--size WxH] [--overlays a,b] [--tile X,Z] [--ortho] -o out.png", stdout)
+	fs := newFlagSet("shot", "--level city|terrain|FILE.obj [--view orbit|top] [--size WxH] [--overlays a,b] [--tile X,Z] [--partition P] [--detail-sample-dist CELLS] [--ortho] -o out.png", stdout)
 	levelArg := fs.String("level", "city", "built-in level name or path of a .obj `level`")
 	view := fs.String("view", "orbit", "camera: orbit (from above at an angle) or top (straight down, +x right, +z down)")
 	size := fs.String("size", "1280x800", "image size in pixels, `WIDTHxHEIGHT`")
 	overlays := fs.String("overlays", "", "comma-separated `names` of the overlays to show: "+strings.Join(shotOverlays(), ", ")+
-		" (default: input, grid); the span overlays run the plain build with the default settings first")
-	tileArg := fs.String("tile", "", "restrict the span overlays to tile `X,Z` and frame it")
+		" (default: input, grid); the span and mesh overlays run the plain build with the default settings first")
+	tileArg := fs.String("tile", "", "restrict the span and mesh overlays to tile `X,Z` and frame it")
+	partArg := fs.String("partition", pipeline.DefaultSettings().Partition.String(), "region `partition` of the build: watershed, monotone or layers")
+	detailArg := fs.String("detail-sample-dist", "", "detail sample distance of the build, `cells` (default 6; 0 with --partition layers, which builds tiles layer by layer; at most 0.9: no height sampling)")
 	ortho := fs.Bool("ortho", false, "orthographic instead of perspective projection")
 	out := fs.String("o", "", "output PNG `file` (- for stdout); required")
 	pos, err := parseArgs(fs, args)
@@ -98,6 +119,23 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 				strings.Join(unknown, ", "), strings.Join(shotOverlays(), ", "))
 		}
 	}
+	settings := pipeline.DefaultSettings()
+	if settings.Partition, err = pipeline.ParsePartitionType(*partArg); err != nil {
+		return usagef("invalid --partition %q: want watershed, monotone or layers", *partArg)
+	}
+	if settings.Partition == pipeline.Layers {
+		settings.DetailSampleDistCells = 0
+	}
+	if *detailArg != "" {
+		v, perr := strconv.ParseFloat(*detailArg, 32)
+		settings.DetailSampleDistCells = float32(v)
+		if perr == nil {
+			perr = settings.Validate()
+		}
+		if perr != nil {
+			return usagef("invalid --detail-sample-dist %q: want a number of cells, 0 to 1000", *detailArg)
+		}
+	}
 	tx, tz, haveTile := 0, 0, *tileArg != ""
 	if haveTile {
 		if tx, tz, err = parseTile(*tileArg); err != nil {
@@ -113,13 +151,13 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 	frame := soup.Bounds()
 	var spans []string
 	for _, n := range names {
-		if render.IsSpanOverlay(n) && !slices.Contains(spans, n) {
+		if isBuildOverlay(n) && !slices.Contains(spans, n) {
 			spans = append(spans, n)
 		}
 	}
 	var buildNote string
 	if len(spans) > 0 || haveTile {
-		grid, b, note, err := shotBuild(soup, len(spans) > 0)
+		grid, b, note, err := shotBuild(soup, len(spans) > 0, &settings)
 		if err != nil {
 			return err
 		}
@@ -138,7 +176,7 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 			cam.PitchRad = tilePitchRad // (the top view ignores it)
 		}
 		for _, n := range spans {
-			o, err := render.SpanOverlay(n, b, keep)
+			o, err := buildOverlay(n, b, keep)
 			if err != nil {
 				return err
 			}
@@ -182,11 +220,10 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 	return nil
 }
 
-// shotBuild returns the tile grid of soup under the default settings and,
-// when build is set, its plain build with the stages kept, plus a note for
-// the report.
-func shotBuild(soup *level.Soup, build bool) (*pipeline.TileGrid, *pipeline.Build, string, error) {
-	s := pipeline.DefaultSettings()
+// shotBuild returns the tile grid of soup under the (valid) settings s
+// and, when build is set, its plain build with the stages kept, plus a note
+// for the report.
+func shotBuild(soup *level.Soup, build bool, s *pipeline.NavSettings) (*pipeline.TileGrid, *pipeline.Build, string, error) {
 	chunky, err := level.NewChunky(soup, 256)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("index level: %w", err)
@@ -196,18 +233,22 @@ func shotBuild(soup *level.Soup, build bool) (*pipeline.TileGrid, *pipeline.Buil
 		return nil, nil, "", fmt.Errorf("build source: %w", err)
 	}
 	if !build {
-		g, err := src.TileGrid(&s)
+		g, err := src.TileGrid(s)
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("tile grid: %w", err)
 		}
 		return g, nil, "", nil
 	}
-	b, err := pipeline.BuildLevel(context.Background(), &s, src, pipeline.BuildOptions{KeepStages: true})
+	b, err := pipeline.BuildLevel(context.Background(), s, src, pipeline.BuildOptions{KeepStages: true})
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("build: %w", err)
 	}
 	note := fmt.Sprintf(", built %d tiles (%d with walkable spans, %d walkable spans) in %v",
 		b.BuiltTiles, len(b.Tiles), b.WalkableSpans, b.Wall.Round(time.Millisecond))
+	if b.Mesh != nil {
+		note += fmt.Sprintf(", %s partition: %d regions, %d polygons in %d navmesh tiles (up to %d layers)",
+			s.Partition, b.Regions, b.Polys, b.NavTiles, b.Layers)
+	}
 	return b.Grid, b, note, nil
 }
 

@@ -30,50 +30,34 @@ func Build(chf *voxel.CompactHeightfield, regs *region.Result, maxErrorCells flo
 	if err != nil {
 		return nil, err
 	}
-	t := tracer{chf: chf, ids: regs.IDs, flags: ef, w: chf.Width, h: chf.Height}
-	var loops []Loop
-	var idx []int32
-	var l Loop // scratch walk buffers, copied out per loop
-	for z := 0; z < t.h; z++ {
-		for x := 0; x < t.w; x++ {
-			cell := chf.Cells[x+z*t.w]
-			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-				for d := 0; d < 4 && ef[i] != 0; d++ {
-					if ef[i]&(1<<d) == 0 {
-						continue
-					}
-					if err := t.walk(x, z, i, d, &l); err != nil {
-						return nil, err
-					}
-					RotateLoop(&l)
-					out := Loop{
-						Raw:    append([]Vertex(nil), l.Raw...),
-						Keys:   append([]int32(nil), l.Keys...),
-						Region: l.Region,
-						Area:   l.Area,
-					}
-					out.Simplified = simplify(out.Raw, out.Keys, maxErrorCells, maxEdgeLenCells, flags, &idx, nil)
-					loops = append(loops, out)
-				}
-			}
-		}
+	t := tracer{g: &spanGraph{chf: chf}, ids: regs.IDs, areas: chf.Areas, flags: ef}
+	loops, err := t.traceAll(maxErrorCells, maxEdgeLenCells, flags)
+	if err != nil {
+		return nil, err
 	}
+	return newSet(&chf.Grid, loops, maxErrorCells, maxEdgeLenCells, flags), nil
+}
+
+// newSet returns the contour set of the loops traced on grid g (in
+// edge-key order): the grid's geometry, the parameters, and the contours
+// JoinLoops makes.
+func newSet(g *voxel.Grid, loops []Loop, maxErrorCells float32, maxEdgeLenCells int, flags BuildFlags) *Set {
 	set := &Set{
 		Loops:           loops,
-		OriginX:         chf.OriginM.X,
-		OriginY:         chf.OriginM.Y,
-		OriginZ:         chf.OriginM.Z,
-		CellSizeM:       chf.CellSizeM,
-		CellHeightM:     chf.CellHeightM,
-		Width:           chf.Width,
-		Height:          chf.Height,
-		Border:          chf.BorderCells,
+		OriginX:         g.OriginM.X,
+		OriginY:         g.OriginM.Y,
+		OriginZ:         g.OriginM.Z,
+		CellSizeM:       g.CellSizeM,
+		CellHeightM:     g.CellHeightM,
+		Width:           g.Width,
+		Height:          g.Height,
+		Border:          g.BorderCells,
 		MaxErrorCells:   maxErrorCells,
 		MaxEdgeLenCells: maxEdgeLenCells,
 		Flags:           flags,
 	}
 	set.Contours = JoinLoops(set.Loops)
-	return set, nil
+	return set
 }
 
 // EdgeOwners returns, for every edge key of a heightfield of spanCount

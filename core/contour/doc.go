@@ -24,6 +24,10 @@
 //
 // Set.EdgeOwners maps every edge key to the loop holding it.
 //
+// BuildLayer, LayerEdgeFlags and TraceLayerLoop are Build, EdgeFlags and
+// TraceLoop on one height layer (region.LayerView): the same code reading
+// the layer's own links, so another layer is a wall (docs/contours.md §12).
+//
 // Build scans the edges in edge-key order (span index, then direction) and
 // starts a trace at every edge still flagged. A loop's first edge is then its
 // smallest edge key, so RotateLoop changes nothing in Build, and the loops

@@ -15,40 +15,17 @@ import (
 )
 
 // soloCHF runs steps 1-3 on one grid covering the whole level with no
-// border, as Recast's solo sample does (grid size (int)((max-min)/cs + 0.5)
-// in float32, every triangle in index order, the filters, compaction and
-// erosion of pipeline.BuildTileSpans). The pipeline has no solo entry point
-// yet.
+// border, as Recast's solo sample does: pipeline.BuildSoloSpans (grid size
+// (int)((max-min)/cs + 0.5) in float32, every triangle in index order, the
+// filters, compaction and erosion of a tile build).
 func soloCHF(t testing.TB, soup *level.Soup, s *pipeline.NavSettings) *voxel.CompactHeightfield {
 	t.Helper()
-	b := soup.Bounds()
-	cells := func(lo, hi float32) int { return int(float32((hi-lo)/s.CellSizeM) + 0.5) }
-	g := voxel.Grid{
-		Width: cells(b.Min.X, b.Max.X), Height: cells(b.Min.Z, b.Max.Z),
-		OriginM: b.Min, MaxM: b.Max, CellSizeM: s.CellSizeM, CellHeightM: s.CellHeightM,
-	}
-	hf, err := voxel.NewHeightfield(g)
+	src, err := pipeline.NewSoupSource(soup, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	climb, height := s.WalkableClimbCells(), s.WalkableHeightCells()
-	if err := hf.RasterizeSoup(soup, nil, s.AgentMaxSlopeDeg, climb); err != nil {
-		t.Fatal(err)
-	}
-	if err := hf.FilterLowHangingWalkableObstacles(climb); err != nil {
-		t.Fatal(err)
-	}
-	if err := hf.FilterLedgeSpans(height, climb); err != nil {
-		t.Fatal(err)
-	}
-	if err := hf.FilterWalkableLowHeightSpans(height); err != nil {
-		t.Fatal(err)
-	}
-	c, err := voxel.BuildCompactHeightfield(hf, height, climb)
+	c, err := pipeline.BuildSoloSpans(s, src, nil)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.ErodeWalkableArea(s.WalkableRadiusCells(), nil); err != nil {
 		t.Fatal(err)
 	}
 	return c

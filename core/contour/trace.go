@@ -50,6 +50,74 @@ func checkInput(chf *voxel.CompactHeightfield, regs *region.Result) error {
 	return nil
 }
 
+// spanGraph is how the stage reads the spans it traces: their links, columns
+// and floors. It is either a whole compact heightfield (chf set: links from
+// the packed CompactSpan.Con, columns from the cell table) or one height
+// layer of one (view set, layer.go: the layer's own links only, so another
+// layer is a wall). The flags, the walk, the corner test and the
+// simplification are the same code for both (tracer); only the four
+// accessors below look at the representation.
+type spanGraph struct {
+	chf  *voxel.CompactHeightfield
+	view *region.LayerView
+}
+
+// spanCount returns the number of spans (indices 0..spanCount()-1).
+func (g *spanGraph) spanCount() int {
+	if g.view != nil {
+		return len(g.view.Index)
+	}
+	return len(g.chf.Spans)
+}
+
+// column returns the column of span i; ok is false when no column holds it.
+func (g *spanGraph) column(i int) (x, z int, ok bool) {
+	if v := g.view; v != nil {
+		if i < 0 || i >= len(v.Index) {
+			return 0, 0, false
+		}
+		return int(v.X[i]), int(v.Z[i]), true
+	}
+	return column(g.chf, i)
+}
+
+// floor returns the floor row of span i.
+func (g *spanGraph) floor(i int) int32 {
+	if g.view != nil {
+		return int32(g.view.Y[i])
+	}
+	return int32(g.chf.Spans[i].Y)
+}
+
+// neighbour returns the span linked from span i of column (x, z) in
+// direction d and its column, or ni = -1 when there is none (a link out of
+// range reads as none, so nothing panics on a graph the validation would
+// reject).
+func (g *spanGraph) neighbour(x, z, i, d int) (nx, nz, ni int) {
+	if v := g.view; v != nil {
+		j := v.Links[4*i+d]
+		if j < 0 || int(j) >= len(v.Index) {
+			return 0, 0, -1
+		}
+		return int(v.X[j]), int(v.Z[j]), int(j) // (x, z) moved by d in a valid view
+	}
+	chf := g.chf
+	l := chf.Spans[i].Link(d)
+	if l == voxel.NotConnected {
+		return 0, 0, -1
+	}
+	nx, nz = x+voxel.DirOffsetX[d], z+voxel.DirOffsetZ[d]
+	if nx < 0 || nz < 0 || nx >= chf.Width || nz >= chf.Height {
+		return 0, 0, -1
+	}
+	c := chf.Cells[nx+nz*chf.Width]
+	ni = int(c.Index) + l
+	if uint32(l) >= c.Count || ni >= len(chf.Spans) {
+		return 0, 0, -1
+	}
+	return nx, nz, ni
+}
+
 // EdgeFlags returns, for every span, the set of its edges that are region
 // boundaries: bit d (direction d of voxel.DirOffsetX/Z: −x, +z, +x, −z) is
 // set when the span is in a region (id not region.NoRegion and without
@@ -77,8 +145,7 @@ func EdgeFlags(chf *voxel.CompactHeightfield, regs *region.Result, dst []uint8) 
 		for x := 0; x < w; x++ {
 			cell := cells[x+z*w]
 			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-				r := ids[i]
-				if r == region.NoRegion || r&region.BorderFlag != 0 {
+				if !inRegion(ids[i]) {
 					dst[i] = 0
 					continue
 				}
@@ -98,52 +165,45 @@ func EdgeFlags(chf *voxel.CompactHeightfield, regs *region.Result, dst []uint8) 
 					if uint32(l) >= nc.Count {
 						return nil, fmt.Errorf("contour: span %d of column (%d, %d) links in direction %d to span %d of a column of %d", i, x, z, d, l, nc.Count)
 					}
-					if ids[int(nc.Index)+l] != r {
+					if ids[int(nc.Index)+l] != ids[i] {
 						f |= 1 << d
 					}
 				}
-				if f == 0xf {
-					f = 0
-				}
-				dst[i] = f
+				dst[i] = boundaryBits(f)
 			}
 		}
 	}
 	return dst, nil
 }
 
-// tracer walks loops on one compact heightfield.
-type tracer struct {
-	chf   *voxel.CompactHeightfield
-	ids   []uint16
-	flags []uint8
-	w, h  int
+// inRegion reports whether a span with region id r is in a region: not
+// NoRegion and not a border id.
+func inRegion(r uint16) bool { return r != region.NoRegion && r&region.BorderFlag == 0 }
+
+// boundaryBits finishes the edge flags of a span in a region from f, its
+// edges whose neighbour is missing or in another region (bit d for
+// direction d): a lone span, all four bits set, gets none, since a one-span
+// loop is never traced (Recast skips it too). EdgeFlags and LayerEdgeFlags
+// share it.
+func boundaryBits(f uint8) uint8 {
+	if f == 0xf {
+		return 0
+	}
+	return f
 }
 
-// neighbour returns the column and index of the span linked from span i of
-// column (x, z) in direction d, or ni = -1 when there is none (a link out of
-// range reads as none, so nothing panics on a heightfield EdgeFlags would
-// reject).
-func (t *tracer) neighbour(x, z, i, d int) (nx, nz, ni int) {
-	l := t.chf.Spans[i].Link(d)
-	if l == voxel.NotConnected {
-		return 0, 0, -1
-	}
-	nx, nz = x+voxel.DirOffsetX[d], z+voxel.DirOffsetZ[d]
-	if nx < 0 || nz < 0 || nx >= t.w || nz >= t.h {
-		return 0, 0, -1
-	}
-	c := t.chf.Cells[nx+nz*t.w]
-	ni = int(c.Index) + l
-	if uint32(l) >= c.Count || ni >= len(t.chf.Spans) {
-		return 0, 0, -1
-	}
-	return nx, nz, ni
+// tracer walks loops on one span graph with its areas, region ids and edge
+// flags (one per span each).
+type tracer struct {
+	g     *spanGraph
+	ids   []uint16
+	areas []uint8
+	flags []uint8
 }
 
 // regArea packs a span's region id and area as Recast's corner test does.
 func (t *tracer) regArea(i int) uint32 {
-	return uint32(t.ids[i]) | uint32(t.chf.Areas[i])<<16
+	return uint32(t.ids[i]) | uint32(t.areas[i])<<16
 }
 
 // corner returns the height of the corner at the end of edge d of span i in
@@ -160,23 +220,22 @@ func (t *tracer) regArea(i int) uint32 {
 // of the four zero.
 func (t *tracer) corner(x, z, i, d int) (y int32, border bool) {
 	dp := (d + 1) & 3
-	spans := t.chf.Spans
-	ch := int(spans[i].Y)
+	ch := t.g.floor(i)
 	var regs [4]uint32
 	regs[0] = t.regArea(i)
-	if ax, az, ai := t.neighbour(x, z, i, d); ai >= 0 {
-		ch = max(ch, int(spans[ai].Y))
+	if ax, az, ai := t.g.neighbour(x, z, i, d); ai >= 0 {
+		ch = max(ch, t.g.floor(ai))
 		regs[1] = t.regArea(ai)
-		if _, _, a2 := t.neighbour(ax, az, ai, dp); a2 >= 0 {
-			ch = max(ch, int(spans[a2].Y))
+		if _, _, a2 := t.g.neighbour(ax, az, ai, dp); a2 >= 0 {
+			ch = max(ch, t.g.floor(a2))
 			regs[2] = t.regArea(a2)
 		}
 	}
-	if ax, az, ai := t.neighbour(x, z, i, dp); ai >= 0 {
-		ch = max(ch, int(spans[ai].Y))
+	if ax, az, ai := t.g.neighbour(x, z, i, dp); ai >= 0 {
+		ch = max(ch, t.g.floor(ai))
 		regs[3] = t.regArea(ai)
-		if _, _, a2 := t.neighbour(ax, az, ai, d); a2 >= 0 {
-			ch = max(ch, int(spans[a2].Y))
+		if _, _, a2 := t.g.neighbour(ax, az, ai, d); a2 >= 0 {
+			ch = max(ch, t.g.floor(a2))
 			regs[2] = t.regArea(a2)
 		}
 	}
@@ -187,10 +246,10 @@ func (t *tracer) corner(x, z, i, d int) (y int32, border bool) {
 		sameArea := c>>16 == e>>16
 		noZero := a != 0 && b != 0 && c != 0 && e != 0
 		if twoSameBorder && twoInside && sameArea && noZero {
-			return int32(ch), true
+			return ch, true
 		}
 	}
-	return int32(ch), false
+	return ch, false
 }
 
 // walk traces the loop through edge d of span i in column (x, z) (which
@@ -203,10 +262,10 @@ func (t *tracer) walk(x, z, i, d int, l *Loop) error {
 	l.Keys = l.Keys[:0]
 	l.Simplified = l.Simplified[:0]
 	l.Region = t.ids[i]
-	l.Area = t.chf.Areas[i]
+	l.Area = t.areas[i]
 	startI, startD := i, d
 	// A loop visits each (span, direction) state at most once.
-	limit := 4*len(t.chf.Spans) + 1
+	limit := 4*t.g.spanCount() + 1
 	for step := 0; ; step++ {
 		if step >= limit {
 			return fmt.Errorf("contour: the loop from edge %d of span %d does not close (links not mutual?)", startD, startI)
@@ -224,9 +283,9 @@ func (t *tracer) walk(x, z, i, d int, l *Loop) error {
 				px++
 			}
 			var f uint32
-			if _, _, ai := t.neighbour(x, z, i, d); ai >= 0 {
+			if _, _, ai := t.g.neighbour(x, z, i, d); ai >= 0 {
 				f = uint32(t.ids[ai])
-				if t.chf.Areas[ai] != t.chf.Areas[i] {
+				if t.areas[ai] != t.areas[i] {
 					f |= AreaBorder
 				}
 			}
@@ -238,7 +297,7 @@ func (t *tracer) walk(x, z, i, d int, l *Loop) error {
 			t.flags[i] &^= 1 << d
 			d = (d + 1) & 3 // turn clockwise: next edge of the same span
 		} else {
-			nx, nz, ni := t.neighbour(x, z, i, d)
+			nx, nz, ni := t.g.neighbour(x, z, i, d)
 			if ni < 0 {
 				return fmt.Errorf("contour: edge %d of span %d is not flagged but has no neighbour (flags do not match the heightfield)", d, i)
 			}
@@ -249,6 +308,58 @@ func (t *tracer) walk(x, z, i, d int, l *Loop) error {
 			return nil
 		}
 	}
+}
+
+// trace is TraceLoop on a checked graph: it traces the loop from edge dir of
+// span (an index already checked against the graph).
+func (t *tracer) trace(span, dir int) (Loop, error) {
+	if dir < 0 || dir > 3 {
+		return Loop{}, fmt.Errorf("contour: direction %d out of range 0..3", dir)
+	}
+	x, z, ok := t.g.column(span)
+	if !ok {
+		return Loop{}, fmt.Errorf("contour: no column holds span %d (column table not valid)", span)
+	}
+	var l Loop
+	if err := t.walk(x, z, span, dir, &l); err != nil {
+		return Loop{}, err
+	}
+	return l, nil
+}
+
+// traceAll traces every loop of the graph in edge-key order (span index,
+// then direction): from every edge still flagged, a walk, RotateLoop (no
+// change: the first edge of a loop met in this order is its smallest key)
+// and the simplification. t.flags is consumed.
+func (t *tracer) traceAll(maxErrorCells float32, maxEdgeLenCells int, flags BuildFlags) ([]Loop, error) {
+	var loops []Loop
+	var idx []int32
+	var l Loop // scratch walk buffers, copied out per loop
+	ef := t.flags
+	for i := range ef {
+		for d := 0; d < 4 && ef[i] != 0; d++ {
+			if ef[i]&(1<<d) == 0 {
+				continue
+			}
+			x, z, ok := t.g.column(i)
+			if !ok {
+				return nil, fmt.Errorf("contour: no column holds span %d", i)
+			}
+			if err := t.walk(x, z, i, d, &l); err != nil {
+				return nil, err
+			}
+			RotateLoop(&l)
+			out := Loop{
+				Raw:    append([]Vertex(nil), l.Raw...),
+				Keys:   append([]int32(nil), l.Keys...),
+				Region: l.Region,
+				Area:   l.Area,
+			}
+			out.Simplified = simplify(out.Raw, out.Keys, maxErrorCells, maxEdgeLenCells, flags, &idx, nil)
+			loops = append(loops, out)
+		}
+	}
+	return loops, nil
 }
 
 // column returns the column (x, z) holding span i, found by bisection on
@@ -290,17 +401,6 @@ func TraceLoop(chf *voxel.CompactHeightfield, regs *region.Result, flags []uint8
 	if span < 0 || span >= n {
 		return Loop{}, fmt.Errorf("contour: span %d out of range 0..%d", span, n-1)
 	}
-	if dir < 0 || dir > 3 {
-		return Loop{}, fmt.Errorf("contour: direction %d out of range 0..3", dir)
-	}
-	t := tracer{chf: chf, ids: regs.IDs, flags: flags, w: chf.Width, h: chf.Height}
-	x, z, ok := column(chf, span)
-	if !ok {
-		return Loop{}, fmt.Errorf("contour: no column holds span %d (column table not valid)", span)
-	}
-	var l Loop
-	if err := t.walk(x, z, span, dir, &l); err != nil {
-		return Loop{}, err
-	}
-	return l, nil
+	t := tracer{g: &spanGraph{chf: chf}, ids: regs.IDs, areas: chf.Areas, flags: flags}
+	return t.trace(span, dir)
 }

@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"context"
+	"fmt"
+	"runtime"
 	"testing"
 
 	"navviz/core/level"
@@ -121,4 +124,53 @@ func BenchmarkTileSpansCity(b *testing.B) {
 
 func BenchmarkTileSpansDungeon(b *testing.B) {
 	benchTiles(b, sharedLevel(b, "dungeon.obj"))
+}
+
+// benchBuildLevel builds a whole level (BuildLevel: steps 1-5 and the
+// mesh) with the default settings (watershed, detail sampling) and with the
+// tile cache's (layer first, no sampling), on one worker and on all CPUs.
+// Besides the wall time per build it reports each stage's CPU time per
+// build (Build.StageTotals, summed over the workers) in ms.
+func benchBuildLevel(b *testing.B, soup *level.Soup) {
+	src := chunkySource(b, soup)
+	for _, s := range []NavSettings{DefaultSettings(), layerSettings()} {
+		for _, w := range []int{1, 0} {
+			name := fmt.Sprintf("%v/workers=%d", s.Partition, w)
+			if w == 0 {
+				name = fmt.Sprintf("%v/workers=all(%d)", s.Partition, runtime.GOMAXPROCS(0))
+			}
+			b.Run(name, func(b *testing.B) {
+				var totals StageTimes
+				n := 0
+				var last *Build
+				b.ReportAllocs()
+				for b.Loop() {
+					bl, err := BuildLevel(context.Background(), &s, src, BuildOptions{Workers: w})
+					if err != nil {
+						b.Fatal(err)
+					}
+					totals.add(&bl.StageTotals)
+					n++
+					last = bl
+				}
+				for st := Stage(0); st < NumStages; st++ {
+					b.ReportMetric(float64(totals[st].Microseconds())/1000/float64(n), st.String()+"-ms")
+				}
+				b.ReportMetric(float64(last.NavTiles), "navtiles")
+				b.ReportMetric(float64(last.Polys), "polys")
+			})
+		}
+	}
+}
+
+func BenchmarkBuildLevelCity(b *testing.B) {
+	soup, err := level.Builtin("city")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchBuildLevel(b, soup)
+}
+
+func BenchmarkBuildLevelDungeon(b *testing.B) {
+	benchBuildLevel(b, sharedLevel(b, "dungeon.obj"))
 }

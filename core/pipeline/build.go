@@ -8,12 +8,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"navviz/core/navmesh"
+	"navviz/core/region"
 	"navviz/core/voxel"
 )
 
 // Stage names one timed stage of a tile build. Stages are numbered in the
-// order a tile runs them; later steps (regions, contours, polygons, detail,
-// tile data) append their own after StageVolumes.
+// order a tile runs them.
 type Stage int
 
 const (
@@ -27,13 +28,30 @@ const (
 	StageCompact
 	// StageErode is the erosion by the agent radius (step 3).
 	StageErode
-	// StageVolumes is the marking of the build-time ConvexVolumes (step 3).
+	// StageVolumes is the marking of the build-time ConvexVolumes (step 3)
+	// and of NavSettings.Obstacles.
 	StageVolumes
+	// StageRegions is the region partition of step 5 (on the layer-first
+	// path also the split into height layers).
+	StageRegions
+	// StageContours is the tracing and simplification of the contours.
+	StageContours
+	// StagePolys is the polygon mesh.
+	StagePolys
+	// StageDetail is the detail mesh.
+	StageDetail
+	// StageTile is the navmesh tile data.
+	StageTile
+	// StageLink is the adding of the tile's navmesh tiles to the Build's
+	// Mesh (links stitched to the tiles added before), done in tile order
+	// once every tile is built.
+	StageLink
 	// NumStages is the number of stages.
 	NumStages
 )
 
-var stageNames = [NumStages]string{"rasterize", "filter", "compact", "erode", "volumes"}
+var stageNames = [NumStages]string{"rasterize", "filter", "compact", "erode", "volumes",
+	"regions", "contours", "polys", "detail", "tile", "link"}
 
 // String returns the stage's short name ("rasterize", "filter", ...), or
 // "Stage(n)" for an invalid value.
@@ -104,8 +122,9 @@ type TileStages struct {
 	Times StageTimes
 }
 
-// BuildOptions tune BuildLevel. The zero value builds on every CPU, with no
-// progress report and no stages kept. No option changes the tiles built.
+// BuildOptions tune BuildLevel and BuildSolo. The zero value builds on
+// every CPU, with no progress report and no stages kept. No option but
+// SpansOnly changes the tiles built.
 type BuildOptions struct {
 	// Workers is the number of goroutines building tiles; 0 means
 	// runtime.GOMAXPROCS(0). Negative values are an error.
@@ -121,6 +140,9 @@ type BuildOptions struct {
 	// the filtered solid heightfield and the areas around erosion. It
 	// costs memory of the order of the solid spans.
 	KeepStages bool
+	// SpansOnly stops every tile after steps 1-3: no step 5, no Mesh, no
+	// counts (for a caller that runs step 5 itself, as the tile cache does).
+	SpansOnly bool
 }
 
 // TileBuild is the plain build of one tile.
@@ -130,6 +152,11 @@ type TileBuild struct {
 	// Spans is the tile's compact heightfield after steps 1-3
 	// (BuildTileSpans' result, byte for byte).
 	Spans *voxel.CompactHeightfield
+	// ErodedAreas are the areas after erosion, before the build-time
+	// volumes and obstacles (one per span of Spans; the same slice as
+	// Spans.Areas when the settings have neither): the walkability the
+	// layer-first split is decided on (BuildTileMesh's eroded).
+	ErodedAreas []uint8
 	// WalkableSpans is Spans.WalkableSpanCount(): the walkable open spans of
 	// the whole build grid, border ring included.
 	WalkableSpans int
@@ -138,12 +165,27 @@ type TileBuild struct {
 	Stages *TileStages
 	// Times are the durations of the tile's stages.
 	Times StageTimes
+	// Regions holds the step-5 region id of every span of Spans: the
+	// partition's result on the general path, the ids region.Layers gives
+	// on the layer-first path (TileMesh.Regions).
+	Regions *region.Result
+	// Layers lists the navmesh tiles made at this position, in ascending
+	// layer order (TileMesh.Layers): on the general path one entry with
+	// Layer 0 when the tile has polygons.
+	Layers []LayerBuild
+	// LayerFirst reports whether the tile was built one layer at a time.
+	LayerFirst bool
+	// Counts are the tile's step-5 counts.
+	Counts MeshCounts
 }
 
 // Build is the plain build of a whole level: the tiles of its TileGrid that
-// have something walkable, in row-major order (tz, then tx). Its content
-// (everything but the durations) depends only on the settings and the
-// source, never on the number of workers or on timing.
+// have something walkable, in row-major order (tz, then tx), and the navmesh
+// of their tiles. Its content (everything but the durations) depends only on
+// the settings and the source, never on the number of workers or on timing.
+//
+// The embedded MeshCounts sum the tiles' counts (Layers: the most layers of
+// one tile).
 type Build struct {
 	// Settings are the settings the level was built with (a copy, Volumes
 	// included).
@@ -167,6 +209,14 @@ type Build struct {
 	Wall time.Duration
 	// Workers is the number of goroutines used.
 	Workers int
+	// Solo reports a BuildSolo build: one tile, the whole level, no border.
+	Solo bool
+	// Mesh holds every tile's navmesh tiles (TileBuild.Layers' Data), added
+	// in row-major tile order and ascending layer order, so stitched the
+	// same way whatever the number of workers. Nil with
+	// BuildOptions.SpansOnly.
+	Mesh *navmesh.Mesh
+	MeshCounts
 }
 
 // Tile returns the build of tile (tx, tz), or nil when that tile has
@@ -202,13 +252,19 @@ func cloneSettings(s *NavSettings) NavSettings {
 			c.Volumes[i] = v
 		}
 	}
+	if s.Obstacles != nil {
+		c.Obstacles = append([]voxel.Obstacle(nil), s.Obstacles...)
+	}
 	return c
 }
 
-// BuildLevel runs steps 1-3 (BuildTileSpans) on every tile of src's
-// TileGrid under settings s, on opt.Workers goroutines each with its own
-// Scratch, and gathers the tiles in row-major order, so the result is the
-// same for any number of workers (compare the tiles' MarshalBinary bytes).
+// BuildLevel is the plain tiled build of a level (docs/build.md): every
+// tile of src's TileGrid runs steps 1-3 (BuildTileSpans) and, when it has a
+// walkable span, step 5 (BuildTileMesh at TileGrid.Place), on opt.Workers
+// goroutines each with its own Scratch; the tiles are gathered in row-major
+// order and their navmesh tiles added to Build.Mesh in that order, layers
+// ascending. The result is the same for any number of workers (compare
+// Mesh.MarshalBinary).
 //
 // The settings are validated and copied first (s may change once
 // BuildLevel has returned). Cancelling ctx stops the build: workers finish
@@ -216,18 +272,46 @@ func cloneSettings(s *NavSettings) NavSettings {
 // wrapping ctx.Err(). When tiles fail, the error of the first failing tile
 // in row-major order is returned, naming the tile. On error there is no
 // Build.
-//
-// The later build steps (regions, contours, polygons, detail, tile data)
-// extend each tile's work here and add their products to TileBuild.
 func BuildLevel(ctx context.Context, s *NavSettings, src *Source, opt BuildOptions) (*Build, error) {
+	b, err := newBuild(s, src, opt)
+	if err != nil {
+		return nil, err
+	}
+	set := &b.Settings
+	grid, err := src.TileGrid(set)
+	if err != nil {
+		return nil, err
+	}
+	b.Grid = grid
+	job := func(i int, scratch *Scratch, r *TileBuild, keep *TileStages) (*voxel.CompactHeightfield, TilePlace, error) {
+		tx, tz := i%grid.TilesX, i/grid.TilesX
+		r.TX, r.TZ = tx, tz
+		g, err := grid.BuildGrid(tx, tz)
+		if err != nil {
+			return nil, TilePlace{}, err
+		}
+		at, err := grid.Place(tx, tz)
+		if err != nil {
+			return nil, TilePlace{}, err
+		}
+		gx0, gz0 := grid.BuildGridCellOffset(tx, tz)
+		chf, err := tileSpans(set, src, g, gx0, gz0, scratch, &r.Times, keep, &r.ErodedAreas)
+		return chf, at, err
+	}
+	if err := b.run(ctx, opt, grid.TileCount(), job); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// newBuild validates the arguments of a build and returns a Build holding a
+// copy of the settings.
+func newBuild(s *NavSettings, src *Source, opt BuildOptions) (*Build, error) {
 	if s == nil {
 		return nil, fmt.Errorf("pipeline: nil settings")
 	}
 	if src == nil {
 		return nil, fmt.Errorf("pipeline: nil source")
-	}
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	if opt.Workers < 0 {
 		return nil, fmt.Errorf("pipeline: BuildOptions.Workers = %d, want >= 0", opt.Workers)
@@ -235,14 +319,22 @@ func BuildLevel(ctx context.Context, s *NavSettings, src *Source, opt BuildOptio
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	b := &Build{Settings: cloneSettings(s)}
-	set := &b.Settings
-	grid, err := src.TileGrid(set)
-	if err != nil {
-		return nil, err
+	return &Build{Settings: cloneSettings(s)}, nil
+}
+
+// tileJob runs steps 1-3 of tile i of a build: it sets r.TX, r.TZ and
+// r.ErodedAreas, charges r.Times, fills keep when not nil, and returns the
+// compact heightfield and the tile's place.
+type tileJob func(i int, scratch *Scratch, r *TileBuild, keep *TileStages) (*voxel.CompactHeightfield, TilePlace, error)
+
+// run builds the total tiles of b with job and step 5 on opt.Workers
+// goroutines, gathers them in index order, fills the Mesh and the counts
+// (BuildLevel's contract).
+func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJob) error {
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	b.Grid = grid
-	total := grid.TileCount()
+	set := &b.Settings
 	b.BuiltTiles = total
 	workers := opt.Workers
 	if workers == 0 {
@@ -251,7 +343,7 @@ func BuildLevel(ctx context.Context, s *NavSettings, src *Source, opt BuildOptio
 	workers = max(1, min(workers, total))
 	b.Workers = workers
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("pipeline: build cancelled before it started: %w", err)
+		return fmt.Errorf("pipeline: build cancelled before it started: %w", err)
 	}
 
 	start := time.Now()
@@ -275,24 +367,10 @@ func BuildLevel(ctx context.Context, s *NavSettings, src *Source, opt BuildOptio
 				if i >= total {
 					return
 				}
-				tx, tz := i%grid.TilesX, i/grid.TilesX
 				r := &results[i]
-				r.TX, r.TZ = tx, tz
-				var keep *TileStages
-				if opt.KeepStages {
-					keep = &TileStages{}
-				}
-				chf, err := tileSpans(set, src, grid, tx, tz, &scratch, &r.Times, keep)
-				if err != nil {
-					errs[i] = fmt.Errorf("pipeline: tile (%d, %d): %w", tx, tz, err)
+				if err := buildTile(set, opt, i, &scratch, r, job); err != nil {
+					errs[i] = fmt.Errorf("pipeline: tile (%d, %d): %w", r.TX, r.TZ, err)
 					stop.Store(true)
-				} else {
-					r.Spans = chf
-					r.WalkableSpans = chf.WalkableSpanCount()
-					if keep != nil {
-						keep.Times = r.Times
-						r.Stages = keep
-					}
 				}
 				done <- i
 			}
@@ -314,7 +392,7 @@ func BuildLevel(ctx context.Context, s *NavSettings, src *Source, opt BuildOptio
 	// tile taken.
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if finished < total {
@@ -322,18 +400,66 @@ func BuildLevel(ctx context.Context, s *NavSettings, src *Source, opt BuildOptio
 		if err == nil {
 			err = context.Canceled
 		}
-		return nil, fmt.Errorf("pipeline: build cancelled after %d of %d tiles: %w", finished, total, err)
+		return fmt.Errorf("pipeline: build cancelled after %d of %d tiles: %w", finished, total, err)
+	}
+	if !opt.SpansOnly {
+		b.Mesh = navmesh.NewMesh()
 	}
 	for i := range results {
 		r := &results[i]
-		b.StageTotals.add(&r.Times)
 		if r.WalkableSpans == 0 {
+			b.StageTotals.add(&r.Times)
 			continue
 		}
+		if b.Mesh != nil {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("pipeline: build cancelled while linking tiles: %w", err)
+			}
+			clock := stageClock{times: &r.Times}
+			clock.start()
+			for li := range r.Layers {
+				if _, err := b.Mesh.AddTile(r.Layers[li].Data); err != nil {
+					return fmt.Errorf("pipeline: tile (%d, %d) layer %d: %w", r.TX, r.TZ, r.Layers[li].Layer, err)
+				}
+			}
+			clock.lap(StageLink)
+			if r.Stages != nil {
+				r.Stages.Times = r.Times
+			}
+		}
+		b.StageTotals.add(&r.Times)
 		b.Tiles = append(b.Tiles, *r)
 		b.SpanCount += r.Spans.SpanCount()
 		b.WalkableSpans += r.WalkableSpans
+		b.MeshCounts.add(&r.Counts)
 	}
 	b.Wall = time.Since(start)
-	return b, nil
+	return nil
+}
+
+// buildTile runs steps 1-3 (job) and, unless opt.SpansOnly or nothing is
+// walkable, step 5 of tile i into r.
+func buildTile(set *NavSettings, opt BuildOptions, i int, scratch *Scratch, r *TileBuild, job tileJob) error {
+	var keep *TileStages
+	if opt.KeepStages {
+		keep = &TileStages{}
+	}
+	chf, at, err := job(i, scratch, r, keep)
+	if err != nil {
+		return err
+	}
+	r.Spans = chf
+	r.WalkableSpans = chf.WalkableSpanCount()
+	if r.WalkableSpans > 0 && !opt.SpansOnly {
+		tm, err := buildTileMesh(set, at, chf, r.ErodedAreas, nil, scratch, &stageClock{times: &r.Times}, false)
+		if err != nil {
+			return err
+		}
+		r.Regions, r.Layers, r.LayerFirst, r.Counts = tm.Regions, tm.Layers, tm.LayerFirst, tm.Counts
+	}
+	if keep != nil {
+		keep.Times = r.Times
+		r.Stages = keep
+	}
+	return nil
 }

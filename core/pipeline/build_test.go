@@ -248,30 +248,10 @@ func TestStageString(t *testing.T) {
 	for st := Stage(0); st < NumStages; st++ {
 		names = append(names, st.String())
 	}
-	if got := strings.Join(names, ","); got != "rasterize,filter,compact,erode,volumes" {
+	if got := strings.Join(names, ","); got != "rasterize,filter,compact,erode,volumes,regions,contours,polys,detail,tile,link" {
 		t.Errorf("stage names %s", got)
 	}
 	if Stage(99).String() != "Stage(99)" {
 		t.Error(Stage(99).String())
-	}
-}
-
-// BenchmarkBuildLevelCity builds steps 1-3 of the whole city on one worker
-// and on all CPUs.
-func BenchmarkBuildLevelCity(b *testing.B) {
-	soup, err := level.Builtin("city")
-	if err != nil {
-		b.Fatal(err)
-	}
-	src := chunkySource(b, soup)
-	s := DefaultSettings()
-	for _, w := range []int{1, 0} {
-		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
-			for b.Loop() {
-				if _, err := BuildLevel(context.Background(), &s, src, BuildOptions{Workers: w}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }

@@ -45,10 +45,13 @@ func ExampleBuildTileSpans() {
 	// open spans: 1024, walkable after erosion: 784
 }
 
-// BuildLevel builds steps 1-3 of every tile of a level on several
-// goroutines; the tiles come back in row-major order, the same for any
-// number of workers. A 30 m floor is 2 x 2 tiles of 19.2 m; span counts
-// cover each tile's whole build grid (its border ring included).
+// BuildLevel builds every tile of a level on several goroutines (steps 1-3,
+// then regions, contours, polygons, detail and tile data) and adds the
+// tiles' navmesh tiles to a navmesh.Mesh; the tiles come back in row-major
+// order, the same for any number of workers. A 30 m floor is 2 x 2 tiles of
+// 19.2 m; span counts cover each tile's whole build grid (its border ring
+// included); the walkable area is the floor less the strip erosion removes
+// along its edges (3 cells, 0.9 m: 28.2 m x 28.2 m).
 func ExampleBuildLevel() {
 	soup := &level.Soup{
 		Verts: []geom.Vec3{geom.V3(0, 0, 0), geom.V3(0, 0, 30), geom.V3(30, 0, 30), geom.V3(30, 0, 0)},
@@ -68,17 +71,43 @@ func ExampleBuildLevel() {
 		panic(err)
 	}
 	for _, t := range b.Tiles {
-		fmt.Printf("tile (%d, %d): %d walkable spans\n", t.TX, t.TZ, t.WalkableSpans)
+		fmt.Printf("tile (%d, %d): %d walkable spans, %d polygons\n", t.TX, t.TZ, t.WalkableSpans, t.Counts.Polys)
 	}
 	fmt.Println("walkable spans:", b.WalkableSpans)
+	fmt.Printf("navmesh: %d tiles, %d polygons, %.2f m² walkable\n", b.Mesh.TileCount(), b.Polys, b.WalkableAreaM2)
 	// Output:
 	// tile 1 of 4
 	// tile 2 of 4
 	// tile 3 of 4
 	// tile 4 of 4
-	// tile (0, 0): 3969 walkable spans
-	// tile (1, 0): 2205 walkable spans
-	// tile (0, 1): 2205 walkable spans
-	// tile (1, 1): 1225 walkable spans
+	// tile (0, 0): 3969 walkable spans, 2 polygons
+	// tile (1, 0): 2205 walkable spans, 2 polygons
+	// tile (0, 1): 2205 walkable spans, 2 polygons
+	// tile (1, 1): 1225 walkable spans, 1 polygons
 	// walkable spans: 9604
+	// navmesh: 4 tiles, 7 polygons, 795.24 m² walkable
+}
+
+// BuildSolo builds the whole level as one tile with no border, as Recast's
+// solo mesh does: one navmesh tile, no portal edges (the 28.2 m square's
+// sides are split every 12 m at most, hence 9 polygons).
+func ExampleBuildSolo() {
+	soup := &level.Soup{
+		Verts: []geom.Vec3{geom.V3(0, 0, 0), geom.V3(0, 0, 30), geom.V3(30, 0, 30), geom.V3(30, 0, 0)},
+		Tris:  [][3]int32{{0, 1, 2}, {0, 2, 3}},
+		Areas: []uint8{level.AreaWalkable, level.AreaWalkable},
+	}
+	src, err := pipeline.NewSoupSource(soup, nil)
+	if err != nil {
+		panic(err)
+	}
+	s := pipeline.DefaultSettings()
+	b, err := pipeline.BuildSolo(context.Background(), &s, src, pipeline.BuildOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("grid %d x %d cells, %d navmesh tile, %d regions, %d polygons, %.2f m² walkable\n",
+		b.Grid.CellsX, b.Grid.CellsZ, b.NavTiles, b.Regions, b.Polys, b.WalkableAreaM2)
+	// Output:
+	// grid 100 x 100 cells, 1 navmesh tile, 1 regions, 9 polygons, 795.24 m² walkable
 }

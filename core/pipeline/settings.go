@@ -91,6 +91,12 @@ type NavSettings struct {
 	// Volumes are the build-time area volumes, applied after erosion in
 	// order (the later wins where they overlap).
 	Volumes []voxel.ConvexVolume
+	// Obstacles are build-time obstacles (build3d-runtime.md, "Baking"),
+	// marked on every tile in list order after erosion and Volumes, grown by
+	// WalkableRadiusCells (voxel.MarkObstacle). A build copies the list and
+	// never reads it again: a tile cache built with them sees them as part
+	// of the geometry, and its own obstacles come after them.
+	Obstacles []voxel.Obstacle
 }
 
 // DefaultSettings returns the defaults of DESIGN.md (Recast's demo): cell
@@ -206,6 +212,11 @@ func (s *NavSettings) Validate() error {
 	for i := range s.Volumes {
 		if err := s.Volumes[i].Validate(); err != nil {
 			return fmt.Errorf("pipeline: NavSettings.Volumes[%d]: %w", i, err)
+		}
+	}
+	for i := range s.Obstacles {
+		if err := s.Obstacles[i].Validate(); err != nil {
+			return fmt.Errorf("pipeline: NavSettings.Obstacles[%d]: %w", i, err)
 		}
 	}
 	return nil

@@ -3,17 +3,21 @@ package pipeline
 import (
 	"slices"
 
+	"navviz/core/region"
 	"navviz/core/voxel"
 )
 
-// Scratch holds memory reused between BuildTileSpans calls: the solid
-// heightfield, the triangle list and the erosion distances. Reuse never
-// changes a result. A Scratch is not safe for concurrent use; give each
-// goroutine its own. The zero value is ready to use.
+// Scratch holds memory reused between BuildTileSpans and BuildTileMesh
+// calls: the solid heightfield, the triangle list, the erosion distances, the
+// labels and the areas of a layer. Reuse never changes a result. A Scratch is
+// not safe for concurrent use; give each goroutine its own. The zero value is
+// ready to use.
 type Scratch struct {
-	hf   voxel.Heightfield
-	tris []int32
-	dist []uint8
+	hf        voxel.Heightfield
+	tris      []int32
+	dist      []uint8
+	labels    region.Labels
+	viewAreas []uint8
 }
 
 // BuildTileSpans runs steps 1-3 of build3d-runtime.md for tile (tx, tz) of
@@ -27,7 +31,8 @@ type Scratch struct {
 //  2. the filters in Recast's order (low-hanging walkable obstacles, ledge
 //     spans, walkable low-height spans) and the compact heightfield with
 //     links for WalkableHeightCells and WalkableClimbCells;
-//  3. erosion by WalkableRadiusCells and s.Volumes marked in order.
+//  3. erosion by WalkableRadiusCells, s.Volumes marked in order, then
+//     s.Obstacles marked in order (grown by WalkableRadiusCells).
 //
 // The result is new memory owned by the caller (the tile cache keeps it). A
 // tile whose result has no walkable span has nothing to build. scratch may be
@@ -40,7 +45,12 @@ func BuildTileSpans(s *NavSettings, src *Source, tx, tz int, scratch *Scratch) (
 	if err != nil {
 		return nil, err
 	}
-	return tileSpans(s, src, tg, tx, tz, scratch, nil, nil)
+	g, err := tg.BuildGrid(tx, tz)
+	if err != nil {
+		return nil, err
+	}
+	gx0, gz0 := tg.BuildGridCellOffset(tx, tz)
+	return tileSpans(s, src, g, gx0, gz0, scratch, nil, nil, nil)
 }
 
 // BuildTileSpansStages is BuildTileSpans that also returns what the stages
@@ -56,23 +66,29 @@ func BuildTileSpansStages(s *NavSettings, src *Source, tx, tz int, scratch *Scra
 	if err != nil {
 		return nil, nil, err
 	}
+	g, err := tg.BuildGrid(tx, tz)
+	if err != nil {
+		return nil, nil, err
+	}
+	gx0, gz0 := tg.BuildGridCellOffset(tx, tz)
 	st := &TileStages{}
-	chf, err := tileSpans(s, src, tg, tx, tz, scratch, &st.Times, st)
+	chf, err := tileSpans(s, src, g, gx0, gz0, scratch, &st.Times, st, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	return chf, st, nil
 }
 
-// tileSpans runs steps 1-3 of tile (tx, tz) of tg (src's grid under the
-// valid settings s). When times is not nil it receives the duration of each
-// stage; when keep is not nil it receives copies of the intermediate
-// results. Neither changes the result.
-func tileSpans(s *NavSettings, src *Source, tg *TileGrid, tx, tz int, scratch *Scratch, times *StageTimes, keep *TileStages) (*voxel.CompactHeightfield, error) {
-	g, err := tg.BuildGrid(tx, tz)
-	if err != nil {
-		return nil, err
-	}
+// tileSpans runs steps 1-3 on build grid g (a tile's, or the solo grid)
+// under the valid settings s; (gx0, gz0) is the level cell of the grid's
+// column (0, 0), where a voxel source's columns are copied from. When times
+// is not nil it receives the duration of each stage; when keep is not nil
+// it receives copies of the intermediate results. Neither changes the
+// result. When eroded is not nil it receives the areas after erosion,
+// before the volumes and obstacles: a copy when any is marked, else the
+// compact heightfield's own Areas.
+func tileSpans(s *NavSettings, src *Source, g voxel.Grid, gx0, gz0 int, scratch *Scratch, times *StageTimes, keep *TileStages, eroded *[]uint8) (*voxel.CompactHeightfield, error) {
+	var err error
 	if scratch == nil {
 		scratch = &Scratch{}
 	}
@@ -87,7 +103,6 @@ func tileSpans(s *NavSettings, src *Source, tg *TileGrid, tx, tz int, scratch *S
 
 	// Step 1: the solid heightfield.
 	if src.voxels != nil {
-		gx0, gz0 := tg.BuildGridCellOffset(tx, tz)
 		if err := hf.CopyWindow(src.voxels, gx0, gz0); err != nil {
 			return nil, err
 		}
@@ -144,10 +159,23 @@ func tileSpans(s *NavSettings, src *Source, tg *TileGrid, tx, tz int, scratch *S
 	clock.lap(StageErode)
 	if keep != nil {
 		keep.ErodedAreas = slices.Clone(chf.Areas)
+	}
+	if eroded != nil {
+		*eroded = chf.Areas
+		if len(s.Volumes) > 0 || len(s.Obstacles) > 0 {
+			*eroded = slices.Clone(chf.Areas)
+		}
+	}
+	if keep != nil || eroded != nil {
 		clock.start()
 	}
 	for i := range s.Volumes {
 		if err := voxel.MarkConvexVolume(chf, &s.Volumes[i]); err != nil {
+			return nil, err
+		}
+	}
+	for i := range s.Obstacles {
+		if _, err := voxel.MarkObstacle(chf, &s.Obstacles[i], s.WalkableRadiusCells()); err != nil {
 			return nil, err
 		}
 	}

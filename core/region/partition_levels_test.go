@@ -34,41 +34,18 @@ func levelsSharedLevel(t testing.TB, name string) *level.Soup {
 }
 
 // levelsSoloCHF runs steps 1-3 on one grid covering the whole level with no
-// border, as Recast's solo sample does: Width = (int)((max.X-min.X)/cs +
-// 0.5) in float32 (rcCalcGridSize), the grid's corners the soup's bounds,
-// every triangle rasterized in index order, then the filters, compaction and
-// erosion of pipeline.BuildTileSpans. (The pipeline has no solo entry point
-// yet; this mirrors BuildTileSpans on a different grid.)
+// border, as Recast's solo sample does: pipeline.BuildSoloSpans (Width =
+// (int)((max.X-min.X)/cs + 0.5) in float32, rcCalcGridSize; the grid's
+// corners the soup's bounds; every triangle rasterized in index order, then
+// the filters, compaction and erosion of a tile build).
 func levelsSoloCHF(t testing.TB, soup *level.Soup, s *pipeline.NavSettings) *voxel.CompactHeightfield {
 	t.Helper()
-	b := soup.Bounds()
-	cells := func(lo, hi float32) int { return int(float32((hi-lo)/s.CellSizeM) + 0.5) }
-	g := voxel.Grid{
-		Width: cells(b.Min.X, b.Max.X), Height: cells(b.Min.Z, b.Max.Z),
-		OriginM: b.Min, MaxM: b.Max, CellSizeM: s.CellSizeM, CellHeightM: s.CellHeightM,
-	}
-	hf, err := voxel.NewHeightfield(g)
+	src, err := pipeline.NewSoupSource(soup, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	climb, height := s.WalkableClimbCells(), s.WalkableHeightCells()
-	if err := hf.RasterizeSoup(soup, nil, s.AgentMaxSlopeDeg, climb); err != nil {
-		t.Fatal(err)
-	}
-	if err := hf.FilterLowHangingWalkableObstacles(climb); err != nil {
-		t.Fatal(err)
-	}
-	if err := hf.FilterLedgeSpans(height, climb); err != nil {
-		t.Fatal(err)
-	}
-	if err := hf.FilterWalkableLowHeightSpans(height); err != nil {
-		t.Fatal(err)
-	}
-	c, err := voxel.BuildCompactHeightfield(hf, height, climb)
+	c, err := pipeline.BuildSoloSpans(s, src, nil)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.ErodeWalkableArea(s.WalkableRadiusCells(), nil); err != nil {
 		t.Fatal(err)
 	}
 	return c

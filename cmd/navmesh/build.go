@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+
+	"navviz/core/level"
+	"navviz/core/pipeline"
+)
+
+// buildReport is the --json output of navmesh build: the step-5 counts of
+// the whole build and the CPU time of each stage (summed over the workers)
+// in milliseconds, keyed by stage name.
+type buildReport struct {
+	Regions      int                `json:"regions"`
+	Contours     int                `json:"contours"`
+	Verts        int                `json:"verts"`
+	Polys        int                `json:"polys"`
+	DetailMeshes int                `json:"detailMeshes"`
+	DetailVerts  int                `json:"detailVerts"`
+	DetailTris   int                `json:"detailTris"`
+	Tiles        int                `json:"tiles"`
+	Layers       int                `json:"layers"`
+	WalkableArea float64            `json:"walkableArea"`
+	StageMs      map[string]float64 `json:"stageMs"`
+}
+
+// stageMs returns the CPU time of every stage of b in milliseconds, keyed
+// by stage name.
+func stageMs(b *pipeline.Build) map[string]float64 {
+	m := make(map[string]float64, pipeline.NumStages)
+	for st := pipeline.Stage(0); st < pipeline.NumStages; st++ {
+		m[st.String()] = float64(b.StageTotals[st].Nanoseconds()) / 1e6
+	}
+	return m
+}
+
+// runBuild implements
+//
+//	navmesh build LEVEL [--partition watershed|monotone|layers] [--solo]
+//	                    [--tile-size N] [--detail-sample-dist X] [--workers N]
+//	                    [--json] [-o mesh.bin]
+//
+// It builds the level (a built-in name or a .obj file) with the default
+// settings changed by the flags, tiled (pipeline.BuildLevel) or as one tile
+// (--solo, pipeline.BuildSolo), and prints the step-5 counts and the time
+// of each stage; --json prints them as one JSON object instead. -o writes
+// the navmesh (navmesh.Mesh.MarshalBinary; "-o -" writes it to stdout and
+// the report to stderr).
+func runBuild(args []string, stdout, stderr io.Writer) (err error) {
+	fs := newFlagSet("build", "LEVEL [--partition watershed|monotone|layers] [--solo] [--tile-size N] [--detail-sample-dist X] [--workers N] [--json] [-o mesh.bin]", stdout)
+	def := pipeline.DefaultSettings()
+	partition := fs.String("partition", def.Partition.String(), "region partition: watershed, monotone or layers (layers with a detail sample distance of at most 0.9 cells builds one layer at a time)")
+	solo := fs.Bool("solo", false, "build the whole level as one tile with no border (Recast's solo mesh)")
+	tileSize := fs.Int("tile-size", def.TileSizeCells, "tile side in `cells`")
+	sampleDist := fs.Float64("detail-sample-dist", float64(def.DetailSampleDistCells), "detail mesh sample distance in `cells` (at most 0.9: no height sampling)")
+	workers := fs.Int("workers", 0, "goroutines building tiles (0: every CPU)")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of the text report")
+	out := fs.String("o", "", "write the navmesh (Mesh.MarshalBinary) to `file` (- for stdout)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) == 0:
+		return usagef("missing LEVEL (a built-in level name or a .obj file)")
+	case len(pos) > 1:
+		return usagef("unexpected argument %q", pos[1])
+	}
+	s := def
+	if s.Partition, err = pipeline.ParsePartitionType(*partition); err != nil {
+		return usageError{err}
+	}
+	s.TileSizeCells = *tileSize
+	if d := *sampleDist; math.IsNaN(d) || math.IsInf(d, 0) || d < 0 || d > math.MaxFloat32 {
+		return usagef("--detail-sample-dist %v, want a finite number >= 0", d)
+	}
+	s.DetailSampleDistCells = float32(*sampleDist)
+	if err := s.Validate(); err != nil {
+		return usageError{err}
+	}
+	if *workers < 0 {
+		return usagef("--workers %d, want >= 0", *workers)
+	}
+
+	soup, err := level.Load(pos[0])
+	if err != nil {
+		return fmt.Errorf("load level %q: %w", pos[0], err)
+	}
+	chunky, err := level.NewChunky(soup, 256)
+	if err != nil {
+		return err
+	}
+	src, err := pipeline.NewSoupSource(soup, chunky)
+	if err != nil {
+		return err
+	}
+	opt := pipeline.BuildOptions{Workers: *workers}
+	var b *pipeline.Build
+	if *solo {
+		b, err = pipeline.BuildSolo(context.Background(), &s, src, opt)
+	} else {
+		b, err = pipeline.BuildLevel(context.Background(), &s, src, opt)
+	}
+	if err != nil {
+		return err
+	}
+
+	report := stdout
+	if *out == "-" {
+		report = stderr
+	}
+	if *out != "" {
+		data, err := b.Mesh.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		w, finish, err := createOutput(*out, stdout)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		if err = finish(err); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(report)
+		return enc.Encode(buildReport{
+			Regions: b.Regions, Contours: b.Contours, Verts: b.Verts, Polys: b.Polys,
+			DetailMeshes: b.DetailMeshes, DetailVerts: b.DetailVerts, DetailTris: b.DetailTris,
+			Tiles: b.NavTiles, Layers: b.Layers, WalkableArea: b.WalkableAreaM2, StageMs: stageMs(b),
+		})
+	}
+	return printBuild(report, pos[0], b, *out)
+}
+
+// printBuild writes the text report of build b of level name.
+func printBuild(w io.Writer, name string, b *pipeline.Build, out string) error {
+	s := &b.Settings
+	mode := fmt.Sprintf("tiled, %d x %d tiles of %d cells", b.Grid.TilesX, b.Grid.TilesZ, s.TileSizeCells)
+	if b.Solo {
+		mode = fmt.Sprintf("solo, one tile of %d x %d cells", b.Grid.CellsX, b.Grid.CellsZ)
+	}
+	path := "general path"
+	if s.LayerFirst() {
+		path = "layer first"
+	}
+	fmt.Fprintf(w, "level %s: %s, %d with walkable spans; partition %v (%s), detail sample distance %v cells; %d workers\n",
+		name, mode, len(b.Tiles), s.Partition, path, s.DetailSampleDistCells, b.Workers)
+	for _, r := range []struct {
+		name string
+		v    int
+	}{
+		{"regions", b.Regions}, {"contours", b.Contours}, {"verts", b.Verts}, {"polys", b.Polys},
+		{"detail meshes", b.DetailMeshes}, {"detail verts", b.DetailVerts}, {"detail tris", b.DetailTris},
+		{"tiles", b.NavTiles}, {"layers", b.Layers},
+	} {
+		fmt.Fprintf(w, "  %-14s %10d\n", r.name, r.v)
+	}
+	fmt.Fprintf(w, "  %-14s %10.2f m²\n", "walkable area", b.WalkableAreaM2)
+	fmt.Fprintln(w, "stage times (CPU, summed over workers):")
+	for st := pipeline.Stage(0); st < pipeline.NumStages; st++ {
+		fmt.Fprintf(w, "  %-14s %10.2f ms\n", st, float64(b.StageTotals[st].Nanoseconds())/1e6)
+	}
+	fmt.Fprintf(w, "  %-14s %10.2f ms\n", "total", float64(b.StageTotals.Total().Nanoseconds())/1e6)
+	fmt.Fprintf(w, "  %-14s %10.2f ms\n", "wall", float64(b.Wall.Nanoseconds())/1e6)
+	if out != "" && out != "-" {
+		fmt.Fprintf(w, "wrote %s\n", out)
+	}
+	return nil
+}

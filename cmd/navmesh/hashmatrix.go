@@ -1,0 +1,264 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cespare/xxhash/v2"
+
+	"navviz/core/geom"
+	"navviz/core/level"
+	"navviz/core/pipeline"
+	"navviz/core/voxel"
+	"navviz/tilecache"
+)
+
+// hashConfig is one column set of the hash matrix: the settings a scenario
+// runs with (the defaults with this partition; layerFirst sets no detail
+// height sampling, the layer-first setting).
+type hashConfig struct {
+	name       string
+	partition  pipeline.PartitionType
+	layerFirst bool
+}
+
+// hashConfigs are the settings every scenario runs with, in table order.
+var hashConfigs = []hashConfig{
+	{"watershed", pipeline.Watershed, false},
+	{"monotone", pipeline.Monotone, false},
+	{"layers", pipeline.Layers, false},
+	{"layers-first", pipeline.Layers, true},
+}
+
+func (h hashConfig) settings() pipeline.NavSettings {
+	s := pipeline.DefaultSettings()
+	s.Partition = h.partition
+	if h.layerFirst {
+		s.DetailSampleDistCells = 0
+	}
+	return s
+}
+
+// hashRow is one line of the hash matrix: the state after a step.
+type hashRow struct {
+	scenario, config, step string
+	queue, tiles           int
+	// mesh and snapshot are the xxhash64 of Mesh.MarshalBinary and of
+	// Cache.Snapshot; content that of the tiles' data alone, by (z, x,
+	// layer) (equal for equal tiles whatever their slots and generations).
+	mesh, content, snapshot uint64
+}
+
+// hashScenario is a hash-matrix scenario: it runs on a level under the
+// given settings and reports a row after every step.
+type hashScenario struct {
+	name  string
+	level string
+	run   func(s *pipeline.NavSettings, soup *level.Soup, row func(step string, c *tilecache.Cache) error) error
+}
+
+// hashScenarios lists the scenarios in table order.
+var hashScenarios = []hashScenario{
+	{"build3d/tilecache", "terrain", runTileCacheScenario},
+}
+
+// runTileCacheScenario is build3d-runtime.md's "build3d/tilecache" on the
+// generated terrain (docs/tilecache.md, "Hash matrix"):
+//
+//	build     a cache of the terrain (BuildChunk)
+//	add       a cylinder, a box, an oriented box and a volume (area 5)
+//	update-3  Update(3): a sliced update
+//	snapshot  the snapshot S is taken (nothing changes)
+//	change    the box is removed, a second cylinder and a volume of area 0
+//	          are added, UpdateAll
+//	restore   Restore(S)
+//	finish    UpdateAll
+//	clear     every obstacle and volume removed, UpdateAll
+func runTileCacheScenario(s *pipeline.NavSettings, soup *level.Soup, row func(string, *tilecache.Cache) error) error {
+	ch, err := level.NewChunky(soup, 256)
+	if err != nil {
+		return err
+	}
+	c, err := tilecache.BuildChunk(context.Background(), s, soup, ch, tilecache.Options{})
+	if err != nil {
+		return err
+	}
+	if err := row("build", c); err != nil {
+		return err
+	}
+	v := geom.V3
+	var box tilecache.ObstacleID
+	for i, o := range []voxel.Obstacle{
+		voxel.Cylinder(v(95, -10, 83), 1.5, 30),
+		voxel.Box(v(40, -10, 40), v(44, 20, 41)),
+		voxel.OrientedBox(v(60, 2, 100), v(3, 15, 0.75), 0.6),
+	} {
+		id, err := c.AddObstacle(o)
+		if err != nil {
+			return err
+		}
+		if i == 1 {
+			box = id
+		}
+	}
+	swamp := voxel.ConvexVolume{VertsXZ: [][2]float32{{98, 80}, {110, 80}, {110, 90}, {98, 90}}, MinYM: -10, MaxYM: 20, Area: 5}
+	if _, err := c.AddVolume(swamp); err != nil {
+		return err
+	}
+	if err := row("add", c); err != nil {
+		return err
+	}
+	if _, err := c.Update(3); err != nil {
+		return err
+	}
+	if err := row("update-3", c); err != nil {
+		return err
+	}
+	snap, err := c.Snapshot()
+	if err != nil {
+		return err
+	}
+	if err := row("snapshot", c); err != nil {
+		return err
+	}
+	if err := c.RemoveObstacle(box); err != nil {
+		return err
+	}
+	if _, err := c.AddObstacle(voxel.Cylinder(v(30, -10, 120), 2, 30)); err != nil {
+		return err
+	}
+	hole := voxel.ConvexVolume{VertsXZ: [][2]float32{{70, 30}, {80, 28}, {76, 38}}, MinYM: -10, MaxYM: 20, Area: 0}
+	if _, err := c.AddVolume(hole); err != nil {
+		return err
+	}
+	if _, err := c.UpdateAll(); err != nil {
+		return err
+	}
+	if err := row("change", c); err != nil {
+		return err
+	}
+	if err := c.Restore(snap); err != nil {
+		return err
+	}
+	if err := row("restore", c); err != nil {
+		return err
+	}
+	if _, err := c.UpdateAll(); err != nil {
+		return err
+	}
+	if err := row("finish", c); err != nil {
+		return err
+	}
+	for _, o := range c.Obstacles() {
+		if err := c.RemoveObstacle(o.ID); err != nil {
+			return err
+		}
+	}
+	for _, vol := range c.Volumes() {
+		if err := c.RemoveVolume(vol.ID); err != nil {
+			return err
+		}
+	}
+	if _, err := c.UpdateAll(); err != nil {
+		return err
+	}
+	return row("clear", c)
+}
+
+// hashMatrix runs the scenarios whose name has the prefix (all for "") and
+// returns their rows in table order.
+func hashMatrix(prefix string) ([]hashRow, error) {
+	var rows []hashRow
+	ran := false
+	for _, sc := range hashScenarios {
+		if !strings.HasPrefix(sc.name, prefix) {
+			continue
+		}
+		ran = true
+		soup, err := level.Builtin(sc.level)
+		if err != nil {
+			return nil, err
+		}
+		for _, hc := range hashConfigs {
+			s := hc.settings()
+			err := sc.run(&s, soup, func(step string, c *tilecache.Cache) error {
+				m := c.Mesh()
+				mb, err := m.MarshalBinary()
+				if err != nil {
+					return err
+				}
+				content := xxhash.New()
+				for _, ref := range m.Tiles() {
+					d, err := m.TileData(ref)
+					if err != nil {
+						return err
+					}
+					content.Write(d)
+				}
+				sb, err := c.Snapshot()
+				if err != nil {
+					return err
+				}
+				rows = append(rows, hashRow{sc.name, hc.name, step, c.QueueLen(), m.TileCount(), xxhash.Sum64(mb), content.Sum64(), xxhash.Sum64(sb)})
+				return nil
+			})
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", sc.name, hc.name, err)
+			}
+		}
+	}
+	if !ran {
+		names := make([]string, len(hashScenarios))
+		for i, sc := range hashScenarios {
+			names[i] = sc.name
+		}
+		return nil, usagef("no scenario %q (have %s)", prefix, strings.Join(names, ", "))
+	}
+	return rows, nil
+}
+
+// writeHashMatrix prints rows as the hash-matrix table.
+func writeHashMatrix(w io.Writer, rows []hashRow) error {
+	var b strings.Builder
+	b.WriteString("# navviz hash matrix (docs/tilecache.md): after each step of each scenario, the queued tiles,\n")
+	b.WriteString("# the navmesh tiles and the xxhash64 of Mesh.MarshalBinary (mesh), of the tiles' data alone\n")
+	b.WriteString("# by (z, x, layer) (content) and of Cache.Snapshot (snapshot)\n")
+	fmt.Fprintf(&b, "%-18s %-13s %-9s %5s %5s  %-16s  %-16s  %s\n", "scenario", "config", "step", "queue", "tiles", "mesh", "content", "snapshot")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%-18s %-13s %-9s %5d %5d  %016x  %016x  %016x\n", r.scenario, r.config, r.step, r.queue, r.tiles, r.mesh, r.content, r.snapshot)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// runHashMatrix implements
+//
+//	navmesh hashmatrix [--scenario PREFIX] [-o FILE]
+//
+// It runs the hash-matrix scenarios (build3d/tilecache on the generated
+// terrain, under every partition) and prints, for each step, the xxhash64
+// of the serialized mesh and of the cache's snapshot; the table is pinned by
+// testdata/hashmatrix/ (docs/tilecache.md, "Hash matrix").
+func runHashMatrix(args []string, stdout, stderr io.Writer) (err error) {
+	fs := newFlagSet("hashmatrix", "[--scenario PREFIX] [-o FILE]", stdout)
+	scenario := fs.String("scenario", "", "run only the scenarios whose name starts with `prefix`")
+	out := fs.String("o", "-", "write the table to `file` (- for stdout)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	rows, err := hashMatrix(*scenario)
+	if err != nil {
+		return err
+	}
+	w, finish, err := createOutput(*out, stdout)
+	if err != nil {
+		return err
+	}
+	return finish(writeHashMatrix(w, rows))
+}

@@ -1,0 +1,465 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"navviz/core/contour"
+	"navviz/core/navmesh"
+	"navviz/core/polymesh"
+	"navviz/core/region"
+	"navviz/core/voxel"
+)
+
+// Step 5 of build3d-runtime.md for one tile: regions, contours, polygons,
+// detail and tile data (docs/build.md). BuildTileMesh is the one entry point
+// that the plain build (BuildLevel, BuildSolo) and the tile cache call; its
+// layer-first path builds each height layer with BuildLayerMesh, which the
+// cache also calls to rebuild one layer.
+
+// TilePlace says where the polygons of a tile go: the tile's coordinates
+// (the navmesh tile's TileX and TileZ) and the coordinate map that turns
+// the tile's own cells into stored float32 positions. TileGrid.Place gives
+// the place of a tile of a tiled build: the level grid's map, so that
+// neighbouring tiles give their shared border vertices the same bits.
+type TilePlace struct {
+	// TX and TZ are the tile's coordinates, tiles.
+	TX, TZ int
+	// Map is the coordinate map of the tile's own cells (the build grid
+	// without its border ring); its extent must be that of the compact
+	// heightfield without the border.
+	Map polymesh.CoordMap
+}
+
+// Place returns the place of tile (tx, tz): its coordinates and the level
+// grid's coordinate map (BaseM the level's min corner, cell offset
+// (tx*TileSizeCells, tz*TileSizeCells), extent TileSizeCells each way).
+func (g *TileGrid) Place(tx, tz int) (TilePlace, error) {
+	if err := g.CheckTile(tx, tz); err != nil {
+		return TilePlace{}, err
+	}
+	t := g.TileSizeCells
+	return TilePlace{TX: tx, TZ: tz, Map: polymesh.CoordMap{
+		BaseM:       g.BoundsM.Min,
+		CellX0:      tx * t,
+		CellZ0:      tz * t,
+		CellSizeM:   g.CellSizeM,
+		CellHeightM: g.CellHeightM,
+		WidthCells:  t,
+		HeightCells: t,
+	}}, nil
+}
+
+// LayerBuild is one navmesh tile made at a tile position: the contours,
+// polygons, detail mesh and tile data of one height layer (layer-first
+// path) or of the whole tile (general path, Layer 0).
+type LayerBuild struct {
+	// Layer is the tile's layer number (the navmesh tile's Layer).
+	Layer int
+	// Contours are the layer's contours (raw loops included). On the
+	// layer-first path their region ids, and the polygons', are the
+	// layer's own (region.Labels ids): the tile-wide id (TileBuild.Regions)
+	// of a region is its layer id plus RegionBase.
+	Contours *contour.Set
+	// RegionBase is the number of regions of the lower layers (0 on the
+	// general path, whose ids are the tile's).
+	RegionBase int
+	// Regions is the number of regions of the layer (on the general path,
+	// of the tile).
+	Regions int
+	// Mesh is the polygon mesh and Detail its detail mesh.
+	Mesh   *polymesh.Mesh
+	Detail *polymesh.Detail
+	// Data is the navmesh tile data (docs/format.md) and ContentID its
+	// xxhash64 (navmesh.ContentID). Data is nil for a layer without
+	// polygons, which makes no tile.
+	Data      []byte
+	ContentID uint64
+	// AreaM2 is the walkable area of the polygons: the sum of their areas
+	// projected on x/z, in stored positions, square metres.
+	AreaM2 float64
+}
+
+// MeshCounts are the counts of step 5, for one tile (TileBuild.Counts) or a
+// whole build (Build, where every count is a sum over tiles except Layers).
+type MeshCounts struct {
+	// Regions is the number of regions (border regions not counted;
+	// region.Result.RegionCount per tile).
+	Regions int
+	// Contours is the number of contours, of every layer, including layers
+	// that make no polygon.
+	Contours int
+	// Verts and Polys are the polygon meshes' vertices and polygons.
+	Verts, Polys int
+	// DetailMeshes, DetailVerts and DetailTris are the detail meshes'
+	// sub-meshes, vertices and triangles.
+	DetailMeshes, DetailVerts, DetailTris int
+	// NavTiles is the number of navmesh tiles made.
+	NavTiles int
+	// Layers is, for a tile, its number of height layers (the layer
+	// partition's LayerCount; 1 for the other partitions); for a build, the
+	// largest such number of any tile.
+	Layers int
+	// WalkableAreaM2 is the sum of LayerBuild.AreaM2, square metres.
+	WalkableAreaM2 float64
+}
+
+// add adds the counts of o to c (Layers: the larger).
+func (c *MeshCounts) add(o *MeshCounts) {
+	c.Regions += o.Regions
+	c.Contours += o.Contours
+	c.Verts += o.Verts
+	c.Polys += o.Polys
+	c.DetailMeshes += o.DetailMeshes
+	c.DetailVerts += o.DetailVerts
+	c.DetailTris += o.DetailTris
+	c.NavTiles += o.NavTiles
+	c.Layers = max(c.Layers, o.Layers)
+	c.WalkableAreaM2 += o.WalkableAreaM2
+}
+
+// addLayer counts a layer's contours, polygons, detail and tile.
+func (c *MeshCounts) addLayer(lb *LayerBuild) {
+	if lb.Contours != nil {
+		c.Contours += len(lb.Contours.Contours)
+	}
+	if lb.Mesh != nil {
+		c.Verts += len(lb.Mesh.Verts)
+		c.Polys += lb.Mesh.PolyCount()
+	}
+	if lb.Detail != nil {
+		c.DetailMeshes += len(lb.Detail.Meshes)
+		c.DetailVerts += len(lb.Detail.Verts)
+		c.DetailTris += len(lb.Detail.Tris)
+	}
+	if lb.Data != nil {
+		c.NavTiles++
+	}
+	c.WalkableAreaM2 += lb.AreaM2
+}
+
+// TileMesh is the result of step 5 on one tile.
+type TileMesh struct {
+	// Regions holds the region id of every span of the tile: the
+	// partition's result on the general path; on the layer-first path the
+	// ids region.Layers gives (each layer's ids offset by the regions of
+	// the lower layers, Layers and LayerCount set).
+	Regions *region.Result
+	// Layers lists the navmesh tiles made, in ascending layer order: on the
+	// general path one entry, Layer 0, when the tile has polygons.
+	Layers []LayerBuild
+	// LayerFirst reports whether the tile was built one layer at a time.
+	LayerFirst bool
+	// Counts are the tile's counts.
+	Counts MeshCounts
+}
+
+// LayerFirst reports whether settings s build tiles one height layer at a
+// time (build3d-runtime.md, "Layer-first tiles"): the Layers partition and
+// no height sampling in the detail stage (polymesh.Sampling false for
+// DetailSampleDistM, that is DetailSampleDistCells at most 0.9).
+func (s *NavSettings) LayerFirst() bool {
+	return s.Partition == Layers && !polymesh.Sampling(s.DetailSampleDistM(), s.CellSizeM)
+}
+
+// BuildTileMesh runs step 5 of build3d-runtime.md on a tile (docs/build.md):
+// chf is the tile's compact heightfield after steps 1-3 (BuildTileSpans) on
+// its build grid, at the tile's place (TileGrid.Place). eroded holds the
+// areas after erosion, before the build-time volumes and obstacles (one per
+// span; TileBuild.ErodedAreas; nil means chf.Areas, right when the settings
+// have no volume and no obstacle): the walkability the layer-first split is
+// decided on, so that marking obstacles and volumes never changes a tile's
+// layers. areas holds the area ids in force (one per span; nil means
+// chf.Areas, the plain build's): the areas every region, contour and polygon
+// is built from.
+//
+// With s.LayerFirst() the tile is built one height layer at a time: the
+// spans are split into layers (region.SplitLayers on eroded) and each layer
+// is built by BuildLayerMesh on its areas in force. Otherwise (the general
+// path) the whole tile is built together: regions by s.Partition
+// (Watershed, Monotone with RegionMinAreaCells and RegionMergeAreaCells, or
+// the layer partition region.Layers with RegionMinAreaCells), contour.Build
+// with EdgeMaxErrorCells and EdgeMaxLenCells, polygons of up to
+// VertsPerPoly vertices placed by at.Map, the detail mesh with
+// DetailSampleDistM and DetailSampleMaxErrorM, and tile data with layer 0.
+//
+// A layer (or a tile) without polygons makes no navmesh tile. The result is
+// new memory; chf, eroded and areas are not changed. scratch (nil allowed)
+// is reused memory; it never changes a result. Invalid input gives an error
+// naming the value.
+func BuildTileMesh(s *NavSettings, at TilePlace, chf *voxel.CompactHeightfield, eroded, areas []uint8, scratch *Scratch) (*TileMesh, error) {
+	if s == nil {
+		return nil, fmt.Errorf("pipeline: nil settings")
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return buildTileMesh(s, at, chf, eroded, areas, scratch, nil, false)
+}
+
+// withAreas returns chf with its areas replaced by areas (a shallow copy;
+// chf itself when areas is nil or is chf.Areas), after checking them.
+func withAreas(chf *voxel.CompactHeightfield, areas []uint8) (*voxel.CompactHeightfield, error) {
+	if chf == nil {
+		return nil, fmt.Errorf("pipeline: nil compact heightfield")
+	}
+	if areas == nil {
+		return chf, nil
+	}
+	if len(areas) != len(chf.Spans) {
+		return nil, fmt.Errorf("pipeline: %d areas for a compact heightfield of %d spans", len(areas), len(chf.Spans))
+	}
+	if len(areas) > 0 && len(chf.Areas) == len(areas) && &areas[0] == &chf.Areas[0] {
+		return chf, nil
+	}
+	c := *chf
+	c.Areas = areas
+	return &c, nil
+}
+
+// checkPlace checks that at fits a compact heightfield on grid g.
+func checkPlace(at *TilePlace, g *voxel.Grid) error {
+	if w, h := g.Width-2*g.BorderCells, g.Height-2*g.BorderCells; at.Map.WidthCells != w || at.Map.HeightCells != h {
+		return fmt.Errorf("pipeline: tile place of %d x %d cells for a heightfield of %d x %d cells inside its border",
+			at.Map.WidthCells, at.Map.HeightCells, w, h)
+	}
+	if at.TX < math.MinInt32 || at.TX > math.MaxInt32 || at.TZ < math.MinInt32 || at.TZ > math.MaxInt32 {
+		return fmt.Errorf("pipeline: tile place (%d, %d) outside int32", at.TX, at.TZ)
+	}
+	return nil
+}
+
+// buildTileMesh is BuildTileMesh on valid settings; clock (nil: none)
+// charges the stages' durations, and general forces the general path (for
+// the tests comparing the two paths).
+func buildTileMesh(s *NavSettings, at TilePlace, chf *voxel.CompactHeightfield, eroded, areas []uint8, scratch *Scratch, clock *stageClock, general bool) (*TileMesh, error) {
+	c, err := withAreas(chf, areas)
+	if err != nil {
+		return nil, err
+	}
+	split, err := withAreas(chf, eroded)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: eroded areas: %w", err)
+	}
+	if err := checkPlace(&at, &c.Grid); err != nil {
+		return nil, err
+	}
+	if scratch == nil {
+		scratch = &Scratch{}
+	}
+	if clock == nil {
+		clock = &stageClock{}
+	}
+	clock.start()
+	if s.LayerFirst() && !general {
+		return layerFirstMesh(s, at, split, c.Areas, scratch, clock)
+	}
+
+	// The general path.
+	b := c.BorderCells
+	var regs *region.Result
+	switch s.Partition {
+	case Watershed:
+		regs, err = region.Watershed(c, b, s.RegionMinAreaCells(), s.RegionMergeAreaCells())
+	case Monotone:
+		regs, err = region.Monotone(c, b, s.RegionMinAreaCells(), s.RegionMergeAreaCells())
+	default:
+		regs, err = region.Layers(c, b, s.RegionMinAreaCells())
+	}
+	if err != nil {
+		return nil, err
+	}
+	clock.lap(StageRegions)
+	cset, err := contour.Build(c, regs, s.EdgeMaxErrorCells, s.EdgeMaxLenCells(), contour.DefaultBuildFlags)
+	if err != nil {
+		return nil, err
+	}
+	clock.lap(StageContours)
+	tm := &TileMesh{Regions: regs}
+	lb := LayerBuild{Contours: cset, Regions: regs.RegionCount()}
+	if err := polyTile(s, &at, 0, c, regs.IDs, &lb, clock); err != nil {
+		return nil, err
+	}
+	tm.Counts.Regions = regs.RegionCount()
+	tm.Counts.Layers = 1
+	if s.Partition == Layers {
+		tm.Counts.Layers = regs.LayerCount
+	}
+	tm.Counts.addLayer(&lb)
+	if lb.Data != nil {
+		tm.Layers = []LayerBuild{lb}
+	}
+	return tm, nil
+}
+
+// layerFirstMesh is the layer-first path of buildTileMesh: c is the
+// heightfield with the areas the split is decided on (after erosion),
+// areas the areas in force (one per span, checked).
+func layerFirstMesh(s *NavSettings, at TilePlace, c *voxel.CompactHeightfield, areas []uint8, scratch *Scratch, clock *stageClock) (*TileMesh, error) {
+	views, spanLayer, err := region.SplitLayers(c, c.BorderCells)
+	if err != nil {
+		return nil, err
+	}
+	same := len(areas) == 0 || &areas[0] == &c.Areas[0]
+	clock.lap(StageRegions)
+	tm := &TileMesh{LayerFirst: true}
+	ids := make([]uint16, len(c.Spans))
+	total := 0
+	lab := &scratch.labels
+	for li := range views {
+		v := &views[li]
+		va := v.Areas // the areas in force on the layer's spans
+		if !same {
+			va = scratch.viewAreas[:0]
+			for _, i := range v.Index {
+				va = append(va, areas[i])
+			}
+			scratch.viewAreas = va
+		}
+		lb, err := layerMesh(s, &at, &c.Grid, v, va, lab, clock)
+		if err != nil {
+			return nil, fmt.Errorf("pipeline: layer %d: %w", li, err)
+		}
+		// The tile-wide ids, numbered as region.Layers does (docs/layers.md §7).
+		if total+lab.Count > region.MaxRegions {
+			return nil, fmt.Errorf("pipeline: more than %d regions (%d in layers 0..%d)", region.MaxRegions, total+lab.Count, li)
+		}
+		off := uint16(total)
+		for k, id := range lab.IDs {
+			if id != region.NoRegion && id != region.LayerBorder {
+				id += off
+			}
+			ids[v.Index[k]] = id
+		}
+		lb.RegionBase = total
+		total += lab.Count
+		tm.Counts.addLayer(&lb)
+		if lb.Data != nil {
+			tm.Layers = append(tm.Layers, lb)
+		}
+	}
+	tm.Regions = &region.Result{IDs: ids, Count: total + 1, Layers: spanLayer, LayerCount: len(views)}
+	tm.Counts.Regions = total
+	tm.Counts.Layers = len(views)
+	return tm, nil
+}
+
+// BuildLayerMesh builds one height layer of a tile (build3d-runtime.md,
+// "Layer-first tiles", steps 2-4): the layer's regions (v.Regions with
+// RegionMinAreaCells, into lab), its contours with the layer's links only
+// (contour.BuildLayer with EdgeMaxErrorCells and EdgeMaxLenCells), its
+// polygons (welded within the layer, placed by at.Map), the detail mesh
+// without height sampling and the tile data with Layer = v.Layer, whose
+// vertical origin is the layer's lowest vertex. areas holds the areas in
+// force, one per view span (nil: v.Areas); g is the grid the view was split
+// from (the compact heightfield's).
+//
+// The settings must build layer first (s.LayerFirst()). lab receives the
+// layer's regions (the tile cache keeps them); the LayerBuild's region ids
+// are lab's, its RegionBase 0. A layer without polygons has Data nil.
+// Invalid input gives an error naming the value.
+func BuildLayerMesh(s *NavSettings, at TilePlace, g *voxel.Grid, v *region.LayerView, areas []uint8, lab *region.Labels) (LayerBuild, error) {
+	if s == nil {
+		return LayerBuild{}, fmt.Errorf("pipeline: nil settings")
+	}
+	if err := s.Validate(); err != nil {
+		return LayerBuild{}, err
+	}
+	if !s.LayerFirst() {
+		return LayerBuild{}, fmt.Errorf("pipeline: BuildLayerMesh with Partition %v and DetailSampleDistCells %v, want layers and at most %v",
+			s.Partition, s.DetailSampleDistCells, polymesh.NoSamplingBelowCells)
+	}
+	if g == nil || v == nil || lab == nil {
+		return LayerBuild{}, fmt.Errorf("pipeline: BuildLayerMesh: nil grid, view or labels")
+	}
+	if err := checkPlace(&at, g); err != nil {
+		return LayerBuild{}, err
+	}
+	if v.Layer > math.MaxUint8 {
+		return LayerBuild{}, fmt.Errorf("pipeline: layer %d, want at most %d", v.Layer, math.MaxUint8)
+	}
+	return layerMesh(s, &at, g, v, areas, lab, &stageClock{})
+}
+
+// layerMesh is BuildLayerMesh on checked arguments (the view and areas are
+// checked by the region and contour stages).
+func layerMesh(s *NavSettings, at *TilePlace, g *voxel.Grid, v *region.LayerView, areas []uint8, lab *region.Labels, clock *stageClock) (LayerBuild, error) {
+	if err := v.Regions(areas, s.RegionMinAreaCells(), lab); err != nil {
+		return LayerBuild{}, err
+	}
+	clock.lap(StageRegions)
+	cset, err := contour.BuildLayer(g, v, areas, lab.IDs, s.EdgeMaxErrorCells, s.EdgeMaxLenCells(), contour.DefaultBuildFlags)
+	if err != nil {
+		return LayerBuild{}, err
+	}
+	clock.lap(StageContours)
+	lb := LayerBuild{Layer: v.Layer, Contours: cset, Regions: lab.Count}
+	if err := polyTile(s, at, v.Layer, nil, nil, &lb, clock); err != nil {
+		return LayerBuild{}, err
+	}
+	return lb, nil
+}
+
+// polyTile runs the polygon, detail and tile stages on lb.Contours (steps
+// shared by both paths) and fills lb. chf and regions are the heightfield
+// and region ids the detail stage samples heights from (unused, and may be
+// nil, without sampling). A mesh without polygons leaves Detail and Data
+// nil.
+func polyTile(s *NavSettings, at *TilePlace, layer int, chf *voxel.CompactHeightfield, regions []uint16, lb *LayerBuild, clock *stageClock) error {
+	mesh, err := polymesh.BuildMapped(lb.Contours, s.VertsPerPoly, &at.Map)
+	if err != nil {
+		return err
+	}
+	lb.Mesh = mesh
+	clock.lap(StagePolys)
+	if mesh.PolyCount() == 0 {
+		return nil
+	}
+	detail, err := polymesh.BuildDetail(mesh, chf, regions, s.DetailSampleDistM(), s.DetailSampleMaxErrorM())
+	if err != nil {
+		return err
+	}
+	lb.Detail = detail
+	clock.lap(StageDetail)
+	data, err := navmesh.BuildTileData(mesh, detail, navmesh.TileParams{
+		TileX:           int32(at.TX),
+		TileZ:           int32(at.TZ),
+		Layer:           uint8(layer),
+		WalkableHeightM: s.AgentHeightM,
+		WalkableRadiusM: s.AgentRadiusM,
+		WalkableClimbM:  s.AgentMaxClimbM,
+	})
+	if errors.Is(err, navmesh.ErrNoPolygons) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	lb.Data, lb.ContentID = data, navmesh.ContentID(data)
+	lb.AreaM2 = PolyAreaM2(mesh)
+	clock.lap(StageTile)
+	return nil
+}
+
+// PolyAreaM2 returns the walkable area of a polygon mesh: the sum over its
+// polygons of the area of the polygon projected on x/z, computed in float64
+// from the stored float32 positions (Mesh.VertM), square metres. Polygons
+// are summed in order, so the result is a function of the mesh.
+func PolyAreaM2(m *polymesh.Mesh) float64 {
+	if m == nil || m.NVP < 1 {
+		return 0
+	}
+	total := 0.0
+	for i := range m.PolyCount() {
+		p := m.Poly(i)
+		n := m.PolyVertCount(i)
+		a := 0.0
+		for j := range n {
+			u, w := m.VertM(int(p[j])), m.VertM(int(p[(j+1)%n]))
+			a += float64(u.X)*float64(w.Z) - float64(w.X)*float64(u.Z)
+		}
+		total += math.Abs(a) / 2
+	}
+	return total
+}

@@ -1,0 +1,518 @@
+package render
+
+import (
+	"image/color"
+	"math"
+
+	"navviz/core/geom"
+	"navviz/core/navmesh"
+	"navviz/core/pipeline"
+	"navviz/core/voxel"
+	"navviz/tilecache"
+)
+
+// Overlay names of the tile cache (tilecache.Cache), shared by navviz's
+// View panel and, later, `navmesh shot --overlays`.
+const (
+	// OverlayCachePolys: the polygons of the cache's live navmesh (every
+	// tile), coloured by run-time area like "polys"; it changes with every
+	// swap.
+	OverlayCachePolys = "cache-polys"
+	// OverlayObstacles: the cache's obstacles as translucent solids over
+	// their height range, with the footprint grown by the agent radius
+	// (what MarkObstacle tests, tilecache.Cache.ObstacleGrowthM) outlined at
+	// the bottom and the top of the range.
+	OverlayObstacles = "obstacles"
+	// OverlayVolumesRT: the cache's run-time area volumes as translucent
+	// prisms in their area colour (the build-time ones are "volumes").
+	OverlayVolumesRT = "volumes-rt"
+	// OverlayQueue: the queued tiles outlined on their lowest floor and
+	// their polygons tinted, coloured by queue position (QueueColour: the
+	// front, next to rebuild, yellow; the back purple).
+	OverlayQueue = "queue"
+	// OverlaySwaps: the polygons of the tiles rebuilt since the last edit
+	// filled by what their swap did (SwapColour: kept grey, replaced
+	// orange, added green, removed red outline), and the tiles of the
+	// latest Update outlined in white on their lowest floor.
+	OverlaySwaps = "swaps"
+	// OverlayToolPreview: what a navviz tool is about to do: the obstacle
+	// being placed or dragged, the corners of a volume being drawn.
+	OverlayToolPreview = "tool-preview"
+)
+
+// CacheOverlayNames lists the cache overlays in drawing order.
+var CacheOverlayNames = []string{
+	OverlayCachePolys, OverlayVolumesRT, OverlayObstacles, OverlayQueue, OverlaySwaps, OverlayToolPreview,
+}
+
+// IsCacheOverlay reports whether name is one of CacheOverlayNames.
+func IsCacheOverlay(name string) bool {
+	for _, n := range CacheOverlayNames {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Colours of the cache overlays (straight alpha).
+var (
+	obstacleFill         = color.RGBA{255, 120, 40, 110}
+	obstacleEdge         = color.RGBA{255, 160, 70, 255}
+	obstacleGrown        = color.RGBA{255, 235, 90, 255}
+	obstacleSelFill      = color.RGBA{70, 215, 255, 120}
+	obstacleSelEdge      = color.RGBA{160, 240, 255, 255}
+	obstacleSelGrown     = color.RGBA{255, 255, 255, 255}
+	previewEdge          = color.RGBA{255, 255, 255, 255}
+	previewFill          = color.RGBA{255, 255, 255, 50}
+	previewGrown         = color.RGBA{200, 200, 200, 255}
+	previewPolyOK        = color.RGBA{90, 255, 120, 255}
+	previewPolyBad       = color.RGBA{255, 70, 60, 255}
+	previewPolyClose     = color.RGBA{90, 255, 120, 130}
+	queueFillAlpha       = uint8(80)
+	swapFillAlpha        = uint8(110)
+	swapKeptAlpha        = uint8(60)
+	rebuiltOutlineColour = color.RGBA{255, 255, 255, 255}
+)
+
+// Segments of a drawn cylinder; every cylSideEvery-th corner gets a
+// vertical edge line.
+const (
+	cylSegments  = 40
+	cylSideEvery = 10
+)
+
+// Heights of the cache overlays above the mesh, in cell heights of each
+// tile (see meshFillLiftRows): queue tints and swap fills over the live
+// polygons, the swaps over the queue.
+const (
+	queueFillLiftRows = float32(0.45)
+	queueLineLiftRows = float32(0.7)
+	swapFillLiftRows  = float32(0.6)
+	swapLineLiftRows  = float32(0.9)
+)
+
+// queueInsetFrac and rebuiltInsetFrac shrink a tile's outline by that
+// fraction of the tile size on each side, so that neighbouring outlines
+// stay apart and a rebuilt outline sits inside a queue outline.
+const (
+	queueInsetFrac   = 0.04
+	rebuiltInsetFrac = 0.08
+)
+
+// ObstacleLoopXZ returns the outline of obstacle o's footprint grown by
+// growM metres as a closed convex loop of (x, z) points, metres: a
+// cylinder as a polygon of cylSegments corners on the circle of radius
+// r+g, a box as its rectangle moved out by g, an oriented box as its
+// rectangle with half sizes hx+g, hz+g turned by the yaw (geom.SinCos, as
+// the marking test). These are the exact boundaries of the footprint test
+// of build3d-runtime.md (the circle sampled). An invalid shape gives nil.
+func ObstacleLoopXZ(o *voxel.Obstacle, growM float64) [][2]float64 {
+	if o.Validate() != nil || !(growM >= 0) || math.IsInf(growM, 0) {
+		return nil
+	}
+	c := o.CentreM.F64()
+	switch o.Shape {
+	case voxel.ShapeCylinder:
+		r := float64(o.RadiusM) + growM
+		out := make([][2]float64, cylSegments)
+		for i := range out {
+			s, co := geom.SinCos(2 * math.Pi * float64(i) / cylSegments)
+			out[i] = [2]float64{c.X + r*co, c.Z + r*s}
+		}
+		return out
+	case voxel.ShapeBox:
+		x0, z0 := float64(o.MinM.X)-growM, float64(o.MinM.Z)-growM
+		x1, z1 := float64(o.MaxM.X)+growM, float64(o.MaxM.Z)+growM
+		return [][2]float64{{x0, z0}, {x1, z0}, {x1, z1}, {x0, z1}}
+	case voxel.ShapeOrientedBox:
+		s, co := geom.SinCos(float64(o.YawRad))
+		hx, hz := float64(o.HalfM.X)+growM, float64(o.HalfM.Z)+growM
+		// Local x axis (co, s), local z axis (-s, co) in world x/z: the
+		// inverse of u = dx·c + dz·s, v = dz·c − dx·s.
+		at := func(u, v float64) [2]float64 {
+			return [2]float64{c.X + u*co - v*s, c.Z + u*s + v*co}
+		}
+		return [][2]float64{at(-hx, -hz), at(hx, -hz), at(hx, hz), at(-hx, hz)}
+	}
+	return nil
+}
+
+// appendPrism adds to o the prism over the closed convex loop from y lo
+// to hi: side faces and caps filled with fill (when fill.A > 0), the rims
+// at lo and hi and every every-th vertical edge as lines in line.
+func appendPrism(o *Overlay, loop [][2]float64, lo, hi float32, fill, line color.RGBA, every int) {
+	n := len(loop)
+	if n < 3 {
+		return
+	}
+	at := func(i int, y float32) geom.Vec3 {
+		p := loop[i%n]
+		return geom.V3(float32(p[0]), y, float32(p[1]))
+	}
+	if fill.A > 0 {
+		for i := 1; i+1 < n; i++ {
+			o.Tris = append(o.Tris, Vertex{at(0, hi), fill}, Vertex{at(i, hi), fill}, Vertex{at(i+1, hi), fill})
+			if hi > lo {
+				o.Tris = append(o.Tris, Vertex{at(0, lo), fill}, Vertex{at(i+1, lo), fill}, Vertex{at(i, lo), fill})
+			}
+		}
+		if hi > lo {
+			for i := 0; i < n; i++ {
+				o.Tris = quad(o.Tris, at(i, lo), at(i+1, lo), at(i+1, hi), at(i, hi), fill)
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		o.Lines = append(o.Lines, Vertex{at(i, hi), line}, Vertex{at(i+1, hi), line})
+		if hi > lo {
+			o.Lines = append(o.Lines, Vertex{at(i, lo), line}, Vertex{at(i+1, lo), line})
+			if every > 0 && i%every == 0 {
+				o.Lines = append(o.Lines, Vertex{at(i, lo), line}, Vertex{at(i, hi), line})
+			}
+		}
+	}
+}
+
+// appendObstacle adds obstacle ob to o: its shape as a translucent solid
+// over its height range and its footprint grown by growM outlined (rims at
+// the bottom and top of the range, and vertical edges).
+func appendObstacle(o *Overlay, ob *voxel.Obstacle, growM float64, fill, edge, grown color.RGBA) {
+	shape := ObstacleLoopXZ(ob, 0)
+	if shape == nil {
+		return
+	}
+	lo64, hi64 := ob.HeightRangeM()
+	lo, hi := float32(lo64), float32(hi64)
+	every := 1
+	if ob.Shape == voxel.ShapeCylinder {
+		every = cylSideEvery
+	}
+	appendPrism(o, shape, lo, hi, fill, edge, every)
+	if growM > 0 {
+		appendPrism(o, ObstacleLoopXZ(ob, growM), lo, hi, color.RGBA{}, grown, every)
+	}
+}
+
+// ObstaclesOverlay returns the overlay "obstacles": every obstacle of obs
+// as a translucent orange solid over its height range with its footprint
+// grown by growM metres (tilecache.Cache.ObstacleGrowthM) outlined in
+// yellow at the bottom and the top of the range; obstacle selected (an
+// index of obs, -1 for none) is drawn in cyan with a white grown outline.
+// Invalid obstacles are skipped.
+func ObstaclesOverlay(obs []voxel.Obstacle, growM float64, selected int) *Overlay {
+	o := &Overlay{Name: OverlayObstacles, Visible: true}
+	for i := range obs {
+		if i == selected {
+			continue
+		}
+		appendObstacle(o, &obs[i], growM, obstacleFill, obstacleEdge, obstacleGrown)
+	}
+	if selected >= 0 && selected < len(obs) {
+		appendObstacle(o, &obs[selected], growM, obstacleSelFill, obstacleSelEdge, obstacleSelGrown)
+	}
+	return o
+}
+
+// RuntimeVolumesOverlay returns the overlay "volumes-rt": the run-time
+// area volumes drawn as VolumesOverlay draws the build-time ones (prisms in
+// the area colour, clamped to the level's height plus 1 m when levelBounds
+// is not empty).
+func RuntimeVolumesOverlay(vols []voxel.ConvexVolume, levelBounds geom.Box3) *Overlay {
+	o := VolumesOverlay(vols, levelBounds)
+	o.Name = OverlayVolumesRT
+	return o
+}
+
+// CachePolysOverlay returns the overlay "cache-polys": the polygons of
+// every tile of m drawn as PolysOverlay draws them (the cache's live
+// mesh). A nil mesh gives an empty overlay.
+func CachePolysOverlay(m *navmesh.Mesh) *Overlay {
+	o := PolysOverlay(m, nil)
+	o.Name = OverlayCachePolys
+	return o
+}
+
+// QueueColour returns the colour of queue position pos (0 = the front) of
+// a queue of n tiles: from yellow at the front through orange and red to
+// purple at the back.
+func QueueColour(pos, n int) color.RGBA {
+	t := 0.0
+	if n > 1 {
+		t = float64(min(max(pos, 0), n-1)) / float64(n-1)
+	}
+	stops := [...]color.RGBA{{255, 240, 60, 255}, {255, 140, 30, 255}, {235, 40, 60, 255}, {160, 60, 255, 255}}
+	f := t * float64(len(stops)-1)
+	i := min(int(f), len(stops)-2)
+	u := f - float64(i)
+	a, b := stops[i], stops[i+1]
+	l := func(x, y uint8) uint8 { return uint8(math.Round(float64(x) + (float64(y)-float64(x))*u)) }
+	return color.RGBA{l(a.R, b.R), l(a.G, b.G), l(a.B, b.B), 255}
+}
+
+// SwapColour returns the colour of a swap kind in the swaps overlay: kept
+// grey, replaced orange, added green, removed red (other values white).
+func SwapColour(k tilecache.SwapKind) color.RGBA {
+	switch k {
+	case tilecache.SwapKept:
+		return color.RGBA{175, 175, 185, 255}
+	case tilecache.SwapReplaced:
+		return color.RGBA{255, 150, 30, 255}
+	case tilecache.SwapAdded:
+		return color.RGBA{60, 225, 90, 255}
+	case tilecache.SwapRemoved:
+		return color.RGBA{245, 45, 45, 255}
+	}
+	return color.RGBA{255, 255, 255, 255}
+}
+
+// RebuiltColour is the outline colour of the tiles of the latest Update in
+// the swaps overlay.
+func RebuiltColour() color.RGBA { return rebuiltOutlineColour }
+
+// positionBox returns the box of tile position (tx, tz): x and z of its own
+// cells (TileBoxM) shrunk by inset of the tile size on each side, y the
+// union of the boxes of m's tiles there (the level's range when there is
+// none). ok is false outside the grid.
+func positionBox(g *pipeline.TileGrid, m *navmesh.Mesh, tx, tz int, inset float64) (geom.Box3, bool) {
+	if g == nil {
+		return geom.Box3{}, false
+	}
+	b, err := g.TileBoxM(tx, tz)
+	if err != nil {
+		return geom.Box3{}, false
+	}
+	y := geom.EmptyBox()
+	for _, t := range positionTiles(m, tx, tz) {
+		y = y.Union(geom.Box3{Min: t.Header.BMin, Max: t.Header.BMax})
+	}
+	if !y.Empty() {
+		b.Min.Y, b.Max.Y = y.Min.Y, y.Max.Y
+	}
+	return insetXZ(b, float32(inset*float64(g.TileSizeM()))), true
+}
+
+// positionTiles returns the tiles of m at (tx, tz), lowest layer first
+// (none for a nil mesh).
+func positionTiles(m *navmesh.Mesh, tx, tz int) []*navmesh.Tile {
+	if m == nil {
+		return nil
+	}
+	var out []*navmesh.Tile
+	for _, ref := range m.TilesAt(int32(tx), int32(tz)) {
+		if t, err := m.Tile(ref); err == nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// insetXZ shrinks b by d on each side in x and z (no further than its
+// centre).
+func insetXZ(b geom.Box3, d float32) geom.Box3 {
+	dx := min(d, (b.Max.X-b.Min.X)/2)
+	dz := min(d, (b.Max.Z-b.Min.Z)/2)
+	b.Min.X, b.Max.X = b.Min.X+dx, b.Max.X-dx
+	b.Min.Z, b.Max.Z = b.Min.Z+dz, b.Max.Z-dz
+	return b
+}
+
+// appendBoxEdges adds the 12 edges of b to o in col.
+func appendBoxEdges(o *Overlay, b geom.Box3, col color.RGBA) {
+	c := func(i int) geom.Vec3 {
+		p := b.Min
+		if i&1 != 0 {
+			p.X = b.Max.X
+		}
+		if i&2 != 0 {
+			p.Z = b.Max.Z
+		}
+		if i&4 != 0 {
+			p.Y = b.Max.Y
+		}
+		return p
+	}
+	for _, e := range [12][2]int{{0, 1}, {1, 3}, {3, 2}, {2, 0}, {4, 5}, {5, 7}, {7, 6}, {6, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}} {
+		o.Lines = append(o.Lines, Vertex{c(e[0]), col}, Vertex{c(e[1]), col})
+	}
+}
+
+// TileMarkFrame returns where the cache overlays mark tile position (tx,
+// tz) of grid: the rectangle of its own cells shrunk by inset of the tile
+// size on each side, at the height of its lowest floor (the bottom of the
+// lowest layer's tile in m, else the level's bottom) lifted by a cell
+// height; ok is false outside the grid. navviz puts the queue numbers at
+// its centre.
+func TileMarkFrame(grid *pipeline.TileGrid, m *navmesh.Mesh, tx, tz int, inset float64) (rect geom.Box3, ok bool) {
+	b, ok := positionBox(grid, m, tx, tz, inset)
+	if !ok {
+		return geom.Box3{}, false
+	}
+	y := grid.BoundsM.Min.Y
+	if ts := positionTiles(m, tx, tz); len(ts) > 0 {
+		y = ts[0].Header.BMin.Y
+	}
+	y += grid.CellHeightM
+	b.Min.Y, b.Max.Y = y, y
+	return b, true
+}
+
+// appendRect adds the outline of b's x/z rectangle at height b.Min.Y.
+func appendRect(o *Overlay, b geom.Box3, col color.RGBA) {
+	y := b.Min.Y
+	c := [4]geom.Vec3{geom.V3(b.Min.X, y, b.Min.Z), geom.V3(b.Max.X, y, b.Min.Z), geom.V3(b.Max.X, y, b.Max.Z), geom.V3(b.Min.X, y, b.Max.Z)}
+	for i := range c {
+		o.Lines = append(o.Lines, Vertex{c[i], col}, Vertex{c[(i+1)%4], col})
+	}
+}
+
+// appendTilePolys adds the polygons of tile t filled in fill (lifted
+// fillLift cell heights) with their walls (the outline of the tile's
+// walkable area) in line (lifted lineLift).
+func appendTilePolys(o *Overlay, t *navmesh.Tile, fill, line color.RGBA, fillLift, lineLift float32) {
+	for pi := range t.Polys {
+		polyTris(t, pi, func(_ int, a, b, c geom.Vec3, _ uint8) {
+			o.Tris = append(o.Tris, Vertex{up(t, a, fillLift), fill}, Vertex{up(t, b, fillLift), fill}, Vertex{up(t, c, fillLift), fill})
+		})
+		p := &t.Polys[pi]
+		for j := 0; j < int(p.VertCount) && j < navmesh.MaxVertsPerPoly; j++ {
+			if p.Neis[j] != navmesh.NullIndex {
+				continue
+			}
+			polyEdgePieces(t, pi, j, func(a, b geom.Vec3) {
+				o.Lines = append(o.Lines, Vertex{up(t, a, lineLift), line}, Vertex{up(t, b, lineLift), line})
+			})
+		}
+	}
+}
+
+// QueueOverlay returns the overlay "queue": each queued tile (tx, tz) of
+// queue, front first, in QueueColour of its position: the rectangle of its
+// own cells (inset 4 % of the tile size) outlined at its lowest floor
+// (TileMarkFrame), and the polygons of every layer the mesh m holds there
+// tinted, with their walls outlined. Tiles outside grid are skipped.
+func QueueOverlay(grid *pipeline.TileGrid, m *navmesh.Mesh, queue [][2]int) *Overlay {
+	o := meshOverlay(OverlayQueue)
+	for i, p := range queue {
+		r, ok := TileMarkFrame(grid, m, p[0], p[1], queueInsetFrac)
+		if !ok {
+			continue
+		}
+		col := QueueColour(i, len(queue))
+		appendRect(o, r, col)
+		fill := col
+		fill.A = queueFillAlpha
+		for _, t := range positionTiles(m, p[0], p[1]) {
+			appendTilePolys(o, t, fill, col, queueFillLiftRows, queueLineLiftRows)
+		}
+	}
+	return o
+}
+
+// TileLayer names one layer of a tile position.
+type TileLayer struct {
+	TX, TZ int
+	Layer  uint8
+}
+
+// SwapView is what SwapsOverlay draws.
+type SwapView struct {
+	// Tiles are rebuilt tiles, oldest first; where a position appears more
+	// than once the last entry is drawn.
+	Tiles []tilecache.TileUpdate
+	// Latest are the positions rebuilt by the latest Update, outlined.
+	Latest [][2]int
+	// OldBoxes holds, for layers that may be removed, the box of their
+	// tile before the swap (a removed tile is gone from the mesh); a
+	// removed layer without one is drawn over the position's box.
+	OldBoxes map[TileLayer]geom.Box3
+}
+
+// SwapsOverlay returns the overlay "swaps" for the live mesh m of grid:
+// for the last entry of each position of v.Tiles, the polygons of every
+// kept, replaced or added layer filled in SwapColour (kept fainter) with
+// their walls outlined, and every removed layer as a red outline of its
+// old box crossed from corner to corner; then each position of v.Latest
+// outlined in white at its lowest floor (TileMarkFrame, inset 8 % of the
+// tile size). A swap whose tile is no longer in m draws nothing.
+func SwapsOverlay(grid *pipeline.TileGrid, m *navmesh.Mesh, v SwapView) *Overlay {
+	o := meshOverlay(OverlaySwaps)
+	last := map[[2]int]int{}
+	for i := range v.Tiles {
+		last[[2]int{v.Tiles[i].TX, v.Tiles[i].TZ}] = i
+	}
+	for i := range v.Tiles {
+		u := &v.Tiles[i]
+		if last[[2]int{u.TX, u.TZ}] != i {
+			continue
+		}
+		for _, s := range u.Swaps {
+			col := SwapColour(s.Kind)
+			if s.Kind == tilecache.SwapRemoved {
+				b, ok := v.OldBoxes[TileLayer{u.TX, u.TZ, s.Layer}]
+				if !ok {
+					if b, ok = positionBox(grid, m, u.TX, u.TZ, queueInsetFrac); !ok {
+						continue
+					}
+				}
+				appendBoxEdges(o, b, col)
+				y := b.Max.Y
+				o.Lines = append(o.Lines,
+					Vertex{geom.V3(b.Min.X, y, b.Min.Z), col}, Vertex{geom.V3(b.Max.X, y, b.Max.Z), col},
+					Vertex{geom.V3(b.Max.X, y, b.Min.Z), col}, Vertex{geom.V3(b.Min.X, y, b.Max.Z), col})
+				continue
+			}
+			if m == nil {
+				continue
+			}
+			t, err := m.Tile(s.Ref)
+			if err != nil {
+				continue
+			}
+			fill := col
+			fill.A = swapFillAlpha
+			if s.Kind == tilecache.SwapKept {
+				fill.A = swapKeptAlpha
+			}
+			appendTilePolys(o, t, fill, col, swapFillLiftRows, swapLineLiftRows)
+		}
+	}
+	for _, p := range v.Latest {
+		if r, ok := TileMarkFrame(grid, m, p[0], p[1], rebuiltInsetFrac); ok {
+			appendRect(o, r, rebuiltOutlineColour)
+		}
+	}
+	return o
+}
+
+// PreviewOverlay returns the overlay "tool-preview": ghost (when not nil)
+// as white edges over a faint fill with its footprint grown by growM
+// outlined in grey; and the corners of a volume being drawn (poly, metres)
+// as points joined in order, with the closing edge fainter, green when ok
+// (the polygon so far is convex) and red otherwise.
+func PreviewOverlay(ghost *voxel.Obstacle, growM float64, poly []geom.Vec3, ok bool) *Overlay {
+	o := &Overlay{Name: OverlayToolPreview, Visible: true, PointSizePx: 7}
+	if ghost != nil {
+		appendObstacle(o, ghost, growM, previewFill, previewEdge, previewGrown)
+	}
+	col := previewPolyOK
+	if !ok {
+		col = previewPolyBad
+	}
+	const lift = 0.05 // metres above the clicked ground
+	at := func(p geom.Vec3) geom.Vec3 { p.Y += lift; return p }
+	for i, p := range poly {
+		o.Points = append(o.Points, Vertex{at(p), col})
+		if i > 0 {
+			o.Lines = append(o.Lines, Vertex{at(poly[i-1]), col}, Vertex{at(p), col})
+		}
+	}
+	if len(poly) >= 3 {
+		c := previewPolyClose
+		if !ok {
+			c = col
+		}
+		o.Lines = append(o.Lines, Vertex{at(poly[len(poly)-1]), c}, Vertex{at(poly[0]), c})
+	}
+	return o
+}

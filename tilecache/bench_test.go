@@ -1,0 +1,207 @@
+package tilecache
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"navviz/core/geom"
+	"navviz/core/level"
+	"navviz/core/pipeline"
+	"navviz/core/voxel"
+)
+
+// streetSurfaces returns the heights of every surface of soup above the
+// x/z point (x, z) (ch indexes soup).
+func streetSurfaces(soup *level.Soup, ch *level.Chunky, x, z float64) []float64 {
+	var hs []float64
+	for _, ti := range ch.Query(float32(x), float32(z), float32(x), float32(z), nil) {
+		tr := soup.Tris[ti]
+		a, b, c := soup.Verts[tr[0]].F64(), soup.Verts[tr[1]].F64(), soup.Verts[tr[2]].F64()
+		d := (b.Z-c.Z)*(a.X-c.X) + (c.X-b.X)*(a.Z-c.Z)
+		if d == 0 {
+			continue
+		}
+		l1 := ((b.Z-c.Z)*(x-c.X) + (c.X-b.X)*(z-c.Z)) / d
+		l2 := ((c.Z-a.Z)*(x-c.X) + (a.X-c.X)*(z-c.Z)) / d
+		l3 := 1 - l1 - l2
+		if l1 < -1e-9 || l2 < -1e-9 || l3 < -1e-9 {
+			continue
+		}
+		hs = append(hs, l1*a.Y+l2*b.Y+l3*c.Y)
+	}
+	return hs
+}
+
+// TestCityCyclePoints checks the documented property of CityCyclePoints on
+// the generated city: every point's disc of radius 2.5 m is open street
+// (only the street at y = 0 below 12 m, sampled every 0.25 m), and its
+// obstacle takes walkable spans away.
+func TestCityCyclePoints(t *testing.T) {
+	soup := loadLevel(t, "city")
+	ch, err := level.NewChunky(soup, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := CityCyclePoints()
+	if len(pts) != 16 {
+		t.Fatalf("%d points", len(pts))
+	}
+	for i, p := range pts {
+		for dx := -2.5; dx <= 2.5; dx += 0.25 {
+			for dz := -2.5; dz <= 2.5; dz += 0.25 {
+				if dx*dx+dz*dz > 2.5*2.5 {
+					continue
+				}
+				hs := streetSurfaces(soup, ch, float64(p.X)+dx, float64(p.Z)+dz)
+				ok := len(hs) > 0
+				for _, h := range hs {
+					if h != 0 && h < 12 {
+						ok = false
+					}
+				}
+				if !ok {
+					t.Fatalf("point %d %v: surfaces %v at offset (%v, %v)", i, p, hs, dx, dz)
+				}
+			}
+		}
+	}
+	f := getFixture(t, config{"city", pipeline.Layers, true})
+	c := f.reset(t)
+	for i, p := range pts {
+		id, err := c.AddObstacle(CycleObstacle(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := c.UpdateAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		removed := 0
+		for _, u := range r.Tiles {
+			removed += u.RemovedSpans
+		}
+		if removed == 0 {
+			t.Errorf("point %d %v: the obstacle removes nothing", i, p)
+		}
+		if err := c.RemoveObstacle(id); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.UpdateAll(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := sameTiles(meshTiles(t, c.Mesh()), plainOf(t, f)); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestRunCycle: a cycle leaves the mesh's tiles as they were, and counts
+// what it did.
+func TestRunCycle(t *testing.T) {
+	f := getFixture(t, config{"city", pipeline.Layers, true})
+	c := f.reset(t)
+	var obs []voxel.Obstacle
+	for _, p := range CityCyclePoints() {
+		obs = append(obs, CycleObstacle(p))
+	}
+	st, err := c.RunCycle(obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Updates != 32 || st.LayersBuilt < 16 || st.RemovedSpans == 0 || st.TilesRebuilt < 32 {
+		t.Errorf("cycle stats %+v", st)
+	}
+	t.Logf("cycle: %+v", st)
+	if err := sameTiles(meshTiles(t, c.Mesh()), plainOf(t, f)); err != nil {
+		t.Error(err)
+	}
+	if len(c.Obstacles()) != 0 || c.QueueLen() != 0 {
+		t.Errorf("the cycle left obstacles or a queue")
+	}
+	// A cycle needs an empty queue and valid obstacles.
+	c.AddObstacle(obs[0])
+	if _, err := c.RunCycle(obs); err == nil {
+		t.Errorf("RunCycle with a queue accepted")
+	}
+	c.UpdateAll()
+	if _, err := c.RunCycle([]voxel.Obstacle{{}}); err == nil {
+		t.Errorf("RunCycle with an invalid obstacle accepted")
+	}
+}
+
+// BenchmarkRebuildTile is one tile rebuild on the general path (city,
+// default settings: watershed, detail sampling): the busiest tile under a
+// cylinder, marked and built (regions, contours, polygons, detail, tile
+// data) from its cached step-3 heightfield, without the swap.
+func BenchmarkRebuildTile(b *testing.B) {
+	f := getFixture(b, config{"city", pipeline.Watershed, false})
+	c := f.reset(b)
+	var t *tile
+	for _, ti := range c.order {
+		if tt := c.tiles[ti]; t == nil || len(tt.spans.Spans) > len(t.spans.Spans) {
+			t = tt
+		}
+	}
+	g := &t.spans.Grid
+	cx := float32(float64(g.OriginM.X)+float64(g.MaxM.X)) / 2
+	cz := float32(float64(g.OriginM.Z)+float64(g.MaxM.Z)) / 2
+	if _, err := c.AddObstacle(voxel.Cylinder(geom.V3(cx, -100, cz), 1, 300)); err != nil {
+		b.Fatal(err)
+	}
+	var areas []uint8
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		var err error
+		if areas, _, err = c.markAreas(t, areas); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.buildLayers(t, areas, &c.scratch.stage); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(len(t.spans.Spans)), "spans")
+	f.reset(b)
+}
+
+// BenchmarkCityCycle is the cycle of build3d-runtime.md ("Cost of a
+// rebuild") on the generated city: tile 64 cells, layers, no detail
+// sampling, the 16 cylinders of CityCyclePoints added and removed one at a
+// time, each followed by UpdateAll (RunCycle). One op is one cycle; it also
+// reports ms/cycle and the layer builds per cycle.
+func BenchmarkCityCycle(b *testing.B) {
+	soup := loadLevel(b, "city")
+	s := pipeline.DefaultSettings()
+	s.Partition, s.DetailSampleDistCells = pipeline.Layers, 0
+	ch, err := level.NewChunky(soup, 256)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := BuildChunk(context.Background(), &s, soup, ch, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var obs []voxel.Obstacle
+	for _, p := range CityCyclePoints() {
+		obs = append(obs, CycleObstacle(p))
+	}
+	// Warm up: the first cycle also splits the touched tiles' layers.
+	if _, err := c.RunCycle(obs); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	layers := 0
+	for range b.N {
+		st, err := c.RunCycle(obs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		layers += st.LayersBuilt
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e6/float64(b.N), "ms/cycle")
+	b.ReportMetric(math.Round(float64(layers)/float64(b.N)*10)/10, "layers/cycle")
+}

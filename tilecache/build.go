@@ -1,0 +1,156 @@
+package tilecache
+
+import (
+	"context"
+	"fmt"
+
+	"navviz/core/pipeline"
+	"navviz/core/region"
+	"navviz/core/voxel"
+)
+
+// buildScratch is memory reused between rebuilds; it never changes a
+// result.
+type buildScratch struct {
+	areas  []uint8
+	stage  pipeline.Scratch
+	labels region.Labels
+}
+
+// firstBuild is the plain build (pipeline.BuildLevel: steps 1-3 and 5 of
+// every tile, the mesh filled row by row, layers from the lowest); the
+// cache takes its mesh as it is and keeps, for every tile that has
+// something walkable, its step-3 heightfield and the tile data of its
+// layers.
+func (c *Cache) firstBuild(ctx context.Context, opt Options) error {
+	b, err := pipeline.BuildLevel(ctx, &c.settings, c.src, pipeline.BuildOptions{Workers: opt.Workers, Progress: opt.Progress})
+	if err != nil {
+		return err
+	}
+	if b.Mesh == nil {
+		return fmt.Errorf("tilecache: the plain build made no mesh")
+	}
+	c.mesh = b.Mesh
+	c.tiles = make([]*tile, c.grid.TileCount())
+	c.order = make([]int32, 0, len(b.Tiles))
+	for i := range b.Tiles {
+		tb := &b.Tiles[i]
+		t := &tile{tx: tb.TX, tz: tb.TZ, spans: tb.Spans, eroded: tb.ErodedAreas, hasLast: true, lastIsFirst: true}
+		if t.eroded == nil {
+			t.eroded = t.spans.Areas
+		}
+		for li := range tb.Layers {
+			lb := &tb.Layers[li]
+			if lb.Data == nil {
+				continue
+			}
+			t.first = append(t.first, layerData{layer: uint8(lb.Layer), data: lb.Data, id: lb.ContentID})
+		}
+		ti := int32(t.tz*c.grid.TilesX + t.tx)
+		c.tiles[ti] = t
+		c.order = append(c.order, ti)
+	}
+	return nil
+}
+
+// buildLayers runs step 5 of tile t (pipeline.BuildTileMesh: regions,
+// contours, polygons, detail, tile data; the plain build's code) on its
+// cached step-3 heightfield with the given areas, and returns the tile data
+// of every layer that has polygons, by ascending layer. areas is not
+// changed. scratch may be nil.
+func (c *Cache) buildLayers(t *tile, areas []uint8, scratch *pipeline.Scratch) ([]layerData, error) {
+	at, err := c.grid.Place(t.tx, t.tz)
+	if err != nil {
+		return nil, err
+	}
+	tm, err := pipeline.BuildTileMesh(&c.settings, at, t.spans, t.eroded, areas, scratch)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]layerData, 0, len(tm.Layers))
+	for i := range tm.Layers {
+		lb := &tm.Layers[i]
+		if lb.Data == nil {
+			continue
+		}
+		out = append(out, layerData{layer: uint8(lb.Layer), data: lb.Data, id: lb.ContentID})
+	}
+	return out, nil
+}
+
+// markAreas writes into dst the areas of tile t under the obstacles and
+// volumes in force: the first build's areas, then every obstacle (grown by
+// the agent radius) and every volume whose box reaches the tile's build
+// grid, each in the order added (build3d-runtime.md, step 4). It returns
+// dst (grown as needed) and the number of spans the obstacles removed.
+func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, error) {
+	dst = append(dst[:0], t.spans.Areas...)
+	v := *t.spans
+	v.Areas = dst
+	g := &v.Grid
+	// The build grid's x/z box; a shape whose marked columns could lie in
+	// it reaches it (the exact tests decide).
+	gx0, gz0 := float64(g.OriginM.X), float64(g.OriginM.Z)
+	gx1, gz1 := float64(g.MaxM.X), float64(g.MaxM.Z)
+	reach := func(minX, minZ, maxX, maxZ float64) bool {
+		return maxX >= gx0 && minX <= gx1 && maxZ >= gz0 && minZ <= gz1
+	}
+	removed := 0
+	radius := c.settings.WalkableRadiusCells()
+	for i := range c.obstacles {
+		e := &c.obstacles[i]
+		if !reach(e.minX, e.minZ, e.maxX, e.maxZ) {
+			continue
+		}
+		n, err := voxel.MarkObstacle(&v, &e.o, radius)
+		if err != nil {
+			return dst, 0, err
+		}
+		removed += n
+	}
+	for i := range c.volumes {
+		e := &c.volumes[i]
+		if !reach(e.minX, e.minZ, e.maxX, e.maxZ) {
+			continue
+		}
+		if err := voxel.MarkConvexVolume(&v, &e.v); err != nil {
+			return dst, 0, err
+		}
+	}
+	return dst, removed, nil
+}
+
+// layersOf returns the height layers of tile t on the layer-first path,
+// splitting them on first need: region.SplitLayers on the eroded areas,
+// what pipeline.BuildTileMesh does, with each layer's first-build areas and
+// tile data. They are a function of the geometry and settings only.
+func (c *Cache) layersOf(t *tile) (*tileLayers, error) {
+	if t.layers != nil {
+		return t.layers, nil
+	}
+	v := *t.spans
+	v.Areas = t.eroded
+	views, _, err := region.SplitLayers(&v, v.BorderCells)
+	if err != nil {
+		return nil, err
+	}
+	tl := &tileLayers{views: views, first: make([]layerKey, len(views))}
+	for li := range views {
+		tl.first[li].areas = gather(nil, t.spans.Areas, views[li].Index)
+		for j := range t.first {
+			if int(t.first[j].layer) == views[li].Layer {
+				tl.first[li].data = &t.first[j]
+			}
+		}
+	}
+	t.layers = tl
+	return tl, nil
+}
+
+// gather appends areas[i] for every i of index to dst.
+func gather(dst, areas []uint8, index []int32) []uint8 {
+	for _, i := range index {
+		dst = append(dst, areas[i])
+	}
+	return dst
+}

@@ -1,0 +1,299 @@
+package tilecache
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"navviz/core/level"
+	"navviz/core/navmesh"
+	"navviz/core/pipeline"
+	"navviz/core/region"
+	"navviz/core/voxel"
+)
+
+// ObstacleID names an obstacle added to a Cache. Ids start at 1, grow by one
+// with every AddObstacle and are never reused; 0 is never an id.
+type ObstacleID uint32
+
+// VolumeID names an area volume added to a Cache. Volumes are numbered apart
+// from obstacles: ids start at 1, grow by one with every AddVolume and are
+// never reused; 0 is never an id.
+type VolumeID uint32
+
+// Options tune the first build of a cache. The zero value builds on every
+// CPU with no progress report. No option changes the result.
+type Options struct {
+	// Workers is the number of goroutines building tiles; 0 means
+	// runtime.GOMAXPROCS(0). Negative values are an error.
+	Workers int
+	// Progress, when not nil, is called as pipeline.BuildOptions.Progress
+	// is, with the number of tiles whose steps 1-3 are done.
+	Progress func(doneTiles, totalTiles int)
+}
+
+// Cache is a tile cache: the navmesh of a level, the cached step-3 result of
+// every tile that has something walkable, the run-time obstacles and area
+// volumes, and the queue of tiles to rebuild. Build one with Build (or
+// BuildSoup, BuildChunk, BuildHeightfield). A Cache is not safe for
+// concurrent use.
+type Cache struct {
+	settings pipeline.NavSettings // deep copy, fixed
+	src      *pipeline.Source
+	grid     *pipeline.TileGrid
+	growM    float64 // obstacle growth g, metres
+	fp       uint64  // fingerprint of geometry and settings
+
+	mesh  *navmesh.Mesh
+	tiles []*tile // by tile index tz*TilesX+tx; nil: never built
+	order []int32 // the cached tiles' indices, ascending (row-major)
+
+	obstacles    []obstacleEntry // in the order added
+	volumes      []volumeEntry   // in the order added
+	nextObstacle ObstacleID
+	nextVolume   VolumeID
+
+	queue  []int32 // tile indices, front first
+	queued []bool  // by tile index
+
+	scratch buildScratch
+}
+
+// tile is the cache of one tile (build3d-runtime.md, "What is cached").
+type tile struct {
+	tx, tz int
+	// spans is the step-3 compact heightfield; its Areas are the first
+	// build's areas. Never changed after the build, shared by every
+	// rebuild (the span graph: links and column of every span).
+	spans *voxel.CompactHeightfield
+	// eroded holds the areas after erosion, before the pipeline's volumes
+	// and obstacles (the same slice as spans.Areas when it has none): the
+	// walkability the layer-first split is decided on.
+	eroded []uint8
+	// first is the first build's tile data, by ascending layer.
+	first []layerData
+	// last holds the areas the mesh's tiles at this position were last
+	// built from, valid when hasLast; lastIsFirst says they are spans.Areas
+	// (last is then nil, to save the copy).
+	last        []uint8
+	hasLast     bool
+	lastIsFirst bool
+	// On the layer-first path (NavSettings.LayerFirst): the tile's height
+	// layers (made on first need; fixed, since they are split on eroded),
+	// and per layer the areas and tile data the mesh's tile was last built
+	// from (valid when hasLast and not lastIsFirst).
+	layers     *tileLayers
+	lastLayers []layerKey
+}
+
+// tileLayers are the height layers of a tile on the layer-first path: the
+// views region.SplitLayers gives on the eroded areas, and per view the
+// first build's areas and tile data.
+type tileLayers struct {
+	views []region.LayerView
+	first []layerKey
+}
+
+// layerKey is what a layer of a tile was built from, its areas (one per
+// span of its view), and what it gave (nil data: no polygons). A layer
+// with equal areas gives the same tile data.
+type layerKey struct {
+	areas []uint8
+	data  *layerData
+}
+
+type layerData struct {
+	layer uint8
+	data  []byte
+	id    uint64 // navmesh.ContentID(data)
+}
+
+type obstacleEntry struct {
+	id ObstacleID
+	o  voxel.Obstacle // normalized, valid
+	// minX, minZ, maxX, maxZ is the x/z box of the footprint grown by the
+	// agent radius (voxel.Obstacle.GrownBoundsXZ).
+	minX, minZ, maxX, maxZ float64
+}
+
+type volumeEntry struct {
+	id                     VolumeID
+	v                      voxel.ConvexVolume // own copy, valid
+	minX, minZ, maxX, maxZ float64            // the polygon's x/z box
+}
+
+// Build builds the navmesh of src under settings s with a cache: the mesh is
+// exactly pipeline's plain build of the same settings and source (the same
+// tiles in the same slots), and every tile with something walkable after
+// steps 1-3 is cached. The settings are validated and copied (s may change
+// afterwards; s.Obstacles are baked into the cached tiles). Cancelling ctx
+// stops the build with an error wrapping ctx.Err(). On error there is no
+// cache.
+func Build(ctx context.Context, s *pipeline.NavSettings, src *pipeline.Source, opt Options) (*Cache, error) {
+	if s == nil {
+		return nil, fmt.Errorf("tilecache: nil settings")
+	}
+	if src == nil {
+		return nil, fmt.Errorf("tilecache: nil source")
+	}
+	if opt.Workers < 0 {
+		return nil, fmt.Errorf("tilecache: Options.Workers = %d, want >= 0", opt.Workers)
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	c := &Cache{settings: cloneSettings(s), src: src, nextObstacle: 1, nextVolume: 1}
+	set := &c.settings
+	grid, err := src.TileGrid(set)
+	if err != nil {
+		return nil, err
+	}
+	c.grid = grid
+	c.growM = voxel.ObstacleGrowthM(set.WalkableRadiusCells(), set.CellSizeM)
+	if err := c.firstBuild(ctx, opt); err != nil {
+		return nil, err
+	}
+	c.queued = make([]bool, grid.TileCount())
+	c.fp = fingerprint(set, src)
+	return c, nil
+}
+
+// BuildSoup is Build for a triangle soup (the spec's BuildSoupCached): every
+// triangle is tested against every tile.
+func BuildSoup(ctx context.Context, s *pipeline.NavSettings, soup *level.Soup, opt Options) (*Cache, error) {
+	src, err := pipeline.NewSoupSource(soup, nil)
+	if err != nil {
+		return nil, err
+	}
+	return Build(ctx, s, src, opt)
+}
+
+// BuildChunk is Build for a triangle soup with its chunky mesh (the spec's
+// BuildChunkCached): each tile rasterizes the triangles the chunky mesh
+// lists for it. The result equals BuildSoup's.
+func BuildChunk(ctx context.Context, s *pipeline.NavSettings, soup *level.Soup, chunky *level.Chunky, opt Options) (*Cache, error) {
+	if chunky == nil {
+		return nil, fmt.Errorf("tilecache: nil chunky mesh")
+	}
+	src, err := pipeline.NewSoupSource(soup, chunky)
+	if err != nil {
+		return nil, err
+	}
+	return Build(ctx, s, src, opt)
+}
+
+// BuildHeightfield is Build for a solid heightfield given directly (voxel
+// input; the spec's BuildHeightfieldCached), see pipeline.NewVoxelSource.
+func BuildHeightfield(ctx context.Context, s *pipeline.NavSettings, hf *voxel.Heightfield, opt Options) (*Cache, error) {
+	src, err := pipeline.NewVoxelSource(hf)
+	if err != nil {
+		return nil, err
+	}
+	return Build(ctx, s, src, opt)
+}
+
+// cloneSettings returns a copy of s that shares no memory with it, its
+// obstacles normalized.
+func cloneSettings(s *pipeline.NavSettings) pipeline.NavSettings {
+	c := *s
+	c.Volumes = nil
+	for _, v := range s.Volumes {
+		v.VertsXZ = slices.Clone(v.VertsXZ)
+		c.Volumes = append(c.Volumes, v)
+	}
+	c.Obstacles = nil
+	for _, o := range s.Obstacles {
+		c.Obstacles = append(c.Obstacles, o.Normalized())
+	}
+	return c
+}
+
+// Mesh returns the cache's navmesh. Query it and edit polygon flags and
+// areas freely between calls; never add, replace or remove its tiles (the
+// cache does that). Every swap is visible at once: the mesh object stays
+// the same for the life of the cache.
+func (c *Cache) Mesh() *navmesh.Mesh { return c.mesh }
+
+// Settings returns a copy of the settings the cache was built with.
+func (c *Cache) Settings() pipeline.NavSettings { return cloneSettings(&c.settings) }
+
+// Grid returns a copy of the level's tiling (the zero TileGrid for a Cache
+// not made by Build).
+func (c *Cache) Grid() pipeline.TileGrid {
+	if c.grid == nil {
+		return pipeline.TileGrid{}
+	}
+	return *c.grid
+}
+
+// errNotBuilt is the error of the methods of a Cache not made by Build (the
+// zero Cache).
+var errNotBuilt = errors.New("tilecache: the Cache was not made by Build (use Build, BuildSoup, BuildChunk or BuildHeightfield)")
+
+// check returns errNotBuilt for a Cache not made by Build.
+func (c *Cache) check() error {
+	if c == nil || c.mesh == nil || c.grid == nil || len(c.queued) != c.grid.TileCount() {
+		return errNotBuilt
+	}
+	return nil
+}
+
+// Source returns the source the cache was built from (read-only).
+func (c *Cache) Source() *pipeline.Source { return c.src }
+
+// Fingerprint returns the xxhash64 that identifies the geometry and the
+// settings the cache was built from (docs/snapshot.md, "Fingerprint"). A
+// snapshot restores only into a cache with the same fingerprint.
+func (c *Cache) Fingerprint() uint64 { return c.fp }
+
+// ObstacleGrowthM returns the growth g of the obstacles: WalkableRadiusCells
+// times CellSizeM, metres.
+func (c *Cache) ObstacleGrowthM() float64 { return c.growM }
+
+// CachedTiles returns the cached tiles (those with something walkable after
+// steps 1-3) in row-major order, as (tx, tz) pairs.
+func (c *Cache) CachedTiles() [][2]int {
+	out := make([][2]int, len(c.order))
+	for i, ti := range c.order {
+		t := c.tiles[ti]
+		out[i] = [2]int{t.tx, t.tz}
+	}
+	return out
+}
+
+// IsCached reports whether tile (tx, tz) is cached.
+func (c *Cache) IsCached(tx, tz int) bool { return c.tileAt(tx, tz) != nil }
+
+// TileSpans returns the cached step-3 compact heightfield of tile (tx, tz)
+// (its Areas are the first build's), false when the tile is not cached. It
+// is the cache's own memory: treat it as read-only.
+func (c *Cache) TileSpans(tx, tz int) (*voxel.CompactHeightfield, bool) {
+	t := c.tileAt(tx, tz)
+	if t == nil {
+		return nil, false
+	}
+	return t.spans, true
+}
+
+// FirstBuildTileData returns the first build's tile data of tile (tx, tz),
+// one entry per layer by ascending layer (copies), and false when the tile
+// is not cached.
+func (c *Cache) FirstBuildTileData(tx, tz int) ([][]byte, bool) {
+	t := c.tileAt(tx, tz)
+	if t == nil {
+		return nil, false
+	}
+	out := make([][]byte, len(t.first))
+	for i := range t.first {
+		out[i] = slices.Clone(t.first[i].data)
+	}
+	return out, true
+}
+
+func (c *Cache) tileAt(tx, tz int) *tile {
+	if c.grid == nil || c.grid.CheckTile(tx, tz) != nil {
+		return nil
+	}
+	return c.tiles[tz*c.grid.TilesX+tx]
+}

@@ -1,0 +1,332 @@
+package tilecache
+
+import (
+	"bytes"
+	"fmt"
+
+	"navviz/core/navmesh"
+	"navviz/core/pipeline"
+)
+
+// Rebuild says what rebuilding a tile took.
+type Rebuild uint8
+
+const (
+	// RebuildUnchanged: the tile's areas equal those its tiles in the mesh
+	// were last built from, so nothing was built and nothing changed.
+	RebuildUnchanged Rebuild = iota
+	// RebuildFirst: the areas equal the first build's, whose tile data was
+	// swapped in without building (the last obstacle left the tile).
+	RebuildFirst
+	// RebuildBuilt: the areas changed and step 5 ran (regions, contours,
+	// polygons, detail, tile data): on the general path for the whole
+	// tile, on the layer-first path for every height layer whose spans or
+	// areas differ from both the layer the mesh holds and the first
+	// build's (TileUpdate.LayersBuilt).
+	RebuildBuilt
+)
+
+var rebuildNames = [...]string{"unchanged", "first-build", "built"}
+
+// String returns "unchanged", "first-build" or "built".
+func (r Rebuild) String() string {
+	if int(r) < len(rebuildNames) {
+		return rebuildNames[r]
+	}
+	return fmt.Sprintf("Rebuild(%d)", uint8(r))
+}
+
+// SwapKind says what a swap did to one layer of a tile position.
+type SwapKind uint8
+
+const (
+	// SwapKept: the layer's content id did not change; the mesh keeps the
+	// tile, its references and its run-time polygon edits.
+	SwapKept SwapKind = iota
+	// SwapReplaced: the layer changed and replaced the tile in its slot
+	// (next generation: references into the old tile are stale).
+	SwapReplaced
+	// SwapAdded: a new layer was added.
+	SwapAdded
+	// SwapRemoved: the layer no longer exists and its tile was removed.
+	SwapRemoved
+)
+
+var swapNames = [...]string{"kept", "replaced", "added", "removed"}
+
+// String returns "kept", "replaced", "added" or "removed".
+func (k SwapKind) String() string {
+	if int(k) < len(swapNames) {
+		return swapNames[k]
+	}
+	return fmt.Sprintf("SwapKind(%d)", uint8(k))
+}
+
+// Swap is what happened to one layer of a rebuilt tile position.
+type Swap struct {
+	Layer uint8
+	Kind  SwapKind
+	// OldRef is the tile before the swap (0 for SwapAdded), Ref the tile
+	// after it (0 for SwapRemoved; equal to OldRef for SwapKept).
+	OldRef, Ref navmesh.TileRef
+	// ContentID is the content id of the layer's tile data after the swap
+	// (before it, for SwapRemoved).
+	ContentID uint64
+}
+
+// TileUpdate is the rebuild of one queued tile.
+type TileUpdate struct {
+	// TX and TZ are the tile's coordinates.
+	TX, TZ int
+	// Rebuild says what the rebuild took.
+	Rebuild Rebuild
+	// LayersBuilt is the number of builds step 5 ran: on the layer-first
+	// path one per height layer built (a layer whose spans and areas equal
+	// those of the layer the mesh holds, or of the first build's, is not
+	// built), on the general path 1 for the whole tile; 0 unless Rebuild is
+	// RebuildBuilt.
+	LayersBuilt int
+	// RemovedSpans is the number of spans the obstacles made not walkable
+	// (spans walkable after step 3 that obstacles set to area 0).
+	RemovedSpans int
+	// Swaps lists what happened to each layer, lowest first; none for
+	// RebuildUnchanged.
+	Swaps []Swap
+}
+
+// UpdateResult is what an Update did.
+type UpdateResult struct {
+	// Tiles lists the rebuilt tiles in the order they were taken from the
+	// queue.
+	Tiles []TileUpdate
+	// Remaining is the number of tiles still queued.
+	Remaining int
+}
+
+// LayersBuilt returns the sum of the tiles' LayersBuilt.
+func (r *UpdateResult) LayersBuilt() int {
+	n := 0
+	for i := range r.Tiles {
+		n += r.Tiles[i].LayersBuilt
+	}
+	return n
+}
+
+// plan is a rebuilt tile waiting to be swapped in.
+type plan struct {
+	ti      int32
+	rebuild Rebuild
+	areas   []uint8 // the areas built from (RebuildBuilt only)
+	layers  []layerData
+	keys    []layerKey // layer-first path (RebuildBuilt only)
+	built   int        // step-5 builds run
+	removed int
+}
+
+// Update takes up to maxTiles tiles from the front of the queue, one tile
+// per iteration (no clock is read: a budget does the same work everywhere),
+// and rebuilds each from the obstacles and volumes in force now
+// (build3d-runtime.md, "Rebuilding"): it marks the tile's first-build areas
+// with them (markAreas); when the areas equal those the tile was last built
+// from nothing changes; when they equal the first build's, the first
+// build's tile data is used; otherwise step 5 runs on a copy of the cached
+// heightfield. The result is swapped into the mesh layer by layer from the
+// lowest (see Swap). maxTiles 0 does nothing; a negative one is an error.
+//
+// Every tile is built before any is swapped in: when a build fails, Update
+// returns the error naming the tile and changes nothing (the tile stays
+// queued, so a later Update tries it again with the obstacles and volumes
+// then in force).
+func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
+	if err := c.check(); err != nil {
+		return UpdateResult{}, err
+	}
+	if maxTiles < 0 {
+		return UpdateResult{Remaining: len(c.queue)}, fmt.Errorf("tilecache: Update: maxTiles = %d, want >= 0", maxTiles)
+	}
+	n := min(maxTiles, len(c.queue))
+	plans := make([]plan, n)
+	for k := 0; k < n; k++ {
+		if err := c.plan(c.queue[k], &plans[k]); err != nil {
+			t := c.tiles[c.queue[k]]
+			return UpdateResult{Remaining: len(c.queue)}, fmt.Errorf("tilecache: Update: tile (%d, %d): %w", t.tx, t.tz, err)
+		}
+	}
+	res := UpdateResult{Tiles: make([]TileUpdate, n)}
+	for k := range plans {
+		p := &plans[k]
+		t := c.tiles[p.ti]
+		u := &res.Tiles[k]
+		*u = TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed}
+		c.queued[p.ti] = false
+		if p.rebuild == RebuildUnchanged {
+			continue
+		}
+		u.LayersBuilt = p.built
+		swaps, err := c.swap(t, p.layers)
+		u.Swaps = swaps
+		if err != nil {
+			// Data the stages made always decodes; this is a bug.
+			c.queue = append(c.queue[:0], c.queue[k:]...)
+			c.queued[p.ti] = true
+			res.Tiles = res.Tiles[:k+1]
+			res.Remaining = len(c.queue)
+			return res, fmt.Errorf("tilecache: Update: swapping tile (%d, %d): %w", t.tx, t.tz, err)
+		}
+		t.hasLast = true
+		t.lastIsFirst = p.rebuild == RebuildFirst
+		t.last = p.areas
+		t.lastLayers = p.keys
+	}
+	c.queue = append(c.queue[:0], c.queue[n:]...)
+	res.Remaining = len(c.queue)
+	return res, nil
+}
+
+// UpdateAll rebuilds every queued tile (Update with the queue's length).
+func (c *Cache) UpdateAll() (UpdateResult, error) {
+	return c.Update(len(c.queue))
+}
+
+// plan rebuilds tile ti without changing the cache.
+func (c *Cache) plan(ti int32, p *plan) error {
+	t := c.tiles[ti]
+	p.ti = ti
+	areas, removed, err := c.markAreas(t, c.scratch.areas)
+	c.scratch.areas = areas
+	if err != nil {
+		return err
+	}
+	p.removed = removed
+	first := t.spans.Areas
+	switch {
+	case t.hasLast && t.lastIsFirst && bytes.Equal(areas, first),
+		t.hasLast && !t.lastIsFirst && bytes.Equal(areas, t.last):
+		p.rebuild = RebuildUnchanged
+	case bytes.Equal(areas, first):
+		p.rebuild = RebuildFirst
+		p.layers = t.first
+	default:
+		p.rebuild = RebuildBuilt
+		p.areas = append([]uint8(nil), areas...)
+		if c.settings.LayerFirst() {
+			return c.planLayers(t, p)
+		}
+		if p.layers, err = c.buildLayers(t, p.areas, &c.scratch.stage); err != nil {
+			return err
+		}
+		p.built = 1
+	}
+	return nil
+}
+
+// planLayers is the layer-first rebuild of tile t from p.areas
+// (build3d-runtime.md, "Layer-first tiles", "Rebuilding"): every height
+// layer of the tile (split once, on the eroded areas) gathers its areas in
+// force; a layer whose areas equal those the mesh's tile for that layer was
+// last built from takes that tile data, one whose areas equal the first
+// build's takes the first build's, and any other is built
+// (pipeline.BuildLayerMesh). The tile data are those
+// pipeline.BuildTileMesh gives for the same areas.
+func (c *Cache) planLayers(t *tile, p *plan) error {
+	tl, err := c.layersOf(t)
+	if err != nil {
+		return err
+	}
+	var last []layerKey
+	if t.hasLast {
+		last = t.lastLayers
+		if t.lastIsFirst {
+			last = tl.first
+		}
+	}
+	at, err := c.grid.Place(t.tx, t.tz)
+	if err != nil {
+		return err
+	}
+	p.keys = make([]layerKey, len(tl.views))
+	for li := range tl.views {
+		v := &tl.views[li]
+		k := layerKey{areas: gather(make([]uint8, 0, len(v.Index)), p.areas, v.Index)}
+		switch {
+		case li < len(last) && bytes.Equal(k.areas, last[li].areas):
+			k.data = last[li].data
+		case bytes.Equal(k.areas, tl.first[li].areas):
+			k.data = tl.first[li].data
+		default:
+			lb, err := pipeline.BuildLayerMesh(&c.settings, at, &t.spans.Grid, v, k.areas, &c.scratch.labels)
+			if err != nil {
+				return fmt.Errorf("layer %d: %w", v.Layer, err)
+			}
+			p.built++
+			if lb.Data != nil {
+				k.data = &layerData{layer: uint8(lb.Layer), data: lb.Data, id: lb.ContentID}
+			}
+		}
+		p.keys[li] = k
+		if k.data != nil {
+			p.layers = append(p.layers, *k.data)
+		}
+	}
+	return nil
+}
+
+// swap puts layers (ascending) into the mesh at t's position, layer by
+// layer from the lowest: an equal content id keeps the tile, a changed one
+// replaces it, a new layer is added, a layer that no longer exists is
+// removed.
+func (c *Cache) swap(t *tile, layers []layerData) ([]Swap, error) {
+	x, z := int32(t.tx), int32(t.tz)
+	type held struct {
+		layer uint8
+		ref   navmesh.TileRef
+		id    uint64
+	}
+	var old []held
+	for _, ref := range c.mesh.TilesAt(x, z) {
+		tl, err := c.mesh.Tile(ref)
+		if err != nil {
+			return nil, err
+		}
+		id, err := c.mesh.TileContentID(ref)
+		if err != nil {
+			return nil, err
+		}
+		old = append(old, held{tl.Header.Layer, ref, id})
+	}
+	swaps := make([]Swap, 0, max(len(old), len(layers)))
+	i, j := 0, 0
+	for i < len(old) || j < len(layers) {
+		switch {
+		case j == len(layers) || (i < len(old) && old[i].layer < layers[j].layer):
+			h := old[i]
+			if err := c.mesh.RemoveTile(x, z, h.layer); err != nil {
+				return swaps, err
+			}
+			swaps = append(swaps, Swap{Layer: h.layer, Kind: SwapRemoved, OldRef: h.ref, ContentID: h.id})
+			i++
+		case i == len(old) || layers[j].layer < old[i].layer:
+			l := &layers[j]
+			ref, err := c.mesh.AddTile(l.data)
+			if err != nil {
+				return swaps, err
+			}
+			swaps = append(swaps, Swap{Layer: l.layer, Kind: SwapAdded, Ref: ref, ContentID: l.id})
+			j++
+		default:
+			h, l := old[i], &layers[j]
+			if h.id == l.id {
+				swaps = append(swaps, Swap{Layer: l.layer, Kind: SwapKept, OldRef: h.ref, Ref: h.ref, ContentID: l.id})
+			} else {
+				ref, err := c.mesh.ReplaceTile(l.data)
+				if err != nil {
+					return swaps, err
+				}
+				swaps = append(swaps, Swap{Layer: l.layer, Kind: SwapReplaced, OldRef: h.ref, Ref: ref, ContentID: l.id})
+			}
+			i++
+			j++
+		}
+	}
+	return swaps, nil
+}
