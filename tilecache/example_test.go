@@ -116,3 +116,37 @@ func ExampleCache_Snapshot() {
 	// obstacles: 1 queued tiles: 4
 	// true 1 4
 }
+
+// Build from any pipeline.Source (here a soup with its chunky mesh) with a
+// progress report; the mesh is the plain build's.
+func ExampleBuild() {
+	soup, err := level.Builtin("terrain")
+	if err != nil {
+		log.Fatal(err)
+	}
+	chunky, err := level.NewChunky(soup, 256)
+	if err != nil {
+		log.Fatal(err)
+	}
+	src, err := pipeline.NewSoupSource(soup, chunky)
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := pipeline.DefaultSettings()
+	done := 0
+	c, err := tilecache.Build(context.Background(), &s, src, tilecache.Options{
+		Progress: func(doneTiles, totalTiles int) { done = doneTiles },
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	plain, err := pipeline.BuildLevel(context.Background(), &s, src, pipeline.BuildOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, _ := c.Mesh().MarshalBinary()
+	b, _ := plain.Mesh.MarshalBinary()
+	fmt.Println("tiles built:", done, "cached:", len(c.CachedTiles()), "same mesh as the plain build:", string(a) == string(b))
+	// Output:
+	// tiles built: 64 cached: 64 same mesh as the plain build: true
+}

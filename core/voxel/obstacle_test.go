@@ -4,6 +4,9 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -369,25 +372,25 @@ func TestMarkObstacleReference(t *testing.T) {
 		s, co := geom.SinCos(float64(o.YawRad))
 		for z := 0; z < g.Height; z++ {
 			for x := 0; x < g.Width; x++ {
-				cx := float64(g.OriginM.X) + (float64(x)+0.5)*float64(g.CellSizeM)
-				cz := float64(g.OriginM.Z) + (float64(z)+0.5)*float64(g.CellSizeM)
+				cx := float64(g.OriginM.X) + float64((float64(x)+0.5)*float64(g.CellSizeM))
+				cz := float64(g.OriginM.Z) + float64((float64(z)+0.5)*float64(g.CellSizeM))
 				var in bool
 				switch o.Shape {
 				case ShapeCylinder:
 					dx, dz := cx-float64(o.CentreM.X), cz-float64(o.CentreM.Z)
 					r := float64(o.RadiusM) + gr
-					in = dx*dx+dz*dz <= r*r
+					in = float64(dx*dx)+float64(dz*dz) <= r*r
 				case ShapeBox:
 					in = cx >= float64(o.MinM.X)-gr && cx <= float64(o.MaxM.X)+gr && cz >= float64(o.MinM.Z)-gr && cz <= float64(o.MaxM.Z)+gr
 				case ShapeOrientedBox:
 					dx, dz := cx-float64(o.CentreM.X), cz-float64(o.CentreM.Z)
-					u := dx*co + dz*s
-					w := dz*co - dx*s
+					u := float64(dx*co) + float64(dz*s)
+					w := float64(dz*co) - float64(dx*s)
 					in = math.Abs(u) <= float64(o.HalfM.X)+gr && math.Abs(w) <= float64(o.HalfM.Z)+gr
 				}
 				cell := c.Cells[x+z*g.Width]
 				for i := cell.Index; i < cell.Index+cell.Count; i++ {
-					fy := float64(g.OriginM.Y) + float64(c.Spans[i].Y)*float64(g.CellHeightM)
+					fy := float64(g.OriginM.Y) + float64(float64(c.Spans[i].Y)*float64(g.CellHeightM))
 					want := base.Areas[i]
 					if in && fy >= lo && fy <= hi {
 						want = AreaNull
@@ -428,6 +431,41 @@ func TestObstacleBoundsXZ(t *testing.T) {
 			if x < a-1e-12 || x > c+1e-12 || z < b-1e-12 || z > d+1e-12 {
 				t.Fatalf("%+v contains (%v, %v) outside its bounds", o, x, z)
 			}
+		}
+	}
+}
+
+// TestNoFusedMultiplyAdd compiles this package for arm64, whose Go compiler
+// fuses a*b+c unless the product is rounded by an explicit conversion, and
+// fails if a fused multiply-add instruction appears in it (the obstacle and
+// volume tests in double must give the same bits on every platform).
+func TestNoFusedMultiplyAdd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cross-compiles the package; skipped in -short mode")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go tool not in PATH")
+	}
+	out := filepath.Join(t.TempDir(), "voxel.a")
+	build := exec.Command(goTool, "build", "-o", out, ".")
+	build.Env = append(build.Environ(), "GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0")
+	if msg, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("GOARCH=arm64 go build: %v\n%s", err, msg)
+	}
+	dump := exec.Command(goTool, "tool", "objdump", "-s", `^navviz/core/voxel\.`, out)
+	dump.Env = build.Env
+	asm, err := dump.Output()
+	if err != nil {
+		t.Fatalf("go tool objdump: %v", err)
+	}
+	if len(asm) == 0 {
+		t.Fatal("objdump printed nothing for the package")
+	}
+	fused := regexp.MustCompile(`\bFN?M(ADD|SUB)[SD]?\b`)
+	for _, line := range regexp.MustCompile(`(?m)^.*$`).FindAll(asm, -1) {
+		if fused.Match(line) {
+			t.Errorf("fused multiply-add: %s", line)
 		}
 	}
 }
