@@ -457,9 +457,9 @@ func PolyAreaM2(m *polymesh.Mesh) float64 {
 		a := 0.0
 		for j := range n {
 			u, w := m.VertM(int(p[j])), m.VertM(int(p[(j+1)%n]))
-			a += float64(u.X)*float64(w.Z) - float64(w.X)*float64(u.Z)
+			a += float64(float64(u.X)*float64(w.Z)) - float64(float64(w.X)*float64(u.Z))
 		}
-		total += math.Abs(a) / 2
+		total += float64(math.Abs(a) / 2)
 	}
 	return total
 }

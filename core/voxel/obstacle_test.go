@@ -4,9 +4,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -431,41 +428,6 @@ func TestObstacleBoundsXZ(t *testing.T) {
 			if x < a-1e-12 || x > c+1e-12 || z < b-1e-12 || z > d+1e-12 {
 				t.Fatalf("%+v contains (%v, %v) outside its bounds", o, x, z)
 			}
-		}
-	}
-}
-
-// TestNoFusedMultiplyAdd compiles this package for arm64, whose Go compiler
-// fuses a*b+c unless the product is rounded by an explicit conversion, and
-// fails if a fused multiply-add instruction appears in it (the obstacle and
-// volume tests in double must give the same bits on every platform).
-func TestNoFusedMultiplyAdd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("cross-compiles the package; skipped in -short mode")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go tool not in PATH")
-	}
-	out := filepath.Join(t.TempDir(), "voxel.a")
-	build := exec.Command(goTool, "build", "-o", out, ".")
-	build.Env = append(build.Environ(), "GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0")
-	if msg, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("GOARCH=arm64 go build: %v\n%s", err, msg)
-	}
-	dump := exec.Command(goTool, "tool", "objdump", "-s", `^navviz/core/voxel\.`, out)
-	dump.Env = build.Env
-	asm, err := dump.Output()
-	if err != nil {
-		t.Fatalf("go tool objdump: %v", err)
-	}
-	if len(asm) == 0 {
-		t.Fatal("objdump printed nothing for the package")
-	}
-	fused := regexp.MustCompile(`\bFN?M(ADD|SUB)[SD]?\b`)
-	for _, line := range regexp.MustCompile(`(?m)^.*$`).FindAll(asm, -1) {
-		if fused.Match(line) {
-			t.Errorf("fused multiply-add: %s", line)
 		}
 	}
 }
