@@ -485,13 +485,40 @@ func SwapsOverlay(grid *pipeline.TileGrid, m *navmesh.Mesh, v SwapView) *Overlay
 	return o
 }
 
+// Preview geometry: the volume corners are drawn previewLiftM above the
+// clicked ground, its edges as flat ribbons previewRibbonM wide and its
+// corners as squares previewCornerM across, all triangles, so that the
+// overlay's sort bias (previewSortBiasPx, above the mesh overlays') puts
+// them over the mesh, queue and swap fills in the GUI's painter's order.
+const (
+	previewLiftM      = 0.1
+	previewRibbonM    = 0.15
+	previewCornerM    = 0.5
+	previewFillAlpha  = uint8(70)
+	previewSortBiasPx = 3 * SpanOverlaySortBiasPx
+)
+
+// appendRibbon adds a flat ribbon of width w from a to b (horizontal
+// offset perpendicular to it in x/z).
+func appendRibbon(o *Overlay, a, b geom.Vec3, w float32, col color.RGBA) {
+	dx, dz := b.X-a.X, b.Z-a.Z
+	l := float32(math.Hypot(float64(dx), float64(dz)))
+	if !(l > 1e-6) {
+		return
+	}
+	nx, nz := -dz/l*w/2, dx/l*w/2
+	o.Tris = quad(o.Tris, geom.V3(a.X+nx, a.Y, a.Z+nz), geom.V3(b.X+nx, b.Y, b.Z+nz),
+		geom.V3(b.X-nx, b.Y, b.Z-nz), geom.V3(a.X-nx, a.Y, a.Z-nz), col)
+}
+
 // PreviewOverlay returns the overlay "tool-preview": ghost (when not nil)
 // as white edges over a faint fill with its footprint grown by growM
 // outlined in grey; and the corners of a volume being drawn (poly, metres)
-// as points joined in order, with the closing edge fainter, green when ok
-// (the polygon so far is convex) and red otherwise.
+// as squares joined in order by ribbons over a faint fill, the closing
+// edge fainter, green when ok (the polygon so far is convex) and red
+// otherwise. The corners also get points (seen through walls in the GUI).
 func PreviewOverlay(ghost *voxel.Obstacle, growM float64, poly []geom.Vec3, ok bool) *Overlay {
-	o := &Overlay{Name: OverlayToolPreview, Visible: true, PointSizePx: 7}
+	o := &Overlay{Name: OverlayToolPreview, Visible: true, PointSizePx: 7, SortBiasPx: previewSortBiasPx}
 	if ghost != nil {
 		appendObstacle(o, ghost, growM, previewFill, previewEdge, previewGrown)
 	}
@@ -499,12 +526,21 @@ func PreviewOverlay(ghost *voxel.Obstacle, growM float64, poly []geom.Vec3, ok b
 	if !ok {
 		col = previewPolyBad
 	}
-	const lift = 0.05 // metres above the clicked ground
-	at := func(p geom.Vec3) geom.Vec3 { p.Y += lift; return p }
+	at := func(p geom.Vec3) geom.Vec3 { p.Y += previewLiftM; return p }
+	if len(poly) >= 3 {
+		fill := col
+		fill.A = previewFillAlpha
+		for i := 1; i+1 < len(poly); i++ {
+			o.Tris = append(o.Tris, Vertex{at(poly[0]), fill}, Vertex{at(poly[i]), fill}, Vertex{at(poly[i+1]), fill})
+		}
+	}
 	for i, p := range poly {
 		o.Points = append(o.Points, Vertex{at(p), col})
+		c := at(p)
+		h := float32(previewCornerM / 2)
+		o.Tris = quad(o.Tris, geom.V3(c.X-h, c.Y, c.Z-h), geom.V3(c.X+h, c.Y, c.Z-h), geom.V3(c.X+h, c.Y, c.Z+h), geom.V3(c.X-h, c.Y, c.Z+h), col)
 		if i > 0 {
-			o.Lines = append(o.Lines, Vertex{at(poly[i-1]), col}, Vertex{at(p), col})
+			appendRibbon(o, at(poly[i-1]), c, previewRibbonM, col)
 		}
 	}
 	if len(poly) >= 3 {
@@ -512,7 +548,7 @@ func PreviewOverlay(ghost *voxel.Obstacle, growM float64, poly []geom.Vec3, ok b
 		if !ok {
 			c = col
 		}
-		o.Lines = append(o.Lines, Vertex{at(poly[len(poly)-1]), c}, Vertex{at(poly[0]), c})
+		appendRibbon(o, at(poly[len(poly)-1]), at(poly[0]), previewRibbonM, c)
 	}
 	return o
 }

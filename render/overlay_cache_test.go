@@ -295,14 +295,19 @@ func TestRuntimeVolumesAndPreview(t *testing.T) {
 	ghost := testObstacles()[2]
 	poly := []geom.Vec3{geom.V3(0, 1, 0), geom.V3(4, 1, 0), geom.V3(4, 1, 4)}
 	p := PreviewOverlay(&ghost, 0.6, poly, true)
-	if p.Name != OverlayToolPreview || len(p.Points) != 3 || len(p.Lines) == 0 || len(p.Tris) == 0 {
-		t.Fatalf("preview: %q, %d points, %d lines, %d tris", p.Name, len(p.Points), len(p.Lines), len(p.Tris))
+	if p.Name != OverlayToolPreview || len(p.Points) != 3 || len(p.Lines) == 0 || len(p.Tris) == 0 || p.SortBiasPx <= SpanOverlaySortBiasPx {
+		t.Fatalf("preview: %q, %d points, %d lines, %d tris, bias %v", p.Name, len(p.Points), len(p.Lines), len(p.Tris), p.SortBiasPx)
 	}
 	if p.Points[0].Col != previewPolyOK {
 		t.Errorf("a convex polygon's corners are %v", p.Points[0].Col)
 	}
-	if bad := PreviewOverlay(nil, 0, poly, false); bad.Points[0].Col != previewPolyBad || len(bad.Tris) != 0 {
-		t.Errorf("a bad polygon's corners are %v (%d tris)", bad.Points[0].Col, len(bad.Tris))
+	bad := PreviewOverlay(nil, 0, poly, false)
+	if bad.Points[0].Col != previewPolyBad || len(bad.Lines) != 0 {
+		t.Errorf("a bad polygon's corners are %v (%d line vertices without a ghost)", bad.Points[0].Col, len(bad.Lines))
+	}
+	// Fill (1 triangle), 3 corner squares and 3 ribbons (2 each).
+	if n := len(bad.Tris) / 3; n != 1+3*2+3*2 {
+		t.Errorf("the polygon preview has %d triangles, want 13", n)
 	}
 	for _, n := range CacheOverlayNames {
 		if !IsCacheOverlay(n) {

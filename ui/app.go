@@ -48,6 +48,10 @@ type App struct {
 	// buildState holds the build settings, the last build, the selected
 	// tile and the span overlays (build_state.go).
 	buildState
+
+	// cacheState holds the tile cache, its tools, undo history and
+	// overlays (cache_state.go).
+	cacheState
 }
 
 // SetViewport tells the App the size of the view in pixels, so that
@@ -62,6 +66,7 @@ func (a *App) SetViewport(wPx, hPx int) {
 func NewApp() *App {
 	a := &App{Scene: &render.Scene{}, Camera: render.DefaultCamera()}
 	a.initBuildState()
+	a.initCacheState()
 	return a
 }
 
@@ -121,6 +126,25 @@ func (a *App) SetOverlayVisible(name string, visible bool) {
 		o.Visible = visible
 		a.Gen++
 	}
+}
+
+// ShowOnly shows exactly the named overlays and hides every other one. An
+// unknown name is an error listing the overlays there are, and changes
+// nothing.
+func (a *App) ShowOnly(names []string) error {
+	var known []string
+	for _, o := range a.Scene.Overlays {
+		known = append(known, o.Name)
+	}
+	for _, n := range names {
+		if a.Scene.Overlay(n) == nil {
+			return fmt.Errorf("ui: unknown overlay %q, want some of %s", n, strings.Join(known, ", "))
+		}
+	}
+	a.Scene.SetVisible(names)
+	a.Gen++
+	a.syncSpanOverlays()
+	return nil
 }
 
 // FrameLevel points the camera at the whole level (all overlays, visible or

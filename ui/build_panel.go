@@ -316,7 +316,7 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 	}
 
 	ctx.SetGridLayout([]int{-2, -3}, nil)
-	ctx.Text("Span overlays:")
+	ctx.Text("Stage overlays:")
 	g.form.scopeIdx = int(a.Scope)
 	ctx.Dropdown(&g.form.scopeIdx, spanScopeNames).On(func() { a.SetScope(spanScope(g.form.scopeIdx)) })
 	ctx.SetGridLayout(nil, nil)
@@ -331,12 +331,16 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 			}
 		}
 	}
-	ctx.Text(sel + ". Left-click the level to select a tile.")
+	ctx.Text(sel + ". Left-click the level to select a tile (and the polygon there).")
 	ctx.Button("Frame selected tile").On(a.FrameSelection)
 
 	if b := a.Build; b != nil {
 		ctx.Text(fmt.Sprintf("Built %d tiles (%d with walkable spans) on %d workers in %s: %d open spans, %d walkable.",
 			b.BuiltTiles, len(b.Tiles), b.Workers, fmtDur(b.Wall), b.SpanCount, b.WalkableSpans))
+		if c := countNavMesh(a.navMesh()); c.tiles > 0 {
+			ctx.Text(fmt.Sprintf("Navmesh: %d tiles, %d polygons, %d vertices, %d detail triangles; up to %d layer(s) at a tile position.",
+				c.tiles, c.polys, c.verts, c.detailTris, c.maxLayers))
+		}
 		ctx.Text("Stage times, summed over the workers:")
 		ctx.SetGridLayout([]int{-4, -3, -4, -3}, nil)
 		for st := pipeline.Stage(0); st < pipeline.NumStages; st++ {

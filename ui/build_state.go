@@ -8,6 +8,7 @@ import (
 
 	"navviz/core/geom"
 	"navviz/core/level"
+	"navviz/core/navmesh"
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
 	"navviz/render"
@@ -36,9 +37,9 @@ var spanScopeNames = []string{"selected tile", "selected + neighbours", "all til
 const defaultSpanScope = scopeNeighbours
 
 // spanOverlayDefaults is the initial visibility of the overlays the build
-// adds: the compact spans (the build's result), the volumes and the tile
-// selection are shown; the per-stage views are switched on in the View
-// panel.
+// adds: the compact spans, the volumes, the tile selection and the picked
+// polygon are shown; the per-stage views (span and mesh overlays) are
+// switched on in the View panel.
 var spanOverlayDefaults = map[string]bool{
 	render.OverlaySolid:     false,
 	render.OverlayWalkable:  false,
@@ -46,10 +47,14 @@ var spanOverlayDefaults = map[string]bool{
 	render.OverlayEroded:    false,
 	render.OverlayVolumes:   true,
 	render.OverlaySelection: true,
+	render.OverlayPicked:    true,
 }
 
-// buildOverlayNames are the overlays the build state owns, in scene order.
-var buildOverlayNames = append(append([]string(nil), render.SpanOverlayNames...), render.OverlaySelection)
+// buildOverlayNames are the overlays the build state owns, in scene order:
+// the span overlays, the mesh overlays, the selection and the picked
+// polygon.
+var buildOverlayNames = append(append(append([]string(nil), render.SpanOverlayNames...), render.MeshOverlayNames...),
+	render.OverlaySelection, render.OverlayPicked)
 
 // tileRef is a tile of the grid; ok is false for "no tile".
 type tileRef struct {
@@ -62,7 +67,8 @@ type overlayKey struct {
 	build   *pipeline.Build
 	scope   spanScope
 	sel     tileRef
-	volumes uint64 // App.volumesGen, for the volumes overlay
+	volumes uint64          // App.volumesGen, for the volumes overlay
+	pick    navmesh.PolyRef // App.Picked, for the picked overlay
 }
 
 // buildState is the part of App about the plain build: the settings being
@@ -84,6 +90,9 @@ type buildState struct {
 	volumesGen uint64                // bumped when Settings.Volumes change
 	spanBuilt  map[string]overlayKey // content key of each span overlay
 	spanVis    map[string]bool       // remembered visibility across levels
+
+	// pickState is the picked navmesh polygon (inspector.go).
+	pickState
 }
 
 // initBuildState sets the defaults.
@@ -103,6 +112,8 @@ func (a *App) levelChanged() {
 	a.BuildErr = ""
 	a.Selected = tileRef{}
 	a.spanBuilt = map[string]overlayKey{}
+	a.clearPick()
+	a.DropCache() // the tile cache is of the previous level (cache_state.go)
 }
 
 // SettingsErr returns the validation error of the edited settings, or nil.
@@ -120,6 +131,7 @@ func (a *App) SetVolumes(v []voxel.ConvexVolume) {
 func (a *App) SetBuild(b *pipeline.Build) {
 	a.Build = b
 	a.BuildErr = ""
+	a.clearPick() // references into the previous navmesh are stale
 	if b == nil {
 		return
 	}
@@ -327,7 +339,7 @@ func (a *App) syncSpanOverlays() {
 		}
 		a.spanVis[name] = o.Visible
 		if !o.Visible {
-			if len(o.Tris)+len(o.Lines) > 0 {
+			if len(o.Tris)+len(o.Lines)+len(o.Points) > 0 {
 				a.Scene.Add(&render.Overlay{Name: name})
 				delete(a.spanBuilt, name)
 				a.Gen++
@@ -340,6 +352,8 @@ func (a *App) syncSpanOverlays() {
 			want = overlayKey{volumes: a.volumesGen}
 		case render.OverlaySelection:
 			want = overlayKey{sel: a.Selected, build: a.Build}
+		case render.OverlayPicked:
+			want = overlayKey{build: a.Build, pick: a.Picked}
 		}
 		if got, ok := a.spanBuilt[name]; ok && got == want {
 			continue
@@ -354,9 +368,13 @@ func (a *App) syncSpanOverlays() {
 			n = render.VolumesOverlay(a.Settings.Volumes, b)
 		case render.OverlaySelection:
 			n = render.SelectionOverlay(a.selectionBoxes())
+		case render.OverlayPicked:
+			n = render.PickedOverlay(a.navMesh(), a.Picked)
 		default:
-			if show {
-				n, _ = render.SpanOverlay(name, a.Build, keep) // names are valid
+			if show && render.IsMeshOverlay(name) {
+				n, _ = render.MeshOverlay(name, a.Build, keep) // names are valid
+			} else if show {
+				n, _ = render.SpanOverlay(name, a.Build, keep)
 			}
 			if n == nil {
 				n = &render.Overlay{Name: name}
@@ -366,6 +384,7 @@ func (a *App) syncSpanOverlays() {
 		a.spanBuilt[name] = want
 		a.Gen++
 	}
+	a.syncCacheOverlays() // the tile cache's overlays (cache_state.go)
 }
 
 // selectionBoxes returns the box of the selected tile, or nothing: x and z
@@ -422,7 +441,7 @@ func (a *App) spanBounds() geom.Box3 {
 		return box
 	}
 	t := boxes[0]
-	for _, name := range render.SpanOverlayNames {
+	for _, name := range append(append([]string(nil), render.SpanOverlayNames...), render.MeshOverlayNames...) {
 		o := a.Scene.Overlay(name)
 		if o == nil || !o.Visible || name == render.OverlayVolumes {
 			continue

@@ -36,3 +36,55 @@ func openFileDialog() (path string, err error) {
 	}
 	return path, nil
 }
+
+// saveFileDialog shows the native save dialog titled title, filtered to
+// files ending in one of exts (described as filterDesc) with "All files"
+// as a second choice, and returns the chosen path (GTK asks before
+// overwriting). It blocks, so the caller runs it off the game loop. A
+// cancelled dialog returns errDialogCancelled; a GTK failure is an error,
+// never a panic.
+func saveFileDialog(title, startFile, filterDesc string, exts ...string) (path string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			path, err = "", fmt.Errorf("ui: file dialog failed: %v", r)
+		}
+	}()
+	b := dialog.File().Title(title)
+	if len(exts) > 0 {
+		b = b.Filter(filterDesc, exts...)
+	}
+	if startFile != "" {
+		b = b.SetStartFile(startFile)
+	}
+	path, err = b.Filter("All files", "*").Save()
+	if errors.Is(err, dialog.ErrCancelled) {
+		return "", errDialogCancelled
+	}
+	if err != nil {
+		return "", fmt.Errorf("ui: file dialog: %w", err)
+	}
+	return path, nil
+}
+
+// openAnyFileDialog shows the native open dialog titled title for any file
+// type: files ending in one of exts (described as filterDesc) first, "All
+// files" as a second choice. It blocks and fails as saveFileDialog does.
+func openAnyFileDialog(title, filterDesc string, exts ...string) (path string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			path, err = "", fmt.Errorf("ui: file dialog failed: %v", r)
+		}
+	}()
+	b := dialog.File().Title(title)
+	if len(exts) > 0 {
+		b = b.Filter(filterDesc, exts...)
+	}
+	path, err = b.Filter("All files", "*").Load()
+	if errors.Is(err, dialog.ErrCancelled) {
+		return "", errDialogCancelled
+	}
+	if err != nil {
+		return "", fmt.Errorf("ui: file dialog: %w", err)
+	}
+	return path, nil
+}

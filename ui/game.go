@@ -55,6 +55,8 @@ type Game struct {
 	form           buildForm    // Build panel editing state (build_panel.go)
 	buildRequested bool         // a build was started and has not ended
 	framedBuild    bool         // opts.Build: the first build was framed
+
+	cache cacheUI // the tile cache's builds, dialogs, tool pointer and demo (cache_panel.go)
 }
 
 // NewGame returns a Game for opts. It loads opts.Level; a failure is
@@ -75,6 +77,11 @@ func NewGame(opts Options) (*Game, error) {
 	}
 	g.App.SetViewport(g.w, g.h)
 	err = g.App.Load(opts.Level)
+	if opts.Overlays != nil {
+		if oerr := g.App.ShowOnly(opts.Overlays); oerr != nil {
+			return nil, oerr
+		}
+	}
 	if err == nil && opts.Build {
 		g.startBuild()
 	}
@@ -160,7 +167,9 @@ func (g *Game) Update() error {
 	}
 	g.pollBuild()
 
-	g.applyIntent(g.ctl.step(readInput(captured)))
+	// The cache tools take the left button and the wheel when they use
+	// them (cache_panel.go).
+	g.applyIntent(g.ctl.step(g.cacheFrame(readInput(captured))))
 	g.App.syncSpanOverlays()
 	return nil
 }
@@ -184,11 +193,7 @@ func (g *Game) applyIntent(in viewIntent) {
 		g.App.SetTopDown(!cam.TopDown)
 	}
 	if in.Click {
-		if t, err := g.App.PickTile(float64(in.ClickX), float64(in.ClickY), g.w, g.h); err != nil {
-			g.App.Status = err.Error()
-		} else {
-			g.App.Status = fmt.Sprintf("selected tile (%d, %d)", t.X, t.Z)
-		}
+		g.App.Status = g.App.Click(float64(in.ClickX), float64(in.ClickY), g.w, g.h)
 	}
 	if in.Screenshot {
 		dir, err := os.Getwd()
@@ -255,10 +260,12 @@ func (g *Game) RequestLoad(nameOrPath string) { g.pending = nameOrPath }
 func (g *Game) Draw(screen *ebiten.Image) {
 	screen.Fill(backgroundColor)
 	g.view.draw(screen, g.App)
+	g.drawCacheLabels(screen)
 	g.ui.Draw(screen)
 	g.drawMessages(screen)
-	// A scripted run with --build counts its frames once the build is done.
-	if !(g.opts.Build && g.buildRequested) {
+	// A scripted run with --build counts its frames once the build is
+	// done, with --demo-obstacles once the demo has run.
+	if !(g.opts.Build && g.buildRequested) && !g.cacheDemoPending() {
 		g.frames++
 	}
 

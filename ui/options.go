@@ -31,6 +31,15 @@ type Options struct {
 	// navviz opens; the first result frames the selected tile. With Frames,
 	// the frames are counted once the build has ended.
 	Build bool
+	// Overlays, when not nil, names the overlays shown at start (every
+	// other one hidden): level overlays (input, grid), span and mesh
+	// overlays, selection, picked. An unknown name is an error.
+	Overlays []string
+	// DemoObstacles, when positive, runs the tile cache demo on start
+	// (App.DemoScene): the obstacle preset, a cache build, that many
+	// obstacles placed through the Obstacle tool (and a volume), an
+	// update. With Frames, the frames are counted once it has run.
+	DemoObstacles int
 }
 
 // ParseSize parses "WxH" (for example "1280x800") into a window size.
@@ -68,6 +77,9 @@ func (o Options) normalize() (Options, error) {
 	}
 	if o.Frames < 0 {
 		return o, fmt.Errorf("ui: frames %d: must not be negative", o.Frames)
+	}
+	if o.DemoObstacles < 0 || o.DemoObstacles > maxDemoObstacles {
+		return o, fmt.Errorf("ui: demo obstacles %d: want 0..%d", o.DemoObstacles, maxDemoObstacles)
 	}
 	if o.Screenshot != "" && o.Frames == 0 {
 		o.Frames = 10

@@ -28,6 +28,12 @@ func (g *Game) panels(ctx *debugui.Context) error {
 	ctx.Window("View", viewPanelRect, func(debugui.ContainerLayout) { g.viewPanel(ctx) })
 	ctx.Window("Stats", statsPanelRect, func(debugui.ContainerLayout) { g.statsPanel(ctx) })
 	ctx.Window("Build", buildPanelRect(g.w), func(debugui.ContainerLayout) { g.buildPanel(ctx) })
+	if g.cache.open {
+		ctx.Window("Cache", cachePanelRect(g.w, g.h), func(debugui.ContainerLayout) { g.cachePanel(ctx) }) // cache_panel.go
+	}
+	if g.App.Picked != 0 {
+		ctx.Window("Inspector", inspectorPanelRect, func(debugui.ContainerLayout) { g.inspectorPanel(ctx) })
+	}
 	return nil
 }
 
@@ -68,6 +74,7 @@ func (g *Game) levelPanel(ctx *debugui.Context) {
 		ctx.SetGridLayout(nil, nil)
 	}
 	ctx.Text("Or drop an .obj file on the window.")
+	g.cacheToggle(ctx) // the Cache panel's switch (cache_panel.go)
 	if a.Err != "" {
 		ctx.Text("Last action failed: the error is at the bottom of the window.")
 		ctx.Button("Dismiss error").On(func() { a.Err = "" })
@@ -90,11 +97,13 @@ func (g *Game) viewPanel(ctx *debugui.Context) {
 	a := g.App
 	ctx.Text("Overlays")
 	ovs := a.Scene.Overlays
+	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Loop(len(ovs), func(i int) {
 		o := ovs[i]
 		v := o.Visible
 		ctx.Checkbox(&v, o.Name).On(func() { a.SetOverlayVisible(o.Name, v) })
 	})
+	ctx.SetGridLayout(nil, nil)
 
 	g.viewModeIdx = 0
 	if a.Camera.TopDown {
@@ -108,7 +117,7 @@ func (g *Game) viewPanel(ctx *debugui.Context) {
 	ortho := a.Camera.Ortho
 	ctx.Checkbox(&ortho, "Orthographic").On(func() { a.SetOrtho(ortho) })
 	ctx.Button("Frame level (F)").On(a.FrameLevel)
-	ctx.Text("Right-drag orbit, middle or shift+left drag pan, wheel zoom, T top-down, F12 screenshot.")
+	ctx.Text("Right-drag orbit, middle or shift+left drag pan, wheel zoom, T top-down, F12 screenshot. Left-click picks a polygon (after a build) and its tile.")
 }
 
 // statsPanel shows the size of the level and the frame rate.

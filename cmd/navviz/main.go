@@ -15,11 +15,20 @@
 //	--build             run the plain build (default settings) on start and
 //	                    frame the selected tile when it is done; with
 //	                    --frames, frames are counted once the build ended
+//	--overlays a,b      show only these overlays at start (input, grid, the
+//	                    span and mesh overlays, selection, picked, the cache
+//	                    overlays)
+//	--demo-obstacles N  tile cache demo: build the cache with the obstacle
+//	                    preset, place N obstacles (and a volume) with the
+//	                    Obstacle tool, update; --frames counts from its end
 //
 // In the window: right-drag orbits, middle-drag or shift+left-drag pans, the
-// wheel zooms, left-click selects a tile, F frames the level, T toggles the
+// wheel zooms, left-click picks the navmesh polygon under the cursor (shown
+// in the Inspector) and selects its tile, F frames the level, T toggles the
 // top-down view and F12 saves a screenshot to the current directory. The
-// Build panel edits the build settings and runs the build. navviz needs a display (under CI use
+// Build panel edits the build settings and runs the build. The Cache panel
+// builds the tile cache and holds its tools (obstacles, volumes, update,
+// snapshots; Ctrl+Z undoes). navviz needs a display (under CI use
 // xvfb-run -a navviz ...).
 package main
 
@@ -29,6 +38,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"navviz/ui"
 )
@@ -61,8 +71,10 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 	frames := fs.Int("frames", 0, "draw `N` frames, then exit (0: run until the window is closed)")
 	shot := fs.String("screenshot", "", "save the window as PNG to `FILE` after --frames frames (default 10), then exit")
 	build := fs.Bool("build", false, "build the level (default settings) on start and frame the selected tile; --frames counts from the end of the build")
+	overlays := fs.String("overlays", "", "comma-separated `names` of the overlays shown at start, every other one hidden (e.g. input,polys,selection)")
+	demo := fs.Int("demo-obstacles", 0, "tile cache demo: build the cache with the obstacle preset, place `N` obstacles and a volume, update; --frames counts from its end")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [--build] [LEVEL]")
+		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [--build] [--overlays a,b] [--demo-obstacles N] [LEVEL]")
 		fmt.Fprintln(stderr, "LEVEL is a built-in level (city, terrain) or an .obj file; default city.")
 		fs.PrintDefaults()
 	}
@@ -88,7 +100,17 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 	if *frames < 0 {
 		return ui.Options{}, fmt.Errorf("--frames %d: must not be negative", *frames)
 	}
-	opts := ui.Options{Level: ui.DefaultLevel, Width: w, Height: h, Frames: *frames, Screenshot: *shot, Build: *build}
+	if *demo < 0 {
+		return ui.Options{}, fmt.Errorf("--demo-obstacles %d: must not be negative", *demo)
+	}
+	opts := ui.Options{Level: ui.DefaultLevel, Width: w, Height: h, Frames: *frames, Screenshot: *shot, Build: *build, DemoObstacles: *demo}
+	if *overlays != "" {
+		for _, n := range strings.Split(*overlays, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				opts.Overlays = append(opts.Overlays, n)
+			}
+		}
+	}
 	if len(levels) == 1 {
 		opts.Level = levels[0]
 	}

@@ -1,0 +1,657 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"navviz/core/geom"
+	"navviz/core/level"
+	"navviz/core/pipeline"
+	"navviz/core/voxel"
+	"navviz/render"
+	"navviz/tilecache"
+)
+
+// The tile cache in navviz.
+//
+// The Cache panel's "Build cache" builds a tilecache.Cache of the current
+// level with the Build panel's settings (the "Obstacle preset" button sets
+// them to what build3d-runtime.md recommends for obstacle work: partition
+// Layers and DetailSampleDistCells 0). The cache is independent of the
+// Build panel's plain build: its live navmesh is the "cache-polys" overlay,
+// while "polys", "detail" and the Inspector keep showing the plain build.
+// The cache is built off the game loop (cacheRunner) and installed on the
+// game goroutine (InstallCache); loading another level drops it.
+
+// defaultTilesPerFrame is how many tiles auto update rebuilds per frame.
+const defaultTilesPerFrame = 1
+
+// maxTilesPerFrame bounds the Tiles per frame field.
+const maxTilesPerFrame = 256
+
+// cacheOverlayDefaults is the initial visibility of the cache overlays.
+var cacheOverlayDefaults = map[string]bool{
+	render.OverlayCachePolys:  true,
+	render.OverlayObstacles:   true,
+	render.OverlayVolumesRT:   true,
+	render.OverlayQueue:       true,
+	render.OverlaySwaps:       true,
+	render.OverlayToolPreview: true,
+}
+
+// cacheGens are counters bumped when what an overlay shows changes.
+type cacheGens struct {
+	mesh    uint64 // the cache's mesh (swaps, restore, a new cache)
+	shapes  uint64 // obstacles, volumes, the selected obstacle
+	queue   uint64 // the queue
+	swaps   uint64 // the swap log and the latest update
+	preview uint64 // the tools' preview
+}
+
+// cacheOverlayKey is what a built cache overlay's content depends on.
+type cacheOverlayKey struct {
+	cache *tilecache.Cache
+	a, b  uint64
+}
+
+// cacheState is the part of App about the tile cache: the cache, the
+// update controls, the tools, the undo history and the cache overlays.
+type cacheState struct {
+	// Cache is the tile cache of the current level (nil before "Build
+	// cache" and after loading another level).
+	Cache *tilecache.Cache
+	// CacheLevel is the level the cache was built for; CacheBuildTime how
+	// long its build took.
+	CacheLevel     string
+	CacheBuildTime time.Duration
+	// CacheErr is the text of the last failed cache build ("" after a
+	// success).
+	CacheErr string
+
+	// AutoUpdate rebuilds TilesPerFrame queued tiles every frame.
+	AutoUpdate    bool
+	TilesPerFrame int
+
+	// Tool is the active tool; ObstacleTool and VolumeTool their settings
+	// and state (tools_obstacle.go, tools_volume.go).
+	Tool         toolKind
+	ObstacleTool obstacleTool
+	VolumeTool   volumeTool
+	// SelectedObstacle is the selected obstacle (0: none): drawn in cyan,
+	// removed by Delete, resized by "Apply".
+	SelectedObstacle tilecache.ObstacleID
+
+	// LatestUpdate are the tiles the latest Update rebuilt; SwapLog every
+	// tile rebuilt since the last edit (a later rebuild of a position
+	// replaces the earlier entry); oldBoxes the boxes their tiles had
+	// before (for removed layers).
+	LatestUpdate []tilecache.TileUpdate
+	SwapLog      []tilecache.TileUpdate
+	oldBoxes     map[render.TileLayer]geom.Box3
+	// Updates and LayersBuilt count the Update calls that rebuilt a tile
+	// and the step-5 builds they ran, since the cache was built.
+	Updates, LayersBuilt int
+
+	editor  *cacheEditor
+	history undoStack
+
+	gens       cacheGens
+	cacheBuilt map[string]cacheOverlayKey
+	cacheVis   map[string]bool
+
+	// shownErr is the text this file last put in App.Err, so that a
+	// later success clears only its own error.
+	shownErr string
+}
+
+// initCacheState sets the defaults.
+func (a *App) initCacheState() {
+	a.AutoUpdate = true
+	a.TilesPerFrame = defaultTilesPerFrame
+	a.ObstacleTool = defaultObstacleTool()
+	a.VolumeTool = defaultVolumeTool()
+	a.cacheBuilt = map[string]cacheOverlayKey{}
+	a.cacheVis = map[string]bool{}
+	for k, v := range cacheOverlayDefaults {
+		a.cacheVis[k] = v
+	}
+}
+
+// cacheFail shows err in the window (App.Err) and returns it.
+func (a *App) cacheFail(err error) error {
+	if err != nil {
+		a.Err = err.Error()
+		a.shownErr = a.Err
+	}
+	return err
+}
+
+// cacheOK sets the status line and clears the error this file showed, if
+// it is still shown.
+func (a *App) cacheOK(status string) {
+	if a.shownErr != "" && a.Err == a.shownErr {
+		a.Err = ""
+	}
+	a.shownErr = ""
+	if status != "" {
+		a.Status = status
+	}
+}
+
+// InstallCache makes c the cache of the current level (built for level in
+// wall time): the history, the selection, the tools' state and the swap
+// log start afresh.
+func (a *App) InstallCache(c *tilecache.Cache, level string, wall time.Duration) {
+	if a.cacheBuilt == nil {
+		a.initCacheState()
+	}
+	a.Cache = c
+	a.CacheLevel = level
+	a.CacheBuildTime = wall
+	a.CacheErr = ""
+	a.editor = newCacheEditor(nil)
+	if c != nil {
+		a.editor = newCacheEditor(c)
+	}
+	a.history.clear()
+	a.SelectedObstacle = 0
+	a.ObstacleTool.drag = obstacleDrag{}
+	a.VolumeTool.Corners = nil
+	a.Updates, a.LayersBuilt = 0, 0
+	a.resetSwapLog()
+	a.LatestUpdate = nil
+	a.bumpAll()
+}
+
+// DropCache forgets the cache (another level was loaded).
+func (a *App) DropCache() {
+	if a.Cache == nil && a.editor == nil {
+		return
+	}
+	a.InstallCache(nil, "", 0)
+}
+
+// bumpAll marks every cache overlay out of date.
+func (a *App) bumpAll() {
+	a.gens.mesh++
+	a.gens.shapes++
+	a.gens.queue++
+	a.gens.swaps++
+	a.gens.preview++
+}
+
+// resetSwapLog empties the swap log (an edit starts a new one).
+func (a *App) resetSwapLog() {
+	a.SwapLog = nil
+	a.oldBoxes = map[render.TileLayer]geom.Box3{}
+	a.gens.swaps++
+}
+
+// cacheGrid returns the cache's tile grid (nil without a cache).
+func (a *App) cacheGrid() *pipeline.TileGrid {
+	if a.Cache == nil {
+		return nil
+	}
+	g := a.Cache.Grid()
+	return &g
+}
+
+// runCommand applies cmd through the undo stack; on success the swap log
+// starts afresh and the status names the command, on error the error is
+// shown and returned.
+func (a *App) runCommand(cmd command) error {
+	if a.Cache == nil || a.editor == nil {
+		return a.cacheFail(errNoCache)
+	}
+	if err := a.history.run(a.editor, cmd); err != nil {
+		return a.cacheFail(err)
+	}
+	a.edited()
+	a.cacheOK(fmt.Sprintf("%s; %d tiles queued", cmd, a.Cache.QueueLen()))
+	return nil
+}
+
+// edited notes a change of the cache's obstacles or volumes.
+func (a *App) edited() {
+	a.gens.shapes++
+	a.gens.queue++
+	a.resetSwapLog()
+	a.LatestUpdate = nil
+	if a.SelectedObstacle != 0 && !a.hasObstacle(a.SelectedObstacle) {
+		a.SelectedObstacle = 0
+	}
+}
+
+// Undo reverts the last tool command (Ctrl+Z). It returns false when there
+// was nothing to undo.
+func (a *App) Undo() (bool, error) {
+	if a.Cache == nil || a.editor == nil {
+		return false, nil
+	}
+	name, ok, err := a.history.undo(a.editor)
+	if !ok {
+		a.cacheOK("nothing to undo")
+		return false, nil
+	}
+	if err != nil {
+		return true, a.cacheFail(fmt.Errorf("ui: undo %s: %w", name, err))
+	}
+	a.edited()
+	a.cacheOK(fmt.Sprintf("undid %s; %d tiles queued", name, a.Cache.QueueLen()))
+	return true, nil
+}
+
+// Redo applies the last undone command again (Ctrl+Y or Ctrl+Shift+Z).
+// It returns false when there was nothing to redo.
+func (a *App) Redo() (bool, error) {
+	if a.Cache == nil || a.editor == nil {
+		return false, nil
+	}
+	name, ok, err := a.history.redo(a.editor)
+	if !ok {
+		a.cacheOK("nothing to redo")
+		return false, nil
+	}
+	if err != nil {
+		return true, a.cacheFail(fmt.Errorf("ui: redo %s: %w", name, err))
+	}
+	a.edited()
+	a.cacheOK(fmt.Sprintf("redid %s; %d tiles queued", name, a.Cache.QueueLen()))
+	return true, nil
+}
+
+// StepCache runs Update(n) on the cache: the rebuilt tiles become
+// LatestUpdate and join the swap log. It returns the number of tiles
+// rebuilt. An error is shown and returned (the cache is unchanged, as
+// Update promises, and auto update is switched off so that it is not
+// repeated every frame).
+func (a *App) StepCache(n int) (int, error) {
+	c := a.Cache
+	if c == nil {
+		return 0, a.cacheFail(errNoCache)
+	}
+	if n <= 0 || c.QueueLen() == 0 {
+		return 0, nil
+	}
+	m := c.Mesh()
+	q := c.Queue()
+	for _, p := range q[:min(n, len(q))] {
+		for _, ref := range m.TilesAt(int32(p[0]), int32(p[1])) {
+			if t, err := m.Tile(ref); err == nil {
+				a.oldBoxes[render.TileLayer{TX: p[0], TZ: p[1], Layer: t.Header.Layer}] = geom.Box3{Min: t.Header.BMin, Max: t.Header.BMax}
+			}
+		}
+	}
+	res, err := c.Update(n)
+	if err != nil {
+		a.AutoUpdate = false
+		return 0, a.cacheFail(fmt.Errorf("ui: cache update (auto update switched off): %w", err))
+	}
+	a.LatestUpdate = res.Tiles
+	for _, u := range res.Tiles {
+		a.SwapLog = appendSwapLog(a.SwapLog, u)
+	}
+	a.Updates++
+	a.LayersBuilt += res.LayersBuilt()
+	a.gens.mesh++
+	a.gens.queue++
+	a.gens.swaps++
+	return len(res.Tiles), nil
+}
+
+// appendSwapLog appends u to log, dropping an earlier entry of the same
+// position.
+func appendSwapLog(log []tilecache.TileUpdate, u tilecache.TileUpdate) []tilecache.TileUpdate {
+	for i := range log {
+		if log[i].TX == u.TX && log[i].TZ == u.TZ {
+			log = append(log[:i], log[i+1:]...)
+			break
+		}
+	}
+	return append(log, u)
+}
+
+// UpdateAllCache rebuilds every queued tile (Update with the queue's
+// length) and reports what it did in the status line.
+func (a *App) UpdateAllCache() error {
+	if a.Cache == nil {
+		return a.cacheFail(errNoCache)
+	}
+	n, err := a.StepCache(a.Cache.QueueLen())
+	if err != nil {
+		return err
+	}
+	a.cacheOK("updated " + plural(n, "tile"))
+	return nil
+}
+
+// autoUpdate runs one frame of auto update.
+func (a *App) autoUpdate() {
+	if a.AutoUpdate && a.Cache != nil && a.Cache.QueueLen() > 0 {
+		_, _ = a.StepCache(min(max(a.TilesPerFrame, 1), maxTilesPerFrame)) // errors are shown
+	}
+}
+
+// snapshotExt is the file extension of snapshots written by navviz.
+const snapshotExt = ".nvtc"
+
+// SaveSnapshot writes the cache's snapshot (tilecache.Cache.Snapshot) to
+// path; a path without an extension gets ".nvtc". Errors are shown and
+// returned.
+func (a *App) SaveSnapshot(path string) (string, error) {
+	if a.Cache == nil {
+		return "", a.cacheFail(errNoCache)
+	}
+	if path == "" {
+		return "", a.cacheFail(fmt.Errorf("ui: save snapshot: no file name"))
+	}
+	if filepath.Ext(path) == "" {
+		path += snapshotExt
+	}
+	data, err := a.Cache.Snapshot()
+	if err != nil {
+		return "", a.cacheFail(fmt.Errorf("ui: save snapshot: %w", err))
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return "", a.cacheFail(fmt.Errorf("ui: save snapshot: %w", err))
+	}
+	a.cacheOK(fmt.Sprintf("snapshot saved to %s (%d bytes, %d obstacles, %d volumes, %d tiles queued)",
+		path, len(data), len(a.Cache.Obstacles()), len(a.Cache.Volumes()), a.Cache.QueueLen()))
+	return path, nil
+}
+
+// RestoreSnapshot reads a snapshot from path and restores it into the cache
+// (tilecache.Cache.Restore). A file that cannot be read, or a snapshot that
+// is corrupt or was taken from other geometry or settings, is an error
+// shown in the window, and the cache is untouched. On success the undo
+// history is cleared (its commands name obstacles the restored state may
+// not have), the selection and the swap log too.
+func (a *App) RestoreSnapshot(path string) error {
+	if a.Cache == nil {
+		return a.cacheFail(errNoCache)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return a.cacheFail(fmt.Errorf("ui: restore snapshot: %w", err))
+	}
+	return a.restoreSnapshotData(data, path)
+}
+
+// restoreSnapshotData is RestoreSnapshot on bytes; what names them in
+// messages.
+func (a *App) restoreSnapshotData(data []byte, what string) error {
+	if a.Cache == nil {
+		return a.cacheFail(errNoCache)
+	}
+	if err := a.Cache.Restore(data); err != nil {
+		return a.cacheFail(fmt.Errorf("ui: restore snapshot %s (the cache is unchanged): %w", what, err))
+	}
+	a.editor = newCacheEditor(a.Cache)
+	a.history.clear()
+	a.SelectedObstacle = 0
+	a.ObstacleTool.drag = obstacleDrag{}
+	a.resetSwapLog()
+	a.LatestUpdate = nil
+	a.bumpAll()
+	a.cacheOK(fmt.Sprintf("restored %s: %d obstacles, %d volumes, %d tiles queued (undo history cleared)",
+		what, len(a.Cache.Obstacles()), len(a.Cache.Volumes()), a.Cache.QueueLen()))
+	return nil
+}
+
+// hasObstacle reports whether the cache holds obstacle id.
+func (a *App) hasObstacle(id tilecache.ObstacleID) bool {
+	_, ok := a.obstacleByID(id)
+	return ok
+}
+
+// obstacleByID returns obstacle id of the cache.
+func (a *App) obstacleByID(id tilecache.ObstacleID) (voxel.Obstacle, bool) {
+	if a.Cache == nil || id == 0 {
+		return voxel.Obstacle{}, false
+	}
+	for _, o := range a.Cache.Obstacles() {
+		if o.ID == id {
+			return o.Obstacle, true
+		}
+	}
+	return voxel.Obstacle{}, false
+}
+
+// syncCacheOverlays makes the scene's cache overlays match the state, as
+// syncSpanOverlays does for the build overlays: each exists (empty while
+// hidden, visibility remembered across levels) and each visible one is
+// rebuilt when what it shows changed.
+func (a *App) syncCacheOverlays() {
+	if a.Scene == nil {
+		return
+	}
+	if a.cacheBuilt == nil {
+		a.initCacheState()
+	}
+	for _, name := range render.CacheOverlayNames {
+		o := a.Scene.Overlay(name)
+		if o == nil {
+			o = &render.Overlay{Name: name, Visible: a.cacheVis[name]}
+			a.Scene.Overlays = append(a.Scene.Overlays, o)
+			delete(a.cacheBuilt, name)
+			a.Gen++
+		}
+		a.cacheVis[name] = o.Visible
+		if !o.Visible {
+			if len(o.Tris)+len(o.Lines)+len(o.Points) > 0 {
+				a.Scene.Add(&render.Overlay{Name: name})
+				delete(a.cacheBuilt, name)
+				a.Gen++
+			}
+			continue
+		}
+		want := a.cacheOverlayKey(name)
+		if got, ok := a.cacheBuilt[name]; ok && got == want {
+			continue
+		}
+		a.Scene.Add(a.buildCacheOverlay(name))
+		a.cacheBuilt[name] = want
+		a.Gen++
+	}
+}
+
+// cacheOverlayKey returns the key of the content overlay name shows now.
+func (a *App) cacheOverlayKey(name string) cacheOverlayKey {
+	k := cacheOverlayKey{cache: a.Cache}
+	switch name {
+	case render.OverlayCachePolys:
+		k.a = a.gens.mesh
+	case render.OverlayObstacles, render.OverlayVolumesRT:
+		k.a = a.gens.shapes
+	case render.OverlayQueue:
+		k.a, k.b = a.gens.queue, a.gens.mesh
+	case render.OverlaySwaps:
+		k.a, k.b = a.gens.swaps, a.gens.mesh
+	case render.OverlayToolPreview:
+		k.a, k.b = a.gens.preview, a.gens.shapes
+	}
+	return k
+}
+
+// buildCacheOverlay builds cache overlay name from the state.
+func (a *App) buildCacheOverlay(name string) *render.Overlay {
+	c := a.Cache
+	switch name {
+	case render.OverlayCachePolys:
+		if c != nil {
+			return render.CachePolysOverlay(c.Mesh())
+		}
+	case render.OverlayObstacles:
+		if c != nil {
+			obs := c.Obstacles()
+			list := make([]voxel.Obstacle, len(obs))
+			sel := -1
+			for i, o := range obs {
+				list[i] = o.Obstacle
+				if o.ID == a.SelectedObstacle {
+					sel = i
+				}
+			}
+			return render.ObstaclesOverlay(list, c.ObstacleGrowthM(), sel)
+		}
+	case render.OverlayVolumesRT:
+		if c != nil {
+			vs := c.Volumes()
+			list := make([]voxel.ConvexVolume, len(vs))
+			for i, v := range vs {
+				list[i] = v.Volume
+			}
+			b := geom.EmptyBox()
+			if a.Soup != nil {
+				b = a.Soup.Bounds()
+			}
+			return render.RuntimeVolumesOverlay(list, b)
+		}
+	case render.OverlayQueue:
+		if c != nil {
+			return render.QueueOverlay(a.cacheGrid(), c.Mesh(), c.Queue())
+		}
+	case render.OverlaySwaps:
+		if c != nil {
+			latest := make([][2]int, len(a.LatestUpdate))
+			for i, u := range a.LatestUpdate {
+				latest[i] = [2]int{u.TX, u.TZ}
+			}
+			return render.SwapsOverlay(a.cacheGrid(), c.Mesh(), render.SwapView{Tiles: a.SwapLog, Latest: latest, OldBoxes: a.oldBoxes})
+		}
+	case render.OverlayToolPreview:
+		return a.previewOverlay()
+	}
+	return &render.Overlay{Name: name}
+}
+
+// previewOverlay returns the tools' preview: the obstacle being placed or
+// dragged, the corners of the volume being drawn.
+func (a *App) previewOverlay() *render.Overlay {
+	var ghost *voxel.Obstacle
+	growM := 0.0
+	if a.Cache != nil {
+		growM = a.Cache.ObstacleGrowthM()
+	}
+	if d := &a.ObstacleTool.drag; d.active && a.Tool == toolObstacle {
+		g := d.cur
+		ghost = &g
+	}
+	var poly []geom.Vec3
+	ok := true
+	if a.Tool == toolVolume {
+		poly = a.VolumeTool.Corners
+		ok = a.VolumeTool.convexSoFar()
+	}
+	return render.PreviewOverlay(ghost, growM, poly, ok)
+}
+
+// cacheResult is what a background cache build hands back.
+type cacheResult struct {
+	id    uint64
+	cache *tilecache.Cache
+	level string
+	wall  time.Duration
+	err   error
+}
+
+// cacheRunner builds tile caches off the game loop, as buildRunner does
+// plain builds: progress under a mutex, the result on a channel that the
+// game loop polls.
+type cacheRunner struct {
+	mu          sync.Mutex
+	done, total int
+	running     *buildRun
+	nextID      uint64
+	results     chan cacheResult
+}
+
+// newCacheRunner returns an idle runner.
+func newCacheRunner() *cacheRunner { return &cacheRunner{results: make(chan cacheResult, 4)} }
+
+// start cancels any running cache build and builds a cache of soup (named
+// level) with a copy of s.
+func (r *cacheRunner) start(soup *level.Soup, s pipeline.NavSettings, lvl string) {
+	s.Volumes = append([]voxel.ConvexVolume(nil), s.Volumes...)
+	for i := range s.Volumes {
+		s.Volumes[i].VertsXZ = append([][2]float32(nil), s.Volumes[i].VertsXZ...)
+	}
+	s.Obstacles = append([]voxel.Obstacle(nil), s.Obstacles...)
+	ctx, cancel := context.WithCancel(context.Background())
+	r.mu.Lock()
+	if r.running != nil {
+		r.running.cancel()
+	}
+	r.nextID++
+	run := &buildRun{id: r.nextID, cancel: cancel}
+	r.running = run
+	r.done, r.total = 0, 0
+	r.mu.Unlock()
+
+	go func() {
+		defer cancel()
+		t0 := time.Now()
+		c, err := buildCache(ctx, soup, &s, func(done, total int) {
+			r.mu.Lock()
+			if r.running == run {
+				r.done, r.total = done, total
+			}
+			r.mu.Unlock()
+		})
+		r.results <- cacheResult{id: run.id, cache: c, level: lvl, wall: time.Since(t0), err: err}
+	}()
+}
+
+// buildCache indexes soup and builds its tile cache.
+func buildCache(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, progress func(done, total int)) (*tilecache.Cache, error) {
+	if soup == nil {
+		return nil, fmt.Errorf("ui: no level to build a cache of")
+	}
+	chunky, err := level.NewChunky(soup, 256)
+	if err != nil {
+		return nil, err
+	}
+	return tilecache.BuildChunk(ctx, s, soup, chunky, tilecache.Options{Progress: progress})
+}
+
+// cancel stops the running cache build; its result is ignored.
+func (r *cacheRunner) cancel() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.running != nil {
+		r.running.cancel()
+		r.running = nil
+	}
+}
+
+// progress returns whether a cache build runs and its progress.
+func (r *cacheRunner) progress() (running bool, done, total int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.running != nil, r.done, r.total
+}
+
+// poll returns the result of the current cache build once it arrived;
+// results of cancelled or replaced builds are dropped.
+func (r *cacheRunner) poll() (cacheResult, bool) {
+	for {
+		select {
+		case res := <-r.results:
+			r.mu.Lock()
+			current := r.running != nil && r.running.id == res.id
+			if current {
+				r.running = nil
+			}
+			r.mu.Unlock()
+			if current {
+				return res, true
+			}
+		default:
+			return cacheResult{}, false
+		}
+	}
+}

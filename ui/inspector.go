@@ -1,0 +1,156 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"math"
+
+	"github.com/ebitengine/debugui"
+
+	"navviz/core/navmesh"
+	"navviz/render"
+)
+
+// inspectorPanelRect is the Inspector's initial rectangle: at the top of
+// the view, between the left panels and the Build panel. The window exists
+// only while a polygon is picked.
+var inspectorPanelRect = image.Rect(statsPanelRect.Max.X+10, 10, statsPanelRect.Max.X+10+380, 330)
+
+// pickOcclusionSlackM is how far behind the first level triangle under the
+// cursor (along the ray, metres) a polygon may lie and still be picked:
+// polygons float up to a detail error above the surface they cover, but
+// one hidden by a wall or a roof is not picked through it.
+const pickOcclusionSlackM = 0.5
+
+// pickState is the part of App about the picked polygon.
+type pickState struct {
+	// Picked is the picked polygon of the current build's navmesh (0: none).
+	Picked navmesh.PolyRef
+	// PickedInfo describes it (valid when Picked is not 0).
+	PickedInfo render.PolyInfo
+}
+
+// clearPick forgets the picked polygon (its reference is stale once the
+// build or the level changes).
+func (a *App) clearPick() {
+	a.Picked = 0
+	a.PickedInfo = render.PolyInfo{}
+}
+
+// navMesh returns the navmesh of the current build (nil before a build).
+func (a *App) navMesh() *navmesh.Mesh {
+	if a.Build == nil {
+		return nil
+	}
+	return render.BuildMesh(a.Build)
+}
+
+// PickPoly picks the navmesh polygon under the pixel (xPx, yPx) of a wPx x
+// hPx view: the first polygon the camera ray meets (render.PickPoly), unless
+// a level triangle lies more than pickOcclusionSlackM in front of it. On a
+// hit the polygon becomes Picked (with PickedInfo) and its tile Selected.
+// Without a navmesh, or on a miss, it returns an error and changes nothing.
+func (a *App) PickPoly(xPx, yPx float64, wPx, hPx int) (navmesh.PolyRef, error) {
+	m := a.navMesh()
+	if m == nil {
+		return 0, fmt.Errorf("ui: no navmesh to pick from: build the level first")
+	}
+	o, d := a.Camera.Ray(xPx, yPx, wPx, hPx)
+	maxT := 0.0
+	if t, ok := levelRayT(a, o, d); ok {
+		maxT = t + pickOcclusionSlackM
+	}
+	hit, ok := render.PickPoly(m, o, d, maxT)
+	if !ok {
+		return 0, fmt.Errorf("ui: no navmesh polygon under the cursor")
+	}
+	info, err := render.DescribePoly(m, hit.Ref)
+	if err != nil {
+		return 0, fmt.Errorf("ui: picked polygon: %w", err)
+	}
+	if g, err := a.tileGrid(); err == nil && g.CheckTile(int(info.TileX), int(info.TileZ)) == nil {
+		a.Selected = tileRef{int(info.TileX), int(info.TileZ), true}
+	}
+	a.Picked, a.PickedInfo = hit.Ref, info
+	return hit.Ref, nil
+}
+
+// levelRayT returns the ray parameter of the first level triangle the ray
+// o + t*d meets (t > 0).
+func levelRayT(a *App, o, d [3]float64) (float64, bool) {
+	s := a.Soup
+	if s == nil {
+		return 0, false
+	}
+	best := math.Inf(1)
+	nv := int32(len(s.Verts))
+	for _, t := range s.Tris {
+		if t[0] < 0 || t[1] < 0 || t[2] < 0 || t[0] >= nv || t[1] >= nv || t[2] >= nv {
+			continue
+		}
+		if h, ok := rayTriangle(o, d, s.Verts[t[0]], s.Verts[t[1]], s.Verts[t[2]]); ok && h < best {
+			best = h
+		}
+	}
+	return best, !math.IsInf(best, 1)
+}
+
+// Click handles a plain left click at (xPx, yPx) of a wPx x hPx view:
+// with a navmesh, the polygon under the cursor is picked and its tile
+// selected; otherwise (no navmesh, or no polygon there) the tile under the
+// cursor is selected and the pick cleared. It returns the status line.
+func (a *App) Click(xPx, yPx float64, wPx, hPx int) string {
+	if a.navMesh() != nil {
+		if ref, err := a.PickPoly(xPx, yPx, wPx, hPx); err == nil {
+			p := &a.PickedInfo
+			return fmt.Sprintf("picked polygon %d (ref %#x) of tile (%d, %d) layer %d", p.Index, uint64(ref), p.TileX, p.TileZ, p.Layer)
+		}
+	}
+	t, err := a.PickTile(xPx, yPx, wPx, hPx)
+	if err != nil {
+		return err.Error()
+	}
+	a.clearPick()
+	return fmt.Sprintf("selected tile (%d, %d)", t.X, t.Z)
+}
+
+// inspectorPanel shows the picked polygon: reference, tile, layer, area,
+// flags, corners, edges and links (render.PolyInfo.Lines).
+func (g *Game) inspectorPanel(ctx *debugui.Context) {
+	a := g.App
+	lines := a.PickedInfo.Lines()
+	ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
+	ctx.SetGridLayout([]int{-1, -1}, nil)
+	ctx.Button("Frame its tile").On(a.FrameSelection)
+	ctx.Button("Clear").On(func() {
+		a.clearPick()
+		a.Status = "polygon pick cleared"
+	})
+	ctx.SetGridLayout(nil, nil)
+}
+
+// navMeshCounts are the figures of a navmesh the Build panel shows.
+type navMeshCounts struct {
+	tiles, maxLayers, polys, verts, detailTris int
+}
+
+// countNavMesh counts the tiles, the most layers at one tile position,
+// the polygons, the vertices and the detail triangles of m (zero for nil).
+func countNavMesh(m *navmesh.Mesh) navMeshCounts {
+	var c navMeshCounts
+	if m == nil {
+		return c
+	}
+	for _, ref := range m.Tiles() {
+		t, err := m.Tile(ref)
+		if err != nil {
+			continue
+		}
+		c.tiles++
+		c.maxLayers = max(c.maxLayers, int(t.Header.Layer)+1)
+		c.polys += len(t.Polys)
+		c.verts += len(t.Verts)
+		c.detailTris += len(t.DetailTris)
+	}
+	return c
+}
