@@ -3,6 +3,7 @@ package render
 import (
 	"image/color"
 	"math"
+	"slices"
 
 	"navviz/core/geom"
 	"navviz/core/navmesh"
@@ -46,14 +47,7 @@ var CacheOverlayNames = []string{
 }
 
 // IsCacheOverlay reports whether name is one of CacheOverlayNames.
-func IsCacheOverlay(name string) bool {
-	for _, n := range CacheOverlayNames {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
+func IsCacheOverlay(name string) bool { return slices.Contains(CacheOverlayNames, name) }
 
 // Colours of the cache overlays (straight alpha).
 var (
@@ -392,7 +386,7 @@ func appendTilePolys(o *Overlay, t *navmesh.Tile, fill, line color.RGBA, fillLif
 // (TileMarkFrame), and the polygons of every layer the mesh m holds there
 // tinted, with their walls outlined. Tiles outside grid are skipped.
 func QueueOverlay(grid *pipeline.TileGrid, m *navmesh.Mesh, queue [][2]int) *Overlay {
-	o := meshOverlay(OverlayQueue)
+	o := surfaceOverlay(OverlayQueue)
 	for i, p := range queue {
 		r, ok := TileMarkFrame(grid, m, p[0], p[1], queueInsetFrac)
 		if !ok {
@@ -436,7 +430,7 @@ type SwapView struct {
 // outlined in white at its lowest floor (TileMarkFrame, inset 8 % of the
 // tile size). A swap whose tile is no longer in m draws nothing.
 func SwapsOverlay(grid *pipeline.TileGrid, m *navmesh.Mesh, v SwapView) *Overlay {
-	o := meshOverlay(OverlaySwaps)
+	o := surfaceOverlay(OverlaySwaps)
 	last := map[[2]int]int{}
 	for i := range v.Tiles {
 		last[[2]int{v.Tiles[i].TX, v.Tiles[i].TZ}] = i

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"image/color"
+	"slices"
 
 	"navviz/assets"
 	"navviz/core/contour"
@@ -51,14 +52,7 @@ var MeshOverlayNames = []string{
 }
 
 // IsMeshOverlay reports whether name is one of MeshOverlayNames.
-func IsMeshOverlay(name string) bool {
-	for _, n := range MeshOverlayNames {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
+func IsMeshOverlay(name string) bool { return slices.Contains(MeshOverlayNames, name) }
 
 // Heights of the mesh overlays above what they show, in cell heights
 // (rows) of the build: fills just above the span floors (which the span
@@ -105,13 +99,6 @@ const (
 	linkArrowCells = 3
 	linkHeadFrac   = 0.35
 )
-
-// meshOverlay returns an empty, visible mesh overlay named name; like the
-// span overlays its faces lie on the level's surfaces and sort nearer in
-// the GUI's painter's order (SpanOverlaySortBiasPx).
-func meshOverlay(name string) *Overlay {
-	return &Overlay{Name: name, Visible: true, SortBiasPx: SpanOverlaySortBiasPx}
-}
 
 // ---------------------------------------------------------------------
 // Regions and contours: grid units of a tile's build grid.
@@ -484,7 +471,7 @@ func LayerColour(layer uint8) color.RGBA { return assets.Distinct(uint32(layer) 
 // with internal edges thin and dim, wall edges dark and portal edges on
 // the tile border white. A nil mesh gives an empty overlay.
 func PolysOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
-	o := meshOverlay(OverlayPolys)
+	o := surfaceOverlay(OverlayPolys)
 	appendNavPolys(o, navTiles(m, keep), areaFill(m), edgeStyle{portal: meshPortalColour, wall: meshWallColour})
 	return o
 }
@@ -493,7 +480,7 @@ func PolysOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
 // tiles filled with their tile position's colour (TileColour), the layers
 // of one position alike, with dark walls and dim internal edges.
 func TilesOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
-	o := meshOverlay(OverlayTiles)
+	o := surfaceOverlay(OverlayTiles)
 	fill := func(nt *navTile, _ int) color.RGBA {
 		return TileColour(int(nt.t.Header.TileX), int(nt.t.Header.TileZ))
 	}
@@ -505,7 +492,7 @@ func TilesOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
 // tiles filled with their tile's layer colour (LayerColour), with dark
 // walls and dim internal edges.
 func LayersOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
-	o := meshOverlay(OverlayLayers)
+	o := surfaceOverlay(OverlayLayers)
 	fill := func(nt *navTile, _ int) color.RGBA { return LayerColour(nt.t.Header.Layer) }
 	appendNavPolys(o, navTiles(m, keep), fill, edgeStyle{portal: meshWallColour, wall: meshWallColour})
 	return o
@@ -517,7 +504,7 @@ func LayersOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
 // and, as points, the detail vertices that are not polygon corners (the
 // height samples).
 func DetailOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
-	o := meshOverlay(OverlayDetail)
+	o := surfaceOverlay(OverlayDetail)
 	o.PointSizePx = detailPointPx
 	fill := areaFill(m)
 	for _, nt := range navTiles(m, keep) {
@@ -597,7 +584,7 @@ func dirXZ(dir uint8) (dx, dz float32, ok bool) {
 // so a reciprocal pair shows as a double arrow. Everything is lifted
 // portalLiftRows above the polygon edge.
 func PortalsOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
-	o := meshOverlay(OverlayPortals)
+	o := surfaceOverlay(OverlayPortals)
 	for _, nt := range navTiles(m, keep) {
 		t := nt.t
 		for i := range t.Polys {
@@ -684,14 +671,10 @@ func NavMeshOverlay(name string, m *navmesh.Mesh, keep TileFilter) (*Overlay, er
 // with every tile selected no ring is drawn). Tiles without regions are
 // skipped.
 func RegionsOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
-	o := meshOverlay(OverlayRegions)
-	if b == nil {
-		return o
-	}
-	for i := range b.Tiles {
-		t := &b.Tiles[i]
+	o := surfaceOverlay(OverlayRegions)
+	for i, t := range selectedTiles(b, keep) {
 		regs := tileRegions(b, i)
-		if !selected(keep, t) || t.Spans == nil || regs == nil {
+		if t.Spans == nil || regs == nil {
 			continue
 		}
 		var ring ringFilter
@@ -708,14 +691,10 @@ func RegionsOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 // contoursOverlay draws the contour sets of the selected tiles of b, raw
 // or simplified.
 func contoursOverlay(name string, b *pipeline.Build, keep TileFilter, raw bool) *Overlay {
-	o := meshOverlay(name)
+	o := surfaceOverlay(name)
 	o.PointSizePx = contourPointPx
-	if b == nil {
-		return o
-	}
-	for i := range b.Tiles {
-		t := &b.Tiles[i]
-		if !selected(keep, t) || t.Spans == nil {
+	for i, t := range selectedTiles(b, keep) {
+		if t.Spans == nil {
 			continue
 		}
 		f := tileFrame(b, t, &t.Spans.Grid)

@@ -199,7 +199,7 @@ func TestContourLines(t *testing.T) {
 	tb := &fx.b.Tiles[i]
 	cs := fx.csets[i]
 	f := tileFrame(fx.b, tb, &tb.Spans.Grid)
-	raw, simp := meshOverlay(OverlayContoursRaw), meshOverlay(OverlayContours)
+	raw, simp := surfaceOverlay(OverlayContoursRaw), surfaceOverlay(OverlayContours)
 	appendRawContours(raw, cs, 0, &f)
 	appendSimplifiedContours(simp, cs, 0, &f)
 	wantRaw, wantSimp := 0, 0
@@ -473,6 +473,32 @@ func TestPickPoly(t *testing.T) {
 	}
 	if _, ok := PickPoly(nil, [3]float64{}, [3]float64{0, -1, 0}, 0); ok {
 		t.Error("nil mesh hit")
+	}
+}
+
+// TestPickLevel checks the level picking navviz uses: the nearest of two
+// stacked floors, triangles with a bad index skipped, a miss and no level.
+func TestPickLevel(t *testing.T) {
+	s := &level.Soup{
+		Verts: []geom.Vec3{
+			geom.V3(0, 0, 0), geom.V3(0, 0, 10), geom.V3(10, 0, 0), // ground
+			geom.V3(0, 5, 0), geom.V3(0, 5, 10), geom.V3(10, 5, 0), // deck
+		},
+		Tris:  [][3]int32{{0, 1, 2}, {3, 4, 9}, {3, 4, 5}},
+		Areas: []uint8{63, 63, 63},
+	}
+	down := [3]float64{0, -1, 0}
+	if h, ok := PickLevel(s, [3]float64{2, 20, 2}, down); !ok || h != 15 {
+		t.Errorf("from above: t %v ok %v, want the deck at 15", h, ok)
+	}
+	if h, ok := PickLevel(s, [3]float64{2, 3, 2}, down); !ok || h != 3 {
+		t.Errorf("between the floors: t %v ok %v, want the ground at 3", h, ok)
+	}
+	if _, ok := PickLevel(s, [3]float64{20, 20, 20}, down); ok {
+		t.Error("a ray beside the level hit it")
+	}
+	if _, ok := PickLevel(nil, [3]float64{2, 20, 2}, down); ok {
+		t.Error("a nil level was hit")
 	}
 }
 

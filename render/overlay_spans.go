@@ -3,7 +3,9 @@ package render
 import (
 	"fmt"
 	"image/color"
+	"iter"
 	"math"
+	"slices"
 
 	"navviz/assets"
 	"navviz/core/geom"
@@ -265,25 +267,35 @@ func appendFloors(dst []Vertex, c *voxel.CompactHeightfield, f *cellFrame, colou
 	return dst
 }
 
-// spanOverlay returns an empty, visible span overlay named name.
-func spanOverlay(name string) *Overlay {
+// surfaceOverlay returns an empty, visible overlay named name whose faces
+// lie on or just above the level's surfaces (the span, mesh and cache
+// overlays), so that they sort nearer in the GUI's painter's order
+// (SpanOverlaySortBiasPx).
+func surfaceOverlay(name string) *Overlay {
 	return &Overlay{Name: name, Visible: true, SortBiasPx: SpanOverlaySortBiasPx}
 }
 
-// selected reports whether keep selects tile t.
-func selected(keep TileFilter, t *pipeline.TileBuild) bool {
-	return keep == nil || keep(t.TX, t.TZ)
+// selectedTiles yields the index and the tile of every tile of b that keep
+// selects, in b.Tiles order (none when b is nil).
+func selectedTiles(b *pipeline.Build, keep TileFilter) iter.Seq2[int, *pipeline.TileBuild] {
+	return func(yield func(int, *pipeline.TileBuild) bool) {
+		if b == nil {
+			return
+		}
+		for i := range b.Tiles {
+			t := &b.Tiles[i]
+			if (keep == nil || keep(t.TX, t.TZ)) && !yield(i, t) {
+				return
+			}
+		}
+	}
 }
 
 // boxesOverlay draws the solid heightfields kept in b's stages.
 func boxesOverlay(name string, b *pipeline.Build, keep TileFilter, colour boxColour) *Overlay {
-	o := spanOverlay(name)
-	if b == nil {
-		return o
-	}
-	for i := range b.Tiles {
-		t := &b.Tiles[i]
-		if !selected(keep, t) || t.Stages == nil || t.Stages.Solid == nil {
+	o := surfaceOverlay(name)
+	for _, t := range selectedTiles(b, keep) {
+		if t.Stages == nil || t.Stages.Solid == nil {
 			continue
 		}
 		f := tileFrame(b, t, &t.Stages.Solid.Grid)
@@ -315,13 +327,9 @@ func WalkableOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 // for 63, distinct colours for user areas), on a faint checkerboard of
 // cells. It does not need the kept stages.
 func CompactOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
-	o := spanOverlay(OverlayCompact)
-	if b == nil {
-		return o
-	}
-	for i := range b.Tiles {
-		t := &b.Tiles[i]
-		if !selected(keep, t) || t.Spans == nil {
+	o := surfaceOverlay(OverlayCompact)
+	for _, t := range selectedTiles(b, keep) {
+		if t.Spans == nil {
 			continue
 		}
 		c := t.Spans
@@ -339,14 +347,10 @@ func CompactOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 // (before the build-time volumes). It needs b built with
 // BuildOptions.KeepStages (otherwise it is empty).
 func ErodedOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
-	o := spanOverlay(OverlayEroded)
-	if b == nil {
-		return o
-	}
-	for i := range b.Tiles {
-		t := &b.Tiles[i]
+	o := surfaceOverlay(OverlayEroded)
+	for _, t := range selectedTiles(b, keep) {
 		st := t.Stages
-		if !selected(keep, t) || t.Spans == nil || st == nil || len(st.PreErosionAreas) != len(t.Spans.Spans) || len(st.ErodedAreas) != len(t.Spans.Spans) {
+		if t.Spans == nil || st == nil || len(st.PreErosionAreas) != len(t.Spans.Spans) || len(st.ErodedAreas) != len(t.Spans.Spans) {
 			continue
 		}
 		f := tileFrame(b, t, &t.Spans.Grid)
@@ -372,7 +376,7 @@ func ErodedOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 // a volume reaching to ±infinity-like heights stays in view. Volumes with
 // fewer than 3 corners or a non-finite number are skipped.
 func VolumesOverlay(vols []voxel.ConvexVolume, levelBounds geom.Box3) *Overlay {
-	o := spanOverlay(OverlayVolumes)
+	o := surfaceOverlay(OverlayVolumes)
 	for _, v := range vols {
 		if !drawableVolume(&v) {
 			continue
@@ -446,14 +450,7 @@ func SpanOverlay(name string, b *pipeline.Build, keep TileFilter) (*Overlay, err
 }
 
 // IsSpanOverlay reports whether name is one of SpanOverlayNames.
-func IsSpanOverlay(name string) bool {
-	for _, n := range SpanOverlayNames {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
+func IsSpanOverlay(name string) bool { return slices.Contains(SpanOverlayNames, name) }
 
 // SelectionOverlay returns the overlay "selection": the outline of each box
 // in boxes (12 edges, yellow) — navviz draws the selected tiles with it.
@@ -462,24 +459,8 @@ func SelectionOverlay(boxes []geom.Box3) *Overlay {
 	o := &Overlay{Name: OverlaySelection, Visible: true}
 	col := color.RGBA{255, 225, 40, 255}
 	for _, b := range boxes {
-		if b.Empty() {
-			continue
-		}
-		c := func(i int) geom.Vec3 {
-			p := b.Min
-			if i&1 != 0 {
-				p.X = b.Max.X
-			}
-			if i&2 != 0 {
-				p.Z = b.Max.Z
-			}
-			if i&4 != 0 {
-				p.Y = b.Max.Y
-			}
-			return p
-		}
-		for _, e := range [12][2]int{{0, 1}, {1, 3}, {3, 2}, {2, 0}, {4, 5}, {5, 7}, {7, 6}, {6, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}} {
-			o.Lines = append(o.Lines, Vertex{c(e[0]), col}, Vertex{c(e[1]), col})
+		if !b.Empty() {
+			appendBoxEdges(o, b, col)
 		}
 	}
 	return o

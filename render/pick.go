@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"navviz/core/geom"
+	"navviz/core/level"
 	"navviz/core/navmesh"
 )
 
@@ -59,7 +60,7 @@ func PickPoly(m *navmesh.Mesh, o, d [3]float64, maxT float64) (PolyHit, bool) {
 		}
 		for i := range t.Polys {
 			polyTris(t, i, func(_ int, a, b, c geom.Vec3, _ uint8) {
-				if h, ok := rayTri(o, d, a, b, c); ok && h < best {
+				if h, ok := RayTriangle(o, d, a, b, c); ok && h < best {
 					best = h
 					hit = PolyHit{Ref: nt.ref.Poly(uint32(i)), T: h}
 					found = true
@@ -72,6 +73,26 @@ func PickPoly(m *navmesh.Mesh, o, d [3]float64, maxT float64) (PolyHit, bool) {
 	}
 	hit.Pos = geom.V3(float32(o[0]+hit.T*d[0]), float32(o[1]+hit.T*d[1]), float32(o[2]+hit.T*d[2]))
 	return hit, true
+}
+
+// PickLevel returns the ray parameter of the nearest triangle of s that the
+// ray o + t*d crosses (RayTriangle), and false when none is or s is nil.
+// Triangles with a vertex index out of range are skipped.
+func PickLevel(s *level.Soup, o, d [3]float64) (float64, bool) {
+	if s == nil {
+		return 0, false
+	}
+	best := math.Inf(1)
+	nv := int32(len(s.Verts))
+	for _, t := range s.Tris {
+		if t[0] < 0 || t[1] < 0 || t[2] < 0 || t[0] >= nv || t[1] >= nv || t[2] >= nv {
+			continue
+		}
+		if h, ok := RayTriangle(o, d, s.Verts[t[0]], s.Verts[t[1]], s.Verts[t[2]]); ok && h < best {
+			best = h
+		}
+	}
+	return best, !math.IsInf(best, 1)
 }
 
 // raySlab returns the ray parameter where o + t*d enters the box [lo, hi]
@@ -99,9 +120,12 @@ func raySlab(o, d [3]float64, lo, hi geom.Vec3) (float64, bool) {
 	return t0, true
 }
 
-// rayTri returns the ray parameter t > 0 where o + t*d crosses triangle
-// abc (Möller–Trumbore in float64, both faces, edges included).
-func rayTri(o, d [3]float64, a, b, c geom.Vec3) (float64, bool) {
+// RayTriangle returns the ray parameter t > 0 where o + t*d crosses
+// triangle abc (Möller–Trumbore in float64, both faces, edges included;
+// products rounded before sums, so the result is the same on every
+// platform). Hits at t <= 1e-9 (the ray's origin on the triangle) do not
+// count.
+func RayTriangle(o, d [3]float64, a, b, c geom.Vec3) (float64, bool) {
 	sub := func(p, q [3]float64) [3]float64 { return [3]float64{p[0] - q[0], p[1] - q[1], p[2] - q[2]} }
 	cross := func(p, q [3]float64) [3]float64 {
 		return [3]float64{
@@ -331,7 +355,7 @@ var (
 // the polygons it links to outlined in magenta. A nil mesh or a stale
 // reference gives an empty overlay.
 func PickedOverlay(m *navmesh.Mesh, ref navmesh.PolyRef) *Overlay {
-	o := meshOverlay(OverlayPicked)
+	o := surfaceOverlay(OverlayPicked)
 	if m == nil || ref == 0 {
 		return o
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"navviz/core/geom"
@@ -342,17 +343,17 @@ func TestIDsAndQueue(t *testing.T) {
 		t.Fatalf("first id %d, %v", id, err)
 	}
 	want := [][2]int{{1, 1}, {2, 1}, {1, 2}, {2, 2}, {1, 3}, {2, 3}}
-	if got := c.Queue(); !equalPairs(got, want) {
+	if got := c.Queue(); !slices.Equal(got, want) {
 		t.Fatalf("queue %v, want %v", got, want)
 	}
-	if got, _ := c.TilesFor(box); !equalPairs(got, want) {
+	if got, _ := c.TilesFor(box); !slices.Equal(got, want) {
 		t.Errorf("TilesFor %v, want %v", got, want)
 	}
 	// A volume over columns 1.5..2.5 and rows 2..3 (tile units) queues the
 	// same tiles: rows 1 and 3 touch it at their edges through the border
 	// and the widening.
 	vol := square(x0+2*ts, z0+2.5*ts, 0.5*ts, -1, 1, 4)
-	if got, _ := c.TilesForVolume(vol); !equalPairs(got, want) {
+	if got, _ := c.TilesForVolume(vol); !slices.Equal(got, want) {
 		t.Errorf("TilesForVolume %v, want %v", got, want)
 	}
 	if _, err := c.TilesForVolume(voxel.ConvexVolume{}); err == nil {
@@ -365,7 +366,7 @@ func TestIDsAndQueue(t *testing.T) {
 		t.Fatalf("second id %d, %v", id, err)
 	}
 	want = append(want, [2]int{0, 0}, [2]int{1, 0}, [2]int{0, 1})
-	if got := c.Queue(); !equalPairs(got, want) {
+	if got := c.Queue(); !slices.Equal(got, want) {
 		t.Fatalf("queue %v, want %v", got, want)
 	}
 	vid, err := c.AddVolume(square(x0+3, z0+3, 1, -5, 5, 3))
@@ -430,18 +431,6 @@ func TestIDsAndQueue(t *testing.T) {
 func allKept(sw []Swap) bool {
 	for _, s := range sw {
 		if s.Kind != SwapKept || s.Ref != s.OldRef {
-			return false
-		}
-	}
-	return true
-}
-
-func equalPairs(a, b [][2]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
 			return false
 		}
 	}

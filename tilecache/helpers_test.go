@@ -3,49 +3,31 @@ package tilecache
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 
 	"navviz/core/geom"
 	"navviz/core/level"
+	"navviz/core/level/leveltest"
 	"navviz/core/navmesh"
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
 )
 
-// sharedLevels is the folder of the real test levels, from this package.
-const sharedLevels = "../../shared/levels"
-
 var soups sync.Map // name -> *level.Soup
 
-// loadLevel returns a built-in level ("city", "terrain") or a level of
-// ../../shared/levels ("dungeon" is dungeon.obj); the test is skipped when
-// the shared folder is absent.
+// loadLevel returns a built-in level ("city", "terrain") or a shared test
+// level ("dungeon" is ../shared/levels/dungeon.obj beside the repository),
+// loaded once (leveltest.Soup); the test is skipped when the shared level
+// is absent.
 func loadLevel(t testing.TB, name string) *level.Soup {
 	t.Helper()
 	if s, ok := soups.Load(name); ok {
 		return s.(*level.Soup)
 	}
-	var soup *level.Soup
-	var err error
-	switch name {
-	case "city", "terrain":
-		soup, err = level.Builtin(name)
-	default:
-		path := filepath.Join(sharedLevels, name+".obj")
-		soup, err = level.LoadOBJ(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			t.Skipf("%s is absent (the shared test levels live in ../shared/levels beside the repository): %v", path, err)
-		}
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	soup := leveltest.Soup(t, name)
 	soups.Store(name, soup)
 	return soup
 }

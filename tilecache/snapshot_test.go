@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -107,7 +108,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 					t.Errorf("reference %#x invalid after restore", ref)
 				}
 			}
-			if !equalPairs(c.Queue(), queue) {
+			if !slices.Equal(c.Queue(), queue) {
 				t.Errorf("queue %v, want %v", c.Queue(), queue)
 			}
 			// The restore forgot the last-built areas: the queued tiles

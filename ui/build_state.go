@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync"
 
 	"navviz/core/geom"
 	"navviz/core/level"
@@ -147,33 +146,12 @@ func defaultTile(b *pipeline.Build) tileRef {
 	best, bestStack, bestWalk := tileRef{}, -1, -1
 	for i := range b.Tiles {
 		t := &b.Tiles[i]
-		st := stackedColumns(t.Spans)
+		st := t.Spans.StackedColumns()
 		if st > bestStack || (st == bestStack && t.WalkableSpans > bestWalk) {
 			best, bestStack, bestWalk = tileRef{t.TX, t.TZ, true}, st, t.WalkableSpans
 		}
 	}
 	return best
-}
-
-// stackedColumns counts the tile's own columns with two or more walkable
-// open spans.
-func stackedColumns(c *voxel.CompactHeightfield) int {
-	n := 0
-	for z := c.BorderCells; z < c.Height-c.BorderCells; z++ {
-		for x := c.BorderCells; x < c.Width-c.BorderCells; x++ {
-			cell := c.Cells[x+z*c.Width]
-			k := 0
-			for i := cell.Index; i < cell.Index+cell.Count; i++ {
-				if c.Areas[i] != voxel.AreaNull {
-					k++
-				}
-			}
-			if k >= 2 {
-				n++
-			}
-		}
-	}
-	return n
 }
 
 // SelectTile selects tile (tx, tz) of the current grid; it returns an error
@@ -232,22 +210,13 @@ func (a *App) PickTile(xPx, yPx float64, wPx, hPx int) (tileRef, error) {
 }
 
 // pickPoint returns the first point where the ray o + t*d (t > 0) meets a
-// triangle of s, or else the plane y = s.Bounds().Min.Y.
+// triangle of s (render.PickLevel), or else the plane y = s.Bounds().Min.Y.
 func pickPoint(s *level.Soup, o, d [3]float64) (geom.Vec3, bool) {
 	if s == nil {
 		return geom.Vec3{}, false
 	}
-	best := math.Inf(1)
-	nv := int32(len(s.Verts))
-	for _, t := range s.Tris {
-		if t[0] < 0 || t[1] < 0 || t[2] < 0 || t[0] >= nv || t[1] >= nv || t[2] >= nv {
-			continue
-		}
-		if h, ok := rayTriangle(o, d, s.Verts[t[0]], s.Verts[t[1]], s.Verts[t[2]]); ok && h < best {
-			best = h
-		}
-	}
-	if math.IsInf(best, 1) {
+	best, ok := render.PickLevel(s, o, d)
+	if !ok {
 		y0 := float64(s.Bounds().Min.Y)
 		if d[1] == 0 {
 			return geom.Vec3{}, false
@@ -260,37 +229,6 @@ func pickPoint(s *level.Soup, o, d [3]float64) (geom.Vec3, bool) {
 	}
 	p := geom.V3(float32(o[0]+best*d[0]), float32(o[1]+best*d[1]), float32(o[2]+best*d[2]))
 	return p, p.Finite()
-}
-
-// rayTriangle returns the ray parameter t > 0 where o + t*d crosses
-// triangle abc (Möller–Trumbore, both faces).
-func rayTriangle(o, d [3]float64, a, b, c geom.Vec3) (float64, bool) {
-	v := func(p geom.Vec3) [3]float64 { return [3]float64{float64(p.X), float64(p.Y), float64(p.Z)} }
-	sub := func(p, q [3]float64) [3]float64 { return [3]float64{p[0] - q[0], p[1] - q[1], p[2] - q[2]} }
-	cross := func(p, q [3]float64) [3]float64 {
-		return [3]float64{p[1]*q[2] - p[2]*q[1], p[2]*q[0] - p[0]*q[2], p[0]*q[1] - p[1]*q[0]}
-	}
-	dot := func(p, q [3]float64) float64 { return p[0]*q[0] + p[1]*q[1] + p[2]*q[2] }
-	pa := v(a)
-	e1, e2 := sub(v(b), pa), sub(v(c), pa)
-	pv := cross(d, e2)
-	det := dot(e1, pv)
-	if math.Abs(det) < 1e-12 {
-		return 0, false
-	}
-	inv := 1 / det
-	tv := sub(o, pa)
-	u := dot(tv, pv) * inv
-	if u < 0 || u > 1 {
-		return 0, false
-	}
-	qv := cross(tv, e1)
-	w := dot(d, qv) * inv
-	if w < 0 || u+w > 1 {
-		return 0, false
-	}
-	t := dot(e2, qv) * inv
-	return t, t > 1e-6
 }
 
 // spanFilter returns the tile filter of the current scope and selection
@@ -316,11 +254,9 @@ func abs(v int) int {
 	return v
 }
 
-// syncSpanOverlays makes the scene's build overlays match the state: each
-// one exists (an empty placeholder while hidden, so the View panel lists
-// it, with its visibility remembered across levels), and each visible one
-// holds the content of the current build, scope and selection. Content is
-// rebuilt only when what it depends on changed, and dropped when hidden.
+// syncSpanOverlays makes the scene's build overlays match the state (see
+// syncOverlay): each visible one holds the content of the current build,
+// scope and selection.
 func (a *App) syncSpanOverlays() {
 	if a.Scene == nil {
 		return
@@ -330,61 +266,83 @@ func (a *App) syncSpanOverlays() {
 	}
 	keep, show := a.spanFilter()
 	for _, name := range buildOverlayNames {
-		o := a.Scene.Overlay(name)
-		if o == nil {
-			o = &render.Overlay{Name: name, Visible: a.spanVis[name]}
-			a.Scene.Overlays = append(a.Scene.Overlays, o)
-			delete(a.spanBuilt, name)
-			a.Gen++
-		}
-		a.spanVis[name] = o.Visible
-		if !o.Visible {
-			if len(o.Tris)+len(o.Lines)+len(o.Points) > 0 {
-				a.Scene.Add(&render.Overlay{Name: name})
-				delete(a.spanBuilt, name)
-				a.Gen++
-			}
-			continue
-		}
-		want := overlayKey{build: a.Build, scope: a.Scope, sel: a.Selected}
-		switch name {
-		case render.OverlayVolumes:
-			want = overlayKey{volumes: a.volumesGen}
-		case render.OverlaySelection:
-			want = overlayKey{sel: a.Selected, build: a.Build}
-		case render.OverlayPicked:
-			want = overlayKey{build: a.Build, pick: a.Picked}
-		}
-		if got, ok := a.spanBuilt[name]; ok && got == want {
-			continue
-		}
-		var n *render.Overlay
-		switch name {
-		case render.OverlayVolumes:
-			b := geom.EmptyBox()
-			if a.Soup != nil {
-				b = a.Soup.Bounds()
-			}
-			n = render.VolumesOverlay(a.Settings.Volumes, b)
-		case render.OverlaySelection:
-			n = render.SelectionOverlay(a.selectionBoxes())
-		case render.OverlayPicked:
-			n = render.PickedOverlay(a.navMesh(), a.Picked)
-		default:
-			if show && render.IsMeshOverlay(name) {
-				n, _ = render.MeshOverlay(name, a.Build, keep) // names are valid
-			} else if show {
-				n, _ = render.SpanOverlay(name, a.Build, keep)
-			}
-			if n == nil {
-				n = &render.Overlay{Name: name}
-			}
-		}
-		a.Scene.Add(n)
-		a.spanBuilt[name] = want
-		a.Gen++
+		syncOverlay(a, name, a.spanVis, a.spanBuilt, a.spanOverlayKey(name), func() *render.Overlay {
+			return a.buildSpanOverlay(name, keep, show)
+		})
 	}
 	a.syncCacheOverlays() // the tile cache's overlays (cache_state.go)
+}
+
+// syncOverlay makes the scene's overlay name match the state: it exists
+// (an empty placeholder while hidden, so that the View panel lists it,
+// with its visibility remembered in vis across levels); a hidden one holds
+// nothing; a visible one is rebuilt by build when its content key want
+// differs from built[name], the key of what it holds.
+func syncOverlay[K comparable](a *App, name string, vis map[string]bool, built map[string]K, want K, build func() *render.Overlay) {
+	o := a.Scene.Overlay(name)
+	if o == nil {
+		o = &render.Overlay{Name: name, Visible: vis[name]}
+		a.Scene.Overlays = append(a.Scene.Overlays, o)
+		delete(built, name)
+		a.Gen++
+	}
+	vis[name] = o.Visible
+	if !o.Visible {
+		if len(o.Tris)+len(o.Lines)+len(o.Points) > 0 {
+			a.Scene.Add(&render.Overlay{Name: name})
+			delete(built, name)
+			a.Gen++
+		}
+		return
+	}
+	if got, ok := built[name]; ok && got == want {
+		return
+	}
+	a.Scene.Add(build())
+	built[name] = want
+	a.Gen++
+}
+
+// spanOverlayKey returns the key of the content build overlay name shows
+// now.
+func (a *App) spanOverlayKey(name string) overlayKey {
+	switch name {
+	case render.OverlayVolumes:
+		return overlayKey{volumes: a.volumesGen}
+	case render.OverlaySelection:
+		return overlayKey{sel: a.Selected, build: a.Build}
+	case render.OverlayPicked:
+		return overlayKey{build: a.Build, pick: a.Picked}
+	}
+	return overlayKey{build: a.Build, scope: a.Scope, sel: a.Selected}
+}
+
+// buildSpanOverlay builds build overlay name from the state; the span and
+// mesh overlays draw the tiles keep selects, and nothing unless show.
+func (a *App) buildSpanOverlay(name string, keep render.TileFilter, show bool) *render.Overlay {
+	var n *render.Overlay
+	switch name {
+	case render.OverlayVolumes:
+		b := geom.EmptyBox()
+		if a.Soup != nil {
+			b = a.Soup.Bounds()
+		}
+		n = render.VolumesOverlay(a.Settings.Volumes, b)
+	case render.OverlaySelection:
+		n = render.SelectionOverlay(a.selectionBoxes())
+	case render.OverlayPicked:
+		n = render.PickedOverlay(a.navMesh(), a.Picked)
+	default:
+		if show && render.IsMeshOverlay(name) {
+			n, _ = render.MeshOverlay(name, a.Build, keep) // names are valid
+		} else if show {
+			n, _ = render.SpanOverlay(name, a.Build, keep)
+		}
+		if n == nil {
+			n = &render.Overlay{Name: name}
+		}
+	}
+	return n
 }
 
 // selectionBoxes returns the box of the selected tile, or nothing: x and z
@@ -456,73 +414,32 @@ func (a *App) spanBounds() geom.Box3 {
 	return box
 }
 
-// buildRun is one background build.
-type buildRun struct {
-	id     uint64
-	cancel context.CancelFunc
-}
-
 // buildResult is what a background build hands back to the game loop.
 type buildResult struct {
-	id    uint64
 	build *pipeline.Build
 	err   error
 }
 
-// buildRunner runs pipeline.BuildLevel off the game loop. Its progress is
-// read under a mutex; the result arrives on a channel that Game.Update
-// polls, so the build is applied on the game goroutine.
-type buildRunner struct {
-	mu          sync.Mutex
-	done, total int // progress of the running build
-	running     *buildRun
-	nextID      uint64
-	results     chan buildResult
-}
+// buildRunner runs pipeline.BuildLevel off the game loop (see jobRunner).
+type buildRunner struct{ *jobRunner[buildResult] }
 
 // newBuildRunner returns an idle runner.
-func newBuildRunner() *buildRunner {
-	return &buildRunner{results: make(chan buildResult, 4)}
-}
+func newBuildRunner() *buildRunner { return &buildRunner{newJobRunner[buildResult]()} }
 
 // start cancels any running build and starts building soup with a copy of
 // s (the caller may go on editing s). Progress and the result are for the
 // new build only.
 func (r *buildRunner) start(soup *level.Soup, s pipeline.NavSettings) {
-	s.Volumes = append([]voxel.ConvexVolume(nil), s.Volumes...)
-	for i := range s.Volumes {
-		s.Volumes[i].VertsXZ = append([][2]float32(nil), s.Volumes[i].VertsXZ...)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	r.mu.Lock()
-	if r.running != nil {
-		r.running.cancel()
-	}
-	r.nextID++
-	run := &buildRun{id: r.nextID, cancel: cancel}
-	r.running = run
-	r.done, r.total = 0, 0
-	r.mu.Unlock()
-
-	go func() {
-		defer cancel()
-		b, err := buildLevel(ctx, soup, &s, func(done, total int) {
-			r.mu.Lock()
-			if r.running == run {
-				r.done, r.total = done, total
-			}
-			r.mu.Unlock()
-		})
-		r.results <- buildResult{id: run.id, build: b, err: err}
-	}()
+	s = detachSettings(s)
+	r.run(func(ctx context.Context, progress func(done, total int)) buildResult {
+		b, err := buildLevel(ctx, soup, &s, progress)
+		return buildResult{build: b, err: err}
+	})
 }
 
 // buildLevel indexes soup and runs the plain build with stages kept.
 func buildLevel(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, progress func(done, total int)) (*pipeline.Build, error) {
-	if soup == nil {
-		return nil, fmt.Errorf("ui: no level to build")
-	}
-	chunky, err := level.NewChunky(soup, 256)
+	chunky, err := indexLevel(soup, "build")
 	if err != nil {
 		return nil, err
 	}
@@ -531,45 +448,6 @@ func buildLevel(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, 
 		return nil, err
 	}
 	return pipeline.BuildLevel(ctx, s, src, pipeline.BuildOptions{Progress: progress, KeepStages: true})
-}
-
-// cancel stops the running build, if any; its result is ignored.
-func (r *buildRunner) cancel() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.running != nil {
-		r.running.cancel()
-		r.running = nil
-	}
-}
-
-// progress returns whether a build is running and its finished and total
-// tiles (total is 0 until the first tile is done).
-func (r *buildRunner) progress() (running bool, done, total int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.running != nil, r.done, r.total
-}
-
-// poll returns the result of the current build when it has arrived; results
-// of cancelled or replaced builds are dropped.
-func (r *buildRunner) poll() (buildResult, bool) {
-	for {
-		select {
-		case res := <-r.results:
-			r.mu.Lock()
-			current := r.running != nil && r.running.id == res.id
-			if current {
-				r.running = nil
-			}
-			r.mu.Unlock()
-			if current {
-				return res, true
-			}
-		default:
-			return buildResult{}, false
-		}
-	}
 }
 
 // progressBar renders done of total as "[#####.....] 45/121" with width

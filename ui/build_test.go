@@ -35,12 +35,22 @@ func cityBuildApp(tb testing.TB) *App {
 // the level. The "tris" metric is what the GPU draws.
 func BenchmarkSceneBuildSpans(b *testing.B) {
 	a := cityBuildApp(b)
-	for _, ov := range []string{render.OverlayCompact, render.OverlayWalkable} {
+	benchSceneBuild(b, a, []string{render.OverlayCompact, render.OverlayWalkable}, func(ov string) {
+		for _, n := range render.SpanOverlayNames {
+			a.SetOverlayVisible(n, n == ov)
+		}
+	})
+}
+
+// benchSceneBuild runs a sub-benchmark "overlay/scope" for each overlay of
+// overlays and each span scope: show(overlay) makes it the one visible,
+// then each iteration is a camera move on a. "overlay-tris" is the
+// overlay's triangles, "tris" what the GPU draws.
+func benchSceneBuild(b *testing.B, a *App, overlays []string, show func(overlay string)) {
+	for _, ov := range overlays {
 		for _, sc := range []spanScope{scopeSelected, scopeNeighbours, scopeAll} {
 			b.Run(fmt.Sprintf("%s/%s", ov, spanScopeNames[sc]), func(b *testing.B) {
-				for _, n := range render.SpanOverlayNames {
-					a.SetOverlayVisible(n, n == ov)
-				}
+				show(ov)
 				a.SetScope(sc)
 				a.syncSpanOverlays()
 				o := a.Scene.Overlay(ov)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"navviz/core/geom"
@@ -228,39 +227,30 @@ func (a *App) edited() {
 
 // Undo reverts the last tool command (Ctrl+Z). It returns false when there
 // was nothing to undo.
-func (a *App) Undo() (bool, error) {
-	if a.Cache == nil || a.editor == nil {
-		return false, nil
-	}
-	name, ok, err := a.history.undo(a.editor)
-	if !ok {
-		a.cacheOK("nothing to undo")
-		return false, nil
-	}
-	if err != nil {
-		return true, a.cacheFail(fmt.Errorf("ui: undo %s: %w", name, err))
-	}
-	a.edited()
-	a.cacheOK(fmt.Sprintf("undid %s; %d tiles queued", name, a.Cache.QueueLen()))
-	return true, nil
-}
+func (a *App) Undo() (bool, error) { return a.replayHistory("undo", "undid", a.history.undo) }
 
 // Redo applies the last undone command again (Ctrl+Y or Ctrl+Shift+Z).
 // It returns false when there was nothing to redo.
-func (a *App) Redo() (bool, error) {
+func (a *App) Redo() (bool, error) { return a.replayHistory("redo", "redid", a.history.redo) }
+
+// replayHistory applies step, the undo stack's undo or redo, to the cache;
+// verb and done ("undo", "undid") word the status line and the error. An
+// error is shown and returned. It returns false when there was no command
+// to undo or redo, or no cache.
+func (a *App) replayHistory(verb, done string, step func(*cacheEditor) (string, bool, error)) (bool, error) {
 	if a.Cache == nil || a.editor == nil {
 		return false, nil
 	}
-	name, ok, err := a.history.redo(a.editor)
+	name, ok, err := step(a.editor)
 	if !ok {
-		a.cacheOK("nothing to redo")
+		a.cacheOK("nothing to " + verb)
 		return false, nil
 	}
 	if err != nil {
-		return true, a.cacheFail(fmt.Errorf("ui: redo %s: %w", name, err))
+		return true, a.cacheFail(fmt.Errorf("ui: %s %s: %w", verb, name, err))
 	}
 	a.edited()
-	a.cacheOK(fmt.Sprintf("redid %s; %d tiles queued", name, a.Cache.QueueLen()))
+	a.cacheOK(fmt.Sprintf("%s %s; %d tiles queued", done, name, a.Cache.QueueLen()))
 	return true, nil
 }
 
@@ -421,10 +411,8 @@ func (a *App) obstacleByID(id tilecache.ObstacleID) (voxel.Obstacle, bool) {
 	return voxel.Obstacle{}, false
 }
 
-// syncCacheOverlays makes the scene's cache overlays match the state, as
-// syncSpanOverlays does for the build overlays: each exists (empty while
-// hidden, visibility remembered across levels) and each visible one is
-// rebuilt when what it shows changed.
+// syncCacheOverlays makes the scene's cache overlays match the state (see
+// syncOverlay): each visible one is rebuilt when what it shows changed.
 func (a *App) syncCacheOverlays() {
 	if a.Scene == nil {
 		return
@@ -433,29 +421,9 @@ func (a *App) syncCacheOverlays() {
 		a.initCacheState()
 	}
 	for _, name := range render.CacheOverlayNames {
-		o := a.Scene.Overlay(name)
-		if o == nil {
-			o = &render.Overlay{Name: name, Visible: a.cacheVis[name]}
-			a.Scene.Overlays = append(a.Scene.Overlays, o)
-			delete(a.cacheBuilt, name)
-			a.Gen++
-		}
-		a.cacheVis[name] = o.Visible
-		if !o.Visible {
-			if len(o.Tris)+len(o.Lines)+len(o.Points) > 0 {
-				a.Scene.Add(&render.Overlay{Name: name})
-				delete(a.cacheBuilt, name)
-				a.Gen++
-			}
-			continue
-		}
-		want := a.cacheOverlayKey(name)
-		if got, ok := a.cacheBuilt[name]; ok && got == want {
-			continue
-		}
-		a.Scene.Add(a.buildCacheOverlay(name))
-		a.cacheBuilt[name] = want
-		a.Gen++
+		syncOverlay(a, name, a.cacheVis, a.cacheBuilt, a.cacheOverlayKey(name), func() *render.Overlay {
+			return a.buildCacheOverlay(name)
+		})
 	}
 }
 
@@ -552,7 +520,6 @@ func (a *App) previewOverlay() *render.Overlay {
 
 // cacheResult is what a background cache build hands back.
 type cacheResult struct {
-	id    uint64
 	cache *tilecache.Cache
 	level string
 	wall  time.Duration
@@ -560,98 +527,28 @@ type cacheResult struct {
 }
 
 // cacheRunner builds tile caches off the game loop, as buildRunner does
-// plain builds: progress under a mutex, the result on a channel that the
-// game loop polls.
-type cacheRunner struct {
-	mu          sync.Mutex
-	done, total int
-	running     *buildRun
-	nextID      uint64
-	results     chan cacheResult
-}
+// plain builds (see jobRunner).
+type cacheRunner struct{ *jobRunner[cacheResult] }
 
 // newCacheRunner returns an idle runner.
-func newCacheRunner() *cacheRunner { return &cacheRunner{results: make(chan cacheResult, 4)} }
+func newCacheRunner() *cacheRunner { return &cacheRunner{newJobRunner[cacheResult]()} }
 
 // start cancels any running cache build and builds a cache of soup (named
 // level) with a copy of s.
 func (r *cacheRunner) start(soup *level.Soup, s pipeline.NavSettings, lvl string) {
-	s.Volumes = append([]voxel.ConvexVolume(nil), s.Volumes...)
-	for i := range s.Volumes {
-		s.Volumes[i].VertsXZ = append([][2]float32(nil), s.Volumes[i].VertsXZ...)
-	}
-	s.Obstacles = append([]voxel.Obstacle(nil), s.Obstacles...)
-	ctx, cancel := context.WithCancel(context.Background())
-	r.mu.Lock()
-	if r.running != nil {
-		r.running.cancel()
-	}
-	r.nextID++
-	run := &buildRun{id: r.nextID, cancel: cancel}
-	r.running = run
-	r.done, r.total = 0, 0
-	r.mu.Unlock()
-
-	go func() {
-		defer cancel()
+	s = detachSettings(s)
+	r.run(func(ctx context.Context, progress func(done, total int)) cacheResult {
 		t0 := time.Now()
-		c, err := buildCache(ctx, soup, &s, func(done, total int) {
-			r.mu.Lock()
-			if r.running == run {
-				r.done, r.total = done, total
-			}
-			r.mu.Unlock()
-		})
-		r.results <- cacheResult{id: run.id, cache: c, level: lvl, wall: time.Since(t0), err: err}
-	}()
+		c, err := buildCache(ctx, soup, &s, progress)
+		return cacheResult{cache: c, level: lvl, wall: time.Since(t0), err: err}
+	})
 }
 
 // buildCache indexes soup and builds its tile cache.
 func buildCache(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, progress func(done, total int)) (*tilecache.Cache, error) {
-	if soup == nil {
-		return nil, fmt.Errorf("ui: no level to build a cache of")
-	}
-	chunky, err := level.NewChunky(soup, 256)
+	chunky, err := indexLevel(soup, "build a cache of")
 	if err != nil {
 		return nil, err
 	}
 	return tilecache.BuildChunk(ctx, s, soup, chunky, tilecache.Options{Progress: progress})
-}
-
-// cancel stops the running cache build; its result is ignored.
-func (r *cacheRunner) cancel() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.running != nil {
-		r.running.cancel()
-		r.running = nil
-	}
-}
-
-// progress returns whether a cache build runs and its progress.
-func (r *cacheRunner) progress() (running bool, done, total int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.running != nil, r.done, r.total
-}
-
-// poll returns the result of the current cache build once it arrived;
-// results of cancelled or replaced builds are dropped.
-func (r *cacheRunner) poll() (cacheResult, bool) {
-	for {
-		select {
-		case res := <-r.results:
-			r.mu.Lock()
-			current := r.running != nil && r.running.id == res.id
-			if current {
-				r.running = nil
-			}
-			r.mu.Unlock()
-			if current {
-				return res, true
-			}
-		default:
-			return cacheResult{}, false
-		}
-	}
 }

@@ -18,23 +18,13 @@ const hasFileDialog = true
 // the caller runs it off the game loop. A cancelled dialog returns
 // errDialogCancelled. A GTK failure (for example no X server) is returned as
 // an error, never as a panic.
-func openFileDialog() (path string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			path, err = "", fmt.Errorf("ui: file dialog failed: %v", r)
-		}
-	}()
-	path, err = dialog.File().
-		Title("Open level").
-		Filter("Wavefront OBJ (*.obj)", "obj", "OBJ").
-		Load()
-	if errors.Is(err, dialog.ErrCancelled) {
-		return "", errDialogCancelled
-	}
-	if err != nil {
-		return "", fmt.Errorf("ui: file dialog: %w", err)
-	}
-	return path, nil
+func openFileDialog() (string, error) {
+	return runFileDialog(func() (string, error) {
+		return dialog.File().
+			Title("Open level").
+			Filter("Wavefront OBJ (*.obj)", "obj", "OBJ").
+			Load()
+	})
 }
 
 // saveFileDialog shows the native save dialog titled title, filtered to
@@ -43,43 +33,46 @@ func openFileDialog() (path string, err error) {
 // overwriting). It blocks, so the caller runs it off the game loop. A
 // cancelled dialog returns errDialogCancelled; a GTK failure is an error,
 // never a panic.
-func saveFileDialog(title, startFile, filterDesc string, exts ...string) (path string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			path, err = "", fmt.Errorf("ui: file dialog failed: %v", r)
+func saveFileDialog(title, startFile, filterDesc string, exts ...string) (string, error) {
+	return runFileDialog(func() (string, error) {
+		b := anyFileDialog(title, filterDesc, exts)
+		if startFile != "" {
+			b = b.SetStartFile(startFile)
 		}
-	}()
-	b := dialog.File().Title(title)
-	if len(exts) > 0 {
-		b = b.Filter(filterDesc, exts...)
-	}
-	if startFile != "" {
-		b = b.SetStartFile(startFile)
-	}
-	path, err = b.Filter("All files", "*").Save()
-	if errors.Is(err, dialog.ErrCancelled) {
-		return "", errDialogCancelled
-	}
-	if err != nil {
-		return "", fmt.Errorf("ui: file dialog: %w", err)
-	}
-	return path, nil
+		return b.Save()
+	})
 }
 
 // openAnyFileDialog shows the native open dialog titled title for any file
 // type: files ending in one of exts (described as filterDesc) first, "All
 // files" as a second choice. It blocks and fails as saveFileDialog does.
-func openAnyFileDialog(title, filterDesc string, exts ...string) (path string, err error) {
+func openAnyFileDialog(title, filterDesc string, exts ...string) (string, error) {
+	return runFileDialog(func() (string, error) {
+		return anyFileDialog(title, filterDesc, exts).Load()
+	})
+}
+
+// anyFileDialog returns a file dialog titled title whose filters are files
+// ending in one of exts (described as filterDesc; left out when exts is
+// empty), then "All files".
+func anyFileDialog(title, filterDesc string, exts []string) *dialog.FileBuilder {
+	b := dialog.File().Title(title)
+	if len(exts) > 0 {
+		b = b.Filter(filterDesc, exts...)
+	}
+	return b.Filter("All files", "*")
+}
+
+// runFileDialog runs show, which shows a dialog and blocks until the user
+// answers, and returns the chosen path: errDialogCancelled when the user
+// cancelled, any other failure as an error, also a panic in GTK.
+func runFileDialog(show func() (string, error)) (path string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			path, err = "", fmt.Errorf("ui: file dialog failed: %v", r)
 		}
 	}()
-	b := dialog.File().Title(title)
-	if len(exts) > 0 {
-		b = b.Filter(filterDesc, exts...)
-	}
-	path, err = b.Filter("All files", "*").Load()
+	path, err = show()
 	if errors.Is(err, dialog.ErrCancelled) {
 		return "", errDialogCancelled
 	}

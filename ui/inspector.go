@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"image"
-	"math"
 
 	"github.com/ebitengine/debugui"
 
@@ -57,7 +56,7 @@ func (a *App) PickPoly(xPx, yPx float64, wPx, hPx int) (navmesh.PolyRef, error) 
 	}
 	o, d := a.Camera.Ray(xPx, yPx, wPx, hPx)
 	maxT := 0.0
-	if t, ok := levelRayT(a, o, d); ok {
+	if t, ok := render.PickLevel(a.Soup, o, d); ok {
 		maxT = t + pickOcclusionSlackM
 	}
 	hit, ok := render.PickPoly(m, o, d, maxT)
@@ -73,26 +72,6 @@ func (a *App) PickPoly(xPx, yPx float64, wPx, hPx int) (navmesh.PolyRef, error) 
 	}
 	a.Picked, a.PickedInfo = hit.Ref, info
 	return hit.Ref, nil
-}
-
-// levelRayT returns the ray parameter of the first level triangle the ray
-// o + t*d meets (t > 0).
-func levelRayT(a *App, o, d [3]float64) (float64, bool) {
-	s := a.Soup
-	if s == nil {
-		return 0, false
-	}
-	best := math.Inf(1)
-	nv := int32(len(s.Verts))
-	for _, t := range s.Tris {
-		if t[0] < 0 || t[1] < 0 || t[2] < 0 || t[0] >= nv || t[1] >= nv || t[2] >= nv {
-			continue
-		}
-		if h, ok := rayTriangle(o, d, s.Verts[t[0]], s.Verts[t[1]], s.Verts[t[2]]); ok && h < best {
-			best = h
-		}
-	}
-	return best, !math.IsInf(best, 1)
 }
 
 // Click handles a plain left click at (xPx, yPx) of a wPx x hPx view:

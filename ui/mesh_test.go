@@ -220,23 +220,9 @@ func TestShowOnlyOverlays(t *testing.T) {
 // triangles, "tris" what the GPU draws.
 func BenchmarkSceneBuildMesh(b *testing.B) {
 	a := cityBuildApp(b)
-	for _, ov := range []string{render.OverlayRegions, render.OverlayPolys, render.OverlayDetail, render.OverlayPortals} {
-		for _, sc := range []spanScope{scopeSelected, scopeNeighbours, scopeAll} {
-			b.Run(fmt.Sprintf("%s/%s", ov, spanScopeNames[sc]), func(b *testing.B) {
-				hideBuildOverlays(a)
-				a.SetOverlayVisible(ov, true)
-				a.SetScope(sc)
-				a.syncSpanOverlays()
-				o := a.Scene.Overlay(ov)
-				cam := a.Camera
-				var v sceneView
-				for i := 0; i < b.N; i++ {
-					cam.YawRad += 0.01
-					v.build(a.Scene, cam, testW, testH)
-				}
-				b.ReportMetric(float64(len(o.Tris)/3), "overlay-tris")
-				b.ReportMetric(float64(v.drawnTris), "tris")
-			})
-		}
-	}
+	overlays := []string{render.OverlayRegions, render.OverlayPolys, render.OverlayDetail, render.OverlayPortals}
+	benchSceneBuild(b, a, overlays, func(ov string) {
+		hideBuildOverlays(a)
+		a.SetOverlayVisible(ov, true)
+	})
 }

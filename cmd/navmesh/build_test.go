@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"navviz/core/level/leveltest"
 	"navviz/core/navmesh"
 	"navviz/core/pipeline"
 )
@@ -72,10 +73,7 @@ func TestBuildCommandJSON(t *testing.T) {
 // TestBuildCommandSolo builds dungeon.obj solo: Recast's published counts
 // (see core/pipeline TestSoloRecastFigures).
 func TestBuildCommandSolo(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "shared", "levels", "dungeon.obj")
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("test level %s not found (%v)", path, err)
-	}
+	path := leveltest.Path(t, "dungeon.obj")
 	for _, tc := range []struct {
 		partition string
 		want      map[string]float64

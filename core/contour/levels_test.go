@@ -1,48 +1,16 @@
 package contour_test
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
 
 	"navviz/core/contour"
-	"navviz/core/level"
+	"navviz/core/internal/spantest"
 	"navviz/core/pipeline"
 	"navviz/core/region"
 	"navviz/core/voxel"
 )
-
-// soloCHF runs steps 1-3 on one grid covering the whole level with no
-// border, as Recast's solo sample does: pipeline.BuildSoloSpans (grid size
-// (int)((max-min)/cs + 0.5) in float32, every triangle in index order, the
-// filters, compaction and erosion of a tile build).
-func soloCHF(t testing.TB, soup *level.Soup, s *pipeline.NavSettings) *voxel.CompactHeightfield {
-	t.Helper()
-	src, err := pipeline.NewSoupSource(soup, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := pipeline.BuildSoloSpans(s, src, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func sharedLevel(t testing.TB, name string) *level.Soup {
-	t.Helper()
-	path := filepath.Join("..", "..", "..", "shared", "levels", name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("test level %s not found (%v); it lives in ../shared/levels beside the repository", path, err)
-	}
-	s, err := level.LoadOBJ(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 type partition func(*voxel.CompactHeightfield, int, int, int) (*region.Result, error)
 
@@ -69,7 +37,7 @@ func TestSoloLevels(t *testing.T) {
 		{"nav_test.obj", "monotone", region.Monotone, 49, 49, 0, 435, 8124},
 	} {
 		t.Run(tc.level+"/"+tc.name, func(t *testing.T) {
-			chf := soloLevel(t, tc.level)
+			chf := spantest.Solo(t, tc.level)
 			regs, err := tc.part(chf, 0, s.RegionMinAreaCells(), s.RegionMergeAreaCells())
 			if err != nil {
 				t.Fatal(err)
@@ -113,30 +81,6 @@ func TestSoloLevels(t *testing.T) {
 	}
 }
 
-var solo struct {
-	sync.Mutex
-	chf map[string]*voxel.CompactHeightfield
-}
-
-// soloLevel returns the solo compact heightfield of a shared level with the
-// default settings (built once per level; callers must not change it).
-func soloLevel(t testing.TB, name string) *voxel.CompactHeightfield {
-	t.Helper()
-	soup := sharedLevel(t, name)
-	solo.Lock()
-	defer solo.Unlock()
-	if c := solo.chf[name]; c != nil {
-		return c
-	}
-	s := pipeline.DefaultSettings()
-	c := soloCHF(t, soup, &s)
-	if solo.chf == nil {
-		solo.chf = map[string]*voxel.CompactHeightfield{}
-	}
-	solo.chf[name] = c
-	return c
-}
-
 // recastScan checks docs/contours.md §10.2: Recast's scan (one walk per span,
 // from its first flagged direction) finds the same loops, each starting at
 // its smallest key.
@@ -169,63 +113,32 @@ func recastScan(t *testing.T, chf *voxel.CompactHeightfield, regs *region.Result
 	}
 }
 
-var city struct {
-	once  sync.Once
-	tiles []*voxel.CompactHeightfield
-	regs  []*region.Result
-	err   error
+var cityRegs struct {
+	once sync.Once
+	regs []*region.Result
+	err  error
 }
 
-// cityTiles returns every city tile with walkable spans (default settings)
-// and its watershed regions.
+// cityTiles returns every city tile with walkable spans (spantest.Tiles,
+// default settings) and its watershed regions.
 func cityTiles(t testing.TB) ([]*voxel.CompactHeightfield, []*region.Result) {
 	t.Helper()
-	city.once.Do(func() {
-		soup, err := level.Builtin("city")
-		if err != nil {
-			city.err = err
-			return
-		}
-		ch, err := level.NewChunky(soup, 256)
-		if err != nil {
-			city.err = err
-			return
-		}
+	tiles := spantest.Tiles(t, "city")
+	cityRegs.once.Do(func() {
 		s := pipeline.DefaultSettings()
-		src, err := pipeline.NewSoupSource(soup, ch)
-		if err != nil {
-			city.err = err
-			return
-		}
-		tg, err := src.TileGrid(&s)
-		if err != nil {
-			city.err = err
-			return
-		}
-		for tz := 0; tz < tg.TilesZ; tz++ {
-			for tx := 0; tx < tg.TilesX; tx++ {
-				chf, err := pipeline.BuildTileSpans(&s, src, tx, tz, nil)
-				if err != nil {
-					city.err = err
-					return
-				}
-				if chf.WalkableSpanCount() == 0 {
-					continue
-				}
-				regs, err := region.Watershed(chf, s.BorderCells(), s.RegionMinAreaCells(), s.RegionMergeAreaCells())
-				if err != nil {
-					city.err = err
-					return
-				}
-				city.tiles = append(city.tiles, chf)
-				city.regs = append(city.regs, regs)
+		for _, chf := range tiles {
+			regs, err := region.Watershed(chf, s.BorderCells(), s.RegionMinAreaCells(), s.RegionMergeAreaCells())
+			if err != nil {
+				cityRegs.err = err
+				return
 			}
+			cityRegs.regs = append(cityRegs.regs, regs)
 		}
 	})
-	if city.err != nil {
-		t.Fatal(city.err)
+	if cityRegs.err != nil {
+		t.Fatal(cityRegs.err)
 	}
-	return city.tiles, city.regs
+	return tiles, cityRegs.regs
 }
 
 // TestCityTiles builds every city tile and checks the tile-border contract:

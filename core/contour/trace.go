@@ -223,22 +223,20 @@ func (t *tracer) corner(x, z, i, d int) (y int32, border bool) {
 	ch := t.g.floor(i)
 	var regs [4]uint32
 	regs[0] = t.regArea(i)
-	if ax, az, ai := t.g.neighbour(x, z, i, d); ai >= 0 {
-		ch = max(ch, t.g.floor(ai))
-		regs[1] = t.regArea(ai)
-		if _, _, a2 := t.g.neighbour(ax, az, ai, dp); a2 >= 0 {
-			ch = max(ch, t.g.floor(a2))
-			regs[2] = t.regArea(a2)
+	// walk visits the neighbour across d1 (into regs[k]) and from it the
+	// diagonal across d2 (into regs[2]).
+	walk := func(d1, d2, k int) {
+		if ax, az, ai := t.g.neighbour(x, z, i, d1); ai >= 0 {
+			ch = max(ch, t.g.floor(ai))
+			regs[k] = t.regArea(ai)
+			if _, _, a2 := t.g.neighbour(ax, az, ai, d2); a2 >= 0 {
+				ch = max(ch, t.g.floor(a2))
+				regs[2] = t.regArea(a2)
+			}
 		}
 	}
-	if ax, az, ai := t.g.neighbour(x, z, i, dp); ai >= 0 {
-		ch = max(ch, t.g.floor(ai))
-		regs[3] = t.regArea(ai)
-		if _, _, a2 := t.g.neighbour(ax, az, ai, d); a2 >= 0 {
-			ch = max(ch, t.g.floor(a2))
-			regs[2] = t.regArea(a2)
-		}
-	}
+	walk(d, dp, 1)
+	walk(dp, d, 3)
 	for j := 0; j < 4; j++ {
 		a, b, c, e := regs[j], regs[(j+1)&3], regs[(j+2)&3], regs[(j+3)&3]
 		twoSameBorder := a&b&borderFlag != 0 && a == b

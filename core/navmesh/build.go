@@ -197,15 +197,7 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Til
 		return nil, err
 	}
 
-	lowest := t.Verts[0].Y
-	box := geom.EmptyBox()
-	for _, v := range t.Verts {
-		lowest = min(lowest, v.Y)
-		box = box.Extend(v)
-	}
-	for _, v := range t.DetailVerts {
-		box = box.Extend(v)
-	}
+	lowest, box := t.vertBounds()
 	t.Header.OriginY = lowest
 	t.Header.BMin, t.Header.BMax = box.Min, box.Max
 	t.BVTree = buildBVTree(t)
@@ -223,16 +215,7 @@ func buildDetail(t *Tile, detail *polymesh.Detail) error {
 		for i := range t.Polys {
 			nv := int(t.Polys[i].VertCount)
 			t.DetailMeshes[i] = DetailMesh{TriBase: uint32(len(t.DetailTris)), TriCount: uint16(nv - 2)}
-			for j := 2; j < nv; j++ {
-				f := uint8(1 << 2)
-				if j == 2 {
-					f |= 1 << 0
-				}
-				if j == nv-1 {
-					f |= 1 << 4
-				}
-				t.DetailTris = append(t.DetailTris, [4]uint8{0, uint8(j - 1), uint8(j), f})
-			}
+			t.DetailTris = polymesh.AppendFanTris(t.DetailTris, nv)
 		}
 		return nil
 	}

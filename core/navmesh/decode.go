@@ -47,6 +47,21 @@ func (r *reader) vec() geom.Vec3 {
 	return geom.Vec3{X: x, Y: y, Z: r.f32()}
 }
 
+// finiteVecs reads n vectors, each finite; the error names the first that
+// is not as what (such as "vertex") with its index and offset.
+func (r *reader) finiteVecs(n int, what string) ([]geom.Vec3, error) {
+	vs := make([]geom.Vec3, n)
+	for i := range vs {
+		off := r.off
+		v := r.vec()
+		if !v.Finite() {
+			return nil, corrupt(off, "%s %d = %v is not finite", what, i, v)
+		}
+		vs[i] = v
+	}
+	return vs, nil
+}
+
 func finite32(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
 
 // DecodeTile parses and checks tile data (docs/format.md, "Tile data"). It
@@ -114,14 +129,9 @@ func DecodeTile(data []byte) (*Tile, error) {
 	}
 
 	// Vertices.
-	t.Verts = make([]geom.Vec3, nv)
-	for i := range t.Verts {
-		off := r.off
-		v := r.vec()
-		if !v.Finite() {
-			return nil, corrupt(off, "vertex %d = %v is not finite", i, v)
-		}
-		t.Verts[i] = v
+	var err error
+	if t.Verts, err = r.finiteVecs(int(nv), "vertex"); err != nil {
+		return nil, err
 	}
 
 	// Polygons.
@@ -174,14 +184,8 @@ func DecodeTile(data []byte) (*Tile, error) {
 	if vsum != uint64(ndv) || tsum != uint64(ndt) {
 		return nil, corrupt(r.off, "detail meshes cover %d vertices and %d triangles, header says %d and %d", vsum, tsum, ndv, ndt)
 	}
-	t.DetailVerts = make([]geom.Vec3, ndv)
-	for i := range t.DetailVerts {
-		off := r.off
-		v := r.vec()
-		if !v.Finite() {
-			return nil, corrupt(off, "detail vertex %d = %v is not finite", i, v)
-		}
-		t.DetailVerts[i] = v
+	if t.DetailVerts, err = r.finiteVecs(int(ndv), "detail vertex"); err != nil {
+		return nil, err
 	}
 	t.DetailTris = make([][4]uint8, ndt)
 	triOff := r.off
@@ -204,15 +208,7 @@ func DecodeTile(data []byte) (*Tile, error) {
 	}
 
 	// Header values derived from the records.
-	lowest := t.Verts[0].Y
-	box := geom.EmptyBox()
-	for _, v := range t.Verts {
-		lowest = min(lowest, v.Y)
-		box = box.Extend(v)
-	}
-	for _, v := range t.DetailVerts {
-		box = box.Extend(v)
-	}
+	lowest, box := t.vertBounds()
 	if math.Float32bits(h.OriginY) != math.Float32bits(lowest) {
 		return nil, corrupt(36, "vertical origin %v m, want the lowest vertex y %v m", h.OriginY, lowest)
 	}
@@ -240,6 +236,21 @@ func DecodeTile(data []byte) (*Tile, error) {
 		return nil, corrupt(r.off, "%d bytes left after the BV tree", len(data)-r.off)
 	}
 	return t, nil
+}
+
+// vertBounds returns the lowest y of t's vertices (the header's OriginY)
+// and the box of its vertices and detail vertices (BMin, BMax).
+func (t *Tile) vertBounds() (lowest float32, box geom.Box3) {
+	lowest = t.Verts[0].Y
+	box = geom.EmptyBox()
+	for _, v := range t.Verts {
+		lowest = min(lowest, v.Y)
+		box = box.Extend(v)
+	}
+	for _, v := range t.DetailVerts {
+		box = box.Extend(v)
+	}
+	return lowest, box
 }
 
 func sameBits(a, b geom.Vec3) bool {

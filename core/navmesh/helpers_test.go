@@ -133,43 +133,13 @@ func mustAdd(t testing.TB, nm *Mesh, data []byte) TileRef {
 	return ref
 }
 
-// checkReciprocal checks that every link across a border has a link back
-// (same two polygons, opposite sides), every internal link too, and that
-// every link's reference is valid.
+// checkReciprocal reports the error of m.CheckLinks (every link valid and
+// with its reverse) and returns the number of links across tile borders.
 func checkReciprocal(t testing.TB, m *Mesh) int {
 	t.Helper()
-	external := 0
-	for _, tr := range m.Tiles() {
-		tile, err := m.Tile(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range tile.Polys {
-			ref := tr.Poly(uint32(i))
-			links, err := m.Links(ref)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, l := range links {
-				if !m.IsValidRef(l.Ref) {
-					t.Errorf("polygon %#x link to invalid ref %#x", uint64(ref), uint64(l.Ref))
-					continue
-				}
-				back, _ := m.Links(l.Ref)
-				found := false
-				for _, b := range back {
-					if b.Ref == ref && (l.Side == InternalSide && b.Side == InternalSide || l.Side != InternalSide && b.Side == OppositeDir(l.Side)) {
-						found = true
-					}
-				}
-				if !found {
-					t.Errorf("link %#x -> %#x (side %d) has no link back", uint64(ref), uint64(l.Ref), l.Side)
-				}
-				if l.Side != InternalSide {
-					external++
-				}
-			}
-		}
+	border, _, err := m.CheckLinks()
+	if err != nil {
+		t.Error(err)
 	}
-	return external
+	return border
 }

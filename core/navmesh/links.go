@@ -2,6 +2,7 @@ package navmesh
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 
@@ -286,4 +287,48 @@ func (m *Mesh) sortLinks(s uint32) {
 			return cmp.Compare(a.BMax, b.BMax)
 		})
 	}
+}
+
+// CheckLinks checks that every link of every polygon of m names a polygon
+// of the mesh and has its reverse: a link from polygon P to Q across a tile
+// border (Side a direction) needs a link from Q to P on the opposite side
+// (OppositeDir), and a link inside a tile (Side InternalSide) a link from Q
+// to P inside the tile. The mesh's edits (AddTile, ReplaceTile, RemoveTile,
+// RestoreState, ...) keep the links so; CheckLinks confirms it, for tests
+// and tools. It returns the number of links across tile borders and inside
+// tiles (every link counted, good or bad) and an error naming the first bad
+// link (tiles by TileZ, TileX, Layer, then polygons and links in order) and
+// how many there are, nil when there is none.
+func (m *Mesh) CheckLinks() (border, internal int, err error) {
+	bad := 0
+	for _, s := range m.ordered() {
+		tr := m.tileRef(s)
+		for i, links := range m.slots[s].tile.links {
+			p := tr.Poly(uint32(i))
+			for _, l := range links {
+				want := uint8(InternalSide)
+				if l.Side == InternalSide {
+					internal++
+				} else {
+					border++
+					want = OppositeDir(l.Side)
+				}
+				var e error
+				if q, qi, qerr := m.polyOf(l.Ref, "CheckLinks"); qerr != nil {
+					e = fmt.Errorf("%w (a link of polygon %#x, side %d)", qerr, uint64(p), l.Side)
+				} else if !slices.ContainsFunc(q.links[qi], func(b Link) bool { return b.Ref == p && b.Side == want }) {
+					e = fmt.Errorf("navmesh: CheckLinks: link from polygon %#x to %#x (side %d) has no reverse", uint64(p), uint64(l.Ref), l.Side)
+				}
+				if e != nil {
+					if bad++; bad == 1 {
+						err = e
+					}
+				}
+			}
+		}
+	}
+	if bad > 1 {
+		err = fmt.Errorf("%w (%d bad links in all)", err, bad)
+	}
+	return border, internal, err
 }

@@ -3,6 +3,7 @@ package navmesh
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -151,6 +152,35 @@ func TestDecodeRefErrors(t *testing.T) {
 func TestGenerationWraps(t *testing.T) {
 	if nextGen(MaxGeneration) != 1 || nextGen(1) != 2 {
 		t.Errorf("nextGen wraps to %d", nextGen(MaxGeneration))
+	}
+}
+
+// TestCheckLinksReports: CheckLinks counts the links of a good mesh and
+// names a link whose reverse is missing or whose reference names no
+// polygon.
+func TestCheckLinksReports(t *testing.T) {
+	m := NewMesh()
+	ra := mustAdd(t, m, mustBuild(t, twoColumns(0, 0, 10), nil, params(0, 0, 0)))
+	rb := mustAdd(t, m, mustBuild(t, twoRows(1, 0, 12), nil, params(1, 0, 0)))
+	border, internal, err := m.CheckLinks()
+	if err != nil || border != 4 || internal != 4 {
+		t.Fatalf("good mesh: %d border and %d internal links, %v; want 4, 4, nil", border, internal, err)
+	}
+	// Drop B.0's link back to A.1: A.1's link to B.0 has no reverse.
+	mb := m.slots[rb.Slot()].tile
+	saved := mb.links[0]
+	mb.links[0] = slices.DeleteFunc(slices.Clone(saved), func(l Link) bool { return l.Ref == ra.Poly(1) })
+	if _, _, err := m.CheckLinks(); err == nil || !strings.Contains(err.Error(), "no reverse") {
+		t.Errorf("missing reverse: %v", err)
+	}
+	// A link to a polygon beyond B's two.
+	mb.links[0] = append(slices.Clone(saved), Link{Ref: rb.Poly(7), Side: InternalSide, BMax: 255})
+	if _, _, err := m.CheckLinks(); err == nil || !strings.Contains(err.Error(), "names polygon 7") {
+		t.Errorf("bad reference: %v", err)
+	}
+	mb.links[0] = saved
+	if _, _, err := m.CheckLinks(); err != nil {
+		t.Errorf("restored: %v", err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -257,24 +258,12 @@ func TestBVTree(t *testing.T) {
 			leaves = append(leaves, node.I)
 		}
 	}
-	if want := []int32{0, 2, 1, 3}; !equalInts(leaves, want) {
+	if want := []int32{0, 2, 1, 3}; !slices.Equal(leaves, want) {
 		t.Errorf("leaf order %v, want %v", leaves, want)
 	}
 	if tile.BVTree[0].I != -7 || tile.BVTree[1].I != -3 || tile.BVTree[4].I != -3 {
 		t.Errorf("escape indices %v %v %v", tile.BVTree[0].I, tile.BVTree[1].I, tile.BVTree[4].I)
 	}
-}
-
-func equalInts(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // corruptions of a valid tile, each rejected with an error naming the

@@ -4,29 +4,16 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"slices"
 	"testing"
 
-	"navviz/core/level"
+	"navviz/core/level/leveltest"
 )
 
 // The acceptance tests of the plain build (issue 4): the solo dungeon
 // against Recast's published figures, tiled against solo, links, overlaps,
 // the layer-first path against the general path, parallel against serial.
 // docs/build.md lists the figures.
-
-// loadLevel returns a built-in level (city) or a shared test level
-// (NAME.obj, skipping the test when the folder is absent).
-func loadLevel(t testing.TB, name string) *level.Soup {
-	t.Helper()
-	if name == "city" {
-		s, err := level.Builtin("city")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	return sharedLevel(t, name)
-}
 
 // build runs BuildSolo (solo) or BuildLevel on a level with settings s.
 func build(t testing.TB, src *Source, s *NavSettings, solo bool, workers int) *Build {
@@ -57,7 +44,7 @@ func within(got, want, frac float64) bool {
 // entry of its region table: it equals region.Result.Count, one more than
 // the regions (Build.Regions); see docs/regions.md.
 func TestSoloRecastFigures(t *testing.T) {
-	src := chunkySource(t, loadLevel(t, "dungeon.obj"))
+	src := chunkySource(t, leveltest.Soup(t, "dungeon.obj"))
 	for _, tc := range []struct {
 		p PartitionType
 		// regions (Recast's count), contours, verts, polys, detail
@@ -120,7 +107,7 @@ func TestTiledVsSolo(t *testing.T) {
 				if testing.Short() && name == "city" {
 					t.Skip("short")
 				}
-				src := chunkySource(t, loadLevel(t, name))
+				src := chunkySource(t, leveltest.Soup(t, name))
 				tiled := build(t, src, &s, false, 0)
 				solo := build(t, src, &s, true, 0)
 				ta, sa := tiled.WalkableAreaM2, solo.WalkableAreaM2
@@ -136,7 +123,10 @@ func TestTiledVsSolo(t *testing.T) {
 					if ma := meshAreaM2(t, c.b.Mesh); !within(ma, c.b.WalkableAreaM2, 1e-9) {
 						t.Errorf("%s: area from the tile data %.4f m², from the meshes %.4f m²", c.kind, ma, c.b.WalkableAreaM2)
 					}
-					border, internal := checkLinks(t, c.b.Mesh)
+					border, internal, err := c.b.Mesh.CheckLinks()
+					if err != nil {
+						t.Errorf("%s: %v", c.kind, err)
+					}
 					over, stacked := findOverlaps(t, c.b.Mesh, float64(s.AgentHeightM))
 					seams, widest := 0, 0.0
 					for _, o := range over {
@@ -175,7 +165,7 @@ func TestLayerFirstVsGeneral(t *testing.T) {
 			if !s.LayerFirst() {
 				t.Fatal("settings do not build layer first")
 			}
-			src := chunkySource(t, loadLevel(t, name))
+			src := chunkySource(t, leveltest.Soup(t, name))
 			b := build(t, src, &s, false, 0)
 			var scratch Scratch
 			single, multi, equal, empty := 0, 0, 0, 0
@@ -197,7 +187,7 @@ func TestLayerFirstVsGeneral(t *testing.T) {
 					t.Fatalf("tile (%d, %d): general path %v with %d layers, layer first %d", tb.TX, tb.TZ, gen.LayerFirst, gen.Regions.LayerCount, tb.Regions.LayerCount)
 				}
 				// The tile-wide ids are those of region.Layers.
-				if !equalIDs(gen.Regions.IDs, tb.Regions.IDs) || gen.Regions.Count != tb.Regions.Count {
+				if !slices.Equal(gen.Regions.IDs, tb.Regions.IDs) || gen.Regions.Count != tb.Regions.Count {
 					t.Errorf("tile (%d, %d): layer-first region ids differ from region.Layers'", tb.TX, tb.TZ)
 				}
 				la, ga := tb.Counts.WalkableAreaM2, gen.Counts.WalkableAreaM2
@@ -242,18 +232,6 @@ func TestLayerFirstVsGeneral(t *testing.T) {
 	}
 }
 
-func equalIDs(a, b []uint16) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // TestBuildParallelEqualsSerialMesh builds dungeon and city with 1, 2 and 4
 // workers (and twice with 4), tiled and solo, watershed and layer first:
 // the serialized meshes are equal byte for byte.
@@ -268,7 +246,7 @@ func TestBuildParallelEqualsSerialMesh(t *testing.T) {
 				if testing.Short() && name == "city" {
 					t.Skip("short")
 				}
-				src := chunkySource(t, loadLevel(t, name))
+				src := chunkySource(t, leveltest.Soup(t, name))
 				for _, solo := range []bool{false, true} {
 					var want []byte
 					for _, w := range []int{1, 2, 4, 4} {

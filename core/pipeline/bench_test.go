@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"navviz/core/level"
-	"navviz/core/voxel"
 )
 
 // TestBuiltinLevels builds steps 1-3 of every tile of the generated levels
@@ -37,7 +36,7 @@ func TestBuiltinLevels(t *testing.T) {
 					t.Fatalf("%s tile (%d, %d): %v", name, tx, tz, err)
 				}
 				walkable += c.WalkableSpanCount()
-				stacked += stackedColumns(c)
+				stacked += c.StackedColumns()
 			}
 		}
 		t.Logf("%s: %d x %d tiles, %d walkable spans, %d columns with two or more walkable floors", name, g.TilesX, g.TilesZ, walkable, stacked)
@@ -48,27 +47,6 @@ func TestBuiltinLevels(t *testing.T) {
 			t.Errorf("city: no column with two walkable floors (bridge)")
 		}
 	}
-}
-
-// stackedColumns counts the columns of c's own cells (not the border) with
-// two or more walkable spans.
-func stackedColumns(c *voxel.CompactHeightfield) int {
-	n := 0
-	for z := c.BorderCells; z < c.Height-c.BorderCells; z++ {
-		for x := c.BorderCells; x < c.Width-c.BorderCells; x++ {
-			cell := c.Cells[x+z*c.Width]
-			k := 0
-			for i := cell.Index; i < cell.Index+cell.Count; i++ {
-				if c.Areas[i] != voxel.AreaNull {
-					k++
-				}
-			}
-			if k >= 2 {
-				n++
-			}
-		}
-	}
-	return n
 }
 
 // benchTiles runs BuildTileSpans round-robin over the tiles of a level

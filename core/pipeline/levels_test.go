@@ -2,29 +2,17 @@ package pipeline
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
 
 	"navviz/core/level"
+	"navviz/core/level/leveltest"
 )
 
-// sharedLevel loads ../shared/levels/NAME (relative to the repository root)
-// or skips the test when the folder is absent.
-func sharedLevel(t testing.TB, name string) *level.Soup {
-	t.Helper()
-	path := filepath.Join("..", "..", "..", "shared", "levels", name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("test level %s not found (%v); it lives in ../shared/levels beside the repository", path, err)
-	}
-	s, err := level.LoadOBJ(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+// sharedLevel is leveltest.Load: a shared test level, skipping the test
+// when it is absent (the benchmarks call it).
+var sharedLevel = leveltest.Load
 
 func chunkySource(t testing.TB, s *level.Soup) *Source {
 	t.Helper()
@@ -54,7 +42,7 @@ func TestSharedLevels(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := DefaultSettings()
-			soup := sharedLevel(t, tc.name)
+			soup := leveltest.Load(t, tc.name)
 			src := chunkySource(t, soup)
 			tiles := buildAll(t, &s, src)
 			got := walkableTotal(t, tiles)

@@ -9,51 +9,9 @@ import (
 	"navviz/core/navmesh"
 )
 
-// Checks on a built navmesh, shared by the acceptance tests: reciprocal
-// links, overlapping polygons and the walkable area read back from the tile
-// data.
-
-// checkLinks checks that every link of every polygon of m has its reverse:
-// a link across a tile border (Side a direction) from polygon P to Q needs
-// a link from Q to P with the opposite direction, and a link inside a tile
-// (Side InternalSide) one from Q to P inside the tile. It returns the
-// number of border and internal links.
-func checkLinks(t testing.TB, m *navmesh.Mesh) (border, internal int) {
-	t.Helper()
-	bad := 0
-	for _, ref := range m.Tiles() {
-		tile, err := m.Tile(ref)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range tile.Polys {
-			p := ref.Poly(uint32(i))
-			links, err := m.Links(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, l := range links {
-				want := uint8(navmesh.InternalSide)
-				if l.Side == navmesh.InternalSide {
-					internal++
-				} else {
-					border++
-					want = navmesh.OppositeDir(l.Side)
-				}
-				back, err := m.Links(l.Ref)
-				if err != nil {
-					t.Fatalf("link of polygon %#x to %#x: %v", p, l.Ref, err)
-				}
-				if !slices.ContainsFunc(back, func(b navmesh.Link) bool { return b.Ref == p && b.Side == want }) {
-					if bad++; bad <= 10 {
-						t.Errorf("link from polygon %#x to %#x (side %d) has no reverse", p, l.Ref, l.Side)
-					}
-				}
-			}
-		}
-	}
-	return border, internal
-}
+// Checks on a built navmesh, shared by the acceptance tests: overlapping
+// polygons and the walkable area read back from the tile data (reciprocal
+// links: navmesh.Mesh.CheckLinks).
 
 // xz is a point of the x/z plane, metres.
 type xz struct{ x, z float64 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"navviz/core/geom"
+	"navviz/core/level/leveltest"
 	"navviz/core/navmesh"
 	"navviz/core/region"
 	"navviz/core/voxel"
@@ -50,7 +51,7 @@ func TestBuildLevelMesh(t *testing.T) {
 			t.Run(name+"/"+s.Partition.String(), func(t *testing.T) {
 				src := chunkySource(t, testLevel())
 				if name == "city" {
-					src = chunkySource(t, loadLevel(t, "city"))
+					src = chunkySource(t, leveltest.Soup(t, "city"))
 				}
 				b, err := BuildLevel(context.Background(), &s, src, BuildOptions{Workers: 2})
 				if err != nil {
@@ -157,7 +158,7 @@ func TestBuildLevelMesh(t *testing.T) {
 func firstLayeredTile(t testing.TB) (*Build, *TileBuild) {
 	t.Helper()
 	s := layerSettings()
-	b := build(t, chunkySource(t, loadLevel(t, "city")), &s, false, 0)
+	b := build(t, chunkySource(t, leveltest.Soup(t, "city")), &s, false, 0)
 	for i := range b.Tiles {
 		if len(b.Tiles[i].Layers) >= 2 {
 			return b, &b.Tiles[i]
@@ -465,7 +466,7 @@ func TestObstaclesBakedEqualMarked(t *testing.T) {
 		s := base
 		s.Obstacles = obstacles
 		s.Volumes = []voxel.ConvexVolume{vol}
-		src := chunkySource(t, loadLevel(t, "city"))
+		src := chunkySource(t, leveltest.Soup(t, "city"))
 		baked := build(t, src, &s, false, 0)
 		plain := build(t, src, &base, false, 0)
 		if len(baked.Tiles) != len(plain.Tiles) {

@@ -28,6 +28,25 @@ func Sampling(sampleDistM, cellSizeM float32) bool {
 	return sampleDistM > float32(NoSamplingBelowCells)*cellSizeM
 }
 
+// AppendFanTris appends to tris the fan of a convex polygon of nv
+// vertices, the detail triangles Detour makes for a polygon without a
+// detail mesh: (0, j-1, j) for j = 2..nv-1, with the flags of Detail.Tris
+// marking the edges on the polygon's boundary (edge 1 of every triangle,
+// edge 0 of the first and edge 2 of the last).
+func AppendFanTris(tris [][4]uint8, nv int) [][4]uint8 {
+	for j := 2; j < nv; j++ {
+		f := uint8(1 << 2)
+		if j == 2 {
+			f |= 1 << 0
+		}
+		if j == nv-1 {
+			f |= 1 << 4
+		}
+		tris = append(tris, [4]uint8{0, uint8(j - 1), uint8(j), f})
+	}
+	return tris
+}
+
 // BuildDetail returns the detail mesh of mesh (Recast's
 // rcBuildPolyMeshDetail; docs/polys.md, "Detail mesh").
 //
@@ -68,16 +87,7 @@ func BuildDetail(mesh *Mesh, chf *voxel.CompactHeightfield, regions []uint16, sa
 			for j := 0; j < nv; j++ {
 				d.Verts = append(d.Verts, mesh.VertM(int(p[j])))
 			}
-			for j := 2; j < nv; j++ {
-				f := uint8(1 << 2)
-				if j == 2 {
-					f |= 1 << 0
-				}
-				if j == nv-1 {
-					f |= 1 << 4
-				}
-				d.Tris = append(d.Tris, [4]uint8{0, uint8(j - 1), uint8(j), f})
-			}
+			d.Tris = AppendFanTris(d.Tris, nv)
 		}
 		return d, nil
 	}

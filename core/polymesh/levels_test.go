@@ -2,8 +2,6 @@ package polymesh
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -11,24 +9,10 @@ import (
 	"navviz/core/contour"
 	"navviz/core/geom"
 	"navviz/core/level"
+	"navviz/core/level/leveltest"
 	"navviz/core/region"
 	"navviz/core/voxel"
 )
-
-// sharedLevel loads ../shared/levels/NAME (relative to the repository root)
-// or skips the test when the folder is absent.
-func sharedLevel(t testing.TB, name string) *level.Soup {
-	t.Helper()
-	path := filepath.Join("..", "..", "..", "shared", "levels", name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("test level %s not found (%v); it lives in ../shared/levels beside the repository", path, err)
-	}
-	s, err := level.LoadOBJ(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 // Default settings of DESIGN.md in the units the stages take (the tests do
 // not import core/pipeline, which builds on this package).
@@ -107,7 +91,7 @@ var soloDungeon struct {
 // default settings (built once; callers must not change it).
 func dungeonCHF(t testing.TB) *voxel.CompactHeightfield {
 	t.Helper()
-	soup := sharedLevel(t, "dungeon.obj")
+	soup := leveltest.Load(t, "dungeon.obj")
 	soloDungeon.once.Do(func() {
 		soloDungeon.chf = soloCHF(t, soup)
 	})
@@ -180,7 +164,7 @@ func buildSolo(t testing.TB, chf *voxel.CompactHeightfield, p partition) soloRes
 // figures this implementation gives are pinned too.
 func TestSoloFigures(t *testing.T) {
 	dungeon := dungeonCHF(t)
-	navTest := soloCHF(t, sharedLevel(t, "nav_test.obj"))
+	navTest := soloCHF(t, leveltest.Load(t, "nav_test.obj"))
 	for _, tc := range []struct {
 		level     string
 		chf       *voxel.CompactHeightfield

@@ -230,6 +230,20 @@ type layerRegion struct {
 	over       []int32 // regions sharing a column with it (for a base: with its layer)
 }
 
+// absorb adds region o's overlaps and height range to base region r's (its
+// layer's): every region of o.over not marked st is marked and appended to
+// r.over, and r's rows grow to cover o's.
+func (r *layerRegion) absorb(o *layerRegion, mark []uint32, st uint32) {
+	for _, k := range o.over {
+		if mark[k] != st {
+			mark[k] = st
+			r.over = append(r.over, k)
+		}
+	}
+	r.ymin = min(r.ymin, o.ymin)
+	r.ymax = max(r.ymax, o.ymax)
+}
+
 // layerScratch is the memory reused between calls of the layer partition.
 type layerScratch struct {
 	nb      []int32 // span graph (spanLinks)
@@ -436,14 +450,7 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 				}
 				rn.layer = nlayers
 				queue = append(queue, nei)
-				for _, o := range rn.over {
-					if mark[o] != st {
-						mark[o] = st
-						root.over = append(root.over, o)
-					}
-				}
-				root.ymin = min(root.ymin, rn.ymin)
-				root.ymax = max(root.ymax, rn.ymax)
+				root.absorb(rn, mark, st)
 			}
 		}
 		nlayers++
@@ -496,14 +503,7 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 				}
 				rk.base = false
 				rk.layer = ri.layer
-				for _, o := range rk.over {
-					if mark[o] != st {
-						mark[o] = st
-						ri.over = append(ri.over, o)
-					}
-				}
-				ri.ymin = min(ri.ymin, rk.ymin)
-				ri.ymax = max(ri.ymax, rk.ymax)
+				ri.absorb(rk, mark, st)
 			}
 		}
 	}

@@ -2,13 +2,11 @@ package region_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 
-	"navviz/core/level"
+	"navviz/core/internal/spantest"
 	"navviz/core/pipeline"
 	"navviz/core/region"
 	"navviz/core/voxel"
@@ -541,69 +539,6 @@ func layOneWayLinks(t *testing.T, c *voxel.CompactHeightfield, border int) int {
 	return n
 }
 
-// layLevels caches the tiles (steps 1-3, default settings) of the test
-// levels; callers must not change them.
-var layLevels struct {
-	sync.Mutex
-	tiles map[string][]*voxel.CompactHeightfield
-}
-
-// layLevelTiles returns the tiles with a walkable span of a level: a
-// builtin name or a file of ../shared/levels (skipping when absent).
-func layLevelTiles(t testing.TB, name string) []*voxel.CompactHeightfield {
-	t.Helper()
-	layLevels.Lock()
-	defer layLevels.Unlock()
-	if tiles, ok := layLevels.tiles[name]; ok {
-		return tiles
-	}
-	var soup *level.Soup
-	var err error
-	if filepath.Ext(name) == ".obj" {
-		path := filepath.Join("..", "..", "..", "shared", "levels", name)
-		if _, serr := os.Stat(path); serr != nil {
-			t.Skipf("test level %s not found (%v); it lives in ../shared/levels beside the repository", path, serr)
-		}
-		soup, err = level.LoadOBJ(path)
-	} else {
-		soup, err = level.Builtin(name)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := level.NewChunky(soup, 256)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := pipeline.DefaultSettings()
-	src, err := pipeline.NewSoupSource(soup, ch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, err := src.TileGrid(&s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tiles []*voxel.CompactHeightfield
-	var scratch pipeline.Scratch
-	for tz := range tg.TilesZ {
-		for tx := range tg.TilesX {
-			c, err := pipeline.BuildTileSpans(&s, src, tx, tz, &scratch)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.WalkableSpanCount() > 0 {
-				tiles = append(tiles, c)
-			}
-		}
-	}
-	if layLevels.tiles == nil {
-		layLevels.tiles = make(map[string][]*voxel.CompactHeightfield)
-	}
-	layLevels.tiles[name] = tiles
-	return tiles
-}
-
 // layStacked reports whether some column of c holds two walkable spans.
 func layStacked(c *voxel.CompactHeightfield) bool {
 	for _, cell := range c.Cells {
@@ -639,7 +574,7 @@ func TestLayersLevels(t *testing.T) {
 			if testing.Short() && tc.name != "bridge.obj" {
 				t.Skip("short")
 			}
-			tiles := layLevelTiles(t, tc.name)
+			tiles := spantest.Tiles(t, tc.name)
 			hist := make([]int, region.MaxLayers+1)
 			maxLayers, regions, stacked, nullShared, oneWay := 0, 0, 0, 0, 0
 			for ti, c := range tiles {
@@ -688,7 +623,7 @@ func TestLayersConcurrent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	tiles := layLevelTiles(t, "city")
+	tiles := spantest.Tiles(t, "city")
 	s := pipeline.DefaultSettings()
 	border, minArea := s.BorderCells(), s.RegionMinAreaCells()
 	want := make([]*region.Result, len(tiles))
@@ -838,7 +773,7 @@ func TestLayersErrors(t *testing.T) {
 // BenchmarkLayersCityTile runs Layers round-robin over the city's tiles
 // (default settings); the time per op is one tile.
 func BenchmarkLayersCityTile(b *testing.B) {
-	tiles := layLevelTiles(b, "city")
+	tiles := spantest.Tiles(b, "city")
 	s := pipeline.DefaultSettings()
 	border, minArea := s.BorderCells(), s.RegionMinAreaCells()
 	spans := 0
@@ -859,7 +794,7 @@ func BenchmarkLayersCityTile(b *testing.B) {
 // of the tile cache runs) round-robin over the layers of the city's tiles;
 // the time per op is one layer.
 func BenchmarkLayerRegionsCity(b *testing.B) {
-	tiles := layLevelTiles(b, "city")
+	tiles := spantest.Tiles(b, "city")
 	s := pipeline.DefaultSettings()
 	border, minArea := s.BorderCells(), s.RegionMinAreaCells()
 	var views []region.LayerView

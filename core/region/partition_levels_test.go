@@ -5,12 +5,10 @@ package region_test
 // because they use the pipeline (which will import region).
 
 import (
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
-	"navviz/core/level"
+	"navviz/core/internal/spantest"
 	"navviz/core/pipeline"
 	"navviz/core/region"
 	"navviz/core/voxel"
@@ -18,38 +16,6 @@ import (
 
 // levelsPartition is the signature shared by Watershed and Monotone.
 type levelsPartition func(*voxel.CompactHeightfield, int, int, int) (*region.Result, error)
-
-// levelsSharedLevel loads ../shared/levels/NAME or skips the test.
-func levelsSharedLevel(t testing.TB, name string) *level.Soup {
-	t.Helper()
-	path := filepath.Join("..", "..", "..", "shared", "levels", name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("test level %s not found (%v); it lives in ../shared/levels beside the repository", path, err)
-	}
-	s, err := level.LoadOBJ(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// levelsSoloCHF runs steps 1-3 on one grid covering the whole level with no
-// border, as Recast's solo sample does: pipeline.BuildSoloSpans (Width =
-// (int)((max.X-min.X)/cs + 0.5) in float32, rcCalcGridSize; the grid's
-// corners the soup's bounds; every triangle rasterized in index order, then
-// the filters, compaction and erosion of a tile build).
-func levelsSoloCHF(t testing.TB, soup *level.Soup, s *pipeline.NavSettings) *voxel.CompactHeightfield {
-	t.Helper()
-	src, err := pipeline.NewSoupSource(soup, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := pipeline.BuildSoloSpans(s, src, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 // TestSoloLevels pins the solo figures. Recast's reference (DotRecast's
 // RecastSoloMeshTest, default settings) for dungeon.obj: watershed distance
@@ -70,7 +36,7 @@ func TestSoloLevels(t *testing.T) {
 		{"nav_test.obj", 60, 48, 50, 0x18b4fec92d0947a7, 0x8305bac988a8d5cd},
 	} {
 		t.Run(tc.level, func(t *testing.T) {
-			c := levelsSoloCHF(t, levelsSharedLevel(t, tc.level), &s)
+			c := spantest.Solo(t, tc.level)
 			_, maxDist, err := region.DistanceField(c)
 			if err != nil {
 				t.Fatal(err)
@@ -99,59 +65,8 @@ func TestSoloLevels(t *testing.T) {
 	}
 }
 
-var levelsCity struct {
-	once  sync.Once
-	tiles []*voxel.CompactHeightfield
-	err   error
-}
-
-// levelsCityTiles returns steps 1-3 of every city tile with a walkable span
-// (default settings, built once; callers must not change them).
-func levelsCityTiles(t testing.TB) []*voxel.CompactHeightfield {
-	t.Helper()
-	levelsCity.once.Do(func() {
-		soup, err := level.Builtin("city")
-		if err != nil {
-			levelsCity.err = err
-			return
-		}
-		c, err := level.NewChunky(soup, 256)
-		if err != nil {
-			levelsCity.err = err
-			return
-		}
-		s := pipeline.DefaultSettings()
-		src, err := pipeline.NewSoupSource(soup, c)
-		if err != nil {
-			levelsCity.err = err
-			return
-		}
-		tg, err := src.TileGrid(&s)
-		if err != nil {
-			levelsCity.err = err
-			return
-		}
-		for tz := 0; tz < tg.TilesZ; tz++ {
-			for tx := 0; tx < tg.TilesX; tx++ {
-				chf, err := pipeline.BuildTileSpans(&s, src, tx, tz, nil)
-				if err != nil {
-					levelsCity.err = err
-					return
-				}
-				if chf.WalkableSpanCount() > 0 {
-					levelsCity.tiles = append(levelsCity.tiles, chf)
-				}
-			}
-		}
-	})
-	if levelsCity.err != nil {
-		t.Fatal(levelsCity.err)
-	}
-	return levelsCity.tiles
-}
-
 func TestCityTiles(t *testing.T) {
-	tiles := levelsCityTiles(t)
+	tiles := spantest.Tiles(t, "city")
 	s := pipeline.DefaultSettings()
 	for _, tc := range []struct {
 		name string
@@ -175,7 +90,7 @@ func TestCityTiles(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	tiles := levelsCityTiles(t)
+	tiles := spantest.Tiles(t, "city")
 	s := pipeline.DefaultSettings()
 	for _, f := range []levelsPartition{region.Watershed, region.Monotone} {
 		first := make([]uint64, len(tiles))
@@ -208,7 +123,7 @@ func TestDeterministic(t *testing.T) {
 }
 
 func levelsBenchPartition(b *testing.B, f levelsPartition) {
-	tiles := levelsCityTiles(b)
+	tiles := spantest.Tiles(b, "city")
 	s := pipeline.DefaultSettings()
 	border, minA, mergeA := s.BorderCells(), s.RegionMinAreaCells(), s.RegionMergeAreaCells()
 	spans := 0

@@ -151,6 +151,28 @@ func (c *CompactHeightfield) WalkableSpanCount() int {
 	return n
 }
 
+// StackedColumns returns the number of the grid's own columns (the border
+// ring excluded) with two or more walkable open spans (area not AreaNull):
+// places where one floor lies over another, such as under a bridge.
+func (c *CompactHeightfield) StackedColumns() int {
+	n := 0
+	for z := c.BorderCells; z < c.Height-c.BorderCells; z++ {
+		for x := c.BorderCells; x < c.Width-c.BorderCells; x++ {
+			cell := c.Cells[x+z*c.Width]
+			k := 0
+			for i := cell.Index; i < cell.Index+cell.Count; i++ {
+				if c.Areas[i] != AreaNull {
+					k++
+				}
+			}
+			if k >= 2 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // Neighbour returns the index in Spans of the span linked from span i of
 // column (x, z) in direction d, or -1 when it is not linked.
 func (c *CompactHeightfield) Neighbour(x, z, i, d int) int {

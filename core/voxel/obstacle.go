@@ -130,6 +130,19 @@ func (o *Obstacle) Validate() error {
 		}
 		return nil
 	}
+	// extents checks computed extents of the shape in order.
+	type extent struct {
+		name string
+		v    float64
+	}
+	extents := func(es ...extent) error {
+		for _, e := range es {
+			if err := coord(e.name, e.v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	vec := func(name string, v geom.Vec3) error {
 		if err := coord(name+" x", float64(v.X)); err != nil {
 			return err
@@ -152,19 +165,14 @@ func (o *Obstacle) Validate() error {
 			return bad("height", h, "a finite number >= 0 within 2^21")
 		}
 		c := o.CentreM.F64()
-		for _, e := range []struct {
-			name string
-			v    float64
-		}{
-			{"extent x min (base x - radius)", c.X - r},
-			{"extent x max (base x + radius)", c.X + r},
-			{"extent z min (base z - radius)", c.Z - r},
-			{"extent z max (base z + radius)", c.Z + r},
-			{"extent y max (base y + height)", c.Y + h},
-		} {
-			if err := coord(e.name, e.v); err != nil {
-				return err
-			}
+		if err := extents(
+			extent{"extent x min (base x - radius)", c.X - r},
+			extent{"extent x max (base x + radius)", c.X + r},
+			extent{"extent z min (base z - radius)", c.Z - r},
+			extent{"extent z max (base z + radius)", c.Z + r},
+			extent{"extent y max (base y + height)", c.Y + h},
+		); err != nil {
+			return err
 		}
 	case ShapeBox:
 		if err := vec("min", o.MinM); err != nil {
@@ -201,20 +209,15 @@ func (o *Obstacle) Validate() error {
 		}
 		ex, ez := o.rotatedHalf(0)
 		c := o.CentreM.F64()
-		for _, e := range []struct {
-			name string
-			v    float64
-		}{
-			{"extent x min (centre x - rotated half size)", c.X - ex},
-			{"extent x max (centre x + rotated half size)", c.X + ex},
-			{"extent z min (centre z - rotated half size)", c.Z - ez},
-			{"extent z max (centre z + rotated half size)", c.Z + ez},
-			{"extent y min (centre y - half size y)", c.Y - hy},
-			{"extent y max (centre y + half size y)", c.Y + hy},
-		} {
-			if err := coord(e.name, e.v); err != nil {
-				return err
-			}
+		if err := extents(
+			extent{"extent x min (centre x - rotated half size)", c.X - ex},
+			extent{"extent x max (centre x + rotated half size)", c.X + ex},
+			extent{"extent z min (centre z - rotated half size)", c.Z - ez},
+			extent{"extent z max (centre z + rotated half size)", c.Z + ez},
+			extent{"extent y min (centre y - half size y)", c.Y - hy},
+			extent{"extent y max (centre y + half size y)", c.Y + hy},
+		); err != nil {
+			return err
 		}
 	default:
 		return &ObstacleError{Shape: o.Shape, Value: "shape", Got: float64(o.Shape),
@@ -374,6 +377,17 @@ func MarkObstacle(c *CompactHeightfield, o *Obstacle, radiusCells int) (int, err
 	x0, x1 := columnRange(minX, maxX, c.OriginM.X, c.CellSizeM, c.Width)
 	z0, z1 := columnRange(minZ, maxZ, c.OriginM.Z, c.CellSizeM, c.Height)
 	ylo, yhi := o.HeightRangeM()
+	return c.markColumns(x0, x1, z0, z1, ylo, yhi, AreaNull, f.contains), nil
+}
+
+// markColumns sets to area every span of the columns [x0, x1] x [z0, z1]
+// of c whose area is not AreaNull, whose floor height (Grid.RowHeightM,
+// double) lies in [ylo, yhi] (both ends included) and whose column centre
+// (Grid.CellCenterM, double) inside reports inside the shape. inside is
+// asked at most once a column, when its first span passes the other tests.
+// Spans a cell names beyond len(c.Spans) are passed over. It returns the
+// number of spans set.
+func (c *CompactHeightfield) markColumns(x0, x1, z0, z1 int, ylo, yhi float64, area uint8, inside func(x, z float64) bool) int {
 	marked := 0
 	for z := z0; z <= z1; z++ {
 		for x := x0; x <= x1; x++ {
@@ -381,7 +395,7 @@ func MarkObstacle(c *CompactHeightfield, o *Obstacle, radiusCells int) (int, err
 			if cell.Count == 0 {
 				continue
 			}
-			inside := -1 // unknown until a span needs it
+			in := -1 // unknown until a span needs it
 			for i := cell.Index; i < cell.Index+cell.Count; i++ {
 				if int(i) >= len(c.Spans) {
 					break
@@ -393,20 +407,20 @@ func MarkObstacle(c *CompactHeightfield, o *Obstacle, radiusCells int) (int, err
 				if fy < ylo || fy > yhi {
 					continue
 				}
-				if inside < 0 {
-					inside = 0
-					if f.contains(c.CellCenterM(x, z)) {
-						inside = 1
+				if in < 0 {
+					in = 0
+					if inside(c.CellCenterM(x, z)) {
+						in = 1
 					}
 				}
-				if inside == 1 {
-					c.Areas[i] = AreaNull
+				if in == 1 {
+					c.Areas[i] = area
 					marked++
 				}
 			}
 		}
 	}
-	return marked, nil
+	return marked
 }
 
 // columnRange returns the columns [a, b] (clamped to 0..n-1; empty when

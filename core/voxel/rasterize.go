@@ -154,6 +154,20 @@ func (b *clipBuf) push(p vert) {
 	}
 }
 
+// extent returns the least and the greatest coordinate axis of b's
+// vertices (b.n >= 1).
+func (b *clipBuf) extent(axis int) (lo, hi float32) {
+	lo, hi = b.v[0][axis], b.v[0][axis]
+	for i := 1; i < b.n; i++ {
+		if c := b.v[i][axis]; c < lo {
+			lo = c
+		} else if c > hi {
+			hi = c
+		}
+	}
+	return lo, hi
+}
+
 // raster holds the per-call constants of rasterization.
 type raster struct {
 	h        *Heightfield
@@ -294,14 +308,7 @@ func (r *raster) triangle(v0, v1, v2 geom.Vec3, area uint8) {
 		if row.n < 3 || z < 0 {
 			continue
 		}
-		minX, maxX := row.v[0][0], row.v[0][0]
-		for i := 1; i < row.n; i++ {
-			if x := row.v[i][0]; x < minX {
-				minX = x
-			} else if x > maxX {
-				maxX = x
-			}
-		}
+		minX, maxX := row.extent(0)
 		x0 := truncSat((minX - r.bmin.X) * r.ics)
 		x1 := truncSat((maxX - r.bmin.X) * r.ics)
 		if x1 < 0 || x0 >= w {
@@ -316,14 +323,7 @@ func (r *raster) triangle(v0, v1, v2 geom.Vec3, area uint8) {
 			if col.n < 3 || x < 0 {
 				continue
 			}
-			ymin, ymax := col.v[0][1], col.v[0][1]
-			for i := 1; i < col.n; i++ {
-				if y := col.v[i][1]; y < ymin {
-					ymin = y
-				} else if y > ymax {
-					ymax = y
-				}
-			}
+			ymin, ymax := col.extent(1)
 			ymin -= r.bmin.Y
 			ymax -= r.bmin.Y
 			if ymax < 0 || ymin > r.by {

@@ -2,15 +2,13 @@ package voxel
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
 
 	"navviz/core/geom"
-	"navviz/core/level"
+	"navviz/core/level/leveltest"
 )
 
 // recastGrid returns the grid Recast's demo (Sample_TileMesh) builds for
@@ -69,14 +67,7 @@ func TestMatchesRecast(t *testing.T) {
 		{"nav_test.obj", -1, -1, 56795, 0x2b58a8c9ad855f7c},
 		{"nav_test.obj", 2, 2, 3646, 0x45e25063065a9b31},
 	} {
-		path := filepath.Join("..", "..", "..", "shared", "levels", tc.level)
-		if _, err := os.Stat(path); err != nil {
-			t.Skipf("test level %s not found (%v); it lives in ../shared/levels beside the repository", path, err)
-		}
-		s, err := level.LoadOBJ(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := leveltest.Load(t, tc.level)
 		h, err := NewHeightfield(recastGrid(s.Bounds(), tc.tx, tc.tz))
 		if err != nil {
 			t.Fatal(err)

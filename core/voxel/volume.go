@@ -2,7 +2,6 @@ package voxel
 
 import (
 	"fmt"
-	"math"
 
 	"navviz/core/geom"
 )
@@ -145,45 +144,11 @@ func MarkConvexVolume(c *CompactHeightfield, v *ConvexVolume) error {
 		minX, maxX = min(minX, p[0]), max(maxX, p[0])
 		minZ, maxZ = min(minZ, p[1]), max(maxZ, p[1])
 	}
-	// Conservative column ranges; the exact test below decides.
-	cs := float64(c.CellSizeM)
-	colRange := func(lo, hi float32, o float32, n int) (int, int) {
-		a := math.Floor((float64(lo)-float64(o))/cs) - 1
-		b := math.Floor((float64(hi)-float64(o))/cs) + 1
-		a = min(max(a, 0), float64(n))
-		b = min(max(b, -1), float64(n-1))
-		return int(a), int(b)
-	}
-	x0, x1 := colRange(minX, maxX, c.OriginM.X, c.Width)
-	z0, z1 := colRange(minZ, maxZ, c.OriginM.Z, c.Height)
-	ymin, ymax := float64(v.MinYM), float64(v.MaxYM)
-	for z := z0; z <= z1; z++ {
-		for x := x0; x <= x1; x++ {
-			cell := c.Cells[x+z*c.Width]
-			if cell.Count == 0 {
-				continue
-			}
-			inside := -1 // unknown until a span needs it
-			for i := cell.Index; i < cell.Index+cell.Count; i++ {
-				if c.Areas[i] == AreaNull {
-					continue
-				}
-				fy := c.RowHeightM(int(c.Spans[i].Y))
-				if fy < ymin || fy > ymax {
-					continue
-				}
-				if inside < 0 {
-					cx, cz := c.CellCenterM(x, z)
-					inside = 0
-					if cx >= float64(minX) && cx <= float64(maxX) && cz >= float64(minZ) && cz <= float64(maxZ) && v.contains(cx, cz) {
-						inside = 1
-					}
-				}
-				if inside == 1 {
-					c.Areas[i] = v.Area
-				}
-			}
-		}
-	}
+	// Conservative column ranges; the exact test decides.
+	x0, x1 := columnRange(float64(minX), float64(maxX), c.OriginM.X, c.CellSizeM, c.Width)
+	z0, z1 := columnRange(float64(minZ), float64(maxZ), c.OriginM.Z, c.CellSizeM, c.Height)
+	c.markColumns(x0, x1, z0, z1, float64(v.MinYM), float64(v.MaxYM), v.Area, func(cx, cz float64) bool {
+		return cx >= float64(minX) && cx <= float64(maxX) && cz >= float64(minZ) && cz <= float64(maxZ) && v.contains(cx, cz)
+	})
 	return nil
 }
