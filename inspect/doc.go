@@ -4,5 +4,7 @@
 // optional trace hook and never changes the cache.
 //
 // Work in progress: the reports arrive with the tile cache (issues 5 and
-// later); until then the package holds only this description.
+// later); until then the package holds only this description. The hook to
+// implement is tilecache.Trace (docs/tilecache.md §11.6): set with
+// Cache.SetTrace, it receives a tilecache.LayerTrace per layer built.
 package inspect

@@ -169,8 +169,10 @@ func BenchmarkRebuildTile(b *testing.B) {
 // BenchmarkCityCycle is the cycle of build3d-runtime.md ("Cost of a
 // rebuild") on the generated city: tile 64 cells, layers, no detail
 // sampling, the 16 cylinders of CityCyclePoints added and removed one at a
-// time, each followed by UpdateAll (RunCycle). One op is one cycle; it also
-// reports ms/cycle and the layer builds per cycle.
+// time, each followed by UpdateAll (RunCycle), with the layer repair
+// ("repair") and without it ("scratch"). One op is one cycle; it also
+// reports ms/cycle, the layer builds per cycle and how many of them were
+// repaired.
 func BenchmarkCityCycle(b *testing.B) {
 	soup := loadLevel(b, "city")
 	s := pipeline.DefaultSettings()
@@ -187,21 +189,131 @@ func BenchmarkCityCycle(b *testing.B) {
 	for _, p := range CityCyclePoints() {
 		obs = append(obs, CycleObstacle(p))
 	}
-	// Warm up: the first cycle also splits the touched tiles' layers.
+	// Warm up: the first cycle also splits the touched tiles' layers and
+	// makes their repair bases.
 	if _, err := c.RunCycle(obs); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	layers := 0
-	for range b.N {
-		st, err := c.RunCycle(obs)
-		if err != nil {
-			b.Fatal(err)
-		}
-		layers += st.LayersBuilt
+	for _, mode := range []string{"repair", "scratch"} {
+		b.Run(mode, func(b *testing.B) {
+			c.SetRepair(mode == "repair")
+			defer c.SetRepair(true)
+			b.ReportAllocs()
+			b.ResetTimer()
+			layers, repaired := 0, 0
+			for range b.N {
+				st, err := c.RunCycle(obs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				layers += st.LayersBuilt
+				repaired += st.LayersRepaired
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e6/float64(b.N), "ms/cycle")
+			b.ReportMetric(math.Round(float64(layers)/float64(b.N)*10)/10, "layers/cycle")
+			b.ReportMetric(math.Round(float64(repaired)/float64(b.N)*10)/10, "repaired/cycle")
+		})
 	}
-	b.StopTimer()
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e6/float64(b.N), "ms/cycle")
-	b.ReportMetric(math.Round(float64(layers)/float64(b.N)*10)/10, "layers/cycle")
+}
+
+// layerJob is one layer build of the city cycle: the tile, the layer and
+// the areas in force.
+type layerJob struct {
+	t     *tile
+	li    int
+	areas []uint8
+}
+
+// jobTrace records the layer builds it sees.
+type jobTrace struct {
+	c    *Cache
+	jobs []layerJob
+}
+
+func (jt *jobTrace) CompareScratch() bool { return false }
+
+func (jt *jobTrace) Layer(lt *LayerTrace) {
+	jt.jobs = append(jt.jobs, layerJob{jt.c.tileAt(lt.TX, lt.TZ), lt.Layer, append([]uint8(nil), lt.Areas...)})
+}
+
+// BenchmarkLayerRepair times the layer builds of one city cycle (tile 64,
+// layers, no detail sampling; the 16 cylinders of CityCyclePoints) one by
+// one, without marking, comparing or swapping: "repair" as Update builds
+// them (repaired where the preconditions hold), "scratch" with the repair
+// off (pipeline.BuildLayerMesh). One op is every layer build of a cycle;
+// it also reports µs/layer and the share repaired.
+func BenchmarkLayerRepair(b *testing.B) {
+	f := getFixture(b, config{"city", pipeline.Layers, true})
+	c := f.reset(b)
+	jt := &jobTrace{c: c}
+	c.SetTrace(jt)
+	var obs []voxel.Obstacle
+	for _, p := range CityCyclePoints() {
+		obs = append(obs, CycleObstacle(p))
+	}
+	if _, err := c.RunCycle(obs); err != nil {
+		b.Fatal(err)
+	}
+	c.SetTrace(nil)
+	// The regions and contours alone: the repair (region.RepairBase and
+	// contour.RepairBase) against pipeline.BuildLayerContours.
+	for _, mode := range []string{"repair-contours", "scratch-contours"} {
+		b.Run(mode, func(b *testing.B) {
+			rs := &c.scratch.repair
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				for _, j := range jt.jobs {
+					lr, err := c.layerRepairOf(j.t, j.t.layers, j.li)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if mode == "scratch-contours" {
+						if _, err := pipeline.BuildLayerContours(&c.settings, &j.t.spans.Grid, &j.t.layers.views[j.li], j.areas, &c.scratch.labels); err != nil {
+							b.Fatal(err)
+						}
+						continue
+					}
+					if err := lr.regions.Repair(j.areas, &rs.regions); err != nil || !rs.regions.Verdict.OK() {
+						b.Fatal(err, rs.regions.Verdict)
+					}
+					if err := lr.contours.Repair(j.areas, rs.regions.IDs, rs.regions.Removed, &rs.contours); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(b.N*len(jt.jobs)), "µs/layer")
+		})
+	}
+	for _, mode := range []string{"repair", "scratch"} {
+		b.Run(mode, func(b *testing.B) {
+			c.SetRepair(mode == "repair")
+			defer c.SetRepair(true)
+			repaired := 0
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				repaired = 0
+				for _, j := range jt.jobs {
+					at, err := c.grid.Place(j.t.tx, j.t.tz)
+					if err != nil {
+						b.Fatal(err)
+					}
+					_, rep, err := c.buildLayer(j.t, j.t.layers, j.li, at, j.areas)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if rep {
+						repaired++
+					}
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(b.N*len(jt.jobs)), "µs/layer")
+			b.ReportMetric(float64(repaired)/float64(len(jt.jobs)), "repaired/layer")
+		})
+	}
+	f.reset(b)
 }

@@ -15,6 +15,7 @@ type buildScratch struct {
 	areas  []uint8
 	stage  pipeline.Scratch
 	labels region.Labels
+	repair repairScratch
 }
 
 // firstBuild is the plain build (pipeline.BuildLevel: steps 1-3 and 5 of

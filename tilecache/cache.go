@@ -22,8 +22,9 @@ type ObstacleID uint32
 // never reused; 0 is never an id.
 type VolumeID uint32
 
-// Options tune the first build of a cache. The zero value builds on every
-// CPU with no progress report. No option changes the result.
+// Options tune the first build of a cache and its rebuilds. The zero value
+// builds on every CPU with no progress report, repairs layers and has no
+// trace. No option changes the result.
 type Options struct {
 	// Workers is the number of goroutines building tiles; 0 means
 	// runtime.GOMAXPROCS(0). Negative values are an error.
@@ -31,6 +32,14 @@ type Options struct {
 	// Progress, when not nil, is called as pipeline.BuildOptions.Progress
 	// is, with the number of tiles whose steps 1-3 are done.
 	Progress func(doneTiles, totalTiles int)
+	// DisableRepair turns the layer repair off (build3d-runtime.md,
+	// "Repairing a layer"): every changed layer is then built from
+	// scratch. The meshes are the same either way; it is there to compare
+	// (Cache.SetRepair changes it later).
+	DisableRepair bool
+	// Trace, when not nil, sees every layer a layer-first rebuild builds
+	// (Cache.SetTrace changes it later).
+	Trace Trace
 }
 
 // Cache is a tile cache: the navmesh of a level, the cached step-3 result of
@@ -56,6 +65,9 @@ type Cache struct {
 
 	queue  []int32 // tile indices, front first
 	queued []bool  // by tile index
+
+	repairOff bool  // Options.DisableRepair, SetRepair
+	trace     Trace // Options.Trace, SetTrace
 
 	scratch buildScratch
 }
@@ -93,6 +105,9 @@ type tile struct {
 type tileLayers struct {
 	views []region.LayerView
 	first []layerKey
+	// repair holds per view what its repair keeps of the first build,
+	// made on the layer's first rebuild (nil until then; repair.go).
+	repair []*layerRepair
 }
 
 // layerKey is what a layer of a tile was built from, its areas (one per
@@ -143,7 +158,7 @@ func Build(ctx context.Context, s *pipeline.NavSettings, src *pipeline.Source, o
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Cache{settings: cloneSettings(s), src: src, nextObstacle: 1, nextVolume: 1}
+	c := &Cache{settings: cloneSettings(s), src: src, nextObstacle: 1, nextVolume: 1, repairOff: opt.DisableRepair, trace: opt.Trace}
 	set := &c.settings
 	grid, err := src.TileGrid(set)
 	if err != nil {

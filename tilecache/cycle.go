@@ -59,8 +59,9 @@ type CycleStats struct {
 	// of them that ran step 5 (Rebuild == RebuildBuilt).
 	TilesRebuilt, Built int
 	// LayersBuilt sums TileUpdate.LayersBuilt: the layer builds step 5 ran
-	// (one per whole tile on the general path).
-	LayersBuilt int
+	// (one per whole tile on the general path), and LayersRepaired
+	// TileUpdate.LayersRepaired: those of them that were repairs.
+	LayersBuilt, LayersRepaired int
 	// RemovedSpans sums TileUpdate.RemovedSpans over the updates after an
 	// add.
 	RemovedSpans int
@@ -105,6 +106,7 @@ func (c *Cache) RunCycle(obstacles []voxel.Obstacle) (CycleStats, error) {
 				st.Built++
 			}
 			st.LayersBuilt += u.LayersBuilt
+			st.LayersRepaired += u.LayersRepaired
 			if add {
 				st.RemovedSpans += u.RemovedSpans
 			}

@@ -20,6 +20,16 @@
 // run-time polygon edits). Once the queue is empty the mesh depends only on
 // the obstacles and volumes in force, not on how the work was sliced.
 //
+// On the layer-first path (pipeline.NavSettings.LayerFirst) a changed
+// layer whose obstacles only removed spans is repaired rather than built
+// from scratch (build3d-runtime.md, "Repairing a layer"; docs/tilecache.md
+// §11): the first build's regions, loops and contours are kept and only
+// what the removed spans touch is traced again, with the same bytes as a
+// from-scratch build. Options.DisableRepair (Cache.SetRepair) turns it off;
+// Options.Trace (Cache.SetTrace) lets an inspector (package inspect) see
+// every layer built: removed spans, rings, the precondition verdict, and
+// the repaired and from-scratch contours.
+//
 // Snapshot and Restore save and restore the run-time state (obstacles and
 // volumes with their ids, the next ids, the queue and the mesh's dynamic
 // state) in the versioned, checksummed format of docs/snapshot.md; Restore

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"navviz/core/navmesh"
-	"navviz/core/pipeline"
 )
 
 // Rebuild says what rebuilding a tile took.
@@ -86,6 +85,10 @@ type TileUpdate struct {
 	// built), on the general path 1 for the whole tile; 0 unless Rebuild is
 	// RebuildBuilt.
 	LayersBuilt int
+	// LayersRepaired is the number of those layer builds that were
+	// repairs of the first build's layer (build3d-runtime.md, "Repairing a
+	// layer"); the others ran from scratch.
+	LayersRepaired int
 	// RemovedSpans is the number of spans the obstacles made not walkable
 	// (spans walkable after step 3 that obstacles set to area 0).
 	RemovedSpans int
@@ -112,6 +115,15 @@ func (r *UpdateResult) LayersBuilt() int {
 	return n
 }
 
+// LayersRepaired returns the sum of the tiles' LayersRepaired.
+func (r *UpdateResult) LayersRepaired() int {
+	n := 0
+	for i := range r.Tiles {
+		n += r.Tiles[i].LayersRepaired
+	}
+	return n
+}
+
 // plan is a rebuilt tile waiting to be swapped in.
 type plan struct {
 	ti      int32
@@ -120,6 +132,7 @@ type plan struct {
 	layers  []layerData
 	keys    []layerKey // layer-first path (RebuildBuilt only)
 	built   int        // step-5 builds run
+	repairs int        // of which repairs
 	removed int
 }
 
@@ -163,6 +176,7 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 			continue
 		}
 		u.LayersBuilt = p.built
+		u.LayersRepaired = p.repairs
 		swaps, err := c.swap(t, p.layers)
 		u.Swaps = swaps
 		if err != nil {
@@ -225,9 +239,9 @@ func (c *Cache) plan(ti int32, p *plan) error {
 // layer of the tile (split once, on the eroded areas) gathers its areas in
 // force; a layer whose areas equal those the mesh's tile for that layer was
 // last built from takes that tile data, one whose areas equal the first
-// build's takes the first build's, and any other is built
-// (pipeline.BuildLayerMesh). The tile data are those
-// pipeline.BuildTileMesh gives for the same areas.
+// build's takes the first build's, and any other is built (buildLayer:
+// repaired, or from scratch with pipeline.BuildLayerMesh). The tile data are
+// those pipeline.BuildTileMesh gives for the same areas.
 func (c *Cache) planLayers(t *tile, p *plan) error {
 	tl, err := c.layersOf(t)
 	if err != nil {
@@ -254,11 +268,14 @@ func (c *Cache) planLayers(t *tile, p *plan) error {
 		case bytes.Equal(k.areas, tl.first[li].areas):
 			k.data = tl.first[li].data
 		default:
-			lb, err := pipeline.BuildLayerMesh(&c.settings, at, &t.spans.Grid, v, k.areas, &c.scratch.labels)
+			lb, repaired, err := c.buildLayer(t, tl, li, at, k.areas)
 			if err != nil {
 				return fmt.Errorf("layer %d: %w", v.Layer, err)
 			}
 			p.built++
+			if repaired {
+				p.repairs++
+			}
 			if lb.Data != nil {
 				k.data = &layerData{layer: uint8(lb.Layer), data: lb.Data, id: lb.ContentID}
 			}

@@ -64,7 +64,9 @@ type benchResult struct {
 	navTiles, polys           int
 	obstacles, cycles         int
 	medianMs, minMs, maxMs    float64
+	scratchMedianMs           float64 // the same cycles with the layer repair off
 	layersPerCycle            float64
+	repairedPerCycle          float64
 	tilesPerCycle, removedPer float64
 	peakSys, peakHeap         uint64
 }
@@ -81,8 +83,9 @@ type benchResult struct {
 // at a time in the same order, each followed by UpdateAll. On the built-in
 // city the points are tilecache.CityCyclePoints; any other level needs
 // --points. It prints the full build time, the tiles, layers and polygons,
-// the median, min and max milliseconds per cycle, the layer rebuilds per
-// cycle and the peak memory.
+// the median, min and max milliseconds per cycle, the median again with the
+// layer repair off (Cache.SetRepair) and the ratio, the layer rebuilds per
+// cycle and how many were repaired, and the peak memory.
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", "[LEVEL] [--level FILE.obj] [--points FILE.txt] [--cycles N] [--warmup N] [--workers N]", stdout)
 	levelFlag := fs.String("level", "", "the level: a built-in name (city, terrain) or a Wavefront OBJ `file` (same as the LEVEL argument)")
@@ -188,7 +191,7 @@ func bench(name string, soup *level.Soup, pts []geom.Vec3, cycles, warmup, worke
 		}
 	}
 	times := make([]float64, cycles)
-	layers, tiles, removed := 0, 0, 0
+	layers, repaired, tiles, removed := 0, 0, 0, 0
 	for i := range cycles {
 		t0 := time.Now()
 		st, err := c.RunCycle(obs)
@@ -197,21 +200,40 @@ func bench(name string, soup *level.Soup, pts []geom.Vec3, cycles, warmup, worke
 		}
 		times[i] = float64(time.Since(t0).Nanoseconds()) / 1e6
 		layers += st.LayersBuilt
+		repaired += st.LayersRepaired
 		tiles += st.TilesRebuilt
 		removed += st.RemovedSpans
 		sample()
 	}
 	slices.Sort(times)
-	if cycles%2 == 1 {
-		r.medianMs = times[cycles/2]
-	} else {
-		r.medianMs = (times[cycles/2-1] + times[cycles/2]) / 2
-	}
+	r.medianMs = median(times)
 	r.minMs, r.maxMs = times[0], times[cycles-1]
+	// The same cycles with every layer built from scratch.
+	c.SetRepair(false)
+	for i := range cycles {
+		t0 := time.Now()
+		if _, err := c.RunCycle(obs); err != nil {
+			return nil, err
+		}
+		times[i] = float64(time.Since(t0).Nanoseconds()) / 1e6
+	}
+	c.SetRepair(true)
+	slices.Sort(times)
+	r.scratchMedianMs = median(times)
 	r.layersPerCycle = float64(layers) / float64(cycles)
+	r.repairedPerCycle = float64(repaired) / float64(cycles)
 	r.tilesPerCycle = float64(tiles) / float64(cycles)
 	r.removedPer = float64(removed) / float64(cycles*len(obs))
 	return r, nil
+}
+
+// median returns the median of sorted (not empty).
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 func writeBench(w io.Writer, r *benchResult) error {
@@ -226,7 +248,10 @@ func writeBench(w io.Writer, r *benchResult) error {
 	fmt.Fprintf(&b, "polys           %d\n", r.polys)
 	fmt.Fprintf(&b, "cycle           %d cylinders added and removed one at a time, each followed by UpdateAll\n", r.obstacles)
 	fmt.Fprintf(&b, "ms per cycle    %.3f median of %d (min %.3f, max %.3f)\n", r.medianMs, r.cycles, r.minMs, r.maxMs)
-	fmt.Fprintf(&b, "layer rebuilds  %.1f per cycle (%.1f queued tiles per cycle, %.0f removed spans per obstacle)\n", r.layersPerCycle, r.tilesPerCycle, r.removedPer)
+	fmt.Fprintf(&b, "without repair  %.3f ms median of %d (every layer from scratch; repair/scratch %.2f)\n",
+		r.scratchMedianMs, r.cycles, r.medianMs/r.scratchMedianMs)
+	fmt.Fprintf(&b, "layer rebuilds  %.1f per cycle, %.1f repaired (%.1f queued tiles per cycle, %.0f removed spans per obstacle)\n",
+		r.layersPerCycle, r.repairedPerCycle, r.tilesPerCycle, r.removedPer)
 	fmt.Fprintf(&b, "peak memory     %.1f MiB from the OS (runtime.MemStats.Sys), %.1f MiB heap in use\n",
 		float64(r.peakSys)/(1<<20), float64(r.peakHeap)/(1<<20))
 	_, err := io.WriteString(w, b.String())

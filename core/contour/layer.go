@@ -63,20 +63,25 @@ func layerFlags(v *region.LayerView, ids []uint16, dst []uint8) []uint8 {
 	dst = dst[:n]
 	links := v.Links[:4*n]
 	for k := range n {
-		r := ids[k]
-		if !inRegion(r) {
-			dst[k] = 0
-			continue
-		}
-		var f uint8
-		for d := range 4 {
-			if j := links[4*k+d]; j < 0 || ids[j] != r {
-				f |= 1 << d
-			}
-		}
-		dst[k] = boundaryBits(f)
+		dst[k] = spanFlags(links, ids, k)
 	}
 	return dst
+}
+
+// spanFlags is the LayerEdgeFlags entry of view span k (links: the view's
+// Links; ids: one per span).
+func spanFlags(links []int32, ids []uint16, k int) uint8 {
+	r := ids[k]
+	if !inRegion(r) {
+		return 0
+	}
+	var f uint8
+	for d := range 4 {
+		if j := links[4*k+d]; j < 0 || ids[j] != r {
+			f |= 1 << d
+		}
+	}
+	return boundaryBits(f)
 }
 
 // TraceLayerLoop is TraceLoop on one height layer: it traces the loop of

@@ -346,29 +346,19 @@ func layerFirstMesh(s *NavSettings, at TilePlace, c *voxel.CompactHeightfield, a
 }
 
 // BuildLayerMesh builds one height layer of a tile (build3d-runtime.md,
-// "Layer-first tiles", steps 2-4): the layer's regions (v.Regions with
-// RegionMinAreaCells, into lab), its contours with the layer's links only
-// (contour.BuildLayer with EdgeMaxErrorCells and EdgeMaxLenCells), its
-// polygons (welded within the layer, placed by at.Map), the detail mesh
-// without height sampling and the tile data with Layer = v.Layer, whose
-// vertical origin is the layer's lowest vertex. areas holds the areas in
-// force, one per view span (nil: v.Areas); g is the grid the view was split
-// from (the compact heightfield's).
+// "Layer-first tiles", steps 2-4): the layer's regions and contours
+// (BuildLayerContours), then its polygons, detail mesh and tile data
+// (BuildLayerFromContours). areas holds the areas in force, one per view
+// span (nil: v.Areas); g is the grid the view was split from (the compact
+// heightfield's).
 //
 // The settings must build layer first (s.LayerFirst()). lab receives the
-// layer's regions (the tile cache keeps them); the LayerBuild's region ids
-// are lab's, its RegionBase 0. A layer without polygons has Data nil.
-// Invalid input gives an error naming the value.
+// layer's regions; the LayerBuild's region ids are lab's, its RegionBase 0.
+// A layer without polygons has Data nil. Invalid input gives an error
+// naming the value.
 func BuildLayerMesh(s *NavSettings, at TilePlace, g *voxel.Grid, v *region.LayerView, areas []uint8, lab *region.Labels) (LayerBuild, error) {
-	if s == nil {
-		return LayerBuild{}, fmt.Errorf("pipeline: nil settings")
-	}
-	if err := s.Validate(); err != nil {
+	if err := checkLayerFirst(s, "BuildLayerMesh"); err != nil {
 		return LayerBuild{}, err
-	}
-	if !s.LayerFirst() {
-		return LayerBuild{}, fmt.Errorf("pipeline: BuildLayerMesh with Partition %v and DetailSampleDistCells %v, want layers and at most %v",
-			s.Partition, s.DetailSampleDistCells, polymesh.NoSamplingBelowCells)
 	}
 	if g == nil || v == nil || lab == nil {
 		return LayerBuild{}, fmt.Errorf("pipeline: BuildLayerMesh: nil grid, view or labels")
@@ -376,26 +366,111 @@ func BuildLayerMesh(s *NavSettings, at TilePlace, g *voxel.Grid, v *region.Layer
 	if err := checkPlace(&at, g); err != nil {
 		return LayerBuild{}, err
 	}
-	if v.Layer > math.MaxUint8 {
-		return LayerBuild{}, fmt.Errorf("pipeline: layer %d, want at most %d", v.Layer, math.MaxUint8)
+	if err := checkLayerNumber(v.Layer); err != nil {
+		return LayerBuild{}, err
 	}
 	return layerMesh(s, &at, g, v, areas, lab, &stageClock{})
 }
 
-// layerMesh is BuildLayerMesh on checked arguments (the view and areas are
-// checked by the region and contour stages).
-func layerMesh(s *NavSettings, at *TilePlace, g *voxel.Grid, v *region.LayerView, areas []uint8, lab *region.Labels, clock *stageClock) (LayerBuild, error) {
-	if err := v.Regions(areas, s.RegionMinAreaCells(), lab); err != nil {
+// BuildLayerContours runs steps 2 and 3 of one height layer
+// (build3d-runtime.md, "Layer-first tiles"): the layer's regions
+// (v.Regions with RegionMinAreaCells, into lab) and its contours with the
+// layer's links only (contour.BuildLayer with EdgeMaxErrorCells,
+// EdgeMaxLenCells and contour.DefaultBuildFlags). areas holds the areas in
+// force, one per view span (nil: v.Areas); g is the grid the view was split
+// from. The settings must build layer first. BuildLayerFromContours takes
+// it from there; the tile cache's repair makes the same set another way
+// (docs/tilecache.md §11). Invalid input gives an error naming the value.
+func BuildLayerContours(s *NavSettings, g *voxel.Grid, v *region.LayerView, areas []uint8, lab *region.Labels) (*contour.Set, error) {
+	if err := checkLayerFirst(s, "BuildLayerContours"); err != nil {
+		return nil, err
+	}
+	if g == nil || v == nil || lab == nil {
+		return nil, fmt.Errorf("pipeline: BuildLayerContours: nil grid, view or labels")
+	}
+	return layerContours(s, g, v, areas, lab, &stageClock{})
+}
+
+// BuildLayerFromContours runs step 4 of one height layer
+// (build3d-runtime.md, "Layer-first tiles"): the polygons of cset (welded
+// within the layer, placed by at.Map), the detail mesh without height
+// sampling and the tile data with the given layer number, whose vertical
+// origin is the layer's lowest vertex. regions is the layer's region count
+// (LayerBuild.Regions). The settings must build layer first; cset is only
+// read. A layer without polygons has Data nil. Invalid input gives an
+// error naming the value.
+func BuildLayerFromContours(s *NavSettings, at TilePlace, layer int, cset *contour.Set, regions int) (LayerBuild, error) {
+	if err := checkLayerFirst(s, "BuildLayerFromContours"); err != nil {
 		return LayerBuild{}, err
+	}
+	if cset == nil {
+		return LayerBuild{}, fmt.Errorf("pipeline: BuildLayerFromContours: nil contour set")
+	}
+	if err := checkPlace(&at, &voxel.Grid{Width: cset.Width, Height: cset.Height, BorderCells: cset.Border}); err != nil {
+		return LayerBuild{}, err
+	}
+	if err := checkLayerNumber(layer); err != nil {
+		return LayerBuild{}, err
+	}
+	if regions < 0 {
+		return LayerBuild{}, fmt.Errorf("pipeline: BuildLayerFromContours: %d regions, want >= 0", regions)
+	}
+	return layerFromContours(s, &at, layer, cset, regions, &stageClock{})
+}
+
+// checkLayerFirst checks that s is valid and builds layer first (fn names
+// the caller in the error).
+func checkLayerFirst(s *NavSettings, fn string) error {
+	if s == nil {
+		return fmt.Errorf("pipeline: nil settings")
+	}
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	if !s.LayerFirst() {
+		return fmt.Errorf("pipeline: %s with Partition %v and DetailSampleDistCells %v, want layers and at most %v",
+			fn, s.Partition, s.DetailSampleDistCells, polymesh.NoSamplingBelowCells)
+	}
+	return nil
+}
+
+// checkLayerNumber checks that a layer number fits the tile header.
+func checkLayerNumber(layer int) error {
+	if layer < 0 || layer > math.MaxUint8 {
+		return fmt.Errorf("pipeline: layer %d, want 0..%d", layer, math.MaxUint8)
+	}
+	return nil
+}
+
+// layerMesh is BuildLayerMesh on checked arguments (the view and areas are
+// checked by the region and contour stages): layerContours, then
+// layerFromContours.
+func layerMesh(s *NavSettings, at *TilePlace, g *voxel.Grid, v *region.LayerView, areas []uint8, lab *region.Labels, clock *stageClock) (LayerBuild, error) {
+	cset, err := layerContours(s, g, v, areas, lab, clock)
+	if err != nil {
+		return LayerBuild{}, err
+	}
+	return layerFromContours(s, at, v.Layer, cset, lab.Count, clock)
+}
+
+// layerContours is BuildLayerContours on checked settings.
+func layerContours(s *NavSettings, g *voxel.Grid, v *region.LayerView, areas []uint8, lab *region.Labels, clock *stageClock) (*contour.Set, error) {
+	if err := v.Regions(areas, s.RegionMinAreaCells(), lab); err != nil {
+		return nil, err
 	}
 	clock.lap(StageRegions)
 	cset, err := contour.BuildLayer(g, v, areas, lab.IDs, s.EdgeMaxErrorCells, s.EdgeMaxLenCells(), contour.DefaultBuildFlags)
 	if err != nil {
-		return LayerBuild{}, err
+		return nil, err
 	}
 	clock.lap(StageContours)
-	lb := LayerBuild{Layer: v.Layer, Contours: cset, Regions: lab.Count}
-	if err := polyTile(s, at, v.Layer, nil, nil, &lb, clock); err != nil {
+	return cset, nil
+}
+
+// layerFromContours is BuildLayerFromContours on checked arguments.
+func layerFromContours(s *NavSettings, at *TilePlace, layer int, cset *contour.Set, regions int, clock *stageClock) (LayerBuild, error) {
+	lb := LayerBuild{Layer: layer, Contours: cset, Regions: regions}
+	if err := polyTile(s, at, layer, nil, nil, &lb, clock); err != nil {
 		return LayerBuild{}, err
 	}
 	return lb, nil

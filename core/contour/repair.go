@@ -1,0 +1,365 @@
+package contour
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"navviz/core/region"
+)
+
+// The contour half of the layer repair of build3d-runtime.md ("Repairing a
+// layer", docs/tilecache.md §11, docs/contours.md §8): once the region
+// half (region.RepairBase.Repair) has shown that the regions of a layer are
+// the first build's with some spans removed, only the loops that pass next
+// to a removed span change. They are traced again from the edges that look
+// at a removed span; every other loop, and every region none of whose loops
+// changed, is the first build's.
+
+// RepairBase is what the repair of a layer's contours keeps from the first
+// build: the layer, the region ids its contours were traced with, the
+// contours, the edge flags before the trace consumed them and the loop
+// owning every edge. Make it with NewRepairBase (the zero value repairs
+// nothing: Repair returns an error); it is read-only afterwards and may be
+// shared by any number of repairs (each with its own LayerRepair).
+type RepairBase struct {
+	view   *region.LayerView // not copied: must not change while the base is used
+	ids    []uint16          // the first build's region ids (not copied)
+	set    *Set              // the first build's contours, shared with every repaired set
+	flags  []uint8           // LayerEdgeFlags of ids, before any trace
+	owners []int32           // set.EdgeOwners: per edge key, the loop holding it, or -1
+}
+
+// View returns the layer the base was made from.
+func (b *RepairBase) View() *region.LayerView { return b.view }
+
+// Set returns the first build's contours of the layer (read-only; a
+// repaired set shares its unchanged loops and contours).
+func (b *RepairBase) Set() *Set { return b.set }
+
+// Owner returns the index in Set().Loops of the loop holding edge key
+// (span × 4 + direction), or -1 (no loop, or a key out of range).
+func (b *RepairBase) Owner(key int) int {
+	if key < 0 || key >= len(b.owners) {
+		return -1
+	}
+	return int(b.owners[key])
+}
+
+// NewRepairBase returns the repair base of a layer: v the view, ids the
+// region ids the set was traced with (one per view span) and set the
+// layer's contours as BuildLayer made them (loops rotated to their smallest
+// key and ordered by it). It checks the view (region.LayerView.Validate),
+// the sizes, that the set's grid is the view's and that its loops and
+// contours are consistent; ids and set are kept, not copied.
+func NewRepairBase(v *region.LayerView, ids []uint16, set *Set) (*RepairBase, error) {
+	if set == nil {
+		return nil, fmt.Errorf("contour: NewRepairBase: nil set")
+	}
+	if _, err := checkLayer(v, nil, ids); err != nil {
+		return nil, err
+	}
+	if set.Width != v.Width || set.Height != v.Height || set.Border != v.BorderCells {
+		return nil, fmt.Errorf("contour: NewRepairBase: set of %d x %d cells with border %d, layer view of %d x %d with border %d",
+			set.Width, set.Height, set.Border, v.Width, v.Height, v.BorderCells)
+	}
+	n := v.Len()
+	prev := int32(-1)
+	for li := range set.Loops {
+		l := &set.Loops[li]
+		if len(l.Keys) == 0 || len(l.Keys) != len(l.Raw) {
+			return nil, fmt.Errorf("contour: NewRepairBase: loop %d has %d keys and %d raw vertices", li, len(l.Keys), len(l.Raw))
+		}
+		k0 := l.Keys[0]
+		for _, k := range l.Keys {
+			if k < 0 || int(k) >= 4*n || k < k0 {
+				return nil, fmt.Errorf("contour: NewRepairBase: loop %d has key %d, want %d..%d and not below its first key %d", li, k, 0, 4*n-1, k0)
+			}
+		}
+		if k0 <= prev {
+			return nil, fmt.Errorf("contour: NewRepairBase: loop %d starts at key %d, not after the loop before it (%d)", li, k0, prev)
+		}
+		prev = k0
+	}
+	for ci := range set.Contours {
+		c := &set.Contours[ci]
+		if len(c.Loops) == 0 {
+			return nil, fmt.Errorf("contour: NewRepairBase: contour %d has no loop", ci)
+		}
+		for _, li := range c.Loops {
+			if li < 0 || int(li) >= len(set.Loops) {
+				return nil, fmt.Errorf("contour: NewRepairBase: contour %d names loop %d of %d", ci, li, len(set.Loops))
+			}
+		}
+	}
+	return &RepairBase{view: v, ids: ids, set: set, flags: layerFlags(v, ids, nil), owners: set.EdgeOwners(n, nil)}, nil
+}
+
+// LayerRepair is the result of RepairBase.Repair, with the memory it reuses
+// between calls (the zero value is ready; one per goroutine).
+type LayerRepair struct {
+	// Set is the repaired contour set: equal to BuildLayer's on the same
+	// areas and ids. Its unchanged loops and contours share memory with the
+	// base's set.
+	Set *Set
+	// NewLoops lists the indices in Set.Loops of the loops traced anew,
+	// ascending.
+	NewLoops []int32
+	// Gone lists the indices in the base's Set.Loops of the first build's
+	// loops that changed (replaced by new ones), ascending.
+	Gone []int32
+	// Regions lists the regions whose contours were made again from their
+	// surviving and new loops, ascending; every other region kept the
+	// first build's contours.
+	Regions []uint16
+	// Starts is the number of edges that looked at a removed span and
+	// started (or would have started, had an earlier trace not taken them)
+	// a trace.
+	Starts int
+
+	flags   []uint8
+	gone    []uint32 // per span: stamp when removed
+	stamp   uint32
+	dead    []bool  // per base loop: gone
+	remap   []int32 // per base loop: index in the new set
+	regMark []bool  // per region id: contours remade
+	starts  []int32
+	walk    Loop
+	idx     []int32
+	sel     []int32
+}
+
+// Repair repairs the layer's contours (build3d-runtime.md, "Repairing a
+// layer", steps 2 and 3) into r. areas are the areas in force and ids the
+// region ids (one per view span each), which must be the base's areas and
+// ids with the removed spans set to 0 and region.NoRegion, as
+// region.RepairBase.Repair gives them when its preconditions hold; removed
+// lists the removed spans (view indices).
+//
+//  1. The edge flags are the first build's, with those of the removed spans
+//     and of their linked spans computed again.
+//  2. Every edge of a span not removed that looks at a removed span and is
+//     flagged starts a trace (in edge-key order, skipping an edge an
+//     earlier trace took): the same walk as BuildLayer, rotated to its
+//     smallest key and simplified with the set's parameters.
+//  3. A first-build loop is gone when it holds an edge of a new loop, an
+//     edge of a removed span, or an edge no longer flagged (a span left
+//     with four boundary edges is never traced).
+//  4. A region with no new and no gone loop keeps its contours. Every other
+//     one takes its surviving loops (their simplified forms kept) and its
+//     new loops and joins them (JoinLoops).
+//  5. The set's loops are the surviving and new loops ordered by smallest
+//     key, its contours ordered by the smallest key of their first loop.
+//
+// Errors only for sizes or indices out of range, or a walk that does not
+// close (inconsistent input).
+func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *LayerRepair) error {
+	if b == nil || b.view == nil || b.set == nil || r == nil {
+		return fmt.Errorf("contour: Repair: nil base, view, set or result")
+	}
+	v := b.view
+	n := v.Len()
+	if len(areas) != n || len(ids) != n || len(b.flags) != n || len(b.owners) != 4*n {
+		return fmt.Errorf("contour: Repair: %d areas and %d ids for a layer of %d spans", len(areas), len(ids), n)
+	}
+	for _, k := range removed {
+		if k < 0 || int(k) >= n {
+			return fmt.Errorf("contour: Repair: removed span %d out of range 0..%d", k, n-1)
+		}
+	}
+	base := b.set
+	links, owners := v.Links, b.owners
+	if len(r.gone) < n {
+		r.gone, r.stamp = make([]uint32, n), 0
+	}
+	r.stamp++
+	if r.stamp == 0 {
+		clear(r.gone)
+		r.stamp = 1
+	}
+	st := r.stamp
+	nl := len(base.Loops)
+	r.dead = slices.Grow(r.dead[:0], nl)[:nl]
+	clear(r.dead)
+
+	// 1. Flags, and the loops that lose an edge.
+	flags := append(r.flags[:0], b.flags...)
+	r.flags = flags
+	for _, k := range removed {
+		r.gone[k] = st
+		flags[k] = 0
+		for d := range 4 {
+			if o := owners[4*int(k)+d]; o >= 0 {
+				r.dead[o] = true
+			}
+		}
+	}
+	for _, k := range removed {
+		for d := range 4 {
+			j := int(links[4*int(k)+d])
+			if j < 0 || r.gone[j] == st {
+				continue
+			}
+			f := spanFlags(links, ids, j)
+			for lost := b.flags[j] &^ f; lost != 0; lost &= lost - 1 {
+				e := 0
+				for lost&(1<<e) == 0 {
+					e++
+				}
+				if o := owners[4*j+e]; o >= 0 {
+					r.dead[o] = true
+				}
+			}
+			flags[j] = f
+		}
+	}
+
+	// 2. New loops, from every flagged edge that looks at a removed span.
+	starts := r.starts[:0]
+	for _, k := range removed {
+		for d := range 4 {
+			j := links[4*int(k)+d]
+			if e := (d + 2) & 3; j >= 0 && r.gone[j] != st && flags[j]&(1<<e) != 0 {
+				starts = append(starts, 4*j+int32(e))
+			}
+		}
+	}
+	slices.Sort(starts)
+	r.starts = starts
+	r.Starts = len(starts)
+	t := tracer{g: &spanGraph{view: v}, ids: ids, areas: areas, flags: flags}
+	var fresh []Loop
+	for _, s := range starts {
+		j, e := int(s>>2), int(s&3)
+		if flags[j]&(1<<e) == 0 {
+			continue
+		}
+		if err := t.walk(int(v.X[j]), int(v.Z[j]), j, e, &r.walk); err != nil {
+			return err
+		}
+		RotateLoop(&r.walk)
+		l := Loop{
+			Raw:    slices.Clone(r.walk.Raw),
+			Keys:   slices.Clone(r.walk.Keys),
+			Region: r.walk.Region,
+			Area:   r.walk.Area,
+		}
+		l.Simplified = simplify(l.Raw, l.Keys, base.MaxErrorCells, base.MaxEdgeLenCells, base.Flags, &r.idx, nil)
+		// 3. A first-build loop holding an edge of the new loop is gone.
+		for _, key := range l.Keys {
+			if o := owners[key]; o >= 0 {
+				r.dead[o] = true
+			}
+		}
+		fresh = append(fresh, l)
+	}
+	slices.SortFunc(fresh, func(a, b Loop) int { return cmp.Compare(a.Keys[0], b.Keys[0]) })
+
+	// 4. The regions whose contours are made again.
+	if r.regMark == nil {
+		r.regMark = make([]bool, region.BorderFlag)
+	}
+	regs := r.Regions[:0]
+	mark := func(reg uint16) {
+		if int(reg) < len(r.regMark) && !r.regMark[reg] {
+			r.regMark[reg] = true
+			regs = append(regs, reg)
+		}
+	}
+	r.Gone = r.Gone[:0]
+	for o, dead := range r.dead {
+		if dead {
+			r.Gone = append(r.Gone, int32(o))
+			mark(base.Loops[o].Region)
+		}
+	}
+	for i := range fresh {
+		mark(fresh[i].Region)
+	}
+	slices.Sort(regs)
+	r.Regions = regs
+	defer func() {
+		for _, reg := range regs {
+			r.regMark[reg] = false
+		}
+	}()
+
+	// 5. The loops: surviving and new, by smallest key.
+	loops := make([]Loop, 0, nl-len(r.Gone)+len(fresh))
+	remap := slices.Grow(r.remap[:0], nl)[:nl]
+	r.remap = remap
+	r.NewLoops = r.NewLoops[:0]
+	for o, f := 0, 0; o < nl || f < len(fresh); {
+		if o < nl && r.dead[o] {
+			remap[o] = -1
+			o++
+			continue
+		}
+		if f == len(fresh) || (o < nl && base.Loops[o].Keys[0] < fresh[f].Keys[0]) {
+			remap[o] = int32(len(loops))
+			loops = append(loops, base.Loops[o])
+			o++
+		} else {
+			r.NewLoops = append(r.NewLoops, int32(len(loops)))
+			loops = append(loops, fresh[f])
+			f++
+		}
+	}
+
+	// The contours: kept ones with their loops renumbered, then those of
+	// the regions made again, all by their first loop.
+	contours := make([]Contour, 0, len(base.Contours)+len(fresh))
+	nk := 0
+	for ci := range base.Contours {
+		if c := &base.Contours[ci]; int(c.Region) >= len(r.regMark) || !r.regMark[c.Region] {
+			nk += len(c.Loops)
+		}
+	}
+	kept := make([]int32, 0, nk)
+	for ci := range base.Contours {
+		c := base.Contours[ci]
+		if int(c.Region) < len(r.regMark) && r.regMark[c.Region] {
+			continue
+		}
+		s := len(kept)
+		for _, li := range c.Loops {
+			kept = append(kept, remap[li])
+		}
+		c.Loops = kept[s:len(kept):len(kept)]
+		contours = append(contours, c)
+	}
+	if len(regs) > 0 {
+		sel := r.sel[:0]
+		for i := range loops {
+			if reg := loops[i].Region; int(reg) < len(r.regMark) && r.regMark[reg] {
+				sel = append(sel, int32(i))
+			}
+		}
+		// By region, then loop order.
+		slices.SortStableFunc(sel, func(a, b int32) int { return cmp.Compare(loops[a].Region, loops[b].Region) })
+		r.sel = sel
+		for g := 0; g < len(sel); {
+			e := g
+			for e < len(sel) && loops[sel[e]].Region == loops[sel[g]].Region {
+				e++
+			}
+			sub := make([]Loop, e-g)
+			for i, li := range sel[g:e] {
+				sub[i] = loops[li]
+			}
+			for _, c := range JoinLoops(sub) {
+				for i, li := range c.Loops {
+					c.Loops[i] = sel[g+int(li)]
+				}
+				contours = append(contours, c)
+			}
+			g = e
+		}
+		slices.SortFunc(contours, func(a, b Contour) int { return cmp.Compare(a.Loops[0], b.Loops[0]) })
+	}
+
+	set := *base
+	set.Loops, set.Contours = loops, contours
+	r.Set = &set
+	return nil
+}
