@@ -1,10 +1,19 @@
-// Package inspect builds read-only reports on a tile cache for navviz and the
-// navmesh CLI: layers, removed spans, repair rings, precondition verdicts,
-// repaired vs from-scratch contours, and timings. It implements the cache's
-// optional trace hook and never changes the cache.
+// Package inspect builds read-only reports on a tile cache for navviz and
+// the navmesh CLI: what the layer-first rebuilds of an Update did to each
+// layer (build3d-runtime.md, "Repairing a layer"; docs/tilecache.md §11.6).
 //
-// Work in progress: the reports arrive with the tile cache (issues 5 and
-// later); until then the package holds only this description. The hook to
-// implement is tilecache.Trace (docs/tilecache.md §11.6): set with
-// Cache.SetTrace, it receives a tilecache.LayerTrace per layer built.
+// A Recorder implements the cache's optional trace hook (tilecache.Trace;
+// set it with Cache.SetTrace or Options.Trace). For every layer an Update
+// builds it keeps a LayerReport: the tile and layer, whether the layer was
+// repaired or built from scratch, the verdict of the repair's
+// preconditions (which failed and why), the removed spans and the ring
+// spans with the world position of each span's floor centre, the regions
+// rebuilt, the loops made and dropped, and the comparison of the repaired
+// contours with the ones built from scratch (equal, or the first
+// difference, contour.Set.Diff). The reports of one Update replace those of
+// the previous one (Recorder.Begin), and their number and the positions
+// kept per report are bounded.
+//
+// The package never changes the cache: it copies what it keeps from each
+// tilecache.LayerTrace during the call.
 package inspect

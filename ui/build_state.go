@@ -271,6 +271,7 @@ func (a *App) syncSpanOverlays() {
 		})
 	}
 	a.syncCacheOverlays() // the tile cache's overlays (cache_state.go)
+	a.syncInspect()       // the repair inspector's (inspect_panel.go)
 }
 
 // syncOverlay makes the scene's overlay name match the state: it exists

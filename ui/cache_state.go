@@ -105,6 +105,9 @@ type cacheState struct {
 	// shownErr is the text this file last put in App.Err, so that a
 	// later success clears only its own error.
 	shownErr string
+
+	// insp is the repair inspector (inspect_panel.go).
+	insp inspectState
 }
 
 // initCacheState sets the defaults.

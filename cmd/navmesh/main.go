@@ -12,6 +12,7 @@
 //	build         build a level's navmesh and print its counts and stage times
 //	export-level  write a generated level (city, terrain) as a Wavefront OBJ file
 //	hashmatrix    print the hash matrix of the tile-cache scenarios
+//	inspect       report what the layer repair did for added obstacles
 //	shot          render a level to a PNG image, headless
 //
 // Run "navmesh <command> -h" for the arguments of a command. Exit status: 0
@@ -45,6 +46,7 @@ var commands = []command{
 	{"build", "build a level's navmesh and print its counts and stage times", runBuild},
 	{"export-level", "write a generated level (city, terrain) as a Wavefront OBJ file", runExportLevel},
 	{"hashmatrix", "print the hash matrix of the tile-cache scenarios", runHashMatrix},
+	{"inspect", "report what the layer repair did for added obstacles", runInspect},
 	{"shot", "render a level to a PNG image, headless", runShot},
 }
 

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"navviz/core/geom"
+	"navviz/core/level"
+	"navviz/core/pipeline"
+	"navviz/core/voxel"
+	"navviz/inspect"
+	"navviz/tilecache"
+)
+
+// obstacleList is the value of the repeatable --obstacle flag: cylinders
+// given as x,y,z,r,h (base centre, radius and height, metres).
+type obstacleList []voxel.Obstacle
+
+func (l *obstacleList) String() string { return fmt.Sprintf("%d obstacles", len(*l)) }
+
+// Set parses one x,y,z,r,h and appends the cylinder.
+func (l *obstacleList) Set(s string) error {
+	f := strings.Split(s, ",")
+	if len(f) != 5 {
+		return fmt.Errorf("%q: %d numbers, want 5 (x,y,z,r,h)", s, len(f))
+	}
+	var v [5]float32
+	for i, t := range f {
+		x, err := strconv.ParseFloat(strings.TrimSpace(t), 32)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%q: %q is not a finite number", s, t)
+		}
+		v[i] = float32(x)
+	}
+	o := voxel.Cylinder(geom.V3(v[0], v[1], v[2]), v[3], v[4])
+	if err := o.Validate(); err != nil {
+		return fmt.Errorf("%q: %w", s, err)
+	}
+	*l = append(*l, o)
+	return nil
+}
+
+// inspectLayer is one line of navmesh inspect (and one object of its JSON
+// array).
+type inspectLayer struct {
+	TX             int    `json:"tx"`
+	TZ             int    `json:"tz"`
+	Layer          int    `json:"layer"`
+	Repaired       bool   `json:"repaired"`
+	Precondition   string `json:"precondition"`
+	Verdict        string `json:"verdict"`
+	Removed        int    `json:"removed"`
+	Ring           int    `json:"ring"`
+	RegionsRebuilt int    `json:"regions_rebuilt"`
+	NewLoops       int    `json:"new_loops"`
+	GoneLoops      int    `json:"gone_loops"`
+	// Contours is "equal", "DIFFER" (then Diff says where) or "-" (a
+	// layer built from scratch: nothing to compare).
+	Contours string `json:"contours"`
+	Diff     string `json:"diff,omitempty"`
+}
+
+// runInspect implements
+//
+//	navmesh inspect LEVEL --obstacle x,y,z,r,h [--obstacle ...] [--json]
+//
+// It builds LEVEL (a built-in name or a Wavefront OBJ file) with a
+// layer-first tile cache (the default settings with Partition Layers and
+// DetailSampleDistCells 0), adds the cylinders (base centre x,y,z, radius
+// r, height h, metres), runs UpdateAll with an inspect.Recorder that
+// compares every repaired layer's contours with the from-scratch ones, and
+// prints one line per rebuilt layer: tile, layer, repaired or scratch with
+// the verdict of the repair's preconditions, removed spans, ring spans,
+// regions rebuilt and whether the contours are equal. --json prints a JSON
+// array of the same fields instead.
+func runInspect(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("inspect", "LEVEL --obstacle x,y,z,r,h [--obstacle ...] [--json]", stdout)
+	var obs obstacleList
+	fs.Var(&obs, "obstacle", "a cylinder `x,y,z,r,h`: base centre, radius and height in metres (repeatable)")
+	asJSON := fs.Bool("json", false, "print a JSON array instead of the text report")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) == 0:
+		return usagef("missing LEVEL (a built-in level name or a .obj file)")
+	case len(pos) > 1:
+		return usagef("unexpected argument %q", pos[1])
+	case len(obs) == 0:
+		return usagef("missing --obstacle x,y,z,r,h")
+	}
+	soup, err := level.Load(pos[0])
+	if err != nil {
+		return err
+	}
+	reps, err := inspectLevel(soup, obs)
+	if err != nil {
+		return err
+	}
+	lines := make([]inspectLayer, len(reps))
+	for i := range reps {
+		r := &reps[i]
+		lines[i] = inspectLayer{
+			TX: r.TX, TZ: r.TZ, Layer: r.Layer, Repaired: r.Repaired,
+			Precondition: r.Precondition, Verdict: r.Verdict,
+			Removed: r.Removed, Ring: r.Ring, RegionsRebuilt: r.RegionsRebuilt,
+			NewLoops: r.NewLoops, GoneLoops: r.GoneLoops,
+			Contours: r.Compare(), Diff: r.Diff,
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(lines)
+	}
+	return writeInspect(stdout, pos[0], len(obs), lines)
+}
+
+// inspectLevel builds soup with a layer-first cache, adds obs, runs
+// UpdateAll with a recorder and returns its reports.
+func inspectLevel(soup *level.Soup, obs []voxel.Obstacle) ([]inspect.LayerReport, error) {
+	s := pipeline.DefaultSettings()
+	s.Partition, s.DetailSampleDistCells = pipeline.Layers, 0
+	ch, err := level.NewChunky(soup, 256)
+	if err != nil {
+		return nil, err
+	}
+	c, err := tilecache.BuildChunk(context.Background(), &s, soup, ch, tilecache.Options{})
+	if err != nil {
+		return nil, err
+	}
+	rec := inspect.NewRecorder(true)
+	rec.SetMaxReports(math.MaxInt32)
+	c.SetTrace(rec)
+	for i, o := range obs {
+		if _, err := c.AddObstacle(o); err != nil {
+			return nil, fmt.Errorf("obstacle %d: %w", i+1, err)
+		}
+	}
+	rec.Begin()
+	if _, err := c.UpdateAll(); err != nil {
+		return nil, err
+	}
+	c.SetTrace(nil)
+	return rec.Reports(), nil
+}
+
+// writeInspect prints the text report of navmesh inspect.
+func writeInspect(w io.Writer, name string, obstacles int, lines []inspectLayer) error {
+	repaired, removed, differ := 0, 0, 0
+	for _, l := range lines {
+		if l.Repaired {
+			repaired++
+		}
+		if l.Contours == "DIFFER" {
+			differ++
+		}
+		removed += l.Removed
+	}
+	bw := &errWriter{w: w}
+	bw.printf("%s: %d obstacles, %d layers rebuilt: %d repaired, %d from scratch; %d spans removed; %d repaired layers differ from scratch\n",
+		name, obstacles, len(lines), repaired, len(lines)-repaired, removed, differ)
+	for _, l := range lines {
+		mode := "scratch "
+		if l.Repaired {
+			mode = "repaired"
+		}
+		bw.printf("tile (%d,%d) layer %d  %s  removed %5d  ring %5d  regions rebuilt %3d  contours %-6s  %s\n",
+			l.TX, l.TZ, l.Layer, mode, l.Removed, l.Ring, l.RegionsRebuilt, l.Contours, l.Verdict)
+		if l.Diff != "" {
+			bw.printf("    first difference: %s\n", l.Diff)
+		}
+	}
+	return bw.err
+}
+
+// errWriter is a writer that keeps the first write error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+// printf writes unless an earlier write failed.
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}

@@ -1,0 +1,272 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+
+	"github.com/ebitengine/debugui"
+
+	"navviz/inspect"
+	"navviz/render"
+	"navviz/tilecache"
+)
+
+// The Inspect section of the Cache panel: what the layer repair did in the
+// last Update (package inspect; build3d-runtime.md, "Repairing a layer").
+// With recording on, an inspect.Recorder is the cache's trace; the section
+// lists the layers the last Update rebuilt with their verdicts, and the
+// inspector overlays (render.InspectOverlayNames: removed spans, ring
+// spans, repaired and differing contours) draw the layer selected, or
+// every listed layer when none is.
+
+// maxInspectRows bounds the layers the section lists.
+const maxInspectRows = 64
+
+// inspectState is the inspector's part of App (in cacheState).
+type inspectState struct {
+	// rec is the recorder (nil until recording is first switched on); on
+	// whether it is the cache's trace; cache the cache it was set on.
+	rec   *inspect.Recorder
+	on    bool
+	cache *tilecache.Cache
+	// reports are the reports shown (those of the last Update that rebuilt
+	// a layer), read when the recorder's Updates count moved past updates.
+	reports []inspect.LayerReport
+	updates int
+	// selected is the report whose overlays are drawn (-1: every one).
+	selected int
+	// gen is bumped when reports or selected change; built and vis are
+	// the overlays' content keys and visibility (syncOverlay).
+	gen   uint64
+	built map[string]uint64
+	vis   map[string]bool
+}
+
+// SetInspect turns the recording of layer rebuilds on or off. On, the
+// recorder becomes the cache's trace (also of a cache built later) and
+// compares repaired contours with from-scratch ones; off, the cache has no
+// trace and the reports are dropped.
+func (a *App) SetInspect(on bool) {
+	s := &a.insp
+	if on && s.rec == nil {
+		s.rec = inspect.NewRecorder(true)
+	}
+	if s.on == on {
+		return
+	}
+	s.on = on
+	if a.Cache != nil {
+		if on {
+			a.Cache.SetTrace(s.rec)
+		} else {
+			a.Cache.SetTrace(nil)
+		}
+	}
+	s.cache = a.Cache
+	if !on {
+		s.rec.Clear()
+		s.reports, s.updates, s.selected = nil, s.rec.Updates(), -1
+		s.gen++
+	}
+}
+
+// InspectOn reports whether layer rebuilds are recorded.
+func (a *App) InspectOn() bool { return a.insp.on }
+
+// SetInspectCompare turns the comparison with from-scratch contours on or
+// off (one more contour build per repaired layer).
+func (a *App) SetInspectCompare(on bool) {
+	if a.insp.rec != nil {
+		a.insp.rec.SetCompareScratch(on)
+	}
+}
+
+// InspectReports returns the reports shown: one per layer the last Update
+// that rebuilt a layer built (at most inspect.DefaultMaxReports).
+func (a *App) InspectReports() []inspect.LayerReport { return a.insp.reports }
+
+// InspectSelected returns the index of the report whose overlays are drawn
+// (-1: every report).
+func (a *App) InspectSelected() int {
+	if a.insp.reports == nil {
+		return -1
+	}
+	return a.insp.selected
+}
+
+// SelectInspect selects report i for the overlays (out of range: every
+// report).
+func (a *App) SelectInspect(i int) {
+	if i < 0 || i >= len(a.insp.reports) {
+		i = -1
+	}
+	if i != a.insp.selected {
+		a.insp.selected = i
+		a.insp.gen++
+	}
+}
+
+// syncInspect follows the cache (a new cache gets the recorder as its
+// trace), takes the recorder's reports after an Update that rebuilt a
+// layer (and marks the start of the next list: inspect.Recorder.Begin),
+// and brings the inspector overlays up to date (syncOverlay). It runs with
+// the other overlays, once a frame.
+func (a *App) syncInspect() {
+	s := &a.insp
+	if s.built == nil {
+		s.built, s.vis, s.selected = map[string]uint64{}, map[string]bool{}, -1
+		for _, name := range render.InspectOverlayNames {
+			s.vis[name] = true
+		}
+	}
+	if s.cache != a.Cache {
+		if s.on && a.Cache != nil {
+			a.Cache.SetTrace(s.rec)
+		}
+		s.cache = a.Cache
+		if s.rec != nil {
+			s.rec.Clear()
+		}
+		s.reports, s.selected = nil, -1
+		s.gen++
+	}
+	if s.on && s.rec != nil {
+		if n := s.rec.Updates(); n != s.updates {
+			s.updates = n
+			s.reports, s.selected = s.rec.Reports(), -1
+			s.gen++
+		}
+		s.rec.Begin()
+	}
+	if a.Scene == nil {
+		return
+	}
+	for _, name := range render.InspectOverlayNames {
+		syncOverlay(a, name, s.vis, s.built, s.gen, func() *render.Overlay {
+			o, err := render.InspectOverlay(name, a.inspectShown())
+			if err != nil {
+				return &render.Overlay{Name: name}
+			}
+			return o
+		})
+	}
+}
+
+// inspectShown returns the reports the overlays draw: the selected one, or
+// every one.
+func (a *App) inspectShown() []inspect.LayerReport {
+	s := &a.insp
+	if s.selected >= 0 && s.selected < len(s.reports) {
+		return s.reports[s.selected : s.selected+1]
+	}
+	return s.reports
+}
+
+// inspectRow is the one-line label of report r in the section's list.
+func inspectRow(r *inspect.LayerReport) string {
+	v := r.Verdict
+	if r.Repaired {
+		v = "contours " + r.Compare()
+	}
+	return fmt.Sprintf("(%d,%d) L%d %s: %s", r.TX, r.TZ, r.Layer, r.Mode(), v)
+}
+
+// inspectDetail returns the lines describing report r.
+func inspectDetail(r *inspect.LayerReport) []string {
+	lines := []string{
+		fmt.Sprintf("Tile (%d, %d) layer %d: %s.", r.TX, r.TZ, r.Layer, map[bool]string{true: "repaired", false: "built from scratch"}[r.Repaired]),
+		"Verdict: " + r.Verdict,
+	}
+	if r.Precondition != "" {
+		lines = append(lines, "Failed precondition: ("+r.Precondition+") of build3d-runtime.md, Repairing a layer.")
+	}
+	lines = append(lines, fmt.Sprintf("Removed spans %d, ring spans %d.", r.Removed, r.Ring))
+	if len(r.RemovedPos) > 0 {
+		p := r.RemovedPos[0]
+		lines = append(lines, fmt.Sprintf("First removed span floor at (%.2f, %.2f, %.2f).", p.X, p.Y, p.Z))
+	}
+	if r.Repaired {
+		lines = append(lines, fmt.Sprintf("Regions rebuilt %d; loops new %d, gone %d.", r.RegionsRebuilt, r.NewLoops, r.GoneLoops))
+	}
+	switch {
+	case r.Compared && r.ContoursEqual:
+		lines = append(lines, "Repaired contours equal the from-scratch ones.")
+	case r.Compared:
+		lines = append(lines, "Repaired contours DIFFER from scratch: "+r.Diff)
+	case r.Repaired:
+		lines = append(lines, "Contours not compared with scratch.")
+	}
+	lines = append(lines, fmt.Sprintf("%d contours; polygons: %v.", len(r.Contours), r.HasPolys))
+	return lines
+}
+
+// inspectSummary sums up the reports shown.
+func inspectSummary(reps []inspect.LayerReport) string {
+	if len(reps) == 0 {
+		return "No layer rebuilt since recording started."
+	}
+	s := inspect.Summarize(reps)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Last update: %s, %d repaired, %d from scratch; %d removed spans.", plural(s.Layers, "layer"), s.Repaired, s.Layers-s.Repaired, s.Removed)
+	if s.Differ > 0 {
+		fmt.Fprintf(&b, " %d repaired layers DIFFER from scratch!", s.Differ)
+	}
+	return b.String()
+}
+
+// inspectSection is the Inspect part of the Cache panel.
+func (g *Game) inspectSection(ctx *debugui.Context) {
+	a := g.App
+	on := a.InspectOn()
+	ctx.Checkbox(&on, "Record layer rebuilds").On(func() { a.SetInspect(on) })
+	if !on {
+		ctx.Text("Records, per layer the next Update rebuilds, whether the layer repair ran, which precondition failed and why, the removed and ring spans and the repaired vs from-scratch contours.")
+		return
+	}
+	cmp := a.insp.rec.CompareScratch()
+	ctx.Checkbox(&cmp, "Compare with from-scratch contours").On(func() { a.SetInspectCompare(cmp) })
+	reps := a.InspectReports()
+	ctx.Text(inspectSummary(reps))
+	if d := a.insp.rec.Dropped(); d > 0 {
+		ctx.Text(fmt.Sprintf("(%d more layers not kept)", d))
+	}
+	if len(reps) == 0 {
+		return
+	}
+	sel := a.InspectSelected()
+	all := "Show all layers"
+	if sel < 0 {
+		all = "> " + all
+	}
+	ctx.Button(all).On(func() { a.SelectInspect(-1) })
+	n := min(len(reps), maxInspectRows)
+	ctx.Loop(n, func(i int) {
+		label := inspectRow(&reps[i])
+		if i == sel {
+			label = "> " + label
+		}
+		ctx.Button(label).On(func() { a.SelectInspect(i) })
+	})
+	if len(reps) > n {
+		ctx.Text(fmt.Sprintf("… %d more layers", len(reps)-n))
+	}
+	if sel >= 0 && sel < len(reps) {
+		lines := inspectDetail(&reps[sel])
+		ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
+	}
+	ctx.Text("Legend (overlays removed, ring, repair-contours):")
+	ctx.SetGridLayout([]int{16, -1, 16, -1}, nil)
+	for _, e := range []struct {
+		col   color.RGBA
+		label string
+	}{
+		{render.InspectRemovedColour(), "removed span"},
+		{render.InspectRingColour(), "ring span"},
+		{render.InspectDifferColour(), "contour differs"},
+	} {
+		swatch(ctx, e.col)
+		ctx.Text(e.label)
+	}
+	ctx.SetGridLayout(nil, nil)
+}
