@@ -52,6 +52,9 @@ type App struct {
 	// cacheState holds the tile cache, its tools, undo history and
 	// overlays (cache_state.go).
 	cacheState
+
+	// pathState holds the Path tool's points and path (path_tool.go).
+	pathState
 }
 
 // SetViewport tells the App the size of the view in pixels, so that

@@ -272,6 +272,7 @@ func (a *App) syncSpanOverlays() {
 	}
 	a.syncCacheOverlays() // the tile cache's overlays (cache_state.go)
 	a.syncInspect()       // the repair inspector's (inspect_panel.go)
+	a.syncPath()          // the Path tool's (path_tool.go)
 }
 
 // syncOverlay makes the scene's overlay name match the state: it exists

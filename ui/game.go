@@ -169,7 +169,9 @@ func (g *Game) Update() error {
 
 	// The cache tools take the left button and the wheel when they use
 	// them (cache_panel.go).
-	g.applyIntent(g.ctl.step(g.cacheFrame(readInput(captured))))
+	// The Path tool's modifier clicks come first (path_tool.go); the path
+	// follows every swap through syncSpanOverlays.
+	g.applyIntent(g.ctl.step(g.cacheFrame(g.pathFrame(readInput(captured)))))
 	g.App.syncSpanOverlays()
 	return nil
 }

@@ -34,6 +34,9 @@ func (g *Game) panels(ctx *debugui.Context) error {
 	if g.App.Picked != 0 {
 		ctx.Window("Inspector", inspectorPanelRect, func(debugui.ContainerLayout) { g.inspectorPanel(ctx) })
 	}
+	if g.App.pathPanelOpen() {
+		ctx.Window("Path", pathPanelRect, func(debugui.ContainerLayout) { g.pathPanel(ctx) }) // path_tool.go
+	}
 	return nil
 }
 
@@ -117,7 +120,7 @@ func (g *Game) viewPanel(ctx *debugui.Context) {
 	ortho := a.Camera.Ortho
 	ctx.Checkbox(&ortho, "Orthographic").On(func() { a.SetOrtho(ortho) })
 	ctx.Button("Frame level (F)").On(a.FrameLevel)
-	ctx.Text("Right-drag orbit, middle or shift+left drag pan, wheel zoom, T top-down, F12 screenshot. Left-click picks a polygon (after a build) and its tile.")
+	ctx.Text("Right-drag orbit, middle or shift+left drag pan, wheel zoom, T top-down, F12 screenshot. Left-click picks a polygon (after a build) and its tile. Ctrl+left-click sets a path start, Ctrl+right- or Alt+left-click its end.")
 }
 
 // statsPanel shows the size of the level and the frame rate.

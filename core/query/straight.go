@@ -1,0 +1,159 @@
+package query
+
+import (
+	"fmt"
+	"math"
+
+	"navviz/core/geom"
+	"navviz/core/navmesh"
+)
+
+// portal is a corridor portal with its ends ordered left and right as seen
+// moving along the corridor (left counter-clockwise of right from inside
+// the polygon left behind, x right and z up).
+type portal struct{ left, right geom.Vec3 }
+
+// centroid returns the mean of polygon i's corners (inside it: the polygon
+// is convex).
+func centroid(t *navmesh.Tile, i int) geom.Vec3 {
+	var x, y, z float64
+	vs := polyVerts(t, i)
+	for _, v := range vs {
+		x += float64(v.X)
+		y += float64(v.Y)
+		z += float64(v.Z)
+	}
+	n := float64(len(vs))
+	return geom.Vec3d{X: x / n, Y: y / n, Z: z / n}.F32()
+}
+
+// Portal returns the portal from polygon from to its neighbour to, metres:
+// the part of their shared edge the first link (in link order) from from
+// to to uses, ends ordered left then right as seen leaving from. It is an
+// error when either ref is stale or from has no link to to.
+func Portal(m *navmesh.Mesh, from, to navmesh.PolyRef) (left, right geom.Vec3, err error) {
+	if m == nil {
+		return left, right, fmt.Errorf("query: Portal: nil mesh")
+	}
+	p, err := portalOf(m, "Portal", from, to)
+	return p.left, p.right, err
+}
+
+func portalOf(m *navmesh.Mesh, what string, from, to navmesh.PolyRef) (portal, error) {
+	t, i, err := polyData(m, what, from)
+	if err != nil {
+		return portal{}, err
+	}
+	if _, _, err := polyData(m, what, to); err != nil {
+		return portal{}, err
+	}
+	links, err := m.Links(from)
+	if err != nil {
+		return portal{}, fmt.Errorf("query: %s: polygon %#x: %w", what, uint64(from), err)
+	}
+	for _, l := range links {
+		if l.Ref != to {
+			continue
+		}
+		a, b := linkPortal(t, i, l)
+		if cross2(centroid(t, i), b, a) < 0 {
+			a, b = b, a
+		}
+		return portal{left: a, right: b}, nil
+	}
+	return portal{}, fmt.Errorf("query: %s: polygon %#x has no link to %#x", what, uint64(from), uint64(to))
+}
+
+// StraightPath returns the corners of the shortest path from start to end
+// (metres) inside corridor (as FindPath gives it: corridor[0] holds start,
+// the last polygon holds end): string pulling through the corridor's
+// portals (the "simple stupid funnel"). The first point is start and the
+// last is end, exactly as given; in between come the portal ends where
+// the path turns. An empty corridor, a stale ref or two neighbouring refs
+// without a link between them is an error naming the ref.
+func StraightPath(m *navmesh.Mesh, start, end geom.Vec3, corridor []navmesh.PolyRef) ([]geom.Vec3, error) {
+	if m == nil {
+		return nil, fmt.Errorf("query: StraightPath: nil mesh")
+	}
+	if !finite3(start) || !finite3(end) {
+		return nil, fmt.Errorf("query: StraightPath: points %v, %v, want finite", start, end)
+	}
+	if len(corridor) == 0 {
+		return nil, fmt.Errorf("query: StraightPath: empty corridor")
+	}
+	if _, _, err := polyData(m, "StraightPath", corridor[0]); err != nil {
+		return nil, err
+	}
+	ps := make([]portal, 0, len(corridor)+1)
+	ps = append(ps, portal{start, start})
+	for i := 0; i+1 < len(corridor); i++ {
+		p, err := portalOf(m, "StraightPath", corridor[i], corridor[i+1])
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, p)
+	}
+	ps = append(ps, portal{end, end})
+	pts := funnel(ps)
+	if pts[len(pts)-1] != end {
+		pts = append(pts, end)
+	}
+	return pts, nil
+}
+
+// funnel pulls a string through portals: ps[0] is (start, start), the last
+// (end, end). It returns start followed by the corners.
+func funnel(ps []portal) []geom.Vec3 {
+	apex := ps[0].left
+	left, right := apex, apex
+	apexI, leftI, rightI := 0, 0, 0
+	pts := []geom.Vec3{apex}
+	add := func(v geom.Vec3) {
+		if v != pts[len(pts)-1] {
+			pts = append(pts, v)
+		}
+	}
+	guard := len(ps) * len(ps)
+	for i := 1; i < len(ps) && guard > 0; i++ {
+		guard--
+		l, r := ps[i].left, ps[i].right
+		// Tighten the right side: r lies left of (or on) apex→right.
+		if cross2(apex, right, r) >= 0 {
+			if apex == right || cross2(apex, left, r) < 0 {
+				right, rightI = r, i
+			} else {
+				// r crosses the left side: the left end is a corner.
+				add(left)
+				apex, apexI = left, leftI
+				left, right, leftI, rightI = apex, apex, apexI, apexI
+				i = apexI
+				continue
+			}
+		}
+		// Tighten the left side: l lies right of (or on) apex→left.
+		if cross2(apex, left, l) <= 0 {
+			if apex == left || cross2(apex, right, l) > 0 {
+				left, leftI = l, i
+			} else {
+				add(right)
+				apex, apexI = right, rightI
+				left, right, leftI, rightI = apex, apex, apexI, apexI
+				i = apexI
+				continue
+			}
+		}
+	}
+	return pts
+}
+
+// PathLength returns the length of the polyline pts, metres (3D).
+func PathLength(pts []geom.Vec3) float64 {
+	s := 0.0
+	for i := 1; i < len(pts); i++ {
+		s += dist3(pts[i-1], pts[i])
+	}
+	if math.IsNaN(s) {
+		return 0
+	}
+	return s
+}

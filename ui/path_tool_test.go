@@ -1,0 +1,192 @@
+package ui
+
+import (
+	"testing"
+
+	"navviz/core/geom"
+	"navviz/core/query"
+
+	"navviz/core/voxel"
+	"navviz/render"
+)
+
+// TestPathTool builds terrain's tile cache, sets the path's ends with the
+// Ctrl+left and Ctrl+right gestures (which neither the camera nor the
+// pick sees), then carves an obstacle into the path and steps the cache:
+// the path is found again after every swap, on the cache's live mesh.
+// Without a cache it uses the plain build.
+func TestPathTool(t *testing.T) {
+	g := newTestGame(t, "terrain")
+	drawFrames(t, g, 1)
+	g.applyObstaclePreset()
+	g.startCacheBuild()
+	waitCache(t, g)
+	a := g.App
+	a.AutoUpdate = false
+	c := a.Cache
+	pts := connectedPair(t, a, a.demoPoints(12))
+	a.Camera.TopDown = true
+	a.Camera.Target = pts[0].Add(pts[1]).Scale(0.5)
+	a.Camera.DistanceM = 2*float64(float32dist(pts[0], pts[1])) + 20
+
+	// Ctrl+left: the start; the controller does not see the press.
+	x, y := pixelOf(t, g, pts[0])
+	g.pathStep(frameInput{X: x, Y: y}, true, false)
+	if seen := g.pathStep(frameInput{X: x, Y: y, Left: true}, true, false); seen.Left {
+		t.Error("the camera saw the Ctrl+left press")
+	}
+	g.pathStep(frameInput{X: x, Y: y}, true, false)
+	if !a.HasPathStart || a.HasPathEnd || float32dist(a.PathStart, pts[0]) > 1 {
+		t.Fatalf("start %v (set %v), want near %v; status %q", a.PathStart, a.HasPathStart, pts[0], a.Status)
+	}
+	// Ctrl+right: the end.
+	x, y = pixelOf(t, g, pts[1])
+	if seen := g.pathStep(frameInput{X: x, Y: y, Right: true}, true, false); seen.Right {
+		t.Error("the camera saw the Ctrl+right press")
+	}
+	g.pathStep(frameInput{X: x, Y: y}, true, false)
+	if !a.HasPathEnd || float32dist(a.PathEnd, pts[1]) > 1 {
+		t.Fatalf("end %v, want near %v; status %q", a.PathEnd, pts[1], a.Status)
+	}
+	// A plain left press passes through.
+	if seen := g.pathStep(frameInput{X: x, Y: y, Left: true}, false, false); !seen.Left {
+		t.Error("a plain left press was taken")
+	}
+	// Ctrl pressed while the left button is held: no gesture.
+	start := a.PathStart
+	if seen := g.pathStep(frameInput{X: x, Y: y, Left: true}, true, false); !seen.Left || a.PathStart != start {
+		t.Error("Ctrl during a held left press started a path gesture")
+	}
+	g.pathStep(frameInput{X: x, Y: y}, false, false)
+
+	a.syncPath()
+	if a.PathErr != "" || len(a.PathPoints) < 2 || len(a.PathCorridor) == 0 || a.PathLengthM <= 0 {
+		t.Fatalf("no path: err %q, %d points, %d polygons", a.PathErr, len(a.PathPoints), len(a.PathCorridor))
+	}
+	if o := a.Scene.Overlay(render.OverlayPath); o == nil || !o.Visible || len(o.Tris) == 0 || len(o.Points) != len(a.PathPoints) {
+		t.Fatal("path overlay missing, hidden or empty")
+	}
+	t.Logf("path: %d polygons, %d corners, %.1f m", len(a.PathCorridor), len(a.PathPoints), a.PathLengthM)
+	if a.PathPartial {
+		t.Error("the path is partial")
+	}
+	searches := a.PathSearches
+	a.syncPath()
+	if a.PathSearches != searches {
+		t.Error("the path was searched again with nothing changed")
+	}
+	saveForInspection(t, "path-before", drawOnly(g))
+
+	// Carve a cylinder into the middle of the first leg and step the
+	// cache: every swap gives a new search on the live mesh.
+	mid := a.PathPoints[0].Add(a.PathPoints[1]).Scale(0.5)
+	mid.Y -= 1
+	if _, err := c.AddObstacle(voxel.Cylinder(mid, 1.5, 4)); err != nil {
+		t.Fatal(err)
+	}
+	a.edited()
+	if c.QueueLen() == 0 {
+		t.Fatal("the obstacle queued no tile")
+	}
+	swaps := 0
+	for steps := 0; c.QueueLen() > 0 && steps < 100; steps++ {
+		before, sig := a.PathSearches, pathMeshSig(c.Mesh())
+		if _, err := a.StepCache(1); err != nil {
+			t.Fatal(err)
+		}
+		a.syncPath()
+		swapped := pathMeshSig(c.Mesh()) != sig
+		if swapped {
+			swaps++
+		}
+		if swapped != (a.PathSearches != before) {
+			t.Fatalf("step %d: swapped %v, searched again %v", steps, swapped, a.PathSearches != before)
+		}
+		for _, r := range a.PathCorridor {
+			if !c.Mesh().IsValidRef(r) {
+				t.Fatalf("step %d: corridor polygon %#x is stale", steps, r)
+			}
+		}
+	}
+	if swaps == 0 {
+		t.Error("the obstacle swapped no tile")
+	}
+	if a.PathErr != "" || len(a.PathPoints) < 2 {
+		t.Fatalf("no path after the obstacle: %q", a.PathErr)
+	}
+	saveForInspection(t, "path-after", drawOnly(g))
+
+	// Without the cache, the plain build's mesh.
+	start, end := a.PathStart, a.PathEnd
+	a.DropCache()
+	g.startBuild()
+	waitBuild(t, g)
+	if a.navMesh() == nil || a.pathMesh() != a.navMesh() {
+		t.Fatal("the path does not use the plain build")
+	}
+	a.SetPathPoint(false, start)
+	a.SetPathPoint(true, end)
+	a.syncPath()
+	if a.PathErr != "" || len(a.PathPoints) < 2 || !a.navMesh().IsValidRef(a.PathCorridor[0]) {
+		t.Fatalf("no path on the plain build: %q", a.PathErr)
+	}
+
+	// The Path window draws.
+	drawFrames(t, g, 2)
+	if !a.HasPathStart || !a.HasPathEnd {
+		t.Fatal("a frame dropped the points")
+	}
+
+	// Clear hides the window and empties the overlay.
+	a.ClearPath()
+	if a.pathPanelOpen() || a.PathPoints != nil {
+		t.Error("the path survived Clear")
+	}
+	if o := a.Scene.Overlay(render.OverlayPath); o != nil && len(o.Points) != 0 {
+		t.Error("the overlay still shows points")
+	}
+	drawFrames(t, g, 1)
+}
+
+// float32dist is the distance between a and b, metres.
+func float32dist(a, b geom.Vec3) float32 { return a.Sub(b).Len() }
+
+// connectedPair returns the two points of pts farthest apart (in plan)
+// with a complete path between them on the cache's mesh.
+func connectedPair(t *testing.T, a *App, pts []geom.Vec3) [2]geom.Vec3 {
+	t.Helper()
+	m := a.Cache.Mesh()
+	var best [2]geom.Vec3
+	bestD := float32(-1)
+	for i := range pts {
+		for j := i + 1; j < len(pts); j++ {
+			sr, sp, err1 := query.NearestPoly(m, pts[i], pathHalfExtentsM)
+			er, ep, err2 := query.NearestPoly(m, pts[j], pathHalfExtentsM)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			if _, err := query.FindPath(m, sr, er, sp, ep, nil); err != nil {
+				continue
+			}
+			if d := float32dist(pts[i], pts[j]); d > bestD {
+				best, bestD = [2]geom.Vec3{pts[i], pts[j]}, d
+			}
+		}
+	}
+	if bestD < 0 {
+		t.Fatalf("no connected pair among %d points", len(pts))
+	}
+	return best
+}
+
+// TestPathOverlayAtStart: --overlays can name "path" (it is in the scene
+// from the first level load).
+func TestPathOverlayAtStart(t *testing.T) {
+	g, err := NewGame(Options{Level: "city", Width: testW, Height: testH, Overlays: []string{"input", render.OverlayPath}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := g.App.Scene.Overlay(render.OverlayPath); o == nil || !o.Visible {
+		t.Error("no visible path overlay")
+	}
+}
