@@ -365,7 +365,7 @@ func appendRect(o *Overlay, b geom.Box3, col color.RGBA) {
 // walkable area) in line (lifted lineLift).
 func appendTilePolys(o *Overlay, t *navmesh.Tile, fill, line color.RGBA, fillLift, lineLift float32) {
 	for pi := range t.Polys {
-		polyTris(t, pi, func(_ int, a, b, c geom.Vec3, _ uint8) {
+		t.PolyTris(pi, func(_ int, a, b, c geom.Vec3, _ uint8) {
 			o.Tris = append(o.Tris, Vertex{up(t, a, fillLift), fill}, Vertex{up(t, b, fillLift), fill}, Vertex{up(t, c, fillLift), fill})
 		})
 		p := &t.Polys[pi]

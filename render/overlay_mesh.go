@@ -272,52 +272,6 @@ func up(t *navmesh.Tile, p geom.Vec3, liftRows float32) geom.Vec3 {
 	return p
 }
 
-// polyTris calls fn for every triangle of polygon i of t: its detail
-// triangles (local vertex indices, edge flags) when it has any, else the
-// fan (0, j-1, j) of its corners with the fan's boundary flags. Triangles
-// whose vertices do not resolve are skipped.
-func polyTris(t *navmesh.Tile, i int, fn func(k int, a, b, c geom.Vec3, flags uint8)) {
-	if i < 0 || i >= len(t.Polys) {
-		return
-	}
-	p := &t.Polys[i]
-	if i < len(t.DetailMeshes) && t.DetailMeshes[i].TriCount > 0 {
-		d := t.DetailMeshes[i]
-		for k := 0; k < int(d.TriCount); k++ {
-			ti := int(d.TriBase) + k
-			if ti >= len(t.DetailTris) {
-				return
-			}
-			tri := t.DetailTris[ti]
-			a, oka := t.PolyDetailVert(i, int(tri[0]))
-			b, okb := t.PolyDetailVert(i, int(tri[1]))
-			c, okc := t.PolyDetailVert(i, int(tri[2]))
-			if oka && okb && okc {
-				fn(k, a, b, c, tri[3])
-			}
-		}
-		return
-	}
-	n := int(p.VertCount)
-	for j := 2; j < n; j++ {
-		a, oka := t.PolyDetailVert(i, 0)
-		b, okb := t.PolyDetailVert(i, j-1)
-		c, okc := t.PolyDetailVert(i, j)
-		if !(oka && okb && okc) {
-			continue
-		}
-		var flags uint8
-		if j == 2 {
-			flags |= 1 // edge 0-1 (a-b)
-		}
-		flags |= 1 << 2 // edge j-1..j (b-c)
-		if j == n-1 {
-			flags |= 1 << 4 // edge j..0 (c-a)
-		}
-		fn(j-2, a, b, c, flags)
-	}
-}
-
 // polyVert returns corner j of polygon p of t (false when out of range).
 func polyVert(t *navmesh.Tile, p *navmesh.Poly, j int) (geom.Vec3, bool) {
 	if j < 0 || j >= int(p.VertCount) || j >= navmesh.MaxVertsPerPoly || int(p.Verts[j]) >= len(t.Verts) {
@@ -361,7 +315,7 @@ func polyEdgePieces(t *navmesh.Tile, i, j int, fn func(a, b geom.Vec3)) {
 	tol := float64(edgeTolCells * t.Header.CellSizeM)
 	found := false
 	if i < len(t.DetailMeshes) && t.DetailMeshes[i].TriCount > 0 {
-		polyTris(t, i, func(_ int, a, b, c geom.Vec3, flags uint8) {
+		t.PolyTris(i, func(_ int, a, b, c geom.Vec3, flags uint8) {
 			vs := [3]geom.Vec3{a, b, c}
 			for e := 0; e < 3; e++ {
 				if flags>>(2*e)&1 == 0 {
@@ -404,7 +358,7 @@ func appendNavPolys(o *Overlay, ts []navTile, fill polyColour, style edgeStyle) 
 		for i := range t.Polys {
 			col := fill(nt, i)
 			col.A = meshFillAlpha
-			polyTris(t, i, func(_ int, a, b, c geom.Vec3, _ uint8) {
+			t.PolyTris(i, func(_ int, a, b, c geom.Vec3, _ uint8) {
 				o.Tris = append(o.Tris,
 					Vertex{up(t, a, meshFillLiftRows), col},
 					Vertex{up(t, b, meshFillLiftRows), col},
@@ -516,7 +470,7 @@ func DetailOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
 			if i < len(t.DetailMeshes) {
 				d = t.DetailMeshes[i]
 			}
-			polyTris(t, i, func(k int, a, b, c geom.Vec3, flags uint8) {
+			t.PolyTris(i, func(k int, a, b, c geom.Vec3, flags uint8) {
 				col := base
 				if k&1 != 0 {
 					col = shade(base, detailTriShade)

@@ -425,7 +425,7 @@ func TestPickPoly(t *testing.T) {
 			// A ray straight down through the centroid of the polygon's
 			// first triangle hits it or a polygon above it.
 			var c geom.Vec3
-			polyTris(tt, i, func(k int, a, b, cc geom.Vec3, _ uint8) {
+			tt.PolyTris(i, func(k int, a, b, cc geom.Vec3, _ uint8) {
 				if k == 0 {
 					c = a.Add(b).Add(cc).Scale(1.0 / 3)
 				}

@@ -59,7 +59,7 @@ func PathOverlay(m *navmesh.Mesh, corridor []navmesh.PolyRef, pts []geom.Vec3) *
 			if err != nil {
 				continue
 			}
-			polyTris(t, pi, func(_ int, a, b, c geom.Vec3, _ uint8) {
+			t.PolyTris(pi, func(_ int, a, b, c geom.Vec3, _ uint8) {
 				o.Tris = append(o.Tris, Vertex{up(t, a, portalLiftRows), pathCorridorFill},
 					Vertex{up(t, b, portalLiftRows), pathCorridorFill}, Vertex{up(t, c, portalLiftRows), pathCorridorFill})
 			})

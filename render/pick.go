@@ -59,7 +59,7 @@ func PickPoly(m *navmesh.Mesh, o, d [3]float64, maxT float64) (PolyHit, bool) {
 			continue
 		}
 		for i := range t.Polys {
-			polyTris(t, i, func(_ int, a, b, c geom.Vec3, _ uint8) {
+			t.PolyTris(i, func(_ int, a, b, c geom.Vec3, _ uint8) {
 				if h, ok := RayTriangle(o, d, a, b, c); ok && h < best {
 					best = h
 					hit = PolyHit{Ref: nt.ref.Poly(uint32(i)), T: h}
@@ -369,7 +369,7 @@ func PickedOverlay(m *navmesh.Mesh, ref navmesh.PolyRef) *Overlay {
 			return
 		}
 		if fill {
-			polyTris(t, pi, func(_ int, a, b, c geom.Vec3, _ uint8) {
+			t.PolyTris(pi, func(_ int, a, b, c geom.Vec3, _ uint8) {
 				o.Tris = append(o.Tris, Vertex{up(t, a, portalLiftRows), pickedFill},
 					Vertex{up(t, b, portalLiftRows), pickedFill}, Vertex{up(t, c, portalLiftRows), pickedFill})
 			})

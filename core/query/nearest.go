@@ -72,32 +72,6 @@ func triHeight(p, a, b, c geom.Vec3) (float32, bool) {
 	return float32(y), true
 }
 
-// polyTris calls fn with every triangle of polygon i as the mesh draws it:
-// its detail triangles, or the fan of its corners when it has none.
-func polyTris(t *navmesh.Tile, i int, fn func(a, b, c geom.Vec3)) {
-	p := &t.Polys[i]
-	if i < len(t.DetailMeshes) && t.DetailMeshes[i].TriCount > 0 {
-		d := t.DetailMeshes[i]
-		for k := 0; k < int(d.TriCount); k++ {
-			ti := int(d.TriBase) + k
-			if ti >= len(t.DetailTris) {
-				return
-			}
-			tr := t.DetailTris[ti]
-			a, ok0 := t.PolyDetailVert(i, int(tr[0]))
-			b, ok1 := t.PolyDetailVert(i, int(tr[1]))
-			c, ok2 := t.PolyDetailVert(i, int(tr[2]))
-			if ok0 && ok1 && ok2 {
-				fn(a, b, c)
-			}
-		}
-		return
-	}
-	for j := 2; j < int(p.VertCount); j++ {
-		fn(t.Verts[p.Verts[0]], t.Verts[p.Verts[j-1]], t.Verts[p.Verts[j]])
-	}
-}
-
 // closestOnSeg returns the point of segment a-b nearest to p in the XZ
 // plane, with its height interpolated along the segment, and the squared
 // XZ distance.
@@ -152,7 +126,7 @@ func closestOnPoly(t *navmesh.Tile, i int, p geom.Vec3) geom.Vec3 {
 	}
 	found := false
 	var y float32
-	polyTris(t, i, func(a, b, c geom.Vec3) {
+	t.PolyTris(i, func(_ int, a, b, c geom.Vec3, _ uint8) {
 		if found {
 			return
 		}
