@@ -22,9 +22,10 @@ type buildScratch struct {
 // every tile, the mesh filled row by row, layers from the lowest); the
 // cache takes its mesh as it is and keeps, for every tile that has
 // something walkable, its step-3 heightfield and the tile data of its
-// layers.
+// layers. The build checks the level's size against opt.Limits first
+// (pipeline.EstimateBuild).
 func (c *Cache) firstBuild(ctx context.Context, opt Options) error {
-	b, err := pipeline.BuildLevel(ctx, &c.settings, c.src, pipeline.BuildOptions{Workers: opt.Workers, Progress: opt.Progress})
+	b, err := pipeline.BuildLevel(ctx, &c.settings, c.src, pipeline.BuildOptions{Workers: opt.Workers, Progress: opt.Progress, Limits: opt.Limits})
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,11 @@ type Options struct {
 	// Trace, when not nil, sees every layer a layer-first rebuild builds
 	// (Cache.SetTrace changes it later).
 	Trace Trace
+	// Limits bound the size of the first build (pipeline.BuildLimits;
+	// zero fields: the defaults). A level over them is refused with a
+	// *pipeline.LimitError before anything proportional to it is
+	// allocated.
+	Limits pipeline.BuildLimits
 }
 
 // Cache is a tile cache: the navmesh of a level, the cached step-3 result of
@@ -142,9 +147,10 @@ type volumeEntry struct {
 // exactly pipeline's plain build of the same settings and source (the same
 // tiles in the same slots), and every tile with something walkable after
 // steps 1-3 is cached. The settings are validated and copied (s may change
-// afterwards; s.Obstacles are baked into the cached tiles). Cancelling ctx
-// stops the build with an error wrapping ctx.Err(). On error there is no
-// cache.
+// afterwards; s.Obstacles are baked into the cached tiles), and the
+// level's size is checked against opt.Limits first (a
+// *pipeline.LimitError). Cancelling ctx stops the build with an error
+// wrapping ctx.Err(). On error there is no cache.
 func Build(ctx context.Context, s *pipeline.NavSettings, src *pipeline.Source, opt Options) (*Cache, error) {
 	if s == nil {
 		return nil, fmt.Errorf("tilecache: nil settings")

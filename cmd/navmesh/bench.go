@@ -93,6 +93,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	cycles := fs.Int("cycles", 20, "measured cycles")
 	warmup := fs.Int("warmup", 2, "cycles run before measuring")
 	workers := fs.Int("workers", 0, "goroutines for the full build (0: every CPU); the cycles run on one")
+	limits := limitFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -132,15 +133,16 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := bench(name, soup, pts, *cycles, *warmup, *workers)
+	r, err := bench(name, soup, pts, *cycles, *warmup, *workers, *limits)
 	if err != nil {
 		return err
 	}
 	return writeBench(stdout, r)
 }
 
-// bench builds soup with a cache and runs warmup + cycles cycles.
-func bench(name string, soup *level.Soup, pts []geom.Vec3, cycles, warmup, workers int) (*benchResult, error) {
+// bench builds soup with a cache (refused over limits) and runs warmup +
+// cycles cycles.
+func bench(name string, soup *level.Soup, pts []geom.Vec3, cycles, warmup, workers int, limits pipeline.BuildLimits) (*benchResult, error) {
 	obs := make([]voxel.Obstacle, len(pts))
 	for i, p := range pts {
 		obs[i] = tilecache.CycleObstacle(p)
@@ -162,8 +164,12 @@ func bench(name string, soup *level.Soup, pts []geom.Vec3, cycles, warmup, worke
 	if err != nil {
 		return nil, err
 	}
+	src, err := pipeline.NewSoupSource(soup, ch)
+	if err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
-	c, err := tilecache.BuildChunk(context.Background(), &s, soup, ch, tilecache.Options{Workers: workers})
+	c, err := tilecache.Build(context.Background(), &s, src.Named(name), tilecache.Options{Workers: workers, Limits: limits})
 	if err != nil {
 		return nil, err
 	}

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"navviz/core/level"
 	"navviz/core/pipeline"
@@ -43,13 +45,15 @@ func stageMs(b *pipeline.Build) map[string]float64 {
 //	navmesh build LEVEL [--partition watershed|monotone|layers] [--solo]
 //	                    [--tile-size N] [--detail-sample-dist X] [--workers N]
 //	                    [--json] [-o mesh.bin]
+//	                    [--max-tiles N] [--max-columns N] [--max-memory-mib N]
 //
 // It builds the level (a built-in name or a .obj file) with the default
 // settings changed by the flags, tiled (pipeline.BuildLevel) or as one tile
 // (--solo, pipeline.BuildSolo), and prints the step-5 counts and the time
 // of each stage; --json prints them as one JSON object instead. -o writes
 // the navmesh (navmesh.Mesh.MarshalBinary; "-o -" writes it to stdout and
-// the report to stderr).
+// the report to stderr). A level over the size limits (pipeline.BuildLimits;
+// the --max-* flags raise them) fails before anything is built.
 func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("build", "LEVEL [--partition watershed|monotone|layers] [--solo] [--tile-size N] [--detail-sample-dist X] [--workers N] [--json] [-o mesh.bin]", stdout)
 	def := pipeline.DefaultSettings()
@@ -60,6 +64,7 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	workers := fs.Int("workers", 0, "goroutines building tiles (0: every CPU)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the text report")
 	out := fs.String("o", "", "write the navmesh (Mesh.MarshalBinary) to `file` (- for stdout)")
+	limits := limitFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -98,7 +103,8 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	opt := pipeline.BuildOptions{Workers: *workers}
+	opt := pipeline.BuildOptions{Workers: *workers, Limits: *limits}
+	src = src.Named(pos[0])
 	var b *pipeline.Build
 	if *solo {
 		b, err = pipeline.BuildSolo(context.Background(), &s, src, opt)
@@ -172,4 +178,22 @@ func printBuild(w io.Writer, name string, b *pipeline.Build, out string) error {
 		fmt.Fprintf(w, "wrote %s\n", out)
 	}
 	return nil
+}
+
+// limitFlags defines the size-limit flags of a command that builds a whole
+// level (--max-tiles, --max-columns, --max-memory-mib; 0 keeps
+// pipeline's default) and returns the limits they set once parsed.
+func limitFlags(fs *flag.FlagSet) *pipeline.BuildLimits {
+	l := &pipeline.BuildLimits{}
+	fs.IntVar(&l.MaxTiles, "max-tiles", 0, fmt.Sprintf("most `tiles` a build may have (0: %d)", pipeline.DefaultMaxTiles))
+	fs.Int64Var(&l.MaxColumns, "max-columns", 0, fmt.Sprintf("most build-grid `columns` a build may have (0: %d)", pipeline.DefaultMaxColumns))
+	fs.Func("max-memory-mib", fmt.Sprintf("memory budget of a build in `MiB` (0: %d)", pipeline.DefaultMaxBytes>>20), func(v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 || n > math.MaxInt64>>20 {
+			return fmt.Errorf("want a whole number of MiB, 0 to %d", int64(math.MaxInt64>>20))
+		}
+		l.MaxBytes = n << 20
+		return nil
+	})
+	return l
 }

@@ -83,6 +83,7 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 	var obs obstacleList
 	fs.Var(&obs, "obstacle", "a cylinder `x,y,z,r,h`: base centre, radius and height in metres (repeatable)")
 	asJSON := fs.Bool("json", false, "print a JSON array instead of the text report")
+	limits := limitFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -99,7 +100,7 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reps, err := inspectLevel(soup, obs)
+	reps, err := inspectLevel(soup, pos[0], obs, *limits)
 	if err != nil {
 		return err
 	}
@@ -122,16 +123,21 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 	return writeInspect(stdout, pos[0], len(obs), lines)
 }
 
-// inspectLevel builds soup with a layer-first cache, adds obs, runs
-// UpdateAll with a recorder and returns its reports.
-func inspectLevel(soup *level.Soup, obs []voxel.Obstacle) ([]inspect.LayerReport, error) {
+// inspectLevel builds soup (level name) with a layer-first cache (refused
+// over limits), adds obs, runs UpdateAll with a recorder and returns its
+// reports.
+func inspectLevel(soup *level.Soup, name string, obs []voxel.Obstacle, limits pipeline.BuildLimits) ([]inspect.LayerReport, error) {
 	s := pipeline.DefaultSettings()
 	s.Partition, s.DetailSampleDistCells = pipeline.Layers, 0
 	ch, err := level.NewChunky(soup, 256)
 	if err != nil {
 		return nil, err
 	}
-	c, err := tilecache.BuildChunk(context.Background(), &s, soup, ch, tilecache.Options{})
+	src, err := pipeline.NewSoupSource(soup, ch)
+	if err != nil {
+		return nil, err
+	}
+	c, err := tilecache.Build(context.Background(), &s, src.Named(name), tilecache.Options{Limits: limits})
 	if err != nil {
 		return nil, err
 	}

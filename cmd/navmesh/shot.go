@@ -82,6 +82,7 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 	detailArg := fs.String("detail-sample-dist", "", "detail sample distance of the build, `cells` (default 6; 0 with --partition layers, which builds tiles layer by layer; at most 0.9: no height sampling)")
 	ortho := fs.Bool("ortho", false, "orthographic instead of perspective projection")
 	out := fs.String("o", "", "output PNG `file` (- for stdout); required")
+	limits := limitFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -157,7 +158,7 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	var buildNote string
 	if len(spans) > 0 || haveTile {
-		grid, b, note, err := shotBuild(soup, len(spans) > 0, &settings)
+		grid, b, note, err := shotBuild(soup, *levelArg, len(spans) > 0, &settings, *limits)
 		if err != nil {
 			return err
 		}
@@ -220,10 +221,10 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 	return nil
 }
 
-// shotBuild returns the tile grid of soup under the (valid) settings s
-// and, when build is set, its plain build with the stages kept, plus a note
-// for the report.
-func shotBuild(soup *level.Soup, build bool, s *pipeline.NavSettings) (*pipeline.TileGrid, *pipeline.Build, string, error) {
+// shotBuild returns the tile grid of soup (level name) under the (valid)
+// settings s and, when build is set, its plain build with the stages kept
+// (refused over limits), plus a note for the report.
+func shotBuild(soup *level.Soup, name string, build bool, s *pipeline.NavSettings, limits pipeline.BuildLimits) (*pipeline.TileGrid, *pipeline.Build, string, error) {
 	chunky, err := level.NewChunky(soup, 256)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("index level: %w", err)
@@ -232,6 +233,7 @@ func shotBuild(soup *level.Soup, build bool, s *pipeline.NavSettings) (*pipeline
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("build source: %w", err)
 	}
+	src = src.Named(name)
 	if !build {
 		g, err := src.TileGrid(s)
 		if err != nil {
@@ -239,7 +241,7 @@ func shotBuild(soup *level.Soup, build bool, s *pipeline.NavSettings) (*pipeline
 		}
 		return g, nil, "", nil
 	}
-	b, err := pipeline.BuildLevel(context.Background(), s, src, pipeline.BuildOptions{KeepStages: true})
+	b, err := pipeline.BuildLevel(context.Background(), s, src, pipeline.BuildOptions{KeepStages: true, Limits: limits})
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("build: %w", err)
 	}

@@ -123,8 +123,8 @@ type TileStages struct {
 }
 
 // BuildOptions tune BuildLevel and BuildSolo. The zero value builds on
-// every CPU, with no progress report and no stages kept. No option but
-// SpansOnly changes the tiles built.
+// every CPU, with no progress report, no stages kept and the default size
+// limits. No option but SpansOnly changes the tiles built.
 type BuildOptions struct {
 	// Workers is the number of goroutines building tiles; 0 means
 	// runtime.GOMAXPROCS(0). Negative values are an error.
@@ -143,6 +143,11 @@ type BuildOptions struct {
 	// SpansOnly stops every tile after steps 1-3: no step 5, no Mesh, no
 	// counts (for a caller that runs step 5 itself, as the tile cache does).
 	SpansOnly bool
+	// Limits bound the build's tiles, columns and estimated memory
+	// (EstimateBuild, checked before anything proportional to the level
+	// is allocated); zero fields mean the defaults (DefaultMaxTiles,
+	// DefaultMaxColumns, DefaultMaxBytes).
+	Limits BuildLimits
 }
 
 // TileBuild is the plain build of one tile.
@@ -267,22 +272,20 @@ func cloneSettings(s *NavSettings) NavSettings {
 // Mesh.MarshalBinary).
 //
 // The settings are validated and copied first (s may change once
-// BuildLevel has returned). Cancelling ctx stops the build: workers finish
+// BuildLevel has returned), and the build's size is checked against
+// opt.Limits (EstimateBuild: a *LimitError, before anything proportional
+// to the level is allocated). Cancelling ctx stops the build: workers finish
 // the tile in hand and take no other, and BuildLevel returns an error
 // wrapping ctx.Err(). When tiles fail, the error of the first failing tile
 // in row-major order is returned, naming the tile. On error there is no
 // Build.
 func BuildLevel(ctx context.Context, s *NavSettings, src *Source, opt BuildOptions) (*Build, error) {
-	b, err := newBuild(s, src, opt)
+	_, grid, err := estimateTiled(s, src, opt)
 	if err != nil {
 		return nil, err
 	}
+	b := &Build{Settings: cloneSettings(s), Grid: grid}
 	set := &b.Settings
-	grid, err := src.TileGrid(set)
-	if err != nil {
-		return nil, err
-	}
-	b.Grid = grid
 	job := func(i int, scratch *Scratch, r *TileBuild, keep *TileStages) (*voxel.CompactHeightfield, TilePlace, error) {
 		tx, tz := i%grid.TilesX, i/grid.TilesX
 		r.TX, r.TZ = tx, tz
@@ -302,24 +305,6 @@ func BuildLevel(ctx context.Context, s *NavSettings, src *Source, opt BuildOptio
 		return nil, err
 	}
 	return b, nil
-}
-
-// newBuild validates the arguments of a build and returns a Build holding a
-// copy of the settings.
-func newBuild(s *NavSettings, src *Source, opt BuildOptions) (*Build, error) {
-	if s == nil {
-		return nil, fmt.Errorf("pipeline: nil settings")
-	}
-	if src == nil {
-		return nil, fmt.Errorf("pipeline: nil source")
-	}
-	if opt.Workers < 0 {
-		return nil, fmt.Errorf("pipeline: BuildOptions.Workers = %d, want >= 0", opt.Workers)
-	}
-	if err := s.Validate(); err != nil {
-		return nil, err
-	}
-	return &Build{Settings: cloneSettings(s)}, nil
 }
 
 // tileJob runs steps 1-3 of tile i of a build: it sets r.TX, r.TZ and
@@ -448,9 +433,16 @@ func buildTile(set *NavSettings, opt BuildOptions, i int, scratch *Scratch, r *T
 	if err != nil {
 		return err
 	}
-	r.Spans = chf
 	r.WalkableSpans = chf.WalkableSpanCount()
-	if r.WalkableSpans > 0 && !opt.SpansOnly {
+	if r.WalkableSpans == 0 {
+		// Nothing to build: the tile is left out of Build.Tiles, so its
+		// heightfield and stages are let go now, not when the build ends
+		// (a level with large empty parts then costs its walkable tiles).
+		r.ErodedAreas = nil
+		return nil
+	}
+	r.Spans = chf
+	if !opt.SpansOnly {
 		tm, err := buildTileMesh(set, at, chf, r.ErodedAreas, nil, scratch, &stageClock{times: &r.Times}, false)
 		if err != nil {
 			return err

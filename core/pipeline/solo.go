@@ -97,12 +97,12 @@ func soloPlace(g *voxel.Grid) TilePlace {
 // the solo grid's size, BorderCells 0 and TileSizeCells the larger of the
 // two (the tile's own grid is TileBuild.Spans'; s.TileSizeCells is not
 // used). Build.Solo is set. Options, cancellation and errors are as for
-// BuildLevel.
+// BuildLevel; the size check is EstimateSolo's.
 func BuildSolo(ctx context.Context, s *NavSettings, src *Source, opt BuildOptions) (*Build, error) {
-	b, err := newBuild(s, src, opt)
-	if err != nil {
+	if _, err := EstimateSolo(s, src, opt); err != nil {
 		return nil, err
 	}
+	b := &Build{Settings: cloneSettings(s)}
 	set := &b.Settings
 	g, err := soloGrid(set, src)
 	if err != nil {

@@ -28,6 +28,7 @@ type Source struct {
 	query  TriangleQuery
 	voxels *voxel.Heightfield
 	bounds geom.Box3
+	name   string // see Named
 }
 
 // NewSoupSource returns a source for soup s. q, when not nil, must index the
@@ -83,6 +84,18 @@ func inCoordRange(v geom.Vec3) bool {
 	const m = voxel.MaxCoordM
 	return v.X >= -m && v.X <= m && v.Y >= -m && v.Y <= m && v.Z >= -m && v.Z <= m
 }
+
+// Named returns a copy of src that carries the level's name (a file path
+// or a built-in level's name), for errors such as a build's LimitError.
+// The name changes nothing built.
+func (src *Source) Named(name string) *Source {
+	c := *src
+	c.name = name
+	return &c
+}
+
+// Name returns the name given by Named, or "".
+func (src *Source) Name() string { return src.name }
 
 // Bounds returns the level's box: the soup's bounds, or the heightfield's
 // OriginM and MaxM.

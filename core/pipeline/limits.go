@@ -1,0 +1,320 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+
+	"navviz/core/geom"
+)
+
+// Size limits of a whole-level build (docs/build.md, "Size limits"). A
+// build allocates a slot per tile and keeps a compact heightfield per
+// tile, so its memory grows with the level's area in cells: a level
+// 2,000 km wide, or a cell size of a millimetre, would need terabytes.
+// Every whole-level build (BuildLevel, BuildSolo, and through them the tile
+// cache, the navmesh command and navviz) first estimates its size with
+// EstimateBuild or EstimateSolo, in constant time and memory, and refuses
+// to start when the estimate exceeds BuildOptions.Limits.
+//
+// The limits live in BuildOptions, not NavSettings: they never change what
+// is built, only whether a build may start, and the settings are part of
+// a tile cache's fingerprint and of the Build panel's form.
+
+// Default limits (BuildLimits' zero fields), sized for a desktop.
+const (
+	// DefaultMaxTiles is the default most tiles of a build: 2^20.
+	DefaultMaxTiles = 1 << 20
+	// DefaultMaxColumns is the default most build-grid columns of a build
+	// (every tile's build grid, border ring included): 2^28, about 270
+	// million. At the estimate's 32 bytes a column the memory budget is
+	// reached first (at 2^27 columns); the column limit bounds the work
+	// when a caller raises the budget.
+	DefaultMaxColumns = 1 << 28
+	// DefaultMaxBytes is the default memory budget of a build: 4 GiB.
+	DefaultMaxBytes = 4 << 30
+)
+
+// Calibration of the estimate. BuildEstimate.Bytes counts, for every tile
+// whatever it holds, its build grid's columns at bytesPerColumn (the
+// compact heightfield's cells, spans, areas, eroded areas and region ids
+// at about one open span per column, its share of the tile data) plus
+// bytesPerTile (the TileBuild slot and its copy in Build.Tiles, the error
+// slot, the progress channel slot, the navmesh tile slot, a tile cache's
+// per-tile state), plus one build grid per worker for the scratch memory.
+//
+// Measured with runtime.ReadMemStats (heap in use after GC with the Build
+// alive, minus before; peak sampled during the build on one worker),
+// default settings, tile 64 (build grid 74 x 74):
+//
+//	level     spans/column  retained B/column  peak B/column   (KeepStages: retained, peak)
+//	city          0.83          24.0              29.6            44.4, 55.8
+//	terrain       0.86          22.3              29.2            40.9, 56.5
+//	nav_test      0.50          15.7              29.8            34.1, 53.7
+//	dungeon       0.21           8.3              19.1            16.9, 42.4
+//
+// so 32 bytes a column (64 with KeepStages) is above every measured peak
+// for levels of about one walkable floor per column. A level with many
+// floors stacked over the same columns (a tower) holds more spans per
+// column and may exceed the estimate by that factor; the estimate is a
+// guard against levels that are far too large, not an exact figure.
+const (
+	bytesPerColumn           = 32
+	bytesPerColumnKeepStages = 64
+	bytesPerTile             = 1024
+)
+
+// BuildLimits bound the size of a whole-level build. A zero field means
+// its default (DefaultMaxTiles, DefaultMaxColumns, DefaultMaxBytes); a
+// negative one is an error. To lift a limit, set it to math.MaxInt64 (or
+// math.MaxInt).
+type BuildLimits struct {
+	// MaxTiles is the most tiles (TilesX * TilesZ).
+	MaxTiles int
+	// MaxColumns is the most build-grid columns over all tiles:
+	// tiles * (TileSizeCells + 2*BorderCells)^2 (for a solo build the
+	// solo grid's columns).
+	MaxColumns int64
+	// MaxBytes is the memory budget, bytes: the most BuildEstimate.Bytes.
+	MaxBytes int64
+}
+
+// Effective returns l with every zero field replaced by its default.
+func (l BuildLimits) Effective() BuildLimits {
+	if l.MaxTiles == 0 {
+		l.MaxTiles = DefaultMaxTiles
+	}
+	if l.MaxColumns == 0 {
+		l.MaxColumns = DefaultMaxColumns
+	}
+	if l.MaxBytes == 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	return l
+}
+
+// Validate returns an error naming the first negative field.
+func (l BuildLimits) Validate() error {
+	switch {
+	case l.MaxTiles < 0:
+		return fmt.Errorf("pipeline: BuildLimits.MaxTiles = %d, want >= 0 (0: default %d)", l.MaxTiles, DefaultMaxTiles)
+	case l.MaxColumns < 0:
+		return fmt.Errorf("pipeline: BuildLimits.MaxColumns = %d, want >= 0 (0: default %d)", l.MaxColumns, DefaultMaxColumns)
+	case l.MaxBytes < 0:
+		return fmt.Errorf("pipeline: BuildLimits.MaxBytes = %d, want >= 0 (0: default %d)", l.MaxBytes, int64(DefaultMaxBytes))
+	}
+	return nil
+}
+
+// BuildEstimate is the size of a whole-level build, computed before it
+// starts (EstimateBuild, EstimateSolo). Products saturate at
+// math.MaxInt64.
+type BuildEstimate struct {
+	// Level is the source's name (Source.Name; may be empty).
+	Level string
+	// SizeM is the extent of the level's box, metres.
+	SizeM geom.Vec3
+	// Solo reports an estimate of BuildSolo (one tile, no border).
+	Solo bool
+	// TilesX and TilesZ are the tile grid's size.
+	TilesX, TilesZ int
+	// TileSizeCells is the side of a tile's own cells (for a solo build
+	// the larger side of the solo grid).
+	TileSizeCells int
+	// Tiles is TilesX * TilesZ.
+	Tiles int64
+	// ColumnsPerTile is one tile's build grid: (TileSizeCells +
+	// 2*BorderCells)^2, or the solo grid's Width * Height.
+	ColumnsPerTile int64
+	// Columns is Tiles * ColumnsPerTile.
+	Columns int64
+	// Bytes is the estimated peak memory of the build, bytes (see the
+	// calibration in limits.go): Columns * 32 (64 with KeepStages) +
+	// Tiles * 1024 + workers * ColumnsPerTile * 32 (64).
+	Bytes int64
+	// Limits are the limits checked (BuildOptions.Limits.Effective()).
+	Limits BuildLimits
+}
+
+// String returns a one-line summary such as "100 tiles (10 x 10 of 64
+// cells), 547600 columns, about 17.1 MiB".
+func (e BuildEstimate) String() string {
+	grid := fmt.Sprintf("%d x %d of %d cells", e.TilesX, e.TilesZ, e.TileSizeCells)
+	if e.Solo {
+		grid = "solo"
+	}
+	return fmt.Sprintf("%d tiles (%s), %d columns, about %s", e.Tiles, grid, e.Columns, FormatBytes(e.Bytes))
+}
+
+// LimitError is the error of a build over a limit. It names the limit,
+// and its Estimate the level, its size and counts.
+type LimitError struct {
+	Estimate BuildEstimate
+	// Limit is the BuildLimits field exceeded: "MaxTiles", "MaxColumns" or
+	// "MaxBytes".
+	Limit string
+	// Value is the estimate's figure for it, Max the limit.
+	Value, Max int64
+}
+
+func (e *LimitError) Error() string {
+	est := &e.Estimate
+	name := "level"
+	if est.Level != "" {
+		name = fmt.Sprintf("level %q", est.Level)
+	}
+	what, limit := fmt.Sprint(e.Value), fmt.Sprint(e.Max)
+	switch e.Limit {
+	case "MaxTiles":
+		what, limit = what+" tiles", limit+" tiles"
+	case "MaxColumns":
+		what, limit = what+" columns", limit+" columns"
+	case "MaxBytes":
+		what, limit = FormatBytes(e.Value), FormatBytes(e.Max)
+	}
+	return fmt.Sprintf("pipeline: %s is %.6g x %.6g m (x by z): %s, over the limit: %s is more than BuildLimits.%s = %s (raise the limit, or use a larger cell or tile size)",
+		name, est.SizeM.X, est.SizeM.Z, est, what, e.Limit, limit)
+}
+
+// FormatBytes formats n bytes with a binary unit: "512 B", "20.2 MiB",
+// "3.5 TiB".
+func FormatBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	v := float64(n)
+	for _, u := range []string{"KiB", "MiB", "GiB", "TiB", "PiB"} {
+		v /= unit
+		if v < unit || u == "PiB" {
+			return fmt.Sprintf("%.3g %s", v, u)
+		}
+	}
+	return "" // not reached
+}
+
+// EstimateBuild returns the size of BuildLevel(ctx, s, src, opt) without
+// building anything, in constant time and memory: the tile grid, the
+// build-grid columns and the estimated peak bytes. It validates the
+// arguments as BuildLevel does (the settings, opt.Workers and opt.Limits).
+// When the estimate exceeds a limit of opt.Limits (zero fields: the
+// defaults) the error is a *LimitError naming the level, its size, the
+// counts and the limit, and the estimate is returned with it; any other
+// error (invalid settings, a level too wide for the tile grid) comes with
+// a zero estimate. BuildLevel, the tile cache and every navviz and navmesh
+// build check it before anything proportional to the level is allocated.
+func EstimateBuild(s *NavSettings, src *Source, opt BuildOptions) (BuildEstimate, error) {
+	e, _, err := estimateTiled(s, src, opt)
+	return e, err
+}
+
+// EstimateSolo is EstimateBuild for BuildSolo: one tile, the solo grid's
+// columns.
+func EstimateSolo(s *NavSettings, src *Source, opt BuildOptions) (BuildEstimate, error) {
+	if err := checkBuildArgs(s, src, opt); err != nil {
+		return BuildEstimate{}, err
+	}
+	g, err := soloGrid(s, src)
+	if err != nil {
+		return BuildEstimate{}, levelErr(src, err)
+	}
+	e := BuildEstimate{Solo: true, TilesX: 1, TilesZ: 1, TileSizeCells: max(g.Width, g.Height),
+		ColumnsPerTile: int64(g.Width) * int64(g.Height)}
+	return e, e.finish(src, opt)
+}
+
+// estimateTiled is EstimateBuild, also returning the tile grid.
+func estimateTiled(s *NavSettings, src *Source, opt BuildOptions) (BuildEstimate, *TileGrid, error) {
+	if err := checkBuildArgs(s, src, opt); err != nil {
+		return BuildEstimate{}, nil, err
+	}
+	grid, err := src.TileGrid(s)
+	if err != nil {
+		return BuildEstimate{}, nil, levelErr(src, err)
+	}
+	side := int64(grid.TileSizeCells) + 2*int64(grid.BorderCells)
+	e := BuildEstimate{TilesX: grid.TilesX, TilesZ: grid.TilesZ, TileSizeCells: grid.TileSizeCells,
+		ColumnsPerTile: side * side}
+	if err := e.finish(src, opt); err != nil {
+		return e, nil, err
+	}
+	return e, grid, nil
+}
+
+// levelErr names src's level in err when it has a name.
+func levelErr(src *Source, err error) error {
+	if src.name == "" {
+		return err
+	}
+	return fmt.Errorf("level %q: %w", src.name, err)
+}
+
+// checkBuildArgs validates the arguments of a whole-level build.
+func checkBuildArgs(s *NavSettings, src *Source, opt BuildOptions) error {
+	if s == nil {
+		return fmt.Errorf("pipeline: nil settings")
+	}
+	if src == nil {
+		return fmt.Errorf("pipeline: nil source")
+	}
+	if opt.Workers < 0 {
+		return fmt.Errorf("pipeline: BuildOptions.Workers = %d, want >= 0", opt.Workers)
+	}
+	if err := opt.Limits.Validate(); err != nil {
+		return err
+	}
+	return s.Validate()
+}
+
+// finish fills the totals of e (TilesX, TilesZ and ColumnsPerTile set)
+// and checks them against opt's limits, tiles first, then bytes, then
+// columns: the one check of every build.
+func (e *BuildEstimate) finish(src *Source, opt BuildOptions) error {
+	e.Level = src.name
+	e.SizeM = src.bounds.Size()
+	e.Limits = opt.Limits.Effective()
+	e.Tiles = satMul(int64(e.TilesX), int64(e.TilesZ))
+	e.Columns = satMul(e.Tiles, e.ColumnsPerTile)
+	perColumn := int64(bytesPerColumn)
+	if opt.KeepStages {
+		perColumn = bytesPerColumnKeepStages
+	}
+	workers := int64(opt.Workers)
+	if workers == 0 {
+		workers = int64(runtime.GOMAXPROCS(0))
+	}
+	workers = min(workers, e.Tiles)
+	e.Bytes = satAdd(satAdd(satMul(e.Columns, perColumn), satMul(e.Tiles, bytesPerTile)),
+		satMul(workers, satMul(e.ColumnsPerTile, perColumn)))
+	over := func(limit string, v, lim int64) error {
+		return &LimitError{Estimate: *e, Limit: limit, Value: v, Max: lim}
+	}
+	switch {
+	case e.Tiles > int64(e.Limits.MaxTiles):
+		return over("MaxTiles", e.Tiles, int64(e.Limits.MaxTiles))
+	case e.Bytes > e.Limits.MaxBytes:
+		return over("MaxBytes", e.Bytes, e.Limits.MaxBytes)
+	case e.Columns > e.Limits.MaxColumns:
+		return over("MaxColumns", e.Columns, e.Limits.MaxColumns)
+	}
+	return nil
+}
+
+// satMul returns a*b for a, b >= 0, saturating at math.MaxInt64.
+func satMul(a, b int64) int64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a > math.MaxInt64/b {
+		return math.MaxInt64
+	}
+	return a * b
+}
+
+// satAdd returns a+b for a, b >= 0, saturating at math.MaxInt64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
