@@ -181,18 +181,36 @@ func printBuild(w io.Writer, name string, b *pipeline.Build, out string) error {
 }
 
 // limitFlags defines the size-limit flags of a command that builds a whole
-// level (--max-tiles, --max-columns, --max-memory-mib; 0 keeps
-// pipeline's default) and returns the limits they set once parsed.
+// level (--max-tiles, --max-columns, --max-memory-mib; 0 keeps pipeline's
+// default, a negative value is a usage error) and returns the limits they
+// set once parsed.
 func limitFlags(fs *flag.FlagSet) *pipeline.BuildLimits {
 	l := &pipeline.BuildLimits{}
-	fs.IntVar(&l.MaxTiles, "max-tiles", 0, fmt.Sprintf("most `tiles` a build may have (0: %d)", pipeline.DefaultMaxTiles))
-	fs.Int64Var(&l.MaxColumns, "max-columns", 0, fmt.Sprintf("most build-grid `columns` a build may have (0: %d)", pipeline.DefaultMaxColumns))
-	fs.Func("max-memory-mib", fmt.Sprintf("memory budget of a build in `MiB` (0: %d)", pipeline.DefaultMaxBytes>>20), func(v string) error {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 || n > math.MaxInt64>>20 {
-			return fmt.Errorf("want a whole number of MiB, 0 to %d", int64(math.MaxInt64>>20))
+	count := func(dst *int64, maxV int64, unit string) func(string) error {
+		return func(v string) error {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 0 || n > maxV {
+				return fmt.Errorf("want a whole number of %s, 0 to %d", unit, maxV)
+			}
+			*dst = n
+			return nil
 		}
-		l.MaxBytes = n << 20
+	}
+	var tiles, mib int64
+	fs.Func("max-tiles", fmt.Sprintf("most `tiles` a build may have (0: %d)", pipeline.DefaultMaxTiles), func(v string) error {
+		if err := count(&tiles, math.MaxInt, "tiles")(v); err != nil {
+			return err
+		}
+		l.MaxTiles = int(tiles)
+		return nil
+	})
+	fs.Func("max-columns", fmt.Sprintf("most build-grid `columns` a build may have (0: %d)", pipeline.DefaultMaxColumns),
+		count(&l.MaxColumns, math.MaxInt64, "columns"))
+	fs.Func("max-memory-mib", fmt.Sprintf("memory budget of a build in `MiB` (0: %d)", pipeline.DefaultMaxBytes>>20), func(v string) error {
+		if err := count(&mib, math.MaxInt64>>20, "MiB")(v); err != nil {
+			return err
+		}
+		l.MaxBytes = mib << 20
 		return nil
 	})
 	return l
