@@ -78,8 +78,10 @@ func NewApp() *App {
 var loadLevel = level.Load
 
 // Load replaces the current level with the built-in level or .obj file named
-// by nameOrPath and frames the camera on it. On failure nothing changes
-// except Err, which holds the error text; the error is also returned.
+// by nameOrPath and frames the camera on it. A level whose build with the
+// edited settings would exceed the size limits (pipeline.EstimateBuild) is
+// refused. On failure nothing changes except Err, which holds the error
+// text; the error is also returned.
 func (a *App) Load(nameOrPath string) error {
 	s, err := loadLevel(nameOrPath)
 	if err == nil && s == nil {
@@ -87,6 +89,11 @@ func (a *App) Load(nameOrPath string) error {
 	}
 	if err == nil && len(s.Tris) == 0 {
 		err = fmt.Errorf("ui: level %q has no triangles", nameOrPath)
+	}
+	if err == nil {
+		// A level too large to build with the edited settings is refused
+		// here, keeping the current level, build, cache and edits.
+		err = a.oversize(s, nameOrPath, uiBuildOptions)
 	}
 	if err != nil {
 		// Loader errors name the file (and line); say which level otherwise.

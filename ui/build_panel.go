@@ -290,11 +290,19 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 			s.WalkableHeightCells(), s.WalkableClimbCells(), s.WalkableRadiusCells(), s.BorderCells(), s.TileSizeM()))
 	}
 
+	size := a.buildSizeText()
+	if size != "" {
+		ctx.Text(size)
+	}
+
 	running, done, total := g.runner.progress()
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	label := "Build"
-	if problem != "" {
+	switch {
+	case problem != "":
 		label = "Build (fix settings)"
+	case strings.HasPrefix(size, "Too large"):
+		label = "Build (too large)"
 	}
 	ctx.Button(label).On(g.startBuild)
 	if running {
@@ -383,10 +391,17 @@ func (g *Game) defaultVolumeLine() string {
 }
 
 // startBuild starts a build of the current level with the edited settings,
-// unless they are invalid (the panel shows why).
+// unless they are invalid (the panel shows why) or the build would exceed
+// the size limits (then BuildErr and Err say so, and the previous build
+// stays).
 func (g *Game) startBuild() {
 	a := g.App
 	if g.settingsProblem() != "" || a.Soup == nil {
+		return
+	}
+	if err := a.oversize(a.Soup, a.LevelName, uiBuildOptions); err != nil {
+		a.BuildErr = err.Error()
+		a.Err = "build: " + a.BuildErr
 		return
 	}
 	a.BuildErr = ""

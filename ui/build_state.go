@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -87,6 +88,7 @@ type buildState struct {
 	Scope spanScope
 
 	volumesGen uint64                // bumped when Settings.Volumes change
+	sizeSrc    sizeSource            // the level's source for the size estimate
 	spanBuilt  map[string]overlayKey // content key of each span overlay
 	spanVis    map[string]bool       // remembered visibility across levels
 
@@ -113,6 +115,72 @@ func (a *App) levelChanged() {
 	a.spanBuilt = map[string]overlayKey{}
 	a.clearPick()
 	a.DropCache() // the tile cache is of the previous level (cache_state.go)
+}
+
+// uiBuildOptions are the options of navviz's plain build (buildLevel):
+// the stages are kept for the span overlays, the size limits are the
+// defaults. Loading a level, the Build panel's estimate and the Build
+// button check the level's size with them (pipeline.EstimateBuild).
+var uiBuildOptions = pipeline.BuildOptions{KeepStages: true}
+
+// sizeSource is the build source of a level for the size estimate, made
+// once per level (making it validates the soup).
+type sizeSource struct {
+	soup *level.Soup
+	name string
+	src  *pipeline.Source
+	err  error
+}
+
+// EstimateBuild returns the size of a build of soup (named name) with the
+// edited settings and opt (pipeline.EstimateBuild: constant time once the
+// level's source is made): the tiles, columns and estimated memory, and a
+// *pipeline.LimitError when the build would exceed opt.Limits.
+func (a *App) EstimateBuild(soup *level.Soup, name string, opt pipeline.BuildOptions) (pipeline.BuildEstimate, error) {
+	if soup == nil {
+		return pipeline.BuildEstimate{}, fmt.Errorf("ui: no level")
+	}
+	if c := &a.sizeSrc; c.soup != soup || c.name != name {
+		src, err := pipeline.NewSoupSource(soup, nil)
+		if err == nil {
+			src = src.Named(name)
+		}
+		*c = sizeSource{soup: soup, name: name, src: src, err: err}
+	}
+	if err := a.sizeSrc.err; err != nil {
+		return pipeline.BuildEstimate{}, err
+	}
+	return pipeline.EstimateBuild(&a.Settings, a.sizeSrc.src, opt)
+}
+
+// oversize returns the *pipeline.LimitError of building soup (named name)
+// with the edited settings and opt, or nil when it fits or has no
+// estimate (invalid settings, a level the tile grid refuses: the build
+// itself reports those, quickly).
+func (a *App) oversize(soup *level.Soup, name string, opt pipeline.BuildOptions) error {
+	_, err := a.EstimateBuild(soup, name, opt)
+	if le := (*pipeline.LimitError)(nil); errors.As(err, &le) {
+		return err
+	}
+	return nil
+}
+
+// buildSizeText returns the Build panel's line about the size of a build
+// of the current level with the edited settings: its tiles, columns and
+// estimated memory against the budget, or why it cannot be built. Empty
+// without a level or with invalid settings (the panel shows those).
+func (a *App) buildSizeText() string {
+	if a.Soup == nil || a.SettingsErr() != nil {
+		return ""
+	}
+	e, err := a.EstimateBuild(a.Soup, a.LevelName, uiBuildOptions)
+	if le := (*pipeline.LimitError)(nil); errors.As(err, &le) {
+		return "Too large to build: " + err.Error()
+	}
+	if err != nil {
+		return "Cannot build: " + err.Error()
+	}
+	return fmt.Sprintf("Build size: %s of %s allowed.", e, pipeline.FormatBytes(e.Limits.MaxBytes))
 }
 
 // SettingsErr returns the validation error of the edited settings, or nil.
@@ -449,7 +517,9 @@ func buildLevel(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, 
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.BuildLevel(ctx, s, src, pipeline.BuildOptions{Progress: progress, KeepStages: true})
+	opt := uiBuildOptions
+	opt.Progress = progress
+	return pipeline.BuildLevel(ctx, s, src, opt)
 }
 
 // progressBar renders done of total as "[#####.....] 45/121" with width

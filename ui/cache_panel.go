@@ -300,6 +300,11 @@ func (g *Game) startCacheBuild() {
 		a.CacheErr = "invalid settings: " + p
 		return
 	}
+	if err := a.oversize(a.Soup, a.LevelName, pipeline.BuildOptions{}); err != nil { // the cache's first build
+		a.CacheErr = err.Error()
+		_ = a.cacheFail(fmt.Errorf("cache build: %w", err))
+		return
+	}
 	a.CacheErr = ""
 	g.cache.buildSoup = a.Soup
 	g.cache.runner.start(a.Soup, a.Settings, a.LevelName)
