@@ -194,7 +194,7 @@ func layReference(c *voxel.CompactHeightfield, border, minArea int, layers []uin
 	next := uint16(0)
 	for _, m := range members {
 		touch := false
-		inner := false
+		inner, ring := false, false
 		for _, i := range m {
 			for d := range 4 {
 				if j := link(i, d); j >= 0 && walk(j) && c.Areas[j] != c.Areas[i] {
@@ -204,9 +204,11 @@ func layReference(c *voxel.CompactHeightfield, border, minArea int, layers []uin
 			x, z := colX[i], colZ[i]
 			if x >= border && z >= border && x < w-border && z < c.Height-border {
 				inner = true
+			} else {
+				ring = true
 			}
 		}
-		if len(m) < minArea && !touch {
+		if len(m) < minArea && !touch && !ring {
 			continue
 		}
 		id := uint16(0)
