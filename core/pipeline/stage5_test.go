@@ -444,7 +444,8 @@ func TestSoloGrid(t *testing.T) {
 // areas with the same obstacles and volume marked. On the layer-first path
 // this holds because the layers are split on the areas after erosion,
 // which marking never changes: rebuilding each layer of the plain build's
-// split (BuildLayerMesh, as the cache does) gives the baked tiles too.
+// split (BuildLayerMesh, as the cache does) gives the baked tiles too. The
+// layer partition's general path (detail sampling on) splits the same way.
 func TestObstaclesBakedEqualMarked(t *testing.T) {
 	b0, tb := firstLayeredTile(t)
 	g := b0.Grid
@@ -462,7 +463,9 @@ func TestObstaclesBakedEqualMarked(t *testing.T) {
 	}
 	vol := voxel.ConvexVolume{VertsXZ: [][2]float32{{box.Max.X - 8, box.Max.Z - 8}, {box.Max.X - 1, box.Max.Z - 8}, {box.Max.X - 1, box.Max.Z - 1}},
 		MinYM: box.Min.Y, MaxYM: box.Max.Y, Area: 0}
-	for _, base := range []NavSettings{layerSettings(), DefaultSettings()} {
+	generalLayers := DefaultSettings()
+	generalLayers.Partition = Layers
+	for _, base := range []NavSettings{layerSettings(), DefaultSettings(), generalLayers} {
 		s := base
 		s.Obstacles = obstacles
 		s.Volumes = []voxel.ConvexVolume{vol}
