@@ -236,3 +236,34 @@ func meshAreaM2(t testing.TB, m *navmesh.Mesh) float64 {
 	}
 	return total
 }
+
+// unlinkedPortalEdges counts the portal edges of m (polygon edges on a tile
+// border, Neis ExtLink|dir) that no link uses: walkable area whose
+// continuation in the neighbouring tile is missing, or a level's outer
+// border. It also returns the number of portal edges.
+func unlinkedPortalEdges(t testing.TB, m *navmesh.Mesh) (unlinked, portals int) {
+	t.Helper()
+	for _, ref := range m.Tiles() {
+		tile, err := m.Tile(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range tile.Polys {
+			p := &tile.Polys[i]
+			links, err := m.Links(ref.Poly(uint32(i)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := range int(p.VertCount) {
+				if n := p.Neis[j]; n == navmesh.NullIndex || n&navmesh.ExtLink == 0 {
+					continue
+				}
+				portals++
+				if !slices.ContainsFunc(links, func(l navmesh.Link) bool { return int(l.Edge) == j && l.Side != navmesh.InternalSide }) {
+					unlinked++
+				}
+			}
+		}
+	}
+	return unlinked, portals
+}

@@ -168,9 +168,9 @@ func (s *NavSettings) LayerFirst() bool {
 // its build grid, at the tile's place (TileGrid.Place). eroded holds the
 // areas after erosion, before the build-time volumes and obstacles (one per
 // span; TileBuild.ErodedAreas; nil means chf.Areas, right when the settings
-// have no volume and no obstacle): the walkability the layer-first split is
-// decided on, so that marking obstacles and volumes never changes a tile's
-// layers. areas holds the area ids in force (one per span; nil means
+// have no volume and no obstacle): the walkability the layer split of the
+// Layers partition is decided on (on both paths), so that marking obstacles
+// and volumes never changes a tile's layers. areas holds the area ids in force (one per span; nil means
 // chf.Areas, the plain build's): the areas every region, contour and polygon
 // is built from.
 //
@@ -179,7 +179,8 @@ func (s *NavSettings) LayerFirst() bool {
 // is built by BuildLayerMesh on its areas in force. Otherwise (the general
 // path) the whole tile is built together: regions by s.Partition
 // (Watershed, Monotone with RegionMinAreaCells and RegionMergeAreaCells, or
-// the layer partition region.Layers with RegionMinAreaCells), contour.Build
+// the layer partition region.LayersSplitOn with RegionMinAreaCells, split
+// on eroded like the layer-first path, regions on areas), contour.Build
 // with EdgeMaxErrorCells and EdgeMaxLenCells, polygons of up to
 // VertsPerPoly vertices placed by at.Map, the detail mesh with
 // DetailSampleDistM and DetailSampleMaxErrorM, and tile data with layer 0.
@@ -265,7 +266,9 @@ func buildTileMesh(s *NavSettings, at TilePlace, chf *voxel.CompactHeightfield, 
 	case Monotone:
 		regs, err = region.Monotone(c, b, s.RegionMinAreaCells(), s.RegionMergeAreaCells())
 	default:
-		regs, err = region.Layers(c, b, s.RegionMinAreaCells())
+		// Split on the eroded areas (as the layer-first path does), so
+		// that each span's layer is the first build's.
+		regs, err = region.LayersSplitOn(c, split.Areas, b, s.RegionMinAreaCells())
 	}
 	if err != nil {
 		return nil, err
@@ -322,15 +325,8 @@ func layerFirstMesh(s *NavSettings, at TilePlace, c *voxel.CompactHeightfield, a
 			return nil, fmt.Errorf("pipeline: layer %d: %w", li, err)
 		}
 		// The tile-wide ids, numbered as region.Layers does (docs/layers.md §7).
-		if total+lab.Count > region.MaxRegions {
-			return nil, fmt.Errorf("pipeline: more than %d regions (%d in layers 0..%d)", region.MaxRegions, total+lab.Count, li)
-		}
-		off := uint16(total)
-		for k, id := range lab.IDs {
-			if id != region.NoRegion && id != region.LayerBorder {
-				id += off
-			}
-			ids[v.Index[k]] = id
+		if err := v.TileIDs(lab, total, ids); err != nil {
+			return nil, fmt.Errorf("pipeline: %w", err)
 		}
 		lb.RegionBase = total
 		total += lab.Count

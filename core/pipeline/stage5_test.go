@@ -444,7 +444,8 @@ func TestSoloGrid(t *testing.T) {
 // areas with the same obstacles and volume marked. On the layer-first path
 // this holds because the layers are split on the areas after erosion,
 // which marking never changes: rebuilding each layer of the plain build's
-// split (BuildLayerMesh, as the cache does) gives the baked tiles too.
+// split (BuildLayerMesh, as the cache does) gives the baked tiles too. The
+// layer partition's general path (detail sampling on) splits the same way.
 func TestObstaclesBakedEqualMarked(t *testing.T) {
 	b0, tb := firstLayeredTile(t)
 	g := b0.Grid
@@ -462,7 +463,9 @@ func TestObstaclesBakedEqualMarked(t *testing.T) {
 	}
 	vol := voxel.ConvexVolume{VertsXZ: [][2]float32{{box.Max.X - 8, box.Max.Z - 8}, {box.Max.X - 1, box.Max.Z - 8}, {box.Max.X - 1, box.Max.Z - 1}},
 		MinYM: box.Min.Y, MaxYM: box.Max.Y, Area: 0}
-	for _, base := range []NavSettings{layerSettings(), DefaultSettings()} {
+	generalLayers := DefaultSettings()
+	generalLayers.Partition = Layers
+	for _, base := range []NavSettings{layerSettings(), DefaultSettings(), generalLayers} {
 		s := base
 		s.Obstacles = obstacles
 		s.Volumes = []voxel.ConvexVolume{vol}
@@ -546,5 +549,100 @@ func TestObstaclesBakedEqualMarked(t *testing.T) {
 			t.Errorf("%v: the obstacles changed %d tiles and %d splits on the marked areas", base.Partition, changed, splitChanged)
 		}
 		t.Logf("%v: %d tiles changed by the obstacles and the volume; %d would split otherwise on the marked areas", base.Partition, changed, splitChanged)
+	}
+}
+
+// TestGeneralLayersKeepSplit checks the layer rule of build3d-runtime.md
+// ("What is cached") on the general path of the layer partition (detail
+// sampling on): on every multi-layer tile of city, a cylinder of radius 8 m
+// (the tile's full height) at the tile's centre is marked on the
+// tile's areas, as the tile cache marks it; BuildTileMesh keeps the layer
+// of every span from the first build (the split is made on the eroded
+// areas), and its tile data equal those of a plain build with every
+// cylinder baked into the settings. It also counts the tiles whose region
+// ids would differ had the split been made on the marked areas.
+func TestGeneralLayersKeepSplit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: two builds of city")
+	}
+	s := DefaultSettings()
+	s.Partition = Layers
+	if s.LayerFirst() {
+		t.Fatal("settings build layer first")
+	}
+	src := chunkySource(t, leveltest.Soup(t, "city"))
+	plain := build(t, src, &s, false, 0)
+	var obstacles []voxel.Obstacle
+	var multi []int
+	for i := range plain.Tiles {
+		p := &plain.Tiles[i]
+		if p.Regions.LayerCount < 2 {
+			continue
+		}
+		box, err := plain.Grid.TileBoxM(p.TX, p.TZ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := box.Center()
+		obstacles = append(obstacles, voxel.Cylinder(geom.V3(c.X, box.Min.Y, c.Z), 8, box.Max.Y-box.Min.Y))
+		multi = append(multi, i)
+	}
+	if len(multi) == 0 {
+		t.Fatal("city has no multi-layer tile")
+	}
+	bs := s
+	bs.Obstacles = obstacles
+	baked := build(t, src, &bs, false, 0)
+	var scratch Scratch
+	changed, resplit, idsDiffer := 0, 0, 0
+	for _, i := range multi {
+		p, bk := &plain.Tiles[i], &baked.Tiles[i]
+		marked := slices.Clone(p.Spans.Areas)
+		m := *p.Spans
+		m.Areas = marked
+		for k := range obstacles {
+			if _, err := voxel.MarkObstacle(&m, &obstacles[k], s.WalkableRadiusCells()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		at, err := plain.Grid.Place(p.TX, p.TZ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm, err := BuildTileMesh(&s, at, p.Spans, p.ErodedAreas, marked, &scratch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tm.LayerFirst {
+			t.Fatal("built layer first")
+		}
+		if !slices.Equal(tm.Regions.Layers, p.Regions.Layers) || tm.Regions.LayerCount != p.Regions.LayerCount {
+			t.Errorf("tile (%d, %d): the layers of the spans differ from the first build's", p.TX, p.TZ)
+		}
+		if !slices.Equal(bk.Regions.Layers, p.Regions.Layers) || !slices.Equal(bk.Regions.IDs, tm.Regions.IDs) {
+			t.Errorf("tile (%d, %d): the baked build's layers or region ids differ", p.TX, p.TZ)
+		}
+		if !slices.EqualFunc(tm.Layers, bk.Layers, func(a, b LayerBuild) bool { return bytes.Equal(a.Data, b.Data) }) {
+			t.Errorf("tile (%d, %d): rebuilt tile data differ from the baked build's", p.TX, p.TZ)
+		}
+		if !slices.EqualFunc(tm.Layers, p.Layers, func(a, b LayerBuild) bool { return bytes.Equal(a.Data, b.Data) }) {
+			changed++
+		}
+		// A split made on the marked areas (region.Layers on them).
+		direct, err := region.Layers(&m, m.BorderCells, s.RegionMinAreaCells())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(direct.Layers, p.Regions.Layers) {
+			resplit++
+		}
+		if !slices.Equal(direct.IDs, tm.Regions.IDs) {
+			idsDiffer++
+		}
+	}
+	t.Logf("city: %d multi-layer tiles, %d changed by their cylinder; split on the marked areas, %d would have other layers and %d other region ids",
+		len(multi), changed, resplit, idsDiffer)
+	if changed == 0 || resplit == 0 || idsDiffer == 0 {
+		t.Errorf("the cylinders changed %d tiles, %d splits and %d region ids: the test shows nothing", changed, resplit, idsDiffer)
 	}
 }

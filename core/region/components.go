@@ -214,10 +214,24 @@ func (v *LayerView) markTouching(areas []uint8, lab *Labels, dst []bool) {
 	}
 }
 
+// markRing sets keep[a] (len lab.Count+1) for every label a with a span in
+// the border ring (InBorder).
+func (v *LayerView) markRing(lab *Labels, keep []bool) {
+	for k, id := range lab.IDs {
+		if id != NoRegion && int(id) <= lab.Count && !keep[id] && v.InBorder(k) {
+			keep[id] = true
+		}
+	}
+}
+
 // DropIslands removes the small islands from a labelling made by
 // Components (docs/layers.md §5): a label with fewer than minAreaCells spans
-// (Size) none of which links to a walkable span of another area (Touching)
-// is dropped, its spans set to NoRegion. The labels left are renumbered
+// (Size), none of them in the border ring (InBorder) and none linking to a
+// walkable span of another area (Touching), is dropped, its spans set to
+// NoRegion. A component reaching the ring is kept whatever its size, as the
+// island removal of the other partitions keeps a region touching the border
+// (docs/regions.md §5.3): its size inside this tile says nothing of its
+// size across tiles. The labels left are renumbered
 // 1..Count keeping their order (so still in the order of their first span),
 // with their First and Size. areas holds the areas in force (nil: v.Areas).
 // It returns the number of labels dropped; on an error lab is unchanged.
@@ -253,6 +267,7 @@ func (v *LayerView) dropIslands(areas []uint8, lab *Labels, minAreaCells int) in
 		}
 	}
 	if small > 0 {
+		v.markRing(lab, keep)
 		v.markTouching(areas, lab, keep)
 	}
 	before := lab.Count

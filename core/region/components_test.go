@@ -2,6 +2,7 @@ package region_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -457,21 +458,95 @@ func TestJoinBorder(t *testing.T) {
 }
 
 // TestRegionsSizeKeepsRing checks that a region's Size counts the ring
-// spans of its component, so that island removal sees the component.
+// spans of its component, and that a component reaching the ring is kept
+// below minAreaCells (docs/layers.md §5).
 func TestRegionsSizeKeepsRing(t *testing.T) {
 	v := layView(t, layPlan(t, 1, "###..", "###..", ".....", ".....", "....."), 1)
 	var lab region.Labels
-	if err := v.Regions(nil, 6, &lab); err != nil {
-		t.Fatal(err)
+	for _, min := range []int{6, 7, 100} {
+		if err := v.Regions(nil, min, &lab); err != nil {
+			t.Fatal(err)
+		}
+		if lab.Count != 1 || lab.Size[1] != 6 || lab.First[1] != 0 {
+			t.Fatalf("min %d: Count %d Size %v First %v, want 1 region of 6 spans from span 0", min, lab.Count, lab.Size, lab.First)
+		}
 	}
-	if lab.Count != 1 || lab.Size[1] != 6 || lab.First[1] != 0 {
-		t.Fatalf("Count %d Size %v First %v, want 1 region of 6 spans from span 0", lab.Count, lab.Size, lab.First)
+}
+
+// TestDropIslandsRing checks the border clause of the island removal
+// (docs/layers.md §5): a small component with a span in the border ring is
+// kept, its ring spans joining the border region and the rest a region,
+// while one of the same size wholly inside the ring is dropped; a small
+// component lying in the ring only is kept too, as border spans.
+func TestDropIslandsRing(t *testing.T) {
+	cases := []struct {
+		name     string
+		plan     []string
+		dropped  int
+		comps    string // after DropIslands
+		regions  string // after JoinBorder
+		nRegions int
+	}{
+		{
+			// Rows 1..2 of the left pair straddle the ring (column 0); the
+			// pair at columns 4..5 lies wholly inside.
+			name:     "straddling and inside",
+			plan:     []string{"........", "##..##..", "##..##..", "........", "........"},
+			dropped:  1,
+			comps:    layJoin("........", "11......", "11......", "........", "........"),
+			regions:  layJoin("........", "B1......", "B1......", "........", "........"),
+			nRegions: 1,
+		},
+		{
+			// A ring-only component (row 0) is kept as border spans; the
+			// inside square is dropped.
+			name:     "ring only",
+			plan:     []string{"###.....", "........", "....##..", "....##..", "........"},
+			dropped:  1,
+			comps:    layJoin("111.....", "........", "........", "........", "........"),
+			regions:  layJoin("BBB.....", "........", "........", "........", "........"),
+			nRegions: 0,
+		},
+		{
+			// The straddling component touches the ring at its far
+			// corner only.
+			name:     "corner of the ring",
+			plan:     []string{"........", "........", "........", "......##", "......##"},
+			dropped:  0,
+			comps:    layJoin("........", "........", "........", "......11", "......11"),
+			regions:  layJoin("........", "........", "........", "......1B", "......BB"),
+			nRegions: 1,
+		},
 	}
-	if err := v.Regions(nil, 7, &lab); err != nil {
-		t.Fatal(err)
-	}
-	if lab.Count != 0 {
-		t.Fatalf("min 7: Count %d, want 0 (the component of 6 spans is an island)", lab.Count)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := layView(t, layPlan(t, 1, tc.plan...), 1)
+			var lab region.Labels
+			if err := v.Components(nil, &lab); err != nil {
+				t.Fatal(err)
+			}
+			dropped, err := v.DropIslands(nil, &lab, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := layMap(v, lab.IDs); got != tc.comps || dropped != tc.dropped {
+				t.Errorf("dropped %d, components\n%s\nwant %d\n%s", dropped, got, tc.dropped, tc.comps)
+			}
+			if _, err := v.JoinBorder(&lab); err != nil {
+				t.Fatal(err)
+			}
+			if got := layMap(v, lab.IDs); got != tc.regions || lab.Count != tc.nRegions {
+				t.Errorf("%d regions\n%s\nwant %d\n%s", lab.Count, got, tc.nRegions, tc.regions)
+			}
+			// Regions does the same in one call.
+			var all region.Labels
+			if err := v.Regions(nil, 5, &all); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(all.IDs, lab.IDs) || all.Count != lab.Count {
+				t.Errorf("Regions %v (%d), DropIslands+JoinBorder %v (%d)", all.IDs, all.Count, lab.IDs, lab.Count)
+			}
+		})
 	}
 }
 

@@ -154,27 +154,52 @@ func SplitLayers(c *voxel.CompactHeightfield, borderCells int) (views []LayerVie
 // spans of c are split into height layers as SplitLayers does, and each
 // layer is partitioned as LayerView.Regions does with minAreaCells:
 // connected components of spans of one area under the −x and −z links,
-// small islands dropped, border-ring spans made the one border region
-// LayerBorder.
+// small islands dropped (a component reaching the border ring is kept),
+// border-ring spans made the one border region LayerBorder.
 //
 // Region ids are numbered layer by layer: the regions of layer 0 are
 // 1..n0 in the order of their first span, those of layer 1 are n0+1..n0+n1,
 // and so on (the id of a region is its id within its layer's view plus the
-// number of regions of all lower layers). Result.Layers holds every span's
-// layer and LayerCount the number of layers; MaxDistance is 0. The result
-// is new memory; c is not changed. Invalid arguments (and more than
-// MaxRegions regions or MaxLayers layers) are reported with an error naming
-// the value.
+// number of regions of all lower layers; LayerView.TileIDs). Result.Layers
+// holds every span's layer and LayerCount the number of layers;
+// MaxDistance is 0. The result is new memory; c is not changed. Invalid
+// arguments (and more than MaxRegions regions or MaxLayers layers) are
+// reported with an error naming the value.
 func Layers(c *voxel.CompactHeightfield, borderCells, minAreaCells int) (*Result, error) {
+	return layers("Layers", c, nil, borderCells, minAreaCells)
+}
+
+// LayersSplitOn is Layers with the layers decided on other areas: split
+// (one per span of c; nil means c.Areas) decides the split, which reads
+// walkability only, and c.Areas, the areas in force, the regions of each
+// layer. The pipeline passes the areas after erosion as split, so that
+// the layer of every span is fixed by the first build whatever obstacles
+// and volumes are marked later (build3d-runtime.md, "What is cached";
+// docs/build.md §2). Layers(c, ...) is LayersSplitOn(c, nil, ...).
+func LayersSplitOn(c *voxel.CompactHeightfield, split []uint8, borderCells, minAreaCells int) (*Result, error) {
+	return layers("LayersSplitOn", c, split, borderCells, minAreaCells)
+}
+
+// layers is Layers and LayersSplitOn (fn names the caller in errors).
+func layers(fn string, c *voxel.CompactHeightfield, split []uint8, borderCells, minAreaCells int) (*Result, error) {
 	s := getLayerScratch()
 	defer putLayerScratch(s)
 	var err error
-	if s.nb, err = checkArgs("Layers", c, s.nb, borderCells, minAreaCells, 0); err != nil {
+	if s.nb, err = checkArgs(fn, c, s.nb, borderCells, minAreaCells, 0); err != nil {
 		return nil, err
 	}
 	n := len(c.Spans)
+	sc := c // the heightfield the split is made on
+	if split != nil {
+		if len(split) != n {
+			return nil, fmt.Errorf("region: %s: %d split areas for a compact heightfield of %d spans", fn, len(split), n)
+		}
+		cs := *c
+		cs.Areas = split
+		sc = &cs
+	}
 	spanLayer := make([]uint8, n)
-	count, err := s.assignLayers(c, s.nb, spanLayer)
+	count, err := s.assignLayers(sc, s.nb, spanLayer)
 	if err != nil {
 		return nil, err
 	}
@@ -182,28 +207,61 @@ func Layers(c *voxel.CompactHeightfield, borderCells, minAreaCells int) (*Result
 		s.views = append(s.views[:cap(s.views)], make([]LayerView, count-cap(s.views))...)
 	}
 	views := s.views[:count]
-	s.buildViews(c, s.nb, spanLayer, borderCells, views)
+	s.buildViews(sc, s.nb, spanLayer, borderCells, views)
 
 	ids := make([]uint16, n)
 	total := 0
 	for li := range views {
 		v := &views[li]
-		if err := v.regions(v.Areas, minAreaCells, &s.lab); err != nil {
+		va := v.Areas
+		if split != nil {
+			va = s.areas[:0]
+			for _, i := range v.Index {
+				va = append(va, c.Areas[i])
+			}
+			s.areas = va
+		}
+		if err := v.regions(va, minAreaCells, &s.lab); err != nil {
 			return nil, err
 		}
-		if total+s.lab.Count > MaxRegions {
-			return nil, fmt.Errorf("region: Layers made more than %d regions (%d in layers 0..%d)", MaxRegions, total+s.lab.Count, li)
-		}
-		off := uint16(total)
-		for k, id := range s.lab.IDs {
-			if id != NoRegion && id != LayerBorder {
-				id += off
-			}
-			ids[v.Index[k]] = id
+		if err := v.TileIDs(&s.lab, total, ids); err != nil {
+			return nil, fmt.Errorf("region: %s: %w", fn, err)
 		}
 		total += s.lab.Count
 	}
 	return &Result{IDs: ids, Count: total + 1, Layers: spanLayer, LayerCount: count}, nil
+}
+
+// TileIDs writes the tile-wide region ids of the view's labelling lab
+// (LayerView.Regions) into ids, indexed by compact-heightfield span
+// (docs/layers.md §7): for view span k, ids[v.Index[k]] is NoRegion or
+// LayerBorder as in lab, else lab's id plus base, the number of regions of
+// the lower layers. More than MaxRegions regions in all (base plus
+// lab.Count), a labelling of another size or an ids slice too short for
+// the view's spans are errors (ids unchanged).
+func (v *LayerView) TileIDs(lab *Labels, base int, ids []uint16) error {
+	if err := v.check(); err != nil {
+		return err
+	}
+	if err := lab.check("TileIDs", len(v.Index), true); err != nil {
+		return err
+	}
+	if base < 0 || base+lab.Count > MaxRegions {
+		return fmt.Errorf("region: TileIDs: more than %d regions (%d below layer %d, %d in it)", MaxRegions, base, v.Layer, lab.Count)
+	}
+	for _, i := range v.Index {
+		if int(i) >= len(ids) {
+			return fmt.Errorf("region: TileIDs: span index %d of layer %d outside %d ids", i, v.Layer, len(ids))
+		}
+	}
+	off := uint16(base)
+	for k, id := range lab.IDs {
+		if id != NoRegion && id != LayerBorder {
+			id += off
+		}
+		ids[v.Index[k]] = id
+	}
+	return nil
 }
 
 // layerNone marks a span without a sweep region (not walkable).
@@ -260,6 +318,7 @@ type layerScratch struct {
 	local   []int32 // view index of each span
 	views   []LayerView
 	lab     Labels
+	areas   []uint8 // LayersSplitOn: the areas in force of one view
 }
 
 var layerScratchPool = sync.Pool{New: func() any { return new(layerScratch) }}

@@ -194,7 +194,7 @@ func layReference(c *voxel.CompactHeightfield, border, minArea int, layers []uin
 	next := uint16(0)
 	for _, m := range members {
 		touch := false
-		inner := false
+		inner, ring := false, false
 		for _, i := range m {
 			for d := range 4 {
 				if j := link(i, d); j >= 0 && walk(j) && c.Areas[j] != c.Areas[i] {
@@ -204,9 +204,11 @@ func layReference(c *voxel.CompactHeightfield, border, minArea int, layers []uin
 			x, z := colX[i], colZ[i]
 			if x >= border && z >= border && x < w-border && z < c.Height-border {
 				inner = true
+			} else {
+				ring = true
 			}
 		}
-		if len(m) < minArea && !touch {
+		if len(m) < minArea && !touch && !ring {
 			continue
 		}
 		id := uint16(0)
@@ -817,4 +819,111 @@ func BenchmarkLayerRegionsCity(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(spans)/float64(len(views)), "spans/layer")
+}
+
+// TestLayersSplitOn marks a disc of spans non-walkable (as an obstacle) at
+// the centre of every multi-layer tile of city and checks LayersSplitOn on
+// the marked areas with the unmarked ones as split: the layer of every span
+// is the unmarked split's (SplitLayers), the ids are those of the plain
+// re-implementation within those layers on the marked areas, and a nil
+// split is Layers. The figure shows why it matters: on some tiles Layers on
+// the marked areas splits differently.
+func TestLayersSplitOn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	s := pipeline.DefaultSettings()
+	border, minArea := s.BorderCells(), s.RegionMinAreaCells()
+	tiles := spantest.Tiles(t, "city")
+	multi, resplit := 0, 0
+	for ti, c := range tiles {
+		_, layers, err := region.SplitLayers(c, border)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Max(append([]uint8{0}, layers...)) == 0 {
+			continue
+		}
+		multi++
+		// An 8 m disc (radius 4 m plus the agent's 0.6 m, 15 cells) at the
+		// centre.
+		marked := c.Clone()
+		r := int((4 + s.AgentRadiusM) / s.CellSizeM)
+		cx, cz := c.Width/2, c.Height/2
+		for ci, cell := range c.Cells {
+			x, z := ci%c.Width-cx, ci/c.Width-cz
+			if x*x+z*z > r*r {
+				continue
+			}
+			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+				marked.Areas[i] = voxel.AreaNull
+			}
+		}
+		res, err := region.LayersSplitOn(marked, c.Areas, border, minArea)
+		if err != nil {
+			t.Fatalf("tile %d: %v", ti, err)
+		}
+		if !slices.Equal(res.Layers, layers) {
+			t.Fatalf("tile %d: layers differ from the split of the unmarked areas", ti)
+		}
+		if ref := layReference(marked, border, minArea, res.Layers, res.LayerCount); !slices.Equal(ref, res.IDs) {
+			t.Fatalf("tile %d: ids differ from the reference partition", ti)
+		}
+		if direct, err := region.Layers(marked, border, minArea); err != nil {
+			t.Fatal(err)
+		} else if !slices.Equal(direct.Layers, layers) {
+			resplit++
+		}
+		plain, err := region.Layers(c, border, minArea)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same, err := region.LayersSplitOn(c, nil, border, minArea)
+		if err != nil || !slices.Equal(same.IDs, plain.IDs) || !slices.Equal(same.Layers, plain.Layers) || same.Count != plain.Count {
+			t.Fatalf("tile %d: LayersSplitOn with a nil split differs from Layers (%v)", ti, err)
+		}
+	}
+	t.Logf("city: %d multi-layer tiles, %d split differently on the marked areas", multi, resplit)
+	if multi == 0 {
+		t.Fatal("no multi-layer tile")
+	}
+	if _, err := region.LayersSplitOn(tiles[0], make([]uint8, 3), border, minArea); err == nil {
+		t.Error("split of 3 areas: no error")
+	}
+}
+
+// TestTileIDs checks the numbering of LayerView.TileIDs and its errors.
+func TestTileIDs(t *testing.T) {
+	c := layPlan(t, 1, "#####", "#####", "#####", "#####")
+	v := layView(t, c, 1)
+	var lab region.Labels
+	if err := v.Regions(nil, 0, &lab); err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]uint16, len(c.Spans))
+	if err := v.TileIDs(&lab, 5, ids); err != nil {
+		t.Fatal(err)
+	}
+	for k, id := range lab.IDs {
+		want := id
+		if id != region.NoRegion && id != region.LayerBorder {
+			want = id + 5
+		}
+		if ids[v.Index[k]] != want {
+			t.Fatalf("span %d: id %d, want %d", k, ids[v.Index[k]], want)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		base int
+		ids  []uint16
+	}{
+		{"too many regions", region.MaxRegions, make([]uint16, len(c.Spans))},
+		{"negative base", -1, make([]uint16, len(c.Spans))},
+		{"short ids", 0, make([]uint16, 3)},
+	} {
+		if err := v.TileIDs(&lab, tc.base, tc.ids); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
 }

@@ -150,8 +150,9 @@ const (
 	// region every span outside the border ring.
 	ReasonVanishes
 	// ReasonSmallTouched, precondition (b): a span (Verdict.Span) of a
-	// component smaller than MinAreaCells, kept only because a span of
-	// another area touches it, has a removed span next to it.
+	// component kept only because a span of another area touches it
+	// (smaller than MinAreaCells, no span in the border ring) has a removed
+	// span next to it.
 	ReasonSmallTouched
 	// ReasonSplit, precondition (c): the component is in pieces, the
 	// search through the whole of it did not reach every ring span.
@@ -309,8 +310,9 @@ func (r *RegionRepair) nextStamp(n int) uint32 {
 //	    the view's links are mutual (LinksMutual);
 //	(b) no component that lost spans keeps fewer than MinAreaCells or loses
 //	    every span (a region: every span outside the ring), and no span of
-//	    a component smaller than MinAreaCells (kept only while touching
-//	    another area) is next to a removed span;
+//	    a component kept only while touching another area (smaller than
+//	    MinAreaCells with no span in the border ring; one with a ring span
+//	    is kept whatever touches it) is next to a removed span;
 //	(c) every component that lost spans is still one piece: its ring (its
 //	    walkable spans next to one of its removed spans) holds together,
 //	    found by a search from the first ring span through the spans of the
@@ -396,7 +398,7 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 			if j < 0 || r.gone[j] == st {
 				continue
 			}
-			if c := comp[j]; c != NoRegion && int(size[c]) < b.minArea {
+			if c := comp[j]; c != NoRegion && b.keptByTouch(c) {
 				fail(ReasonSmallTouched, c, j)
 				return nil
 			}
@@ -442,6 +444,14 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 		r.IDs[k] = NoRegion
 	}
 	return nil
+}
+
+// keptByTouch reports whether component c is kept by the island removal
+// only because a span of another area touches it: it is smaller than
+// MinAreaCells and has no span in the border ring (a component with a ring
+// span is kept whatever touches it, DropIslands).
+func (b *RepairBase) keptByTouch(c uint16) bool {
+	return int(b.comps.Size[c]) < b.minArea && b.inner[c] == b.comps.Size[c]
 }
 
 // firstLeft returns the first span of component c not removed (stamp st).

@@ -88,6 +88,22 @@ func TestRepairPreconditions(t *testing.T) {
 			cut:  []string{"..x...", "......", "......", "......"},
 		},
 		{
+			// 'a' (6 spans, below 7) reaches the border ring, so it is kept
+			// whatever touches it: removing the 'b' spans that touched it
+			// changes nothing of 'a', and the layer is repaired.
+			name: "small region at the ring touched", min: 7, border: 1, want: region.RepairOK,
+			plan: []string{"aa.....", "aabbbbb", "aabbbbb", "..bbbbb", "..bbbbb", "......."},
+			cut:  []string{".......", "..x....", "..x....", ".......", ".......", "......."},
+		},
+		{
+			// The same 'a' losing a span falls below the minimum: the
+			// spec's "shrinks" (kept from scratch too, by the ring: the
+			// check is on the safe side).
+			name: "small region at the ring shrinks", min: 7, border: 1, want: region.ReasonShrinks,
+			plan: []string{"aa.....", "aabbbbb", "aabbbbb", "..bbbbb", "..bbbbb", "......."},
+			cut:  []string{".......", ".......", ".x.....", ".......", ".......", "......."},
+		},
+		{
 			// Two blobs joined by a corridor of one span.
 			name: "split", min: 2, want: region.ReasonSplit,
 			plan: []string{"###.###", "#######", "###.###"},
