@@ -118,12 +118,10 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 		if err != nil {
 			return err
 		}
-		w, finish, err := createOutput(*out, stdout)
-		if err != nil {
+		if err := writeOutput(*out, stdout, func(w io.Writer) error {
+			_, err := w.Write(data)
 			return err
-		}
-		_, err = w.Write(data)
-		if err = finish(err); err != nil {
+		}); err != nil {
 			return err
 		}
 	}

@@ -202,7 +202,11 @@ func createTemp(path string) (*os.File, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("atomicfile: create temporary file for %s: %w", path, err)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the temporary name means nothing to the user
+			}
+			return nil, fmt.Errorf("atomicfile: %s: create a temporary file in %s: %w", path, filepath.Dir(name), err)
 		}
 		return f, nil
 	}
