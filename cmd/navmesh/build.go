@@ -110,7 +110,7 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	}
 
 	report := stdout
-	if *out == "-" {
+	if isStdout(*out) {
 		report = stderr
 	}
 	if *out != "" {

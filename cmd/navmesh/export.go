@@ -50,7 +50,7 @@ func runExportLevel(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	report := stdout
-	if *out == "-" {
+	if isStdout(*out) {
 		report = stderr
 	}
 	fmt.Fprintf(report, "wrote %s: level %s, %d vertices, %d triangles\n", *out, name, len(s.Verts), len(s.Tris))

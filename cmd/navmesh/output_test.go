@@ -228,3 +228,18 @@ func TestOutputFifo(t *testing.T) {
 		t.Errorf("directory holds %q", names)
 	}
 }
+
+// TestOutputStdoutNames: -o /dev/stdout (and its other names) is -o -: the
+// output alone on stdout, the report on stderr.
+func TestOutputStdoutNames(t *testing.T) {
+	_, want, _ := runCmd(t, "export-level", "terrain", "-o", "-")
+	if len(want) == 0 {
+		t.Fatal("-o - wrote nothing")
+	}
+	for _, name := range []string{"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"} {
+		code, stdout, stderr := runCmd(t, "export-level", "terrain", "-o", name)
+		if code != 0 || stdout != want || !strings.Contains(stderr, "wrote "+name) {
+			t.Errorf("-o %s: code %d, %d bytes on stdout (want the %d of -o -), stderr %q", name, code, len(stdout), len(want), stderr)
+		}
+	}
+}

@@ -212,7 +212,7 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	report := stdout
-	if *out == "-" {
+	if isStdout(*out) {
 		report = stderr
 	}
 	fmt.Fprintf(report, "wrote %s: %dx%d, level %s (%d triangles), view %s%s\n",
