@@ -8,7 +8,8 @@
 //     0666 less the umask;
 //   - a regular file: it is replaced through a temporary file in its own
 //     directory (a symbolic link is resolved, so its target is replaced and
-//     the link stays), keeping its permission bits; on any error it is
+//     the link stays), keeping its permission bits (not its owner; another
+//     hard link to it keeps the old contents); on any error it is
 //     byte-identical to before and the temporary file is removed;
 //   - a character device (/dev/null, a terminal) or a named pipe (fifo):
 //     written through in append mode, never created, removed or replaced;
