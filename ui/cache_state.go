@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"navviz/core/level"
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
+	"navviz/internal/atomicfile"
 	"navviz/render"
 	"navviz/tilecache"
 )
@@ -349,7 +351,7 @@ func (a *App) SaveSnapshot(path string) (string, error) {
 	if err != nil {
 		return "", a.cacheFail(fmt.Errorf("ui: save snapshot: %w", err))
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 		return "", a.cacheFail(fmt.Errorf("ui: save snapshot: %w", err))
 	}
 	a.cacheOK(fmt.Sprintf("snapshot saved to %s (%d bytes, %d obstacles, %d volumes, %d tiles queued)",

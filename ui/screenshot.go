@@ -1,14 +1,18 @@
 package ui
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
+
+	"navviz/internal/atomicfile"
 )
 
 // screenshotName returns a file name for a screenshot taken at t, in dir:
@@ -29,26 +33,18 @@ func fileExists(path string) bool {
 	return !errors.Is(err, fs.ErrNotExist)
 }
 
-// savePNG writes img to path as PNG, through a temporary file so that a
-// failed write leaves no half file behind.
+// savePNG writes img to path as PNG through atomicfile.Write: an existing
+// file is replaced only once the whole image was written, a failed write
+// leaves no half file behind.
 func savePNG(path string, img image.Image) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".navviz-shot-*.png")
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		if err := png.Encode(bw, img); err != nil {
+			return fmt.Errorf("encode: %w", err)
+		}
+		return bw.Flush()
+	})
 	if err != nil {
-		return fmt.Errorf("ui: screenshot %s: %w", path, err)
-	}
-	tmp := f.Name()
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("ui: screenshot %s: encode: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("ui: screenshot %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
 		return fmt.Errorf("ui: screenshot %s: %w", path, err)
 	}
 	return nil

@@ -116,7 +116,7 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	}
 
 	report := stdout
-	if *out == "-" {
+	if isStdout(*out) {
 		report = stderr
 	}
 	if *out != "" {
@@ -124,12 +124,10 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 		if err != nil {
 			return err
 		}
-		w, finish, err := createOutput(*out, stdout)
-		if err != nil {
+		if err := writeOutput(*out, stdout, func(w io.Writer) error {
+			_, err := w.Write(data)
 			return err
-		}
-		_, err = w.Write(data)
-		if err = finish(err); err != nil {
+		}); err != nil {
 			return err
 		}
 	}

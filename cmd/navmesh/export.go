@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"slices"
@@ -41,20 +40,17 @@ func runExportLevel(args []string, stdout, stderr io.Writer) (err error) {
 		return fmt.Errorf("generate %s: %w", name, err)
 	}
 
-	w, finish, err := createOutput(*out, stdout)
-	if err != nil {
+	if err := writeOutput(*out, stdout, func(w io.Writer) error {
+		// WriteOBJ buffers and flushes itself.
+		if err := level.WriteOBJ(w, s); err != nil {
+			return fmt.Errorf("write %s: %w", *out, err)
+		}
+		return nil
+	}); err != nil {
 		return err
 	}
-	defer func() { err = finish(err) }()
-	bw := bufio.NewWriterSize(w, 1<<16)
-	if err := level.WriteOBJ(bw, s); err != nil {
-		return fmt.Errorf("write %s: %w", *out, err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", *out, err)
-	}
 	report := stdout
-	if *out == "-" {
+	if isStdout(*out) {
 		report = stderr
 	}
 	fmt.Fprintf(report, "wrote %s: level %s, %d vertices, %d triangles\n", *out, name, len(s.Verts), len(s.Tris))

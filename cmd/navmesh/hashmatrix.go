@@ -256,9 +256,5 @@ func runHashMatrix(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	w, finish, err := createOutput(*out, stdout)
-	if err != nil {
-		return err
-	}
-	return finish(writeHashMatrix(w, rows))
+	return writeOutput(*out, stdout, func(w io.Writer) error { return writeHashMatrix(w, rows) })
 }

@@ -163,26 +163,3 @@ func splitList(s string) []string {
 	}
 	return out
 }
-
-// createOutput opens path for writing ("-" is stdout). The returned finish
-// function closes the file and, when err is non-nil, removes it so that a
-// failed command leaves no partial file.
-func createOutput(path string, stdout io.Writer) (io.Writer, func(err error) error, error) {
-	if path == "-" {
-		return stdout, func(err error) error { return err }, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("create output: %w", err)
-	}
-	return f, func(err error) error {
-		cerr := f.Close()
-		if err == nil && cerr != nil {
-			err = fmt.Errorf("close %s: %w", path, cerr)
-		}
-		if err != nil {
-			os.Remove(path)
-		}
-		return err
-	}, nil
-}

@@ -199,21 +199,21 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 	cam.FrameAspect(frame, float64(wPx)/float64(hPx))
 	img := render.Rasterize(scene, cam, wPx, hPx, shotBackground)
 
-	w, finish, err := createOutput(*out, stdout)
-	if err != nil {
+	if err := writeOutput(*out, stdout, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		enc := png.Encoder{CompressionLevel: png.BestSpeed}
+		if err := enc.Encode(bw, img); err != nil {
+			return fmt.Errorf("encode %s: %w", *out, err)
+		}
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("write %s: %w", *out, err)
+		}
+		return nil
+	}); err != nil {
 		return err
 	}
-	defer func() { err = finish(err) }()
-	bw := bufio.NewWriterSize(w, 1<<16)
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(bw, img); err != nil {
-		return fmt.Errorf("encode %s: %w", *out, err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", *out, err)
-	}
 	report := stdout
-	if *out == "-" {
+	if isStdout(*out) {
 		report = stderr
 	}
 	fmt.Fprintf(report, "wrote %s: %dx%d, level %s (%d triangles), view %s%s\n",

@@ -28,8 +28,9 @@
 // top-down view and F12 saves a screenshot to the current directory. The
 // Build panel edits the build settings and runs the build. The Cache panel
 // builds the tile cache and holds its tools (obstacles, volumes, update,
-// snapshots; Ctrl+Z undoes). navviz needs a display (under CI use
-// xvfb-run -a navviz ...).
+// snapshots; Ctrl+Z undoes). navviz needs an X11 display (under CI use
+// xvfb-run -a navviz ...); without one it prints one line, "navviz: no
+// display: ...", and exits with status 1 (see internal/displaycheck).
 package main
 
 import (
@@ -40,6 +41,9 @@ import (
 	"os"
 	"strings"
 
+	// Stops navviz with one line when there is no display, before
+	// Ebitengine's package initialisation would panic.
+	_ "navviz/internal/displaycheck/gate"
 	"navviz/ui"
 )
 

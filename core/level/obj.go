@@ -2,6 +2,7 @@ package level
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"navviz/core/geom"
 )
@@ -18,15 +20,101 @@ import (
 const MaxOBJLineBytes = 1 << 20
 
 // ParseError is a malformed-input error from ReadOBJ. Its text is
-// "Name:Line: Msg", e.g. `dungeon.obj:12: face index 0 out of range (1..8)`.
+// "Name:Line: Msg", e.g. `dungeon.obj:12: face index 0 out of range (1..8)`,
+// or "Name: Msg" when the error is about the whole input, e.g.
+// `photo.obj: not a Wavefront OBJ (PNG image)`.
 type ParseError struct {
 	Name string // the source name given to ReadOBJ (the path for LoadOBJ)
-	Line int    // 1-based line number of the offending statement
+	Line int    // 1-based line number of the offending statement; 0: the whole input
 	Msg  string // what is wrong, quoting the offending token
-	Err  error  // the underlying cause (a strconv or read error), or nil
+	Err  error  // the underlying cause (a strconv or read error, ErrNotOBJ), or nil
 }
 
-func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.Name, e.Line, e.Msg) }
+func (e *ParseError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.Name, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.Name, e.Line, e.Msg)
+}
+
+// ErrNotOBJ is the cause (ParseError.Err) of the error ReadOBJ returns for
+// input that is not Wavefront OBJ text at all: an image, an archive,
+// another model format, binary data. Test for it with errors.Is.
+var ErrNotOBJ = errors.New("not a Wavefront OBJ")
+
+// objBOM is the UTF-8 byte order mark some editors put at the start of a
+// text file.
+const objBOM = "\xef\xbb\xbf"
+
+// objSniffBytes is how much of the input ReadOBJ looks at to tell an OBJ
+// from binary data.
+const objSniffBytes = 512
+
+// objMagics are the starts of files that are surely not OBJ text, with
+// what they are.
+var objMagics = []struct{ magic, what string }{
+	{"\x89PNG\r\n\x1a\n", "PNG image"},
+	{"\xff\xd8\xff", "JPEG image"},
+	{"GIF87a", "GIF image"},
+	{"GIF89a", "GIF image"},
+	{"\x1f\x8b", "gzip-compressed data"},
+	{"PK\x03\x04", "zip archive"},
+	{"\xfd7zXZ\x00", "xz-compressed data"},
+	{"\x28\xb5\x2f\xfd", "zstd-compressed data"},
+	{"%PDF-", "PDF document"},
+	{"\x7fELF", "executable"},
+	{"glTF", "binary glTF model"},
+	{"Kaydara FBX Binary", "binary FBX model"},
+	{"ply\n", "PLY model"},
+	{"ply\r\n", "PLY model"},
+	{"NVMS", "navviz navmesh, as written by navmesh build -o"},
+	{"NVTC", "navviz tile-cache snapshot"},
+	{"\xff\xfe", "UTF-16 text; save it as UTF-8"},
+	{"\xfe\xff", "UTF-16 text; save it as UTF-8"},
+}
+
+// objSniff returns why head, the first bytes of the input after any BOM,
+// cannot start an OBJ file ("" when it can): a known magic number, a JSON,
+// XML/HTML or ASCII STL start, or a NUL or control byte (offset is added
+// to the byte offsets it reports).
+func objSniff(head []byte, offset int) string {
+	for _, m := range objMagics {
+		if bytes.HasPrefix(head, []byte(m.magic)) {
+			return m.what
+		}
+	}
+	text := bytes.TrimLeft(head, " \t\r\n\v\f")
+	switch {
+	case bytes.HasPrefix(text, []byte("{")), bytes.HasPrefix(text, []byte("[")):
+		return "JSON"
+	case bytes.HasPrefix(text, []byte("<")):
+		return "XML or HTML"
+	case bytes.HasPrefix(text, []byte("solid")) && (len(text) == 5 || objSpace(text[5]) || text[5] == '\n'):
+		return "ASCII STL model"
+	}
+	for i, c := range head {
+		if (c < 0x20 && !objSpace(c) && c != '\n') || c == 0x7f {
+			return fmt.Sprintf("binary data: byte 0x%02x at offset %d", c, offset+i)
+		}
+	}
+	return ""
+}
+
+// objValidUTF8 reports whether head is UTF-8, ignoring a rune cut off at
+// its end when the input goes on (more).
+func objValidUTF8(head []byte, more bool) bool {
+	if more {
+		for k := 1; k <= utf8.UTFMax && k <= len(head); k++ {
+			if utf8.RuneStart(head[len(head)-k]) {
+				if !utf8.FullRune(head[len(head)-k:]) {
+					head = head[:len(head)-k]
+				}
+				break
+			}
+		}
+	}
+	return utf8.Valid(head)
+}
 
 // Unwrap returns the underlying cause, if any.
 func (e *ParseError) Unwrap() error { return e.Err }
@@ -46,14 +134,17 @@ var objIgnored = map[string]bool{
 	"shadow_obj": true, "trace_obj": true, "ctech": true, "stech": true,
 }
 
-// LoadOBJ reads the Wavefront OBJ file at path; see ReadOBJ. Parse errors
-// name the path and line.
+// LoadOBJ reads the Wavefront OBJ file at path; see ReadOBJ. Every error
+// names the path (and the line, for a parse error).
 func LoadOBJ(path string) (*Soup, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("level: load OBJ: %w", err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("level: load OBJ: %s is a directory", path)
+	}
 	return ReadOBJ(f, path)
 }
 
@@ -69,19 +160,49 @@ func LoadOBJ(path string) (*Soup, error) {
 // Comments (`#` to end of line), blank lines, CRLF line ends and `\`
 // line continuations are accepted; texture coordinates, normals, groups,
 // objects, smoothing groups, materials, point/line elements and free-form
-// statements are skipped. Every triangle gets AreaWalkable.
+// statements are skipped. A UTF-8 byte order mark at the start is skipped.
+// Every triangle gets AreaWalkable. Empty input (or only comments) gives
+// an empty soup.
+//
+// Input that is not OBJ text at all is one error, "name: not a Wavefront
+// OBJ (what it is)", with cause ErrNotOBJ, found from its first 512 bytes:
+// a known magic number (PNG, JPEG, GIF, gzip, zip, xz, zstd, PDF, ELF,
+// binary glTF or FBX, PLY, navviz's navmesh and snapshot files, UTF-16
+// text), a JSON, XML/HTML or ASCII STL start, a NUL or other control byte
+// (tab, CR, LF, VT and FF aside), or bytes that are not UTF-8 when the
+// first statement already fails.
 //
 // Anything else is an error of type *ParseError naming the line and the
 // offending token: an unknown statement, a vertex with fewer than three
 // coordinates or a coordinate that is not a decimal number, not finite or
 // out of float32 range, a face with fewer than three vertices, a malformed
-// or out-of-range index. On error the returned soup is nil.
+// or out-of-range index. A read error is a *ParseError too. Every error
+// names name ("OBJ input" when name is empty). On error the returned soup
+// is nil.
 func ReadOBJ(r io.Reader, name string) (*Soup, error) {
+	if name == "" {
+		name = "OBJ input"
+	}
 	if r == nil {
 		return nil, fmt.Errorf("level: read OBJ %s: nil reader", name)
 	}
+	// A read error met while peeking comes back to the scanner below, at
+	// the line it cuts.
+	br := bufio.NewReaderSize(&objStickyReader{r: r}, 64<<10)
+	head, err := br.Peek(len(objBOM) + objSniffBytes)
+	more := err == nil
+	offset := 0
+	if bytes.HasPrefix(head, []byte(objBOM)) {
+		offset = len(objBOM)
+		head = head[offset:]
+	}
+	if what := objSniff(head, offset); what != "" {
+		return nil, &ParseError{Name: name, Msg: fmt.Sprintf("%v (%s)", ErrNotOBJ, what), Err: ErrNotOBJ}
+	}
+	headUTF8 := objValidUTF8(head, more)
+	br.Discard(offset) // cannot fail: the bytes were peeked
 	p := objParser{name: name, soup: &Soup{}}
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxOBJLineBytes)
 	line := 0
 	for sc.Scan() {
@@ -108,6 +229,10 @@ func ReadOBJ(r io.Reader, name string) (*Soup, error) {
 			text = b.String()
 		}
 		if err := p.statement(start, text); err != nil {
+			var pe *ParseError
+			if !p.accepted && !headUTF8 && errors.As(err, &pe) {
+				return nil, &ParseError{Name: name, Msg: fmt.Sprintf("%v (not UTF-8 text; line %d: %s)", ErrNotOBJ, pe.Line, pe.Msg), Err: ErrNotOBJ}
+			}
 			return nil, err
 		}
 	}
@@ -126,6 +251,21 @@ func ReadOBJ(r io.Reader, name string) (*Soup, error) {
 	return s, nil
 }
 
+// objStickyReader returns the first error of r on every later Read.
+type objStickyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *objStickyReader) Read(b []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.r.Read(b)
+	s.err = err
+	return n, err
+}
+
 // objStripComment removes a `#` comment and trailing white space.
 func objStripComment(text string) string {
 	if i := strings.IndexByte(text, '#'); i >= 0 {
@@ -136,10 +276,11 @@ func objStripComment(text string) string {
 
 // objParser holds the state of one ReadOBJ call.
 type objParser struct {
-	name   string
-	soup   *Soup
-	fields []string // reused token buffer
-	face   []int32  // reused face index buffer
+	name     string
+	soup     *Soup
+	accepted bool     // a statement was read
+	fields   []string // reused token buffer
+	face     []int32  // reused face index buffer
 }
 
 func (p *objParser) errorf(line int, cause error, format string, args ...any) error {
@@ -183,16 +324,20 @@ func (p *objParser) statement(line int, text string) error {
 	if len(p.fields) == 0 {
 		return nil
 	}
+	var err error
 	switch kw := p.fields[0]; {
 	case kw == "v":
-		return p.vertex(line)
+		err = p.vertex(line)
 	case kw == "f":
-		return p.faceStatement(line)
+		err = p.faceStatement(line)
 	case objIgnored[kw]:
-		return nil
 	default:
-		return p.errorf(line, nil, "unknown statement %s", objQuote(kw))
+		err = p.errorf(line, nil, "unknown statement %s", objQuote(kw))
 	}
+	if err == nil {
+		p.accepted = true
+	}
+	return err
 }
 
 func (p *objParser) vertex(line int) error {

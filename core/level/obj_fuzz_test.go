@@ -26,6 +26,17 @@ func FuzzReadOBJ(f *testing.F) {
 		"v 0 0 0\nf 1 2 -9223372036854775808\n",
 		"v 0 0 0\nf 1/x 1 1\n",
 		"\\\n\\",
+		"\xef\xbb\xbfv 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n",
+		"\xef\xbb\xbf",
+		"\xef\xbb\xbf\xef\xbb\xbfv 0 0 0\n",
+		"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+		"\x1f\x8b\x08\x00\x00\x00\x00\x00",
+		"v 0 0 0\n# \x00\n",
+		"\xc3\x28 v 0 0 0\n",
+		"# caf\xe9\nv 0 0 0\n",
+		"\xff\xfev\x00 \x000\x00",
+		`{"v": [0, 0, 0]}`,
+		"solid x\n",
 	} {
 		f.Add([]byte(seed))
 	}

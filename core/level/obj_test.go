@@ -3,7 +3,11 @@ package level
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"errors"
+	"image"
+	"image/png"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -126,7 +130,6 @@ func TestReadOBJErrors(t *testing.T) {
 		want string // the exact error text
 	}{
 		{"unknown statement", tri + "vx 1 2 3\n", `bad.obj:4: unknown statement "vx"`},
-		{"binary junk", "\x00\x01\x02\n", `bad.obj:1: unknown statement "\x00\x01\x02"`},
 		{"vertex too few", "v 1 2\n", `bad.obj:1: vertex needs 3 coordinates, got 2`},
 		{"vertex none", "v\n", `bad.obj:1: vertex needs 3 coordinates, got 0`},
 		{"vertex bad x", "v a 2 3\n", `bad.obj:1: bad x coordinate "a"`},
@@ -187,6 +190,180 @@ func TestReadOBJLongLine(t *testing.T) {
 	if !errors.Is(err, bufio.ErrTooLong) {
 		t.Errorf("error does not wrap bufio.ErrTooLong")
 	}
+}
+
+func TestReadOBJBOM(t *testing.T) {
+	const bom = "\xef\xbb\xbf"
+	for _, tc := range []struct {
+		name, in string
+		verts    int
+		want     string // the error, or "" for success
+	}{
+		{"bom then vertex", bom + "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n", 3, ""},
+		{"bom then comment", bom + "# exported\r\nv 0 0 0\r\n", 1, ""},
+		{"bom only", bom, 0, ""},
+		{"bom then error keeps line 1", bom + "v 1 2\n", 0, "bom.obj:1: vertex needs 3 coordinates, got 2"},
+		{"bom then binary counts offsets from the file start", bom + "v \x01", 0, "bom.obj: not a Wavefront OBJ (binary data: byte 0x01 at offset 5)"},
+		{"second bom is not skipped", bom + bom + "v 0 0 0\n", 0, `bom.obj:1: unknown statement "\ufeffv"`},
+		{"bom on line 2", "v 0 0 0\n" + bom + "v 1 0 0\n", 0, `bom.obj:2: unknown statement "\ufeffv"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := ReadOBJ(strings.NewReader(tc.in), "bom.obj")
+			if tc.want != "" {
+				if err == nil || err.Error() != tc.want {
+					t.Fatalf("error %v, want %s", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Verts) != tc.verts {
+				t.Errorf("%d vertices, want %d", len(s.Verts), tc.verts)
+			}
+		})
+	}
+}
+
+// TestReadOBJNotOBJ feeds files of other kinds: each is one error,
+// "name: not a Wavefront OBJ (what)", wrapping ErrNotOBJ.
+func TestReadOBJNotOBJ(t *testing.T) {
+	var png bytes.Buffer
+	if err := pngEncode(&png); err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n"))
+	zw.Close()
+	utf16 := []byte{0xff, 0xfe}
+	for _, c := range "v 0 0 0\n" {
+		utf16 = append(utf16, byte(c), 0)
+	}
+	long := strings.Repeat("# fine text\n", 60) // binary after the first 512 bytes is left to the parser
+	for _, tc := range []struct {
+		name string
+		in   []byte
+		what string
+	}{
+		{"png", png.Bytes(), "PNG image"},
+		{"jpeg", []byte("\xff\xd8\xff\xe0\x00\x10JFIF"), "JPEG image"},
+		{"gif", []byte("GIF89a\x01\x00"), "GIF image"},
+		{"gzip", gz.Bytes(), "gzip-compressed data"},
+		{"zip", []byte("PK\x03\x04\x14\x00"), "zip archive"},
+		{"pdf", []byte("%PDF-1.7\n"), "PDF document"},
+		{"elf", []byte("\x7fELF\x02\x01\x01"), "executable"},
+		{"glb", []byte("glTF\x02\x00\x00\x00"), "binary glTF model"},
+		{"fbx", []byte("Kaydara FBX Binary  \x00"), "binary FBX model"},
+		{"ply", []byte("ply\nformat ascii 1.0\n"), "PLY model"},
+		{"navmesh", []byte("NVMS\x01\x00\x00\x00"), "navviz navmesh, as written by navmesh build -o"},
+		{"snapshot", []byte("NVTC\x01\x00\x00\x00"), "navviz tile-cache snapshot"},
+		{"utf-16", utf16, "UTF-16 text; save it as UTF-8"},
+		{"json", []byte(`{"verts": [[0, 0, 0]]}`), "JSON"},
+		{"json array after blank lines", []byte("\n\n  [1, 2, 3]\n"), "JSON"},
+		{"xml", []byte("<?xml version=\"1.0\"?>\n<COLLADA>"), "XML or HTML"},
+		{"html", []byte("<!DOCTYPE html>\n<html>"), "XML or HTML"},
+		{"ascii stl", []byte("solid cube\n  facet normal 0 0 1\n"), "ASCII STL model"},
+		{"nul in a comment", []byte("v 0 0 0\n# \x00\n"), "binary data: byte 0x00 at offset 10"},
+		{"control bytes", []byte("\x00\x01\x02\n"), "binary data: byte 0x00 at offset 0"},
+		{"escape", []byte("v 0 0 0\x1b[0m\n"), "binary data: byte 0x1b at offset 7"},
+		{"not utf-8, first statement fails", []byte("\xc3\x28\xa0\xa1 stuff\n"), `not UTF-8 text; line 1: unknown statement "\xc3(\xa0\xa1"`},
+		{"not utf-8 after blank lines", []byte("\n\n\xe9t\xe9\n"), `not UTF-8 text; line 3: unknown statement "\xe9t\xe9"`},
+		{"binary past the first 512 bytes", []byte(long + "\x00"), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := ReadOBJ(bytes.NewReader(tc.in), "in.obj")
+			if err == nil {
+				t.Fatalf("accepted: %d vertices", len(s.Verts))
+			}
+			if tc.what == "" {
+				if errors.Is(err, ErrNotOBJ) {
+					t.Errorf("error %v wraps ErrNotOBJ", err)
+				}
+				return
+			}
+			if want := "in.obj: not a Wavefront OBJ (" + tc.what + ")"; err.Error() != want {
+				t.Errorf("error\n got %s\nwant %s", err, want)
+			}
+			if !errors.Is(err, ErrNotOBJ) {
+				t.Errorf("error does not wrap ErrNotOBJ")
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is more than one line")
+			}
+		})
+	}
+}
+
+// TestReadOBJNotUTF8Accepted: an OBJ whose comments and names are Latin-1
+// (as some old exporters write) still reads; a later error in it is an
+// ordinary line error.
+func TestReadOBJNotUTF8Accepted(t *testing.T) {
+	in := "# cr\xe9\xe9 par un exporteur\ng caf\xe9\nv 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n"
+	s, err := ReadOBJ(strings.NewReader(in), "latin1.obj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Tris) != 1 {
+		t.Errorf("%d triangles, want 1", len(s.Tris))
+	}
+	_, err = ReadOBJ(strings.NewReader(in+"f 1 2 9\n"), "latin1.obj")
+	if want := "latin1.obj:7: face index 9 out of range (1..3)"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}
+
+// TestOBJErrorsNameTheFile checks every kind of error, from ReadOBJ,
+// LoadOBJ and Load, names the file.
+func TestOBJErrorsNameTheFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var png bytes.Buffer
+	if err := pngEncode(&png); err != nil {
+		t.Fatal(err)
+	}
+	photo := write("photo.obj", png.String())
+	parse := write("parse.obj", "v 0 0 0\nf 1 2 3\n")
+	sub := filepath.Join(dir, "sub.obj")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.obj")
+	for _, tc := range []struct {
+		name string
+		load func() error
+		want string // a substring of the error, the file name in it
+	}{
+		{"LoadOBJ not an OBJ", func() error { _, err := LoadOBJ(photo); return err }, photo + ": not a Wavefront OBJ (PNG image)"},
+		{"Load not an OBJ", func() error { _, err := Load(photo); return err }, photo + ": not a Wavefront OBJ (PNG image)"},
+		{"LoadOBJ parse error", func() error { _, err := LoadOBJ(parse); return err }, parse + ":2: face index 2"},
+		{"LoadOBJ directory", func() error { _, err := LoadOBJ(sub); return err }, sub + " is a directory"},
+		{"LoadOBJ missing", func() error { _, err := LoadOBJ(missing); return err }, missing + ": no such file"},
+		{"ReadOBJ read error", func() error { _, err := ReadOBJ(&failingReader{n: 0}, "r.obj"); return err }, "r.obj:1: read: disk on fire"},
+		{"ReadOBJ nil reader", func() error { _, err := ReadOBJ(nil, "nil.obj"); return err }, "nil.obj"},
+		{"ReadOBJ no name", func() error { _, err := ReadOBJ(strings.NewReader("x\n"), ""); return err }, `OBJ input:1: unknown statement "x"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.load()
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q, want %q in it", err, tc.want)
+			}
+		})
+	}
+}
+
+// pngEncode writes a tiny PNG image to w.
+func pngEncode(w io.Writer) error {
+	return png.Encode(w, image.NewGray(image.Rect(0, 0, 2, 2)))
 }
 
 type failingReader struct{ n int }
