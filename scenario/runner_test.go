@@ -148,3 +148,37 @@ func TestRunnerNoCache(t *testing.T) {
 		t.Errorf("the shot is only background")
 	}
 }
+
+// TestRunnerOBJLevel: an OBJ level is read relative to the scenario file.
+func TestRunnerOBJLevel(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "levels"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	obj := "v 0 0 0\nv 30 0 0\nv 30 0 30\nv 0 0 30\nf 1 3 2\nf 1 4 3\n"
+	if err := os.WriteFile(filepath.Join(dir, "levels", "floor.obj"), []byte(obj), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := `{"navviz-scenario": 1, "level": {"obj": "levels/floor.obj"}, "settings": {"partition": "layers", "detail_sample_dist_cells": 0},
+		"steps": [{"obstacle": {"name": "b", "box": {"min_m": [10, -1, 10], "max_m": [20, 2, 20]}}}, {"update": "all"},
+		{"path": {"start_m": [5, 0, 15], "end_m": [25, 0, 15]}}, {"camera": {"view": "top"}}, {"shot": {"name": "s", "size": "80x80"}}]}`
+	file := filepath.Join(dir, "f.scenario.json")
+	sc, err := Parse([]byte(src), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(sc, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report.Level != "levels/floor.obj" || len(res.Shots) != 1 {
+		t.Errorf("report %+v", res.Report)
+	}
+	if p := res.Report.Steps[4].Path; p == nil || !p.Found || p.Corners < 3 {
+		t.Errorf("path round the box: %+v", p)
+	}
+	// The same file from another directory does not find the level.
+	if _, err := Run(sc, filepath.Join(t.TempDir(), "f.scenario.json")); err == nil || !strings.Contains(err.Error(), "floor.obj") {
+		t.Errorf("level outside the scenario's directory: err = %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"time"
 
 	"navviz/scenario"
@@ -55,6 +56,9 @@ func runScenario(args []string, stdout, stderr io.Writer) error {
 	dir := *out
 	if dir == "" {
 		dir = scenario.DefaultOutDir(file)
+	}
+	if *golden != "" && sameDir(dir, *golden) {
+		return usagef("-o %s is the golden directory: the shots would overwrite the goldens they are compared with", dir)
 	}
 	t0 := time.Now()
 	res, err := scenario.RunFile(file)
@@ -121,4 +125,12 @@ func runScenario(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%d of %d shots differ from the goldens in %s", failed, len(cmps), *golden)
 	}
 	return nil
+}
+
+// sameDir reports whether paths a and b name the same directory (after
+// cleaning and making them absolute).
+func sameDir(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
 }

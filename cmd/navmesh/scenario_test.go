@@ -123,12 +123,19 @@ func TestScenarioErrors(t *testing.T) {
 		{"threshold", smallScenario, []string{"--threshold", "300"}, 2, "--threshold 300"},
 		{"tolerance", smallScenario, []string{"--tolerance", "NaN"}, 2, "--tolerance NaN"},
 		{"update alone", smallScenario, []string{"--update"}, 2, "--update needs --compare"},
+		{"out is golden", smallScenario, []string{"--compare", "OUT"}, 2, "is the golden directory"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir, file := writeScenario(t, c.src)
 			out := filepath.Join(dir, "out")
-			code, _, stderr := runCmd(t, append([]string{"scenario", file, "-o", out}, c.args...)...)
+			args := append([]string{"scenario", file, "-o", out}, c.args...)
+			for i, a := range args {
+				if a == "OUT" {
+					args[i] = out
+				}
+			}
+			code, _, stderr := runCmd(t, args...)
 			if code != c.code || !strings.Contains(stderr, c.want) {
 				t.Errorf("code %d, stderr %q; want %d and %q", code, stderr, c.code, c.want)
 			}
