@@ -386,52 +386,70 @@ func Parse(data []byte, file string) (*Scenario, error) {
 		return nil, fail(0, "missing \"level\"")
 	}
 	s := &Scenario{FormatVersion: Version, Description: h.Description, Level: *h.Level, Settings: h.Settings, Cache: h.Cache}
-	if err := checkLevel(&s.Level); err != nil {
-		return nil, fail(0, "level: %v", err)
-	}
-	if _, err := s.NavSettings(); err != nil {
-		return nil, fail(0, "%v", err)
-	}
 	if h.Steps == nil {
 		return nil, fail(0, "missing \"steps\"")
 	}
-	shots := map[string]int{}
 	s.Steps = make([]Step, len(h.Steps))
 	for i, raw := range h.Steps {
-		st := &s.Steps[i]
-		if err := decodeStrict(raw, st); err != nil {
+		if err := decodeStrict(raw, &s.Steps[i]); err != nil {
 			return nil, fail(i+1, "%v", err)
 		}
-		if err := checkStep(st, s.CacheBuilt()); err != nil {
-			return nil, fail(i+1, "%v", err)
-		}
-		if st.Shot != nil {
-			if j, dup := shots[st.Shot.Name]; dup {
-				return nil, fail(i+1, "shot %q: duplicate name (step %d has it)", st.Shot.Name, j)
-			}
-			shots[st.Shot.Name] = i + 1
-		}
+	}
+	if err := s.Validate(file); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
-// Marshal checks s as Parse would and writes it as an indented scenario
-// file (the version first). Parse(Marshal(s)) equals s.
+// Validate checks s as Parse checks a file (file names it in errors): the
+// version, the level, the settings, each step on its own and the shot
+// names. Errors are *Error.
+func (s *Scenario) Validate(file string) error {
+	fail := func(step int, format string, args ...any) error {
+		return &Error{File: file, Step: step, Err: fmt.Errorf(format, args...)}
+	}
+	if s.FormatVersion != Version {
+		return fail(0, "\"navviz-scenario\": %d: this navviz reads version %d", s.FormatVersion, Version)
+	}
+	if err := checkLevel(&s.Level); err != nil {
+		return fail(0, "level: %v", err)
+	}
+	if _, err := s.NavSettings(); err != nil {
+		return fail(0, "%v", err)
+	}
+	shots := map[string]int{}
+	for i := range s.Steps {
+		st := &s.Steps[i]
+		if err := checkStep(st, s.CacheBuilt()); err != nil {
+			return fail(i+1, "%v", err)
+		}
+		if st.Shot != nil {
+			if j, dup := shots[st.Shot.Name]; dup {
+				return fail(i+1, "shot %q: duplicate name (step %d has it)", st.Shot.Name, j)
+			}
+			shots[st.Shot.Name] = i + 1
+		}
+	}
+	return nil
+}
+
+// Marshal checks s (Validate) and writes it as an indented scenario file,
+// the version first (FormatVersion is written as Version; nil Steps as
+// []). Parse(Marshal(s)) equals s.
 func Marshal(s *Scenario) ([]byte, error) {
 	c := *s
 	c.FormatVersion = Version
 	if c.Steps == nil {
 		c.Steps = []Step{}
 	}
+	if err := c.Validate("scenario"); err != nil {
+		return nil, fmt.Errorf("scenario: marshal: %w", err)
+	}
 	data, err := json.MarshalIndent(&c, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("scenario: marshal: %w", err)
 	}
-	data = append(data, '\n')
-	if _, err := Parse(data, "scenario"); err != nil {
-		return nil, fmt.Errorf("scenario: marshal: %w", err)
-	}
-	return data, nil
+	return append(data, '\n'), nil
 }
 
 // CacheBuilt reports whether the scenario builds a tile cache.

@@ -134,12 +134,16 @@ type Runner struct {
 	BuildTime time.Duration
 }
 
-// NewRunner loads the level of sc (file is the scenario file's path: it
-// names errors and its directory resolves relative paths) and builds its
-// tile cache (or, with "cache": false, its tile grid). Errors are *Error.
+// NewRunner checks sc (Scenario.Validate), loads its level (file is the
+// scenario file's path: it names errors and its directory resolves
+// relative paths) and builds its tile cache (or, with "cache": false, its
+// tile grid). Errors are *Error.
 func NewRunner(sc *Scenario, file string) (*Runner, error) {
 	t0 := time.Now()
 	fail := func(err error) (*Runner, error) { return nil, &Error{File: file, Err: err} }
+	if err := sc.Validate(file); err != nil {
+		return nil, err
+	}
 	s, err := sc.NavSettings()
 	if err != nil {
 		return fail(err)

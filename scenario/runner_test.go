@@ -182,3 +182,16 @@ func TestRunnerOBJLevel(t *testing.T) {
 		t.Errorf("level outside the scenario's directory: err = %v", err)
 	}
 }
+
+// TestNewRunnerValidates: a scenario built in code is checked as a parsed
+// one (no panic on a cache step without a cache).
+func TestNewRunnerValidates(t *testing.T) {
+	no := false
+	sc := &Scenario{FormatVersion: Version, Level: Level{Builtin: "terrain"}, Cache: &no,
+		Steps: []Step{{Update: &UpdateCount{All: true}}}}
+	_, err := NewRunner(sc, "code")
+	var se *Error
+	if !errors.As(err, &se) || se.Step != 1 || !strings.Contains(err.Error(), "needs the tile cache") {
+		t.Errorf("err = %v, want step 1 needing the cache", err)
+	}
+}
