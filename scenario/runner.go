@@ -609,8 +609,12 @@ func (r *Runner) overlay(name string) (*render.Overlay, error) {
 		if o := r.levelScene.Overlay(name); o != nil {
 			return o, nil
 		}
+	case name == render.OverlayVolumes:
+		// The build-time volumes (a scenario adds its volumes at run
+		// time: volumes-rt); no build needed.
+		return render.VolumesOverlay(r.Settings.Volumes, r.Soup.Bounds()), nil
 	case render.IsSpanOverlay(name) || render.IsMeshOverlay(name):
-		if !show && name != render.OverlayVolumes {
+		if !show {
 			break
 		}
 		if err := r.plainBuild(); err != nil {

@@ -195,3 +195,26 @@ func TestNewRunnerValidates(t *testing.T) {
 		t.Errorf("err = %v, want step 1 needing the cache", err)
 	}
 }
+
+// TestRunnerTinyShots: the smallest and the thinnest pictures, with a
+// legend that does not fit, render without trouble.
+func TestRunnerTinyShots(t *testing.T) {
+	src := `{"navviz-scenario": 1, "level": {"builtin": "terrain"}, "cache": false, "steps": [
+		{"overlays": {"show": ["input", "grid", "volumes", "removed", "queue"], "scope": "all"}},
+		{"shot": {"name": "a", "size": "1x1", "legend": true}},
+		{"shot": {"name": "b", "size": "3x200", "legend": true}},
+		{"shot": {"name": "c", "size": "300x2", "legend": true}}]}`
+	sc, err := Parse([]byte(src), "tiny.scenario.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(sc, "tiny.scenario.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range [][2]int{{1, 1}, {3, 200}, {300, 2}} {
+		if b := res.Shots[i].Image.Bounds(); b.Dx() != want[0] || b.Dy() != want[1] {
+			t.Errorf("shot %d is %v, want %dx%d", i, b, want[0], want[1])
+		}
+	}
+}
