@@ -1,0 +1,167 @@
+package scenario
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"os"
+	"path/filepath"
+)
+
+// Defaults of the golden compare.
+const (
+	// DefaultThreshold: a pixel differs when a channel differs by more.
+	DefaultThreshold = 8
+	// DefaultTolerancePct: a shot fails when more than this percentage of
+	// its pixels differ.
+	DefaultTolerancePct = 0.1
+)
+
+// Diff is the comparison of a picture with its golden.
+type Diff struct {
+	// Differing counts the pixels where some channel (R, G, B or A, 8 bit,
+	// non-premultiplied) differs by more than the threshold; Total is the
+	// picture's pixel count.
+	Differing, Total int
+	// Box is the smallest rectangle holding every differing pixel (empty
+	// when none differ).
+	Box image.Rectangle
+}
+
+// Percent returns 100 * Differing / Total.
+func (d *Diff) Percent() float64 {
+	if d.Total == 0 {
+		return 0
+	}
+	return 100 * float64(d.Differing) / float64(d.Total)
+}
+
+// Fails reports whether more than tolerancePct percent of the pixels
+// differ.
+func (d *Diff) Fails(tolerancePct float64) bool { return d.Percent() > tolerancePct }
+
+// nrgba returns img as non-premultiplied 8-bit RGBA.
+func nrgba(img image.Image) *image.NRGBA {
+	if n, ok := img.(*image.NRGBA); ok {
+		return n
+	}
+	b := img.Bounds()
+	n := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(n, n.Bounds(), img, b.Min, draw.Src)
+	return n
+}
+
+// Compare compares got with want pixel by pixel: a pixel differs when any
+// channel differs by more than threshold (0..255). Pictures of different
+// sizes are an error naming both sizes.
+func Compare(got, want image.Image, threshold int) (Diff, error) {
+	gb, wb := got.Bounds(), want.Bounds()
+	if gb.Dx() != wb.Dx() || gb.Dy() != wb.Dy() {
+		return Diff{}, fmt.Errorf("size %dx%d differs from the golden's %dx%d", gb.Dx(), gb.Dy(), wb.Dx(), wb.Dy())
+	}
+	if threshold < 0 || threshold > 255 {
+		return Diff{}, fmt.Errorf("threshold %d: want 0 to 255", threshold)
+	}
+	g, w := nrgba(got), nrgba(want)
+	d := Diff{Total: gb.Dx() * gb.Dy()}
+	for y := 0; y < gb.Dy(); y++ {
+		for x := 0; x < gb.Dx(); x++ {
+			if pixelDiffers(g, w, x, y, threshold) {
+				d.Differing++
+				d.Box = d.Box.Union(image.Rect(x, y, x+1, y+1))
+			}
+		}
+	}
+	return d, nil
+}
+
+func pixelDiffers(g, w *image.NRGBA, x, y, threshold int) bool {
+	i, j := g.PixOffset(x, y), w.PixOffset(x, y)
+	for k := 0; k < 4; k++ {
+		if d := int(g.Pix[i+k]) - int(w.Pix[j+k]); d > threshold || -d > threshold {
+			return true
+		}
+	}
+	return false
+}
+
+// DiffColour marks the differing pixels of a difference picture.
+var DiffColour = color.NRGBA{255, 0, 255, 255}
+
+// DiffImage returns the difference picture of got against want (same
+// sizes; threshold as Compare): got in grey dimmed to half, each differing
+// pixel DiffColour.
+func DiffImage(got, want image.Image, threshold int) *image.NRGBA {
+	g, w := nrgba(got), nrgba(want)
+	b := g.Bounds()
+	out := image.NewNRGBA(b)
+	for y := 0; y < b.Dy(); y++ {
+		for x := 0; x < b.Dx(); x++ {
+			o := out.PixOffset(x, y)
+			if x < w.Bounds().Dx() && y < w.Bounds().Dy() && pixelDiffers(g, w, x, y, threshold) {
+				out.Pix[o], out.Pix[o+1], out.Pix[o+2], out.Pix[o+3] = DiffColour.R, DiffColour.G, DiffColour.B, DiffColour.A
+				continue
+			}
+			i := g.PixOffset(x, y)
+			// Rec. 601 luma in integers, halved.
+			l := uint8((299*int(g.Pix[i]) + 587*int(g.Pix[i+1]) + 114*int(g.Pix[i+2])) / 2000)
+			out.Pix[o], out.Pix[o+1], out.Pix[o+2], out.Pix[o+3] = l, l, l, 255
+		}
+	}
+	return out
+}
+
+// EncodePNG returns img as PNG bytes.
+func EncodePNG(img image.Image) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil, fmt.Errorf("encode PNG: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// ReadPNG reads a PNG file.
+func ReadPNG(path string) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: %w", path, err)
+	}
+	return img, nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the
+// same directory renamed over path, so that path is never partly written.
+func WriteFileAtomic(path string, data []byte) error {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

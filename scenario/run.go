@@ -1,0 +1,251 @@
+package scenario
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Output file names.
+const (
+	// ReportFile is the report of a run (Report), byte-identical between
+	// runs.
+	ReportFile = "report.json"
+	// TimingsFile holds the timings (never compared).
+	TimingsFile = "timings.json"
+	// FileExt is the extension of scenario files.
+	FileExt = ".scenario.json"
+	// GoldenExt is the extension of the golden directory beside a
+	// scenario file: NAME.scenario.json has its goldens in NAME.golden/.
+	GoldenExt = ".golden"
+)
+
+// Result is a whole run of a scenario.
+type Result struct {
+	Report    Report
+	Shots     []Shot
+	Snapshots []SnapshotFile
+	Timings   []StepTiming
+	BuildTime time.Duration
+}
+
+// Load reads and parses the scenario file at path.
+func Load(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("scenario: %w", err)
+	}
+	return Parse(data, path)
+}
+
+// Run plays every step of sc (read from file) and returns the pictures,
+// the snapshot files and the report. Nothing is written.
+func Run(sc *Scenario, file string) (*Result, error) {
+	r, err := NewRunner(sc, file)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{BuildTime: r.BuildTime}
+	for !r.Done() {
+		_, shot, err := r.Step()
+		if err != nil {
+			return nil, err
+		}
+		if shot != nil {
+			res.Shots = append(res.Shots, *shot)
+		}
+	}
+	res.Report, res.Snapshots, res.Timings = r.Report, r.SnapshotFiles(), r.Timings
+	return res, nil
+}
+
+// RunFile loads the scenario file at path and runs it.
+func RunFile(path string) (*Result, error) {
+	sc, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return Run(sc, path)
+}
+
+// DefaultOutDir returns the default output directory of a scenario file:
+// its base name without FileExt (or its extension) plus ".out", in the
+// current directory.
+func DefaultOutDir(path string) string {
+	return BaseName(path) + ".out"
+}
+
+// BaseName returns the scenario file's base name without FileExt (or
+// without its extension).
+func BaseName(path string) string {
+	b := filepath.Base(path)
+	if n := len(b) - len(FileExt); n > 0 && b[n:] == FileExt {
+		return b[:n]
+	}
+	return b[:len(b)-len(filepath.Ext(b))]
+}
+
+// GoldenDir returns the golden directory beside a scenario file:
+// DIR/NAME.golden for DIR/NAME.scenario.json.
+func GoldenDir(path string) string {
+	return filepath.Join(filepath.Dir(path), BaseName(path)+GoldenExt)
+}
+
+// ReportJSON returns report.json's bytes (indented, a final newline).
+func (res *Result) ReportJSON() ([]byte, error) {
+	b, err := json.MarshalIndent(&res.Report, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("scenario: report: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// Write writes the outputs into dir (created if need be), each file
+// atomically: NAME.png per shot, the snapshot files, report.json and
+// timings.json. The PNGs are encoded before anything is written.
+func (res *Result) Write(dir string) error {
+	type file struct {
+		name string
+		data []byte
+	}
+	var files []file
+	for _, s := range res.Shots {
+		data, err := EncodePNG(s.Image)
+		if err != nil {
+			return fmt.Errorf("shot %q: %w", s.Name, err)
+		}
+		files = append(files, file{s.Name + ".png", data})
+	}
+	for _, s := range res.Snapshots {
+		files = append(files, file{s.Name, s.Data})
+	}
+	rep, err := res.ReportJSON()
+	if err != nil {
+		return err
+	}
+	files = append(files, file{ReportFile, rep})
+	tim := struct {
+		BuildNs time.Duration `json:"build_ns"`
+		Steps   []StepTiming  `json:"steps"`
+	}{res.BuildTime, res.Timings}
+	tb, err := json.MarshalIndent(&tim, "", "  ")
+	if err != nil {
+		return fmt.Errorf("scenario: timings: %w", err)
+	}
+	files = append(files, file{TimingsFile, append(tb, '\n')})
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("scenario: output directory: %w", err)
+	}
+	for _, f := range files {
+		if err := WriteFileAtomic(filepath.Join(dir, f.name), f.data); err != nil {
+			return fmt.Errorf("scenario: %w", err)
+		}
+	}
+	return nil
+}
+
+// ShotCompare is the comparison of one shot with its golden.
+type ShotCompare struct {
+	Name string `json:"name"`
+	// Golden is the golden file's path.
+	Golden string `json:"golden"`
+	// Failed reports a failure: Problem says why when the pictures could
+	// not be compared (no golden, another size), else Diff fails the
+	// tolerance and DiffFile is the difference picture written.
+	Failed   bool    `json:"failed"`
+	Problem  string  `json:"problem,omitempty"`
+	Diff     Diff    `json:"-"`
+	Percent  float64 `json:"percent_differing"`
+	Box      string  `json:"box,omitempty"`
+	DiffFile string  `json:"diff_file,omitempty"`
+}
+
+// Line returns the one-line verdict of the comparison.
+func (c *ShotCompare) Line() string {
+	switch {
+	case c.Problem != "":
+		return fmt.Sprintf("FAIL %s: %s", c.Name, c.Problem)
+	case c.Failed:
+		return fmt.Sprintf("FAIL %s: %.3f%% of pixels differ (%d of %d), box %s; see %s", c.Name, c.Percent, c.Diff.Differing, c.Diff.Total, c.Box, c.DiffFile)
+	}
+	return fmt.Sprintf("ok   %s: %.3f%% of pixels differ", c.Name, c.Percent)
+}
+
+// boxString writes r as x0,y0-x1,y1 (inclusive corners).
+func boxString(r image.Rectangle) string {
+	if r.Empty() {
+		return ""
+	}
+	return fmt.Sprintf("%d,%d-%d,%d", r.Min.X, r.Min.Y, r.Max.X-1, r.Max.Y-1)
+}
+
+// CompareGoldens compares each shot with goldenDir/NAME.png (threshold and
+// tolerance as Compare and Diff.Fails). A failing shot gets its difference
+// picture outDir/NAME.diff.png (written atomically); a passing one has any
+// old one removed. It returns one comparison per shot, in order; err is
+// for what stops the comparison itself (a golden that cannot be decoded,
+// a difference picture that cannot be written).
+func CompareGoldens(shots []Shot, goldenDir, outDir string, threshold int, tolerancePct float64) ([]ShotCompare, error) {
+	var out []ShotCompare
+	for _, s := range shots {
+		c := ShotCompare{Name: s.Name, Golden: filepath.Join(goldenDir, s.Name+".png")}
+		diffPath := filepath.Join(outDir, s.Name+".diff.png")
+		want, err := ReadPNG(c.Golden)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			c.Failed, c.Problem = true, fmt.Sprintf("missing golden %s (write it with --update)", c.Golden)
+		case err != nil:
+			return out, fmt.Errorf("scenario: golden of shot %q: %w", s.Name, err)
+		default:
+			d, err := Compare(s.Image, want, threshold)
+			if err != nil {
+				c.Failed, c.Problem = true, fmt.Sprintf("%v (%s)", err, c.Golden)
+				break
+			}
+			c.Diff, c.Percent, c.Box = d, d.Percent(), boxString(d.Box)
+			if d.Fails(tolerancePct) {
+				c.Failed, c.DiffFile = true, diffPath
+				data, err := EncodePNG(DiffImage(s.Image, want, threshold))
+				if err == nil {
+					err = os.MkdirAll(outDir, 0o755)
+				}
+				if err == nil {
+					err = WriteFileAtomic(diffPath, data)
+				}
+				if err != nil {
+					return out, fmt.Errorf("scenario: difference picture of shot %q: %w", s.Name, err)
+				}
+			}
+		}
+		if !c.Failed || c.DiffFile == "" {
+			if err := os.Remove(diffPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return out, fmt.Errorf("scenario: remove the old %s: %w", diffPath, err)
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// UpdateGoldens writes each shot as goldenDir/NAME.png (atomically; the
+// directory is created if need be).
+func UpdateGoldens(shots []Shot, goldenDir string) error {
+	if err := os.MkdirAll(goldenDir, 0o755); err != nil {
+		return fmt.Errorf("scenario: golden directory: %w", err)
+	}
+	for _, s := range shots {
+		data, err := EncodePNG(s.Image)
+		if err != nil {
+			return fmt.Errorf("scenario: shot %q: %w", s.Name, err)
+		}
+		if err := WriteFileAtomic(filepath.Join(goldenDir, s.Name+".png"), data); err != nil {
+			return fmt.Errorf("scenario: %w", err)
+		}
+	}
+	return nil
+}
