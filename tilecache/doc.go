@@ -48,4 +48,18 @@
 // queue order. Every entry point validates its input and returns an error
 // naming the bad value; a call that fails changes nothing. A Cache is not
 // safe for concurrent use; its Mesh may be read (queried) between calls.
+//
+// # Nil and zero Caches
+//
+// A nil *Cache and a Cache not made by Build (the zero Cache, &Cache{})
+// never panic. Every method that returns an error returns one ("tilecache:
+// the Cache was not made by Build ...") and changes nothing: AddObstacle,
+// RemoveObstacle, AddVolume, RemoveVolume, TilesFor, TilesForVolume, Update,
+// UpdateAll, Snapshot, Restore, RunCycle. The accessors return their zero
+// values: Mesh and Source nil, Settings and Grid the zero NavSettings and
+// TileGrid, Fingerprint, ObstacleGrowthM, QueueLen, NextObstacleID and
+// NextVolumeID 0, CachedTiles, Queue, Obstacles and Volumes empty,
+// IsCached, TileSpans and FirstBuildTileData false. SetTrace and SetRepair
+// do nothing on a nil Cache, and RepairOn reports false for it. The same
+// holds for a nil *UpdateResult (LayersBuilt and LayersRepaired 0).
 package tilecache

@@ -108,6 +108,9 @@ type UpdateResult struct {
 
 // LayersBuilt returns the sum of the tiles' LayersBuilt.
 func (r *UpdateResult) LayersBuilt() int {
+	if r == nil {
+		return 0
+	}
 	n := 0
 	for i := range r.Tiles {
 		n += r.Tiles[i].LayersBuilt
@@ -117,6 +120,9 @@ func (r *UpdateResult) LayersBuilt() int {
 
 // LayersRepaired returns the sum of the tiles' LayersRepaired.
 func (r *UpdateResult) LayersRepaired() int {
+	if r == nil {
+		return 0
+	}
 	n := 0
 	for i := range r.Tiles {
 		n += r.Tiles[i].LayersRepaired
@@ -199,7 +205,7 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 
 // UpdateAll rebuilds every queued tile (Update with the queue's length).
 func (c *Cache) UpdateAll() (UpdateResult, error) {
-	return c.Update(len(c.queue))
+	return c.Update(c.QueueLen())
 }
 
 // plan rebuilds tile ti without changing the cache.
