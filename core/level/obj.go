@@ -26,10 +26,20 @@ type ParseError struct {
 	Err  error  // the underlying cause (a strconv or read error), or nil
 }
 
-func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.Name, e.Line, e.Msg) }
+func (e *ParseError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
+	return fmt.Sprintf("%s:%d: %s", e.Name, e.Line, e.Msg)
+}
 
 // Unwrap returns the underlying cause, if any.
-func (e *ParseError) Unwrap() error { return e.Err }
+func (e *ParseError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // objIgnored lists the OBJ statements ReadOBJ accepts and skips: texture
 // coordinates, normals, grouping, smoothing, materials, point and line

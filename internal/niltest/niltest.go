@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Type is one registered type.
@@ -101,7 +102,7 @@ func Panics(recv reflect.Value, skipValue bool) []string {
 				continue
 			}
 		}
-		if msg := call(recv.Method(i), m.Type); msg != "" {
+		if msg := call(recv.Method(i)); msg != "" {
 			out = append(out, m.Name+": "+msg)
 		}
 	}
@@ -110,9 +111,9 @@ func Panics(recv reflect.Value, skipValue bool) []string {
 
 var ctxType = reflect.TypeFor[context.Context]()
 
-// call calls fn (a method value whose type, receiver first, is mt) with
-// zero arguments and returns the panic, if any, as text.
-func call(fn reflect.Value, mt reflect.Type) (msg string) {
+// call calls the method value fn with zero arguments on a goroutine of
+// its own and returns the panic, if any, or a hang, as text.
+func call(fn reflect.Value) (msg string) {
 	ft := fn.Type()
 	n := ft.NumIn()
 	if ft.IsVariadic() {
@@ -127,14 +128,27 @@ func call(fn reflect.Value, mt reflect.Type) (msg string) {
 			args[i] = reflect.Zero(in)
 		}
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			msg = fmt.Sprintf("panic: %v", r)
-		}
+	done := make(chan string, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Sprintf("panic: %v", r)
+			}
+		}()
+		fn.Call(args)
+		done <- ""
 	}()
-	fn.Call(args)
-	return ""
+	select {
+	case msg = <-done:
+		return msg
+	case <-time.After(hangAfter):
+		return fmt.Sprintf("did not return within %v (an endless loop?)", hangAfter)
+	}
 }
+
+// hangAfter is how long call waits for a method with zero arguments to
+// return before it reports a hang (generous: such calls take microseconds).
+const hangAfter = 30 * time.Second
 
 // PointerTypes lists, sorted, the exported type names of the package in
 // dir (its non-test .go files) that have at least one exported method with
