@@ -69,6 +69,12 @@ type Cache struct {
 	repairOff bool  // Options.DisableRepair, SetRepair
 	trace     Trace // Options.Trace, SetTrace
 
+	// failBuild, set by tests only, is asked before every step-5 build of
+	// Update (layer -1: the whole tile on the general path) and fails it
+	// when it returns an error. Nil (always, outside tests) costs one
+	// comparison per build.
+	failBuild func(tx, tz, layer int) error
+
 	scratch buildScratch
 }
 

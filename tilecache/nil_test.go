@@ -13,6 +13,7 @@ import (
 func TestNilReceivers(t *testing.T) {
 	niltest.Check(t, ".", niltest.Types{
 		"Cache":        {Nil: (*Cache)(nil), Zero: &Cache{}},
+		"TileError":    {Nil: (*TileError)(nil), Zero: &TileError{}},
 		"UpdateResult": {Nil: (*UpdateResult)(nil), Zero: &UpdateResult{}},
 	})
 }

@@ -180,6 +180,26 @@ func (c *Cache) Queue() [][2]int {
 	return out
 }
 
+// QueueTile queues cached tile (tx, tz) at the back of the queue, unless it
+// is queued already (then it keeps its place): a host retries a tile whose
+// rebuild failed (UpdateResult.Failed) this way. A tile that is not cached
+// is an error and changes nothing. Queueing a tile that turns out
+// unchanged is harmless (RebuildUnchanged).
+func (c *Cache) QueueTile(tx, tz int) error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	if c.tileAt(tx, tz) == nil {
+		return fmt.Errorf("tilecache: QueueTile: tile (%d, %d) is not a cached tile of the %d x %d tiles", tx, tz, c.grid.TilesX, c.grid.TilesZ)
+	}
+	ti := int32(tz*c.grid.TilesX + tx)
+	if !c.queued[ti] {
+		c.queued[ti] = true
+		c.queue = append(c.queue, ti)
+	}
+	return nil
+}
+
 // QueueLen returns the number of queued tiles.
 func (c *Cache) QueueLen() int {
 	if c == nil {
