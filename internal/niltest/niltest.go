@@ -1,15 +1,19 @@
 // Package niltest checks, for the tests of the library's packages, that no
 // exported method panics on a nil or zero-value receiver (issue 8, item 3).
 //
-// A package's test lists every exported type that has methods with pointer
-// receivers in a registry (Types) and calls Check. Check scans the
+// A package's test lists every exported type that declares methods with
+// pointer receivers in a registry (Types) and calls Check. Check scans the
 // package's non-test Go files (go/parser) for such types and fails when one
 // is missing from the registry, so a new type cannot be forgotten; then it
-// calls every exported method of every registered type through reflection
-// on a nil receiver and, when the registry gives one, on a zero-value
+// calls, through reflection, every exported pointer-receiver method each
+// registered type declares on a nil receiver and, when the registry gives
+// one, every exported method of its pointer method set on a zero-value
 // receiver, with zero-valued arguments (nil slices, pointers, maps, funcs
 // and interfaces, zero numbers and structs, context.Background() for a
-// context.Context), and fails on any panic, naming the type and method.
+// context.Context), and fails on any panic or hang, naming the type and
+// method. (Methods with value receivers, and methods promoted from an
+// embedded type, cannot run on a nil pointer in Go at all: they are called
+// on the zero value only, and promoted ones are checked on their own type.)
 package niltest
 
 import (
@@ -35,33 +39,44 @@ type Type struct {
 	// &tilecache.Cache{}: its methods are called too. Leave it nil for a
 	// type whose zero value is not meant to be used (say why in the test).
 	Zero any
+	// Unchecked names methods that are not called, each with the reason
+	// (say, an inner-loop accessor whose doc states an index precondition,
+	// which panics out of range as a slice index does).
+	Unchecked map[string]string
 }
 
 // Types is a package's registry: type name (unqualified) to its values.
 type Types map[string]Type
 
-// Check fails t when a type of the package in dir with exported
+// Check fails t when a type of the package in dir that declares exported
 // pointer-receiver methods is missing from types (or types names one that
-// is not there), and when any exported method of a registered type panics
-// on the nil receiver or on the zero receiver.
+// is not there, or an Unchecked method that does not exist), and when any
+// method of a registered type panics or hangs on the nil receiver or on
+// the zero receiver.
 func Check(t *testing.T, dir string, types Types) {
 	t.Helper()
-	found, err := PointerTypes(dir)
+	declared, err := PointerMethods(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var found []string
+	for name := range declared {
+		found = append(found, name)
+	}
+	slices.Sort(found)
 	for _, name := range found {
 		if _, ok := types[name]; !ok {
 			t.Errorf("exported type %s has pointer-receiver methods but is missing from the nil-receiver registry", name)
 		}
 	}
-	names := make([]string, 0, len(types))
+	var names []string
 	for name := range types {
 		names = append(names, name)
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if !slices.Contains(found, name) {
+		methods, ok := declared[name]
+		if !ok {
 			t.Errorf("registry names %s, which is not an exported type with pointer-receiver methods of %s", name, dir)
 			continue
 		}
@@ -71,7 +86,13 @@ func Check(t *testing.T, dir string, types Types) {
 			t.Errorf("registry %s: Nil is %T, want (*%s)(nil)", name, ty.Nil, name)
 			continue
 		}
-		for _, p := range Panics(nv, true) {
+		for m := range ty.Unchecked {
+			if _, ok := nv.Type().MethodByName(m); !ok {
+				t.Errorf("registry %s: Unchecked names %s, which is not a method", name, m)
+			}
+		}
+		skip := func(m string) bool { _, ok := ty.Unchecked[m]; return ok }
+		for _, p := range Panics(nv, func(m string) bool { return !slices.Contains(methods, m) || skip(m) }) {
 			t.Errorf("nil *%s: %s", name, p)
 		}
 		if ty.Zero == nil {
@@ -82,25 +103,22 @@ func Check(t *testing.T, dir string, types Types) {
 			t.Errorf("registry %s: Zero is %T, want &%s{}", name, ty.Zero, name)
 			continue
 		}
-		for _, p := range Panics(zv, false) {
+		for _, p := range Panics(zv, skip) {
 			t.Errorf("zero %s: %s", name, p)
 		}
 	}
 }
 
-// Panics calls every exported method of the pointer recv with zero-valued
-// arguments and returns one line per method that panicked ("Method:
-// panic value"). With skipValue, methods declared on the value receiver
-// are not called (on a nil pointer Go itself panics before they run).
-func Panics(recv reflect.Value, skipValue bool) []string {
+// Panics calls every exported method of the pointer recv but those skip
+// reports with zero-valued arguments and returns one line per method that
+// panicked or hung ("Method: panic: value").
+func Panics(recv reflect.Value, skip func(method string) bool) []string {
 	var out []string
 	pt := recv.Type()
 	for i := 0; i < pt.NumMethod(); i++ {
 		m := pt.Method(i)
-		if skipValue {
-			if _, ok := pt.Elem().MethodByName(m.Name); ok {
-				continue
-			}
+		if skip(m.Name) {
+			continue
 		}
 		if msg := call(recv.Method(i)); msg != "" {
 			out = append(out, m.Name+": "+msg)
@@ -111,9 +129,13 @@ func Panics(recv reflect.Value, skipValue bool) []string {
 
 var ctxType = reflect.TypeFor[context.Context]()
 
+// hangAfter is how long call waits for a method with zero arguments to
+// return before it reports a hang (generous: such calls take microseconds).
+const hangAfter = 30 * time.Second
+
 // call calls the method value fn with zero arguments on a goroutine of
 // its own and returns the panic, if any, or a hang, as text.
-func call(fn reflect.Value) (msg string) {
+func call(fn reflect.Value) string {
 	ft := fn.Type()
 	n := ft.NumIn()
 	if ft.IsVariadic() {
@@ -139,27 +161,23 @@ func call(fn reflect.Value) (msg string) {
 		done <- ""
 	}()
 	select {
-	case msg = <-done:
+	case msg := <-done:
 		return msg
 	case <-time.After(hangAfter):
 		return fmt.Sprintf("did not return within %v (an endless loop?)", hangAfter)
 	}
 }
 
-// hangAfter is how long call waits for a method with zero arguments to
-// return before it reports a hang (generous: such calls take microseconds).
-const hangAfter = 30 * time.Second
-
-// PointerTypes lists, sorted, the exported type names of the package in
-// dir (its non-test .go files) that have at least one exported method with
-// a pointer receiver.
-func PointerTypes(dir string) ([]string, error) {
+// PointerMethods returns, for every exported type of the package in dir
+// (its non-test .go files) that declares exported methods with a pointer
+// receiver, the names of those methods, sorted.
+func PointerMethods(dir string) (map[string][]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("niltest: scanning %s: %w", dir, err)
 	}
 	fset := token.NewFileSet()
-	var out []string
+	out := map[string][]string{}
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
@@ -185,12 +203,13 @@ func PointerTypes(dir string) ([]string, error) {
 			case *ast.IndexListExpr:
 				x = g.X
 			}
-			id, ok := x.(*ast.Ident)
-			if ok && id.IsExported() && !slices.Contains(out, id.Name) {
-				out = append(out, id.Name)
+			if id, ok := x.(*ast.Ident); ok && id.IsExported() {
+				out[id.Name] = append(out[id.Name], fd.Name.Name)
 			}
 		}
 	}
-	slices.Sort(out)
+	for _, ms := range out {
+		slices.Sort(ms)
+	}
 	return out, nil
 }
