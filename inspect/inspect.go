@@ -84,8 +84,11 @@ type LayerReport struct {
 	ScratchDiffers []Outline
 }
 
-// Mode returns "repaired" or "scratch".
+// Mode returns "repaired" or "scratch" ("" for a nil report).
 func (r *LayerReport) Mode() string {
+	if r == nil {
+		return ""
+	}
 	if r.Repaired {
 		return "repaired"
 	}
@@ -93,10 +96,10 @@ func (r *LayerReport) Mode() string {
 }
 
 // Compare returns the contour comparison in a word: "equal", "DIFFER" or
-// "-" when not compared.
+// "-" when not compared (or for a nil report).
 func (r *LayerReport) Compare() string {
 	switch {
-	case !r.Compared:
+	case r == nil || !r.Compared:
 		return "-"
 	case r.ContoursEqual:
 		return "equal"
@@ -105,8 +108,12 @@ func (r *LayerReport) Compare() string {
 }
 
 // String returns the report on one line: tile, layer, mode and verdict,
-// the span counts, the regions rebuilt and the contour comparison.
+// the span counts, the regions rebuilt and the contour comparison ("<nil>"
+// for a nil report).
 func (r *LayerReport) String() string {
+	if r == nil {
+		return "<nil>"
+	}
 	return fmt.Sprintf("tile (%d,%d) layer %d: %s (%s); removed %d, ring %d, regions rebuilt %d, loops +%d -%d, contours %s",
 		r.TX, r.TZ, r.Layer, r.Mode(), r.Verdict, r.Removed, r.Ring, r.RegionsRebuilt, r.NewLoops, r.GoneLoops, r.Compare())
 }
@@ -114,7 +121,9 @@ func (r *LayerReport) String() string {
 // Recorder is a tilecache.Trace that keeps a LayerReport per layer built
 // by the last Update that built one. Its methods are safe for concurrent
 // use (the cache calls Layer on the goroutine of Update; a GUI may read the
-// reports from another).
+// reports from another). The zero Recorder is ready to use (no comparison,
+// DefaultMaxReports per Update). On a nil *Recorder every method does
+// nothing and returns its zero value (no reports, CompareScratch false).
 type Recorder struct {
 	mu       sync.Mutex
 	compare  bool
@@ -135,6 +144,9 @@ func NewRecorder(compare bool) *Recorder {
 
 // SetMaxReports sets the number of reports kept per Update (n < 1: 1).
 func (r *Recorder) SetMaxReports(n int) {
+	if r == nil {
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.max = max(n, 1)
@@ -143,6 +155,9 @@ func (r *Recorder) SetMaxReports(n int) {
 // SetCompareScratch turns the comparison with from-scratch contours on or
 // off (it costs one more contour build per repaired layer).
 func (r *Recorder) SetCompareScratch(on bool) {
+	if r == nil {
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.compare = on
@@ -150,6 +165,9 @@ func (r *Recorder) SetCompareScratch(on bool) {
 
 // CompareScratch implements tilecache.Trace.
 func (r *Recorder) CompareScratch() bool {
+	if r == nil {
+		return false
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.compare
@@ -159,6 +177,9 @@ func (r *Recorder) CompareScratch() bool {
 // reports kept. An Update that builds no layer leaves the previous reports.
 // Without Begin the reports accumulate (up to the bound).
 func (r *Recorder) Begin() {
+	if r == nil {
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.begun = true
@@ -166,6 +187,9 @@ func (r *Recorder) Begin() {
 
 // Clear drops every report; the next layer reported starts a new list.
 func (r *Recorder) Clear() {
+	if r == nil {
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.reports, r.dropped, r.begun = nil, 0, true
@@ -175,6 +199,9 @@ func (r *Recorder) Clear() {
 // The slice is the caller's; the reports' contents are shared and must not
 // be changed.
 func (r *Recorder) Reports() []LayerReport {
+	if r == nil {
+		return nil
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.reports)
@@ -183,6 +210,9 @@ func (r *Recorder) Reports() []LayerReport {
 // Dropped returns the number of layers of the current reports' Update
 // beyond the bound, not kept.
 func (r *Recorder) Dropped() int {
+	if r == nil {
+		return 0
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.dropped
@@ -191,6 +221,9 @@ func (r *Recorder) Dropped() int {
 // Updates returns how many report lists the recorder started (the Begins
 // followed by a layer, counting the first list).
 func (r *Recorder) Updates() int {
+	if r == nil {
+		return 0
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.updates
@@ -198,7 +231,7 @@ func (r *Recorder) Updates() int {
 
 // Layer implements tilecache.Trace: it copies what the report needs.
 func (r *Recorder) Layer(lt *tilecache.LayerTrace) {
-	if lt == nil {
+	if r == nil || lt == nil {
 		return
 	}
 	r.mu.Lock()
@@ -208,7 +241,11 @@ func (r *Recorder) Layer(lt *tilecache.LayerTrace) {
 		r.updates++
 	}
 	r.observed++
-	if len(r.reports) >= r.max {
+	limit := r.max
+	if limit == 0 { // the zero Recorder
+		limit = DefaultMaxReports
+	}
+	if len(r.reports) >= limit {
 		r.dropped++
 		return
 	}

@@ -288,14 +288,15 @@ func (c Camera) Ray(xPx, yPx float64, wPx, hPx int) (origin, dir [3]float64) {
 // all eight corners of b lie inside the view (with a 5% margin) in any
 // viewport at least as wide as it is high. FrameAspect fits a given
 // viewport shape tightly. An empty or non-finite box leaves the camera
-// unchanged.
+// unchanged. On a nil *Camera, Frame, FrameAspect, Orbit, Pan and Zoom do
+// nothing.
 func (c *Camera) Frame(b geom.Box3) { c.FrameAspect(b, 1) }
 
 // FrameAspect is Frame for a viewport whose width/height ratio is aspectWH
 // (wPx/hPx): the box fits that viewport exactly (with the margin). A ratio
 // that is not a positive finite number frames as 1.
 func (c *Camera) FrameAspect(b geom.Box3, aspectWH float64) {
-	if b.Empty() || !b.Min.Finite() || !b.Max.Finite() {
+	if c == nil || b.Empty() || !b.Min.Finite() || !b.Max.Finite() {
 		return
 	}
 	if !finite(aspectWH) || aspectWH <= 0 {
@@ -343,7 +344,7 @@ func (c *Camera) FrameAspect(b geom.Box3, aspectWH float64) {
 // pitch (the eye goes up). Pitch is clamped to ±(π/2 − 0.01) rad. Orbit has
 // no effect while TopDown is set.
 func (c *Camera) Orbit(dxPx, dyPx float64) {
-	if c.TopDown || !finite(dxPx) || !finite(dyPx) {
+	if c == nil || c.TopDown || !finite(dxPx) || !finite(dyPx) {
 		return
 	}
 	c.YawRad -= float64(dxPx * OrbitRadPerPx)
@@ -356,7 +357,7 @@ func (c *Camera) Orbit(dxPx, dyPx float64) {
 // in a wPx x hPx viewport so that the point under the cursor at the depth of
 // Target follows the cursor.
 func (c *Camera) Pan(dxPx, dyPx float64, wPx, hPx int) {
-	if hPx <= 0 || !finite(dxPx) || !finite(dyPx) {
+	if c == nil || hPx <= 0 || !finite(dxPx) || !finite(dyPx) {
 		return
 	}
 	s := c.sanitized()
@@ -378,7 +379,7 @@ func (c *Camera) Pan(dxPx, dyPx float64, wPx, hPx int) {
 // (steps > 0 zoom in, fractional steps allowed), which also scales the
 // orthographic view. DistanceM stays within [MinDistanceM, MaxDistanceM].
 func (c *Camera) Zoom(steps float64) {
-	if !finite(steps) {
+	if c == nil || !finite(steps) {
 		return
 	}
 	d := c.DistanceM

@@ -292,8 +292,12 @@ func DirName(dir uint8) string {
 }
 
 // Lines returns the Inspector's text for the polygon, one line per entry:
-// reference, tile, area and flags, corners, edges and links.
+// reference, tile, area and flags, corners, edges and links (none for a
+// nil PolyInfo).
 func (p *PolyInfo) Lines() []string {
+	if p == nil {
+		return nil
+	}
 	out := []string{
 		fmt.Sprintf("Ref %#016x", uint64(p.Ref)),
 		fmt.Sprintf("  generation %d, slot %d, polygon %d", p.Generation, p.Slot, p.Index),

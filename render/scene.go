@@ -38,15 +38,19 @@ type Overlay struct {
 }
 
 // Scene is an ordered list of overlays; later overlays draw over earlier ones
-// where depths tie.
+// where depths tie. A nil *Scene has no overlays (Add does nothing on it),
+// and nil entries of Overlays are skipped.
 type Scene struct {
 	Overlays []*Overlay
 }
 
 // Overlay returns the overlay with the given name, or nil.
 func (s *Scene) Overlay(name string) *Overlay {
+	if s == nil {
+		return nil
+	}
 	for _, o := range s.Overlays {
-		if o.Name == name {
+		if o != nil && o.Name == name {
 			return o
 		}
 	}
@@ -54,10 +58,13 @@ func (s *Scene) Overlay(name string) *Overlay {
 }
 
 // Add appends o, replacing any overlay of the same name in place (keeping its
-// position and visibility).
+// position and visibility). A nil overlay or scene: nothing happens.
 func (s *Scene) Add(o *Overlay) {
+	if s == nil || o == nil {
+		return
+	}
 	for i, old := range s.Overlays {
-		if old.Name == o.Name {
+		if old != nil && old.Name == o.Name {
 			o.Visible = old.Visible
 			s.Overlays[i] = o
 			return
@@ -73,9 +80,13 @@ func (s *Scene) SetVisible(names []string) (unknown []string) {
 	for _, n := range names {
 		want[n] = true
 	}
-	for _, o := range s.Overlays {
-		o.Visible = want[o.Name]
-		delete(want, o.Name)
+	if s != nil {
+		for _, o := range s.Overlays {
+			if o != nil {
+				o.Visible = want[o.Name]
+				delete(want, o.Name)
+			}
+		}
 	}
 	for _, n := range names {
 		if want[n] {
@@ -89,8 +100,11 @@ func (s *Scene) SetVisible(names []string) (unknown []string) {
 // Bounds returns the box of every vertex of the visible overlays.
 func (s *Scene) Bounds() geom.Box3 {
 	b := geom.EmptyBox()
+	if s == nil {
+		return b
+	}
 	for _, o := range s.Overlays {
-		if !o.Visible {
+		if o == nil || !o.Visible {
 			continue
 		}
 		for _, vs := range [][]Vertex{o.Tris, o.Lines, o.Points} {

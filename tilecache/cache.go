@@ -74,6 +74,12 @@ type Cache struct {
 	repairOff bool  // Options.DisableRepair, SetRepair
 	trace     Trace // Options.Trace, SetTrace
 
+	// failBuild, set by tests only, is asked before every step-5 build of
+	// Update (layer -1: the whole tile on the general path) and fails it
+	// when it returns an error. Nil (always, outside tests) costs one
+	// comparison per build.
+	failBuild func(tx, tz, layer int) error
+
 	scratch buildScratch
 }
 
@@ -234,15 +240,25 @@ func cloneSettings(s *pipeline.NavSettings) pipeline.NavSettings {
 // areas freely between calls; never add, replace or remove its tiles (the
 // cache does that). Every swap is visible at once: the mesh object stays
 // the same for the life of the cache.
-func (c *Cache) Mesh() *navmesh.Mesh { return c.mesh }
+func (c *Cache) Mesh() *navmesh.Mesh {
+	if c == nil {
+		return nil
+	}
+	return c.mesh
+}
 
 // Settings returns a copy of the settings the cache was built with.
-func (c *Cache) Settings() pipeline.NavSettings { return cloneSettings(&c.settings) }
+func (c *Cache) Settings() pipeline.NavSettings {
+	if c == nil {
+		return pipeline.NavSettings{}
+	}
+	return cloneSettings(&c.settings)
+}
 
 // Grid returns a copy of the level's tiling (the zero TileGrid for a Cache
 // not made by Build).
 func (c *Cache) Grid() pipeline.TileGrid {
-	if c.grid == nil {
+	if c == nil || c.grid == nil {
 		return pipeline.TileGrid{}
 	}
 	return *c.grid
@@ -261,20 +277,38 @@ func (c *Cache) check() error {
 }
 
 // Source returns the source the cache was built from (read-only).
-func (c *Cache) Source() *pipeline.Source { return c.src }
+func (c *Cache) Source() *pipeline.Source {
+	if c == nil {
+		return nil
+	}
+	return c.src
+}
 
 // Fingerprint returns the xxhash64 that identifies the geometry and the
 // settings the cache was built from (docs/snapshot.md, "Fingerprint"). A
 // snapshot restores only into a cache with the same fingerprint.
-func (c *Cache) Fingerprint() uint64 { return c.fp }
+func (c *Cache) Fingerprint() uint64 {
+	if c == nil {
+		return 0
+	}
+	return c.fp
+}
 
 // ObstacleGrowthM returns the growth g of the obstacles: WalkableRadiusCells
 // times CellSizeM, metres.
-func (c *Cache) ObstacleGrowthM() float64 { return c.growM }
+func (c *Cache) ObstacleGrowthM() float64 {
+	if c == nil {
+		return 0
+	}
+	return c.growM
+}
 
 // CachedTiles returns the cached tiles (those with something walkable after
 // steps 1-3) in row-major order, as (tx, tz) pairs.
 func (c *Cache) CachedTiles() [][2]int {
+	if c == nil {
+		return nil
+	}
 	out := make([][2]int, len(c.order))
 	for i, ti := range c.order {
 		t := c.tiles[ti]
@@ -313,7 +347,7 @@ func (c *Cache) FirstBuildTileData(tx, tz int) ([][]byte, bool) {
 }
 
 func (c *Cache) tileAt(tx, tz int) *tile {
-	if c.grid == nil || c.grid.CheckTile(tx, tz) != nil {
+	if c == nil || c.grid == nil || c.grid.CheckTile(tx, tz) != nil {
 		return nil
 	}
 	return c.tiles[tz*c.grid.TilesX+tx]

@@ -732,6 +732,7 @@ func TestZeroCache(t *testing.T) {
 		c.RemoveObstacle(1),
 		func() error { _, err := c.AddVolume(v); return err }(),
 		c.RemoveVolume(1),
+		c.QueueTile(0, 0),
 		func() error { _, err := c.TilesFor(o); return err }(),
 		func() error { _, err := c.TilesForVolume(v); return err }(),
 		func() error { _, err := c.Update(1); return err }(),

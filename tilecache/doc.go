@@ -18,7 +18,11 @@
 // when it gets to them, and swaps the result into the mesh layer by layer
 // (a layer whose content did not change keeps its tile, references and
 // run-time polygon edits). Once the queue is empty the mesh depends only on
-// the obstacles and volumes in force, not on how the work was sliced.
+// the obstacles and volumes in force, not on how the work was sliced. A
+// tile whose rebuild fails does not wedge the queue: it leaves it, keeps
+// its tiles in the mesh and is named by the returned *TileError (and in
+// UpdateResult.Failed), while the other tiles of the call are swapped in;
+// the next change that reaches it (or QueueTile) queues it again.
 //
 // On the layer-first path (pipeline.NavSettings.LayerFirst) a changed
 // layer whose obstacles only removed spans is repaired rather than built
@@ -46,6 +50,23 @@
 // Every result is a function of the geometry, the settings and the sequence
 // of calls: no map is iterated for output, no clock is read, rebuilds run in
 // queue order. Every entry point validates its input and returns an error
-// naming the bad value; a call that fails changes nothing. A Cache is not
-// safe for concurrent use; its Mesh may be read (queried) between calls.
+// naming the bad value; a call that fails changes nothing (except Update
+// when a tile's rebuild fails: that tile leaves the queue and the others
+// are swapped in, see Cache.Update). A Cache is not safe for concurrent
+// use; its Mesh may be read (queried) between calls.
+//
+// # Nil and zero Caches
+//
+// A nil *Cache and a Cache not made by Build (the zero Cache, &Cache{})
+// never panic. Every method that returns an error returns one ("tilecache:
+// the Cache was not made by Build ...") and changes nothing: AddObstacle,
+// RemoveObstacle, AddVolume, RemoveVolume, TilesFor, TilesForVolume,
+// QueueTile, Update, UpdateAll, Snapshot, Restore, RunCycle. The accessors return their zero
+// values: Mesh and Source nil, Settings and Grid the zero NavSettings and
+// TileGrid, Fingerprint, ObstacleGrowthM, QueueLen, NextObstacleID and
+// NextVolumeID 0, CachedTiles, Queue, Obstacles and Volumes empty,
+// IsCached, TileSpans and FirstBuildTileData false. SetTrace and SetRepair
+// do nothing on a nil Cache, and RepairOn reports false for it. The same
+// holds for a nil *UpdateResult (LayersBuilt and LayersRepaired 0) and a
+// nil *TileError ("<nil>", no cause).
 package tilecache

@@ -80,14 +80,23 @@ type LayerTrace struct {
 }
 
 // SetTrace sets the cache's trace (nil: none). See Trace.
-func (c *Cache) SetTrace(t Trace) { c.trace = t }
+func (c *Cache) SetTrace(t Trace) {
+	if c != nil {
+		c.trace = t
+	}
+}
 
 // SetRepair turns the layer repair on or off (on after Build unless
 // Options.DisableRepair). Either way the mesh is the same, byte for byte.
-func (c *Cache) SetRepair(on bool) { c.repairOff = !on }
+func (c *Cache) SetRepair(on bool) {
+	if c != nil {
+		c.repairOff = !on
+	}
+}
 
-// RepairOn reports whether the cache repairs layers.
-func (c *Cache) RepairOn() bool { return !c.repairOff }
+// RepairOn reports whether the cache repairs layers (false for a nil
+// Cache).
+func (c *Cache) RepairOn() bool { return c != nil && !c.repairOff }
 
 // layerRepair is what the repair of one layer of a tile keeps from its first
 // build (made on the layer's first rebuild that may repair).

@@ -124,6 +124,9 @@ func (c *Cache) RemoveVolume(id VolumeID) error {
 
 // Obstacles returns the obstacles in force, in the order they were added.
 func (c *Cache) Obstacles() []Obstacle {
+	if c == nil {
+		return nil
+	}
 	out := make([]Obstacle, len(c.obstacles))
 	for i, e := range c.obstacles {
 		out[i] = Obstacle{ID: e.id, Obstacle: e.o}
@@ -134,6 +137,9 @@ func (c *Cache) Obstacles() []Obstacle {
 // Volumes returns the volumes in force, in the order they were added
 // (copies).
 func (c *Cache) Volumes() []Volume {
+	if c == nil {
+		return nil
+	}
 	out := make([]Volume, len(c.volumes))
 	for i, e := range c.volumes {
 		v := e.v
@@ -145,14 +151,27 @@ func (c *Cache) Volumes() []Volume {
 
 // NextObstacleID returns the id the next AddObstacle will give (0 once
 // every id is used).
-func (c *Cache) NextObstacleID() ObstacleID { return c.nextObstacle }
+func (c *Cache) NextObstacleID() ObstacleID {
+	if c == nil {
+		return 0
+	}
+	return c.nextObstacle
+}
 
 // NextVolumeID returns the id the next AddVolume will give (0 once every id
 // is used).
-func (c *Cache) NextVolumeID() VolumeID { return c.nextVolume }
+func (c *Cache) NextVolumeID() VolumeID {
+	if c == nil {
+		return 0
+	}
+	return c.nextVolume
+}
 
 // Queue returns the queued tiles, front first, as (tx, tz) pairs.
 func (c *Cache) Queue() [][2]int {
+	if c == nil {
+		return nil
+	}
 	out := make([][2]int, len(c.queue))
 	for i, ti := range c.queue {
 		t := c.tiles[ti]
@@ -161,8 +180,33 @@ func (c *Cache) Queue() [][2]int {
 	return out
 }
 
+// QueueTile queues cached tile (tx, tz) at the back of the queue, unless it
+// is queued already (then it keeps its place): a host retries a tile whose
+// rebuild failed (UpdateResult.Failed) this way. A tile that is not cached
+// is an error and changes nothing. Queueing a tile that turns out
+// unchanged is harmless (RebuildUnchanged).
+func (c *Cache) QueueTile(tx, tz int) error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	if c.tileAt(tx, tz) == nil {
+		return fmt.Errorf("tilecache: QueueTile: tile (%d, %d) is not a cached tile of the %d x %d tiles", tx, tz, c.grid.TilesX, c.grid.TilesZ)
+	}
+	ti := int32(tz*c.grid.TilesX + tx)
+	if !c.queued[ti] {
+		c.queued[ti] = true
+		c.queue = append(c.queue, ti)
+	}
+	return nil
+}
+
 // QueueLen returns the number of queued tiles.
-func (c *Cache) QueueLen() int { return len(c.queue) }
+func (c *Cache) QueueLen() int {
+	if c == nil {
+		return 0
+	}
+	return len(c.queue)
+}
 
 // TilesFor returns the cached tiles an operation on obstacle o would queue,
 // in queue order (row by row), without queueing them; o must be valid.

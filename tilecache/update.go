@@ -2,6 +2,7 @@ package tilecache
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"navviz/core/navmesh"
@@ -100,14 +101,64 @@ type TileUpdate struct {
 // UpdateResult is what an Update did.
 type UpdateResult struct {
 	// Tiles lists the rebuilt tiles in the order they were taken from the
-	// queue.
+	// queue (a tile that failed is not listed, unless its swap failed
+	// half-way: then it is listed with the swaps made).
 	Tiles []TileUpdate
+	// Failed lists the tiles whose rebuild failed, in queue order. They
+	// left the queue and the mesh keeps the tiles it held at their
+	// positions; the next add or remove that reaches such a tile (or
+	// QueueTile) queues it again.
+	Failed []TileError
 	// Remaining is the number of tiles still queued.
 	Remaining int
 }
 
+// TileError is the failure of one tile's rebuild in Update.
+type TileError struct {
+	// TX and TZ are the tile's coordinates.
+	TX, TZ int
+	// Layer is the height layer whose build failed on the layer-first
+	// path, -1 when the failure concerns the whole tile (the general
+	// path's build, marking the areas, or the swap).
+	Layer int
+	// Err is the cause.
+	Err error
+}
+
+// Error returns "tilecache: Update: tile (tx, tz) layer l: cause" (without
+// the layer when Layer is -1; "<nil>" for a nil TileError).
+func (e *TileError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
+	if e.Layer < 0 {
+		return fmt.Sprintf("tilecache: Update: tile (%d, %d): %v", e.TX, e.TZ, e.Err)
+	}
+	return fmt.Sprintf("tilecache: Update: tile (%d, %d) layer %d: %v", e.TX, e.TZ, e.Layer, e.Err)
+}
+
+// Unwrap returns the cause (nil for a nil TileError).
+func (e *TileError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
+
+// layerError is a layer-first build failure of one layer (planLayers).
+type layerError struct {
+	layer int
+	err   error
+}
+
+func (e *layerError) Error() string { return fmt.Sprintf("layer %d: %v", e.layer, e.err) }
+func (e *layerError) Unwrap() error { return e.err }
+
 // LayersBuilt returns the sum of the tiles' LayersBuilt.
 func (r *UpdateResult) LayersBuilt() int {
+	if r == nil {
+		return 0
+	}
 	n := 0
 	for i := range r.Tiles {
 		n += r.Tiles[i].LayersBuilt
@@ -117,6 +168,9 @@ func (r *UpdateResult) LayersBuilt() int {
 
 // LayersRepaired returns the sum of the tiles' LayersRepaired.
 func (r *UpdateResult) LayersRepaired() int {
+	if r == nil {
+		return 0
+	}
 	n := 0
 	for i := range r.Tiles {
 		n += r.Tiles[i].LayersRepaired
@@ -127,6 +181,7 @@ func (r *UpdateResult) LayersRepaired() int {
 // plan is a rebuilt tile waiting to be swapped in.
 type plan struct {
 	ti      int32
+	failed  bool // the rebuild failed (reported in UpdateResult.Failed)
 	rebuild Rebuild
 	areas   []uint8 // the areas built from (RebuildBuilt only)
 	layers  []layerData
@@ -144,12 +199,18 @@ type plan struct {
 // from nothing changes; when they equal the first build's, the first
 // build's tile data is used; otherwise step 5 runs on a copy of the cached
 // heightfield. The result is swapped into the mesh layer by layer from the
-// lowest (see Swap). maxTiles 0 does nothing; a negative one is an error.
+// lowest (see Swap). maxTiles 0 does nothing; a negative one is an error
+// and changes nothing.
 //
-// Every tile is built before any is swapped in: when a build fails, Update
-// returns the error naming the tile and changes nothing (the tile stays
-// queued, so a later Update tries it again with the obstacles and volumes
-// then in force).
+// Every tile of the call is built before any is swapped in. A tile whose
+// rebuild fails does not stop the others (docs/tilecache.md §7): it leaves
+// the queue, the mesh keeps the tiles it holds at its position (and the
+// cache what they were built from), and it is listed in
+// UpdateResult.Failed; the other tiles of the call are swapped in as
+// usual. The error is then the failed tile's *TileError (naming the tile
+// and the layer), or errors.Join of them when several failed, and the
+// result is valid too. The next AddObstacle, RemoveObstacle, AddVolume or
+// RemoveVolume that reaches a failed tile, or QueueTile, queues it again.
 func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 	if err := c.check(); err != nil {
 		return UpdateResult{}, err
@@ -159,47 +220,80 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 	}
 	n := min(maxTiles, len(c.queue))
 	plans := make([]plan, n)
+	var res UpdateResult
 	for k := 0; k < n; k++ {
 		if err := c.plan(c.queue[k], &plans[k]); err != nil {
-			t := c.tiles[c.queue[k]]
-			return UpdateResult{Remaining: len(c.queue)}, fmt.Errorf("tilecache: Update: tile (%d, %d): %w", t.tx, t.tz, err)
+			plans[k] = plan{ti: c.queue[k], failed: true}
+			res.Failed = append(res.Failed, c.tileError(c.queue[k], err))
 		}
 	}
-	res := UpdateResult{Tiles: make([]TileUpdate, n)}
+	res.Tiles = make([]TileUpdate, 0, n-len(res.Failed))
 	for k := range plans {
 		p := &plans[k]
 		t := c.tiles[p.ti]
-		u := &res.Tiles[k]
-		*u = TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed}
 		c.queued[p.ti] = false
-		if p.rebuild == RebuildUnchanged {
+		if p.failed {
 			continue
 		}
-		u.LayersBuilt = p.built
-		u.LayersRepaired = p.repairs
-		swaps, err := c.swap(t, p.layers)
-		u.Swaps = swaps
-		if err != nil {
-			// Data the stages made always decodes; this is a bug.
-			c.queue = append(c.queue[:0], c.queue[k:]...)
-			c.queued[p.ti] = true
-			res.Tiles = res.Tiles[:k+1]
-			res.Remaining = len(c.queue)
-			return res, fmt.Errorf("tilecache: Update: swapping tile (%d, %d): %w", t.tx, t.tz, err)
+		u := TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed}
+		if p.rebuild != RebuildUnchanged {
+			u.LayersBuilt = p.built
+			u.LayersRepaired = p.repairs
+			swaps, err := c.swap(t, p.layers)
+			u.Swaps = swaps
+			if err != nil {
+				// Data the stages made always decodes; this is a bug. The
+				// mesh may hold some of the new layers: forget what its
+				// tiles were built from, as Restore does, so that the
+				// tile's next rebuild compares with the first build only.
+				t.hasLast, t.lastIsFirst, t.last, t.lastLayers = false, false, nil, nil
+				res.Failed = append(res.Failed, c.tileError(p.ti, fmt.Errorf("swapping: %w", err)))
+				res.Tiles = append(res.Tiles, u)
+				continue
+			}
+			t.hasLast = true
+			t.lastIsFirst = p.rebuild == RebuildFirst
+			t.last = p.areas
+			t.lastLayers = p.keys
 		}
-		t.hasLast = true
-		t.lastIsFirst = p.rebuild == RebuildFirst
-		t.last = p.areas
-		t.lastLayers = p.keys
+		res.Tiles = append(res.Tiles, u)
 	}
 	c.queue = append(c.queue[:0], c.queue[n:]...)
 	res.Remaining = len(c.queue)
-	return res, nil
+	return res, res.err()
+}
+
+// tileError is the TileError of tile ti for err (a *layerError names the
+// layer).
+func (c *Cache) tileError(ti int32, err error) TileError {
+	t := c.tiles[ti]
+	te := TileError{TX: t.tx, TZ: t.tz, Layer: -1, Err: err}
+	var le *layerError
+	if errors.As(err, &le) {
+		te.Layer, te.Err = le.layer, le.err
+	}
+	return te
+}
+
+// err returns the error of the failed tiles: nil, the one *TileError, or
+// errors.Join of them.
+func (r *UpdateResult) err() error {
+	switch len(r.Failed) {
+	case 0:
+		return nil
+	case 1:
+		return &r.Failed[0]
+	}
+	errs := make([]error, len(r.Failed))
+	for i := range r.Failed {
+		errs[i] = &r.Failed[i]
+	}
+	return errors.Join(errs...)
 }
 
 // UpdateAll rebuilds every queued tile (Update with the queue's length).
 func (c *Cache) UpdateAll() (UpdateResult, error) {
-	return c.Update(len(c.queue))
+	return c.Update(c.QueueLen())
 }
 
 // plan rebuilds tile ti without changing the cache.
@@ -225,6 +319,11 @@ func (c *Cache) plan(ti int32, p *plan) error {
 		p.areas = append([]uint8(nil), areas...)
 		if c.settings.LayerFirst() {
 			return c.planLayers(t, p)
+		}
+		if c.failBuild != nil {
+			if err := c.failBuild(t.tx, t.tz, -1); err != nil {
+				return err
+			}
 		}
 		if p.layers, err = c.buildLayers(t, p.areas, &c.scratch.stage); err != nil {
 			return err
@@ -268,9 +367,14 @@ func (c *Cache) planLayers(t *tile, p *plan) error {
 		case bytes.Equal(k.areas, tl.first[li].areas):
 			k.data = tl.first[li].data
 		default:
+			if c.failBuild != nil {
+				if err := c.failBuild(t.tx, t.tz, v.Layer); err != nil {
+					return &layerError{layer: v.Layer, err: err}
+				}
+			}
 			lb, repaired, err := c.buildLayer(t, tl, li, at, k.areas)
 			if err != nil {
-				return fmt.Errorf("layer %d: %w", v.Layer, err)
+				return &layerError{layer: v.Layer, err: err}
 			}
 			p.built++
 			if repaired {

@@ -261,9 +261,9 @@ func (a *App) replayHistory(verb, done string, step func(*cacheEditor) (string, 
 
 // StepCache runs Update(n) on the cache: the rebuilt tiles become
 // LatestUpdate and join the swap log. It returns the number of tiles
-// rebuilt. An error is shown and returned (the cache is unchanged, as
-// Update promises, and auto update is switched off so that it is not
-// repeated every frame).
+// rebuilt. An error (a tile whose rebuild failed: it left the queue, the
+// call's other tiles were swapped in) is shown and returned, and auto
+// update is switched off so that the user sees it.
 func (a *App) StepCache(n int) (int, error) {
 	c := a.Cache
 	if c == nil {
@@ -281,11 +281,9 @@ func (a *App) StepCache(n int) (int, error) {
 			}
 		}
 	}
+	// A failed tile leaves the queue while the call's other tiles are
+	// swapped in: record them before reporting the error.
 	res, err := c.Update(n)
-	if err != nil {
-		a.AutoUpdate = false
-		return 0, a.cacheFail(fmt.Errorf("ui: cache update (auto update switched off): %w", err))
-	}
 	a.LatestUpdate = res.Tiles
 	for _, u := range res.Tiles {
 		a.SwapLog = appendSwapLog(a.SwapLog, u)
@@ -295,6 +293,10 @@ func (a *App) StepCache(n int) (int, error) {
 	a.gens.mesh++
 	a.gens.queue++
 	a.gens.swaps++
+	if err != nil {
+		a.AutoUpdate = false
+		return len(res.Tiles), a.cacheFail(fmt.Errorf("ui: cache update (auto update switched off): %w", err))
+	}
 	return len(res.Tiles), nil
 }
 

@@ -63,7 +63,7 @@ func newSet(g *voxel.Grid, loops []Loop, maxErrorCells float32, maxEdgeLenCells 
 // EdgeOwners returns, for every edge key of a heightfield of spanCount
 // spans, the index in s.Loops of the loop that holds the edge, or -1 (the
 // "which loop owns which edge" a repair keeps). dst is reused when large
-// enough. Keys outside the range are ignored.
+// enough. Keys outside the range are ignored. A nil Set owns no edge.
 func (s *Set) EdgeOwners(spanCount int, dst []int32) []int32 {
 	n := 4 * max(spanCount, 0)
 	if cap(dst) < n {
@@ -72,6 +72,9 @@ func (s *Set) EdgeOwners(spanCount int, dst []int32) []int32 {
 	dst = dst[:n]
 	for i := range dst {
 		dst[i] = -1
+	}
+	if s == nil {
+		return dst
 	}
 	for li := range s.Loops {
 		for _, k := range s.Loops[li].Keys {

@@ -48,6 +48,10 @@
 // rounded before it is summed (no fused multiply-add). No map is iterated;
 // sorts are stable with explicit tie-breaks. A Set is a function of its
 // inputs only.
+//
+// No method panics on a nil receiver: a nil Loop has no keys (MinKey -1,
+// area 0, not a hole), a nil Set owns no edge, and a nil RepairBase reads
+// as empty (nil view and set, Owner -1) and fails Repair.
 package contour
 
 import "navviz/core/region"

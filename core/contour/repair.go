@@ -31,16 +31,26 @@ type RepairBase struct {
 }
 
 // View returns the layer the base was made from.
-func (b *RepairBase) View() *region.LayerView { return b.view }
+func (b *RepairBase) View() *region.LayerView {
+	if b == nil {
+		return nil
+	}
+	return b.view
+}
 
 // Set returns the first build's contours of the layer (read-only; a
 // repaired set shares its unchanged loops and contours).
-func (b *RepairBase) Set() *Set { return b.set }
+func (b *RepairBase) Set() *Set {
+	if b == nil {
+		return nil
+	}
+	return b.set
+}
 
 // Owner returns the index in Set().Loops of the loop holding edge key
 // (span × 4 + direction), or -1 (no loop, or a key out of range).
 func (b *RepairBase) Owner(key int) int {
-	if key < 0 || key >= len(b.owners) {
+	if b == nil || key < 0 || key >= len(b.owners) {
 		return -1
 	}
 	return int(b.owners[key])

@@ -8,7 +8,7 @@ import (
 // MinKey returns the loop's smallest edge key (-1 for a loop without
 // edges). After RotateLoop it is Keys[0].
 func (l *Loop) MinKey() int32 {
-	if len(l.Keys) == 0 {
+	if l == nil || len(l.Keys) == 0 {
 		return -1
 	}
 	return slices.Min(l.Keys)
@@ -49,7 +49,12 @@ func rotateLeft[T any](s []T, m int) {
 // x-z plane, positive for an outline (counter-clockwise seen from above) and
 // negative for a hole: the sum over vertices i (j the vertex before i) of
 // Xi·Zj − Xj·Zi, in 64-bit integers.
-func (l *Loop) SignedArea2() int64 { return signedArea2(l.Simplified) }
+func (l *Loop) SignedArea2() int64 {
+	if l == nil {
+		return 0
+	}
+	return signedArea2(l.Simplified)
+}
 
 // IsHole reports whether the simplified loop is a hole: it has at least 3
 // vertices and SignedArea2 < 0. (Recast tests (area2+1)/2 < 0, which takes a
@@ -57,7 +62,7 @@ func (l *Loop) SignedArea2() int64 { return signedArea2(l.Simplified) }
 // with fewer than 3 simplified vertices is neither an outline nor a hole (it
 // makes no contour).
 func (l *Loop) IsHole() bool {
-	return len(l.Simplified) >= 3 && l.SignedArea2() < 0
+	return l != nil && len(l.Simplified) >= 3 && l.SignedArea2() < 0
 }
 
 func signedArea2(v []Vertex) int64 {

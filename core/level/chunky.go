@@ -194,7 +194,7 @@ func (b *chunkyBuilder) build(c *Chunky, lo, hi int) {
 // scratch for sorting); it allocates only when dst must grow. Query is safe
 // to call from several goroutines at once, each with its own dst.
 func (c *Chunky) Query(minX, minZ, maxX, maxZ float32, dst []int32) []int32 {
-	if !(minX <= maxX && minZ <= maxZ) { // empty or NaN
+	if c == nil || !(minX <= maxX && minZ <= maxZ) { // empty or NaN
 		return dst
 	}
 	start := len(dst)
@@ -258,11 +258,26 @@ func chunkySortTail(dst []int32, start, radixPasses int) []int32 {
 }
 
 // Len returns the number of triangles in the tree.
-func (c *Chunky) Len() int { return len(c.tris) }
+func (c *Chunky) Len() int {
+	if c == nil {
+		return 0
+	}
+	return len(c.tris)
+}
 
 // Nodes returns the number of tree nodes (leaves and interior).
-func (c *Chunky) Nodes() int { return len(c.nodes) }
+func (c *Chunky) Nodes() int {
+	if c == nil {
+		return 0
+	}
+	return len(c.nodes)
+}
 
 // MaxLeafTris returns the largest number of triangles in one leaf (at most
 // the trisPerChunk given to NewChunky).
-func (c *Chunky) MaxLeafTris() int { return c.maxLeaf }
+func (c *Chunky) MaxLeafTris() int {
+	if c == nil {
+		return 0
+	}
+	return c.maxLeaf
+}

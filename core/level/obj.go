@@ -31,6 +31,9 @@ type ParseError struct {
 }
 
 func (e *ParseError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	if e.Line == 0 {
 		return fmt.Sprintf("%s: %s", e.Name, e.Msg)
 	}
@@ -117,7 +120,12 @@ func objValidUTF8(head []byte, more bool) bool {
 }
 
 // Unwrap returns the underlying cause, if any.
-func (e *ParseError) Unwrap() error { return e.Err }
+func (e *ParseError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // objIgnored lists the OBJ statements ReadOBJ accepts and skips: texture
 // coordinates, normals, grouping, smoothing, materials, point and line

@@ -2,6 +2,11 @@
 // a per-triangle area id, a Wavefront OBJ reader and writer, a chunky mesh that
 // answers "which triangles overlap this x/z box" for a tile build, and the
 // generated, seeded levels `city` and `terrain`.
+//
+// No method panics on a nil receiver: a nil *Soup fails Validate and has
+// the empty box as Bounds, a nil *Chunky holds nothing (Query matches
+// nothing, Len, Nodes and MaxLeafTris 0), and a nil *ParseError reads
+// "<nil>" and wraps nothing.
 package level
 
 import (
@@ -28,6 +33,9 @@ type Soup struct {
 // Bounds returns the box of all vertices (EmptyBox for an empty soup).
 func (s *Soup) Bounds() geom.Box3 {
 	b := geom.EmptyBox()
+	if s == nil {
+		return b
+	}
 	for _, v := range s.Verts {
 		b = b.Extend(v)
 	}
@@ -37,6 +45,9 @@ func (s *Soup) Bounds() geom.Box3 {
 // Validate checks that every index is in range, every vertex finite and the
 // area slice as long as the triangle slice. The error names the first bad value.
 func (s *Soup) Validate() error {
+	if s == nil {
+		return fmt.Errorf("level: nil Soup")
+	}
 	if len(s.Areas) != len(s.Tris) {
 		return fmt.Errorf("level: %d area ids for %d triangles", len(s.Areas), len(s.Tris))
 	}

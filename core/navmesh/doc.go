@@ -27,4 +27,10 @@
 // offset; nothing panics on input, and a call that fails changes nothing.
 // A Mesh is not safe for concurrent use when one of the goroutines changes
 // it; concurrent reads are safe.
+//
+// A nil *Mesh reads as an empty one (no tiles, every reference invalid,
+// TileCount and SlotCount 0, State an empty state) and every method that
+// changes or encodes it returns an error ("navmesh: nil Mesh"); a nil
+// *State and a nil *Tile encode to an error and a nil *Tile has no
+// polygons. No method panics on a nil receiver.
 package navmesh

@@ -1,6 +1,7 @@
 package navmesh
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 )
@@ -134,13 +135,30 @@ func nextGen(g uint32) uint32 {
 	return g + 1
 }
 
+// errNilMesh is the error of the methods that change or encode a nil
+// *Mesh.
+var errNilMesh = errors.New("navmesh: nil Mesh")
+
 // TileCount returns the number of tiles held.
-func (m *Mesh) TileCount() int { return m.count }
+func (m *Mesh) TileCount() int {
+	if m == nil {
+		return 0
+	}
+	return m.count
+}
 
 // SlotCount returns the number of slots, empty ones included.
-func (m *Mesh) SlotCount() int { return len(m.slots) }
+func (m *Mesh) SlotCount() int {
+	if m == nil {
+		return 0
+	}
+	return len(m.slots)
+}
 
 func (m *Mesh) lookup(x, z int32, layer uint8) (uint32, bool) {
+	if m == nil {
+		return 0, false
+	}
 	for _, s := range m.cols[[2]int32{x, z}] {
 		if m.slots[s].tile.t.Header.Layer == layer {
 			return s, true
@@ -159,6 +177,9 @@ func (m *Mesh) tileRef(s uint32) TileRef {
 // nothing, when the data is corrupt or a tile already sits at the tile's
 // position (TileX, TileZ, Layer). The mesh keeps its own copy of data.
 func (m *Mesh) AddTile(data []byte) (TileRef, error) {
+	if m == nil {
+		return 0, errNilMesh
+	}
 	t, err := DecodeTile(data)
 	if err != nil {
 		return 0, err
@@ -228,6 +249,9 @@ func (m *Mesh) unplace(s uint32) {
 // rebuilt, run-time edits of the old tile dropped. It fails, changing
 // nothing, when the data is corrupt or no tile sits at its position.
 func (m *Mesh) ReplaceTile(data []byte) (TileRef, error) {
+	if m == nil {
+		return 0, errNilMesh
+	}
 	t, err := DecodeTile(data)
 	if err != nil {
 		return 0, err
@@ -248,6 +272,9 @@ func (m *Mesh) ReplaceTile(data []byte) (TileRef, error) {
 // neighbours' links to it go, its slot becomes empty with the next
 // generation (references into it go stale). No tile there is an error.
 func (m *Mesh) RemoveTile(x, z int32, layer uint8) error {
+	if m == nil {
+		return errNilMesh
+	}
 	s, ok := m.lookup(x, z, layer)
 	if !ok {
 		return fmt.Errorf("navmesh: RemoveTile: no tile at position (%d, %d) layer %d", x, z, layer)
@@ -272,6 +299,9 @@ func (m *Mesh) TileAt(x, z int32, layer uint8) (TileRef, bool) {
 
 // TilesAt returns the tiles at tile position (x, z), lowest layer first.
 func (m *Mesh) TilesAt(x, z int32) []TileRef {
+	if m == nil {
+		return nil
+	}
 	col := m.cols[[2]int32{x, z}]
 	refs := make([]TileRef, len(col))
 	for i, s := range col {
@@ -292,6 +322,9 @@ func (m *Mesh) Tiles() []TileRef {
 
 // ordered returns the occupied slots by (TileZ, TileX, Layer).
 func (m *Mesh) ordered() []uint32 {
+	if m == nil {
+		return nil
+	}
 	order := make([]uint32, 0, m.count)
 	for s := range m.slots {
 		if m.slots[s].tile != nil {
@@ -316,6 +349,9 @@ func posLess(a, b *Header) bool {
 
 // tileOf validates a tile reference.
 func (m *Mesh) tileOf(ref TileRef, what string) (uint32, *meshTile, error) {
+	if m == nil {
+		return 0, nil, fmt.Errorf("navmesh: %s: %w", what, errNilMesh)
+	}
 	r := PolyRef(ref)
 	g, s := r.Generation(), r.Slot()
 	if g == 0 {

@@ -9,7 +9,7 @@ import "navviz/core/geom"
 // polygon from 0; flags bit 2e is set when edge e of the triangle lies on
 // the polygon boundary (as DetailTris stores it).
 func (t *Tile) PolyTris(i int, fn func(k int, a, b, c geom.Vec3, flags uint8)) {
-	if i < 0 || i >= len(t.Polys) {
+	if t == nil || fn == nil || i < 0 || i >= len(t.Polys) {
 		return
 	}
 	p := &t.Polys[i]

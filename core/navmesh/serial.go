@@ -88,6 +88,9 @@ func appendEdits(b []byte, es []PolyEdit) []byte {
 // run-time edits. Links are not stored (they follow from the tiles). Equal
 // meshes give equal bytes; the cache hashes them.
 func (m *Mesh) MarshalBinary() ([]byte, error) {
+	if m == nil {
+		return nil, fmt.Errorf("navmesh: MarshalBinary: %w", errNilMesh)
+	}
 	order := m.ordered()
 	b := appendSerialHeader(nil, MeshMagic, MeshVersion, len(m.slots), len(order))
 	le := binary.LittleEndian
@@ -109,6 +112,9 @@ func (m *Mesh) MarshalBinary() ([]byte, error) {
 // MarshalBinary would not write (tiles out of order, an edit equal to the
 // tile data, ...), is an error and leaves m unchanged.
 func (m *Mesh) UnmarshalBinary(data []byte) error {
+	if m == nil {
+		return fmt.Errorf("navmesh: UnmarshalBinary: %w", errNilMesh)
+	}
 	r := &reader{data: data}
 	nslots, ntiles, err := readSerialHeader(r, MeshMagic, MeshVersion, meshEntryMin)
 	if err != nil {
@@ -273,9 +279,9 @@ func readEdits(r *reader, magic string, np int) ([]PolyEdit, error) {
 
 // State returns the mesh's dynamic state.
 func (m *Mesh) State() *State {
-	st := &State{Generations: make([]uint32, len(m.slots)), Tiles: []TileState{}}
-	for i, sl := range m.slots {
-		st.Generations[i] = sl.gen
+	st := &State{Generations: make([]uint32, m.SlotCount()), Tiles: []TileState{}}
+	for i := range st.Generations {
+		st.Generations[i] = m.slots[i].gen
 	}
 	for _, s := range m.ordered() {
 		mt := m.slots[s].tile
@@ -328,6 +334,9 @@ func (st *State) check() error {
 // MarshalBinary encodes st (docs/format.md, "Dynamic state"). An invalid
 // State is an error.
 func (st *State) MarshalBinary() ([]byte, error) {
+	if st == nil {
+		return nil, fmt.Errorf("navmesh: MarshalBinary of a nil State")
+	}
 	if err := st.check(); err != nil {
 		return nil, err
 	}
@@ -350,6 +359,9 @@ func (st *State) MarshalBinary() ([]byte, error) {
 // UnmarshalBinary decodes data written by State.MarshalBinary into st. On
 // error st is unchanged.
 func (st *State) UnmarshalBinary(data []byte) error {
+	if st == nil {
+		return fmt.Errorf("navmesh: UnmarshalBinary into a nil State")
+	}
 	r := &reader{data: data}
 	nslots, ntiles, err := readSerialHeader(r, StateMagic, StateVersion, stateEntrySize)
 	if err != nil {
@@ -393,6 +405,9 @@ func (st *State) UnmarshalBinary(data []byte) error {
 // position or polygon count does not match is an error. On error m is
 // unchanged.
 func (m *Mesh) RestoreState(st *State, lookup func(contentID uint64) []byte) error {
+	if m == nil {
+		return fmt.Errorf("navmesh: RestoreState: %w", errNilMesh)
+	}
 	if st == nil {
 		return fmt.Errorf("navmesh: RestoreState: nil state")
 	}

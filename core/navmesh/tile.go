@@ -256,7 +256,7 @@ func appendVec(b []byte, v geom.Vec3) []byte {
 // PolyDetailVert returns local vertex k of polygon i's detail sub-mesh,
 // metres (see DetailMesh), and false when i or k is out of range.
 func (t *Tile) PolyDetailVert(i, k int) (geom.Vec3, bool) {
-	if i < 0 || i >= len(t.Polys) || k < 0 {
+	if t == nil || i < 0 || i >= len(t.Polys) || k < 0 {
 		return geom.Vec3{}, false
 	}
 	p := &t.Polys[i]

@@ -68,6 +68,9 @@ type StageTimes [NumStages]time.Duration
 
 // Total returns the sum of all stage durations.
 func (t *StageTimes) Total() time.Duration {
+	if t == nil {
+		return 0
+	}
 	var d time.Duration
 	for _, v := range t {
 		d += v

@@ -21,4 +21,11 @@
 //
 // Units live in names: M metres, Deg degrees, Cells voxel cells (CellSizeM
 // along x/z, CellHeightM along y).
+//
+// No method panics on a nil receiver: a nil *NavSettings fails Validate
+// ("pipeline: nil NavSettings") and its derived values are 0 (LayerFirst
+// false); a nil *TileGrid has no tiles (TileCount and TileSizeM 0,
+// CheckTile, TileBoxM, BuildGrid, Place and TileAt errors); a nil *Source
+// has no geometry (Bounds zero, Soup and Voxels nil, TileGrid an error); a
+// nil *Build has no tiles and a nil *StageTimes totals 0.
 package pipeline

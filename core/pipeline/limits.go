@@ -158,6 +158,9 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	est := &e.Estimate
 	name := "level"
 	if est.Level != "" {

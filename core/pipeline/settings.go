@@ -146,6 +146,9 @@ func rangeErr(field string, v any, want string) error {
 // within: WalkableHeightCells 1..255, WalkableClimbCells 0..8191,
 // WalkableRadiusCells 0..127, EdgeMaxLenCells 0..2^20.
 func (s *NavSettings) Validate() error {
+	if s == nil {
+		return fmt.Errorf("pipeline: nil NavSettings")
+	}
 	inRange := func(field string, v, lo, hi float32) error {
 		if !finite(v) || v < lo || v > hi {
 			return rangeErr(field, v, fmt.Sprintf("a finite number in [%v, %v]", lo, hi))
@@ -231,46 +234,78 @@ func (s *NavSettings) Validate() error {
 // WalkableHeightCells is ceil(AgentHeightM / CellHeightM): the clearance an
 // agent needs, in rows (10 with the defaults).
 func (s *NavSettings) WalkableHeightCells() int {
+	if s == nil {
+		return 0
+	}
 	return ceilInt(s.AgentHeightM / s.CellHeightM)
 }
 
 // WalkableClimbCells is floor(AgentMaxClimbM / CellHeightM): the largest
 // step, in rows (4 with the defaults).
 func (s *NavSettings) WalkableClimbCells() int {
+	if s == nil {
+		return 0
+	}
 	return floorInt(s.AgentMaxClimbM / s.CellHeightM)
 }
 
 // WalkableRadiusCells is ceil(AgentRadiusM / CellSizeM): the erosion radius,
 // in cells (2 with the defaults).
 func (s *NavSettings) WalkableRadiusCells() int {
+	if s == nil {
+		return 0
+	}
 	return ceilInt(s.AgentRadiusM / s.CellSizeM)
 }
 
 // BorderCells is WalkableRadiusCells + 3: the ring of cells built around each
 // tile (5 with the defaults).
-func (s *NavSettings) BorderCells() int { return s.WalkableRadiusCells() + 3 }
+func (s *NavSettings) BorderCells() int {
+	if s == nil {
+		return 0
+	}
+	return s.WalkableRadiusCells() + 3
+}
 
 // RegionMinAreaCells is RegionMinSizeCells squared (64 with the defaults).
-func (s *NavSettings) RegionMinAreaCells() int { return s.RegionMinSizeCells * s.RegionMinSizeCells }
+func (s *NavSettings) RegionMinAreaCells() int {
+	if s == nil {
+		return 0
+	}
+	return s.RegionMinSizeCells * s.RegionMinSizeCells
+}
 
 // RegionMergeAreaCells is RegionMergeSizeCells squared (400 with the defaults).
 func (s *NavSettings) RegionMergeAreaCells() int {
+	if s == nil {
+		return 0
+	}
 	return s.RegionMergeSizeCells * s.RegionMergeSizeCells
 }
 
 // EdgeMaxLenCells is EdgeMaxLenM / CellSizeM truncated toward zero (40 with
 // the defaults; 12/0.3 is 40.0 in float32).
-func (s *NavSettings) EdgeMaxLenCells() int { return floorInt(s.EdgeMaxLenM / s.CellSizeM) }
+func (s *NavSettings) EdgeMaxLenCells() int {
+	if s == nil {
+		return 0
+	}
+	return floorInt(s.EdgeMaxLenM / s.CellSizeM)
+}
 
 // TileSizeM is TileSizeCells * CellSizeM in float32 (19.2 m with the defaults).
-func (s *NavSettings) TileSizeM() float32 { return float32(s.TileSizeCells) * s.CellSizeM }
+func (s *NavSettings) TileSizeM() float32 {
+	if s == nil {
+		return 0
+	}
+	return float32(s.TileSizeCells) * s.CellSizeM
+}
 
 // DetailSampleDistM is the detail sample spacing in metres:
 // DetailSampleDistCells * CellSizeM (float32), or 0 (no height sampling) when
 // DetailSampleDistCells is at most 0.9 (build3d-runtime.md; Recast's demo
 // uses < 0.9). 1.8 m with the defaults.
 func (s *NavSettings) DetailSampleDistM() float32 {
-	if s.DetailSampleDistCells <= 0.9 {
+	if s == nil || s.DetailSampleDistCells <= 0.9 {
 		return 0
 	}
 	return s.DetailSampleDistCells * s.CellSizeM
@@ -279,11 +314,19 @@ func (s *NavSettings) DetailSampleDistM() float32 {
 // DetailSampleMaxErrorM is DetailSampleMaxErrorCells * CellHeightM (float32;
 // 0.2 m with the defaults).
 func (s *NavSettings) DetailSampleMaxErrorM() float32 {
+	if s == nil {
+		return 0
+	}
 	return s.DetailSampleMaxErrorCells * s.CellHeightM
 }
 
 // WalkableSlopeCos is voxel.WalkableSlopeCos(AgentMaxSlopeDeg).
-func (s *NavSettings) WalkableSlopeCos() float32 { return voxel.WalkableSlopeCos(s.AgentMaxSlopeDeg) }
+func (s *NavSettings) WalkableSlopeCos() float32 {
+	if s == nil {
+		return 0
+	}
+	return voxel.WalkableSlopeCos(s.AgentMaxSlopeDeg)
+}
 
 // ceilInt and floorInt round a float32 quotient to an int, saturating at
 // ±2^30 (and NaN to 2^30) so that invalid settings still give a value

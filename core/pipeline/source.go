@@ -87,31 +87,57 @@ func inCoordRange(v geom.Vec3) bool {
 
 // Named returns a copy of src that carries the level's name (a file path
 // or a built-in level's name), for errors such as a build's LimitError.
-// The name changes nothing built.
+// The name changes nothing built. A nil src gives nil.
 func (src *Source) Named(name string) *Source {
+	if src == nil {
+		return nil
+	}
 	c := *src
 	c.name = name
 	return &c
 }
 
-// Name returns the name given by Named, or "".
-func (src *Source) Name() string { return src.name }
+// Name returns the name given by Named, or "" (also for a nil src).
+func (src *Source) Name() string {
+	if src == nil {
+		return ""
+	}
+	return src.name
+}
 
 // Bounds returns the level's box: the soup's bounds, or the heightfield's
 // OriginM and MaxM.
-func (src *Source) Bounds() geom.Box3 { return src.bounds }
+func (src *Source) Bounds() geom.Box3 {
+	if src == nil {
+		return geom.Box3{}
+	}
+	return src.bounds
+}
 
 // Soup returns the source's soup (nil for a voxel source).
-func (src *Source) Soup() *level.Soup { return src.soup }
+func (src *Source) Soup() *level.Soup {
+	if src == nil {
+		return nil
+	}
+	return src.soup
+}
 
 // Voxels returns the source's heightfield (nil for a soup source).
-func (src *Source) Voxels() *voxel.Heightfield { return src.voxels }
+func (src *Source) Voxels() *voxel.Heightfield {
+	if src == nil {
+		return nil
+	}
+	return src.voxels
+}
 
 // TileGrid returns the tiling of the source's level under settings s: for a
 // soup NewTileGrid(s, Bounds()); for a heightfield exactly its columns (its
 // cell sizes must equal the settings').
 func (src *Source) TileGrid(s *NavSettings) (*TileGrid, error) {
-	if src.voxels == nil {
+	if src == nil {
+		return nil, fmt.Errorf("pipeline: nil Source")
+	}
+	if src.voxels == nil || s == nil {
 		return NewTileGrid(s, src.bounds)
 	}
 	h := src.voxels

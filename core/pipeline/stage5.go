@@ -160,7 +160,7 @@ type TileMesh struct {
 // no height sampling in the detail stage (polymesh.Sampling false for
 // DetailSampleDistM, that is DetailSampleDistCells at most 0.9).
 func (s *NavSettings) LayerFirst() bool {
-	return s.Partition == Layers && !polymesh.Sampling(s.DetailSampleDistM(), s.CellSizeM)
+	return s != nil && s.Partition == Layers && !polymesh.Sampling(s.DetailSampleDistM(), s.CellSizeM)
 }
 
 // BuildTileMesh runs step 5 of build3d-runtime.md on a tile (docs/build.md):

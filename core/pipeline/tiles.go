@@ -121,13 +121,26 @@ func (g *TileGrid) lineZ(k int) float32 {
 }
 
 // TileCount returns TilesX * TilesZ.
-func (g *TileGrid) TileCount() int { return g.TilesX * g.TilesZ }
+func (g *TileGrid) TileCount() int {
+	if g == nil {
+		return 0
+	}
+	return g.TilesX * g.TilesZ
+}
 
 // TileSizeM returns TileSizeCells * CellSizeM (float32).
-func (g *TileGrid) TileSizeM() float32 { return float32(g.TileSizeCells) * g.CellSizeM }
+func (g *TileGrid) TileSizeM() float32 {
+	if g == nil {
+		return 0
+	}
+	return float32(g.TileSizeCells) * g.CellSizeM
+}
 
 // CheckTile returns an error naming (tx, tz) when it is not a tile of g.
 func (g *TileGrid) CheckTile(tx, tz int) error {
+	if g == nil {
+		return fmt.Errorf("pipeline: tile (%d, %d) of a nil TileGrid", tx, tz)
+	}
 	if tx < 0 || tz < 0 || tx >= g.TilesX || tz >= g.TilesZ {
 		return fmt.Errorf("pipeline: tile (%d, %d) outside the %d x %d tiles", tx, tz, g.TilesX, g.TilesZ)
 	}
@@ -174,6 +187,9 @@ func (g *TileGrid) BuildGrid(tx, tz int) (voxel.Grid, error) {
 // (tx, tz)'s build grid: (tx*TileSizeCells - BorderCells, tz*TileSizeCells -
 // BorderCells). It may be negative.
 func (g *TileGrid) BuildGridCellOffset(tx, tz int) (gx0, gz0 int) {
+	if g == nil {
+		return 0, 0
+	}
 	return tx*g.TileSizeCells - g.BorderCells, tz*g.TileSizeCells - g.BorderCells
 }
 
@@ -182,6 +198,9 @@ func (g *TileGrid) BuildGridCellOffset(tx, tz int) (gx0, gz0 int) {
 // last tile also its far edge. A point outside the tiles, or not finite, is
 // an error naming it.
 func (g *TileGrid) TileAt(p geom.Vec3) (tx, tz int, err error) {
+	if g == nil {
+		return 0, 0, fmt.Errorf("pipeline: TileAt on a nil TileGrid")
+	}
 	tx, okx := g.tileIndex(p.X, g.BoundsM.Min.X, g.TilesX, g.lineX)
 	tz, okz := g.tileIndex(p.Z, g.BoundsM.Min.Z, g.TilesZ, g.lineZ)
 	if !okx || !okz {
@@ -193,7 +212,7 @@ func (g *TileGrid) TileAt(p geom.Vec3) (tx, tz int, err error) {
 
 func (g *TileGrid) tileIndex(v, origin float32, tiles int, line func(int) float32) (int, bool) {
 	t := g.TileSizeCells
-	if !(v >= origin && v <= line(tiles*t)) {
+	if tiles <= 0 || t <= 0 || !(v >= origin && v <= line(tiles*t)) {
 		return 0, false
 	}
 	est := math.Floor(float64((v - origin) / g.TileSizeM()))

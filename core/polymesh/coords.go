@@ -43,6 +43,9 @@ const maxMapCell = 1 << 24
 // sizes, extents in 1..65535 and cell offsets with |CellX0|+WidthCells (and
 // the same for z) below 2^24.
 func (c *CoordMap) Validate() error {
+	if c == nil {
+		return fmt.Errorf("polymesh: nil CoordMap")
+	}
 	for _, v := range [3]float32{c.BaseM.X, c.BaseM.Y, c.BaseM.Z} {
 		if !(v >= -(1<<21) && v <= 1<<21) {
 			return fmt.Errorf("polymesh: CoordMap BaseM %v not finite or outside ±2^21 m", c.BaseM)
@@ -99,6 +102,9 @@ func (c *CoordMap) posXZ(x, z int) (float64, float64) {
 // the sum with BaseM, so the bound holds wherever the tile lies in the world
 // and not only for a grid anchored at the world origin. See docs/polys.md.
 func (c *CoordMap) CellsAcross() int64 {
+	if c == nil {
+		return 0
+	}
 	a := 0.0
 	for _, x := range [2]int{0, c.WidthCells} {
 		for _, z := range [2]int{0, c.HeightCells} {

@@ -18,6 +18,12 @@
 // Every result is a function of the inputs only: no map iteration, no
 // goroutines, float32 arithmetic with every product that feeds a sum rounded
 // by an explicit conversion (no fused multiply-add on any platform).
+//
+// No method panics on a nil receiver: a nil Mesh has no polygons
+// (PolyCount and ExactOrientCalls 0) and a nil CoordMap fails Validate and
+// spans 0 cells; the inner-loop accessors whose docs state an index
+// precondition (Mesh.Poly, Neighbours, PolyVertCount, VertM, CoordMap.Pos,
+// OrientCells, OrientStored) are not checked, as a slice index is not.
 package polymesh
 
 import "navviz/core/geom"
@@ -92,11 +98,16 @@ type Mesh struct {
 // the orientation bound and called the exact predicate (a diagnostic: 0
 // whenever the bound is 1; it depends on how often Build evaluates a test,
 // not only on the result).
-func (m *Mesh) ExactOrientCalls() int { return m.exactCalls }
+func (m *Mesh) ExactOrientCalls() int {
+	if m == nil {
+		return 0
+	}
+	return m.exactCalls
+}
 
 // PolyCount returns the number of polygons.
 func (m *Mesh) PolyCount() int {
-	if m.NVP == 0 {
+	if m == nil || m.NVP == 0 {
 		return 0
 	}
 	return len(m.Polys) / (2 * m.NVP)

@@ -30,8 +30,12 @@ func DefaultFilter() *Filter {
 	return f
 }
 
-// Passes reports whether a polygon with the given flags may be crossed.
+// Passes reports whether a polygon with the given flags may be crossed. A
+// nil Filter is DefaultFilter's: every polygon passes.
 func (f *Filter) Passes(flags uint16) bool {
+	if f == nil {
+		return true
+	}
 	return (f.IncludeFlags == 0 || flags&f.IncludeFlags != 0) && flags&f.ExcludeFlags == 0
 }
 

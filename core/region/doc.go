@@ -34,6 +34,11 @@
 //     the internal ids (merge.go), numbering the survivors 1..count.
 //   - finishIDs turns the internal ids into a Result.
 //   - getScratch/putScratch hand out pooled scratch memory.
+//
+// No method panics on a nil receiver: a nil LayerView has no spans (Len
+// 0; its checked methods fail) and a nil RepairBase reads as empty (nil
+// view, areas and labels, 0, false) and fails Repair; LayerView.InBorder,
+// an inner-loop accessor, needs its documented index precondition.
 package region
 
 import (

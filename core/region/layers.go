@@ -62,7 +62,12 @@ type LayerView struct {
 }
 
 // Len returns the number of spans of the view.
-func (v *LayerView) Len() int { return len(v.Index) }
+func (v *LayerView) Len() int {
+	if v == nil {
+		return 0
+	}
+	return len(v.Index)
+}
 
 // InBorder reports whether span k of the view lies in the border ring.
 // k must be in 0..Len()-1.

@@ -38,30 +38,55 @@ type RepairBase struct {
 }
 
 // View returns the layer the base was made from.
-func (b *RepairBase) View() *LayerView { return b.view }
+func (b *RepairBase) View() *LayerView {
+	if b == nil {
+		return nil
+	}
+	return b.view
+}
 
 // Areas returns the first build's areas the base was made from, one per
 // view span (read-only).
-func (b *RepairBase) Areas() []uint8 { return b.areas }
+func (b *RepairBase) Areas() []uint8 {
+	if b == nil {
+		return nil
+	}
+	return b.areas
+}
 
 // MinAreaCells returns the island removal's minimum size.
-func (b *RepairBase) MinAreaCells() int { return b.minArea }
+func (b *RepairBase) MinAreaCells() int {
+	if b == nil {
+		return 0
+	}
+	return b.minArea
+}
 
 // Regions returns the layer's partition, what LayerView.Regions gives:
 // IDs, Count and each region's First and Size (those of its component, ring
 // spans included). Read-only.
-func (b *RepairBase) Regions() *Labels { return &b.regions }
+func (b *RepairBase) Regions() *Labels {
+	if b == nil {
+		return nil
+	}
+	return &b.regions
+}
 
 // Components returns the components the island removal kept, before the
 // border region is joined (LayerView.Components then DropIslands): IDs[k]
 // is the component of span k (0: none), numbered in the order of their
 // first span, with First and Size. Read-only.
-func (b *RepairBase) Components() *Labels { return &b.comps }
+func (b *RepairBase) Components() *Labels {
+	if b == nil {
+		return nil
+	}
+	return &b.comps
+}
 
 // ComponentRegion returns the region id of component c (NoRegion when the
 // component lies in the border ring only, or c is out of range).
 func (b *RepairBase) ComponentRegion(c int) uint16 {
-	if c < 1 || c >= len(b.compRegion) {
+	if b == nil || c < 1 || c >= len(b.compRegion) {
 		return NoRegion
 	}
 	return b.compRegion[c]
@@ -69,7 +94,12 @@ func (b *RepairBase) ComponentRegion(c int) uint16 {
 
 // Mutual reports whether every link of the view has its reverse
 // (LinksMutual), which a repair needs.
-func (b *RepairBase) Mutual() bool { return b.mutual }
+func (b *RepairBase) Mutual() bool {
+	if b == nil {
+		return false
+	}
+	return b.mutual
+}
 
 // LinksMutual reports whether every link of the view has its reverse: when
 // span k links to span j in direction d, j links to k in direction d+2

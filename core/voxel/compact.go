@@ -138,10 +138,18 @@ func BuildCompactHeightfield(h *Heightfield, heightCells, climbCells int) (*Comp
 }
 
 // SpanCount returns the number of open spans.
-func (c *CompactHeightfield) SpanCount() int { return len(c.Spans) }
+func (c *CompactHeightfield) SpanCount() int {
+	if c == nil {
+		return 0
+	}
+	return len(c.Spans)
+}
 
 // WalkableSpanCount returns the number of open spans with a non-zero area.
 func (c *CompactHeightfield) WalkableSpanCount() int {
+	if c == nil {
+		return 0
+	}
 	n := 0
 	for _, a := range c.Areas {
 		if a != AreaNull {
@@ -155,6 +163,9 @@ func (c *CompactHeightfield) WalkableSpanCount() int {
 // ring excluded) with two or more walkable open spans (area not AreaNull):
 // places where one floor lies over another, such as under a bridge.
 func (c *CompactHeightfield) StackedColumns() int {
+	if c == nil {
+		return 0
+	}
 	n := 0
 	for z := c.BorderCells; z < c.Height-c.BorderCells; z++ {
 		for x := c.BorderCells; x < c.Width-c.BorderCells; x++ {
@@ -185,6 +196,9 @@ func (c *CompactHeightfield) Neighbour(x, z, i, d int) int {
 
 // Clone returns a deep copy of c.
 func (c *CompactHeightfield) Clone() *CompactHeightfield {
+	if c == nil {
+		return nil
+	}
 	d := *c
 	d.Cells = append([]CompactCell(nil), c.Cells...)
 	d.Spans = append([]CompactSpan(nil), c.Spans...)

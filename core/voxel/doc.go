@@ -37,4 +37,11 @@
 // multiply-add (a product feeding a sum is converted explicitly), no map
 // iteration, no goroutines. Scratch buffers may be reused between calls and
 // never change a result.
+//
+// No method panics on a nil receiver (nor on a zero value): a nil
+// heightfield, grid, obstacle or volume fails Validate and every method
+// that changes it, and reads as empty (counts 0, no spans, zero bounds,
+// ContainsXZ false). The inner-loop accessors whose docs state an index
+// precondition (Grid.InBorder, CellCenterM, RowHeightM,
+// CompactHeightfield.Neighbour) are not checked, as a slice index is not.
 package voxel

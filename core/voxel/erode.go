@@ -22,6 +22,9 @@ const MaxErodeRadiusCells = 127
 // Sums are capped at 255. Only links are followed, so the distance runs
 // through the walkable graph.
 func (c *CompactHeightfield) ErosionDistances(dst []uint8) []uint8 {
+	if c == nil {
+		return dst[:0]
+	}
 	n := len(c.Spans)
 	if cap(dst) < n {
 		dst = make([]uint8, n)
@@ -92,6 +95,9 @@ func (c *CompactHeightfield) ErosionDistances(dst []uint8) []uint8 {
 // nothing. buf is scratch for the distances (may be nil); the possibly grown
 // buffer is returned for reuse. On error c is unchanged.
 func (c *CompactHeightfield) ErodeWalkableArea(radiusCells int, buf []uint8) ([]uint8, error) {
+	if c == nil {
+		return buf, fmt.Errorf("voxel: ErodeWalkableArea of a nil compact heightfield")
+	}
 	if radiusCells < 0 || radiusCells > MaxErodeRadiusCells {
 		return buf, fmt.Errorf("voxel: erosion radiusCells %d out of range 0..%d", radiusCells, MaxErodeRadiusCells)
 	}

@@ -25,6 +25,9 @@ func (h *Heightfield) ceilingOf(n int32) int {
 // span looks at the original walkability of the span below, so a stack of
 // unwalkable spans is not lifted step by step.
 func (h *Heightfield) FilterLowHangingWalkableObstacles(climbCells int) error {
+	if h == nil {
+		return errNilHeightfield
+	}
 	if climbCells < 0 {
 		return fmt.Errorf("voxel: climbCells %d, want >= 0", climbCells)
 	}
@@ -64,6 +67,9 @@ func (h *Heightfield) FilterLowHangingWalkableObstacles(climbCells int) error {
 // when highest - lowest > climbCells (a too steep slope). Only rows are read,
 // never areas, so the order of the scan does not matter.
 func (h *Heightfield) FilterLedgeSpans(heightCells, climbCells int) error {
+	if h == nil {
+		return errNilHeightfield
+	}
 	if heightCells < 1 {
 		return fmt.Errorf("voxel: heightCells %d, want >= 1", heightCells)
 	}
@@ -126,6 +132,9 @@ func (h *Heightfield) isLedge(x, z, floor, ceiling, heightCells, climbCells int)
 // ceilingOf - MaxRow, is below heightCells rows (Recast's
 // rcFilterWalkableLowHeightSpans).
 func (h *Heightfield) FilterWalkableLowHeightSpans(heightCells int) error {
+	if h == nil {
+		return errNilHeightfield
+	}
 	if heightCells < 1 {
 		return fmt.Errorf("voxel: heightCells %d, want >= 1", heightCells)
 	}

@@ -1,6 +1,7 @@
 package voxel
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -67,6 +68,9 @@ type Grid struct {
 // finite cell sizes, and a vertical range whose top row
 // ceil((MaxM.Y-OriginM.Y) * (1/CellHeightM)) is below MaxSpanRow.
 func (g *Grid) Validate() error {
+	if g == nil {
+		return fmt.Errorf("voxel: nil grid")
+	}
 	if g.Width < 1 || g.Width > MaxGridSide {
 		return fmt.Errorf("voxel: grid Width %d out of range 1..%d", g.Width, MaxGridSide)
 	}
@@ -175,9 +179,15 @@ func NewHeightfield(g Grid) (*Heightfield, error) {
 	return h, nil
 }
 
+// errNilHeightfield is the error of the methods of a nil *Heightfield.
+var errNilHeightfield = errors.New("voxel: nil heightfield")
+
 // Reset empties h and sets its grid to g, reusing h's memory. On error h is
 // unchanged.
 func (h *Heightfield) Reset(g Grid) error {
+	if h == nil {
+		return errNilHeightfield
+	}
 	if err := g.Validate(); err != nil {
 		return err
 	}
@@ -257,6 +267,9 @@ func (h *Heightfield) setColumn(c int, col []Span) {
 // (srcX0+x, srcZ0+z), or nothing where that lies outside src. Rows are copied
 // unchanged, so both grids must share CellSizeM, CellHeightM and OriginM.Y.
 func (h *Heightfield) CopyWindow(src *Heightfield, srcX0, srcZ0 int) error {
+	if h == nil || src == nil {
+		return fmt.Errorf("voxel: CopyWindow: nil heightfield")
+	}
 	if h.nspans != 0 {
 		return fmt.Errorf("voxel: CopyWindow into a heightfield with %d spans, want an empty one", h.nspans)
 	}
@@ -300,11 +313,19 @@ func (h *Heightfield) release(n int32) {
 }
 
 // SpanCount returns the number of solid spans in h.
-func (h *Heightfield) SpanCount() int { return h.nspans }
+func (h *Heightfield) SpanCount() int {
+	if h == nil {
+		return 0
+	}
+	return h.nspans
+}
 
 // AppendColumn appends the spans of column (x, z), bottom up, to dst and
 // returns it; a column outside the grid appends nothing.
 func (h *Heightfield) AppendColumn(dst []Span, x, z int) []Span {
+	if h == nil {
+		return dst
+	}
 	if x < 0 || z < 0 || x >= h.Width || z >= h.Height {
 		return dst
 	}
@@ -322,6 +343,9 @@ func (h *Heightfield) AppendColumn(dst []Span, x, z int) []Span {
 // max(area, S.Area), otherwise it is kept. Invalid arguments return an error
 // naming them and change nothing.
 func (h *Heightfield) AddSpan(x, z, minRow, maxRow int, area uint8, mergeClimbCells int) error {
+	if h == nil {
+		return errNilHeightfield
+	}
 	if x < 0 || z < 0 || x >= h.Width || z >= h.Height {
 		return fmt.Errorf("voxel: AddSpan column (%d, %d) outside the %d x %d grid", x, z, h.Width, h.Height)
 	}

@@ -106,6 +106,9 @@ type ObstacleError struct {
 
 // Error returns e.g. "obstacle cylinder radius = NaN, want a finite number > 0".
 func (e *ObstacleError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	return fmt.Sprintf("obstacle %s %s = %v, want %s", e.Shape, e.Value, e.Got, e.Want)
 }
 
@@ -121,6 +124,9 @@ const wantCoord = "a finite number within ±2^21"
 // the yaw) and centre y ± half height, all in double. The error is an
 // *ObstacleError naming the first bad value.
 func (o *Obstacle) Validate() error {
+	if o == nil {
+		return fmt.Errorf("voxel: nil obstacle")
+	}
 	bad := func(value string, got float64, want string) error {
 		return &ObstacleError{Shape: o.Shape, Value: value, Got: got, Want: want}
 	}
@@ -242,6 +248,9 @@ func (o *Obstacle) rotatedHalf(growM float64) (ex, ez float64) {
 // the oriented box's centre ± its rotated half size (see Validate). The
 // obstacle should be valid.
 func (o *Obstacle) BoundsXZ() (minX, minZ, maxX, maxZ float64) {
+	if o == nil {
+		return
+	}
 	return o.GrownBoundsXZ(0)
 }
 
@@ -254,6 +263,9 @@ func (o *Obstacle) BoundsXZ() (minX, minZ, maxX, maxZ float64) {
 // point ContainsXZ accepts lies in it, up to the rounding of the last bit.
 // The obstacle should be valid.
 func (o *Obstacle) GrownBoundsXZ(growM float64) (minX, minZ, maxX, maxZ float64) {
+	if o == nil {
+		return
+	}
 	c := o.CentreM.F64()
 	switch o.Shape {
 	case ShapeCylinder:
@@ -273,6 +285,9 @@ func (o *Obstacle) GrownBoundsXZ(growM float64) (minX, minZ, maxX, maxZ float64)
 // for an oriented box. A span is marked when its floor lies in it (both
 // ends included).
 func (o *Obstacle) HeightRangeM() (lo, hi float64) {
+	if o == nil {
+		return
+	}
 	c := o.CentreM.F64()
 	switch o.Shape {
 	case ShapeCylinder:
@@ -342,6 +357,9 @@ func (f *footprint) contains(x, z float64) bool {
 // footprint grown by growM metres (boundary included), with the test of
 // build3d-runtime.md's table in double. The obstacle should be valid.
 func (o *Obstacle) ContainsXZ(xM, zM, growM float64) bool {
+	if o == nil {
+		return false
+	}
 	f := o.footprint(growM)
 	return f.contains(xM, zM)
 }

@@ -48,6 +48,9 @@ func TriangleArea(v0, v1, v2 geom.Vec3, area uint8, slopeCos float32) uint8 {
 // slope test; see TriangleArea). Vertices must be finite and within
 // ±MaxCoordM; on error h is unchanged.
 func (h *Heightfield) RasterizeTriangle(v0, v1, v2 geom.Vec3, area uint8, mergeClimbCells int) error {
+	if h == nil {
+		return errNilHeightfield
+	}
 	for i, v := range [3]geom.Vec3{v0, v1, v2} {
 		if !finiteCoord(v.X) || !finiteCoord(v.Y) || !finiteCoord(v.Z) {
 			return checkCoord(fmt.Sprintf("triangle vertex %d", i), v)
@@ -73,6 +76,9 @@ func (h *Heightfield) RasterizeTriangle(v0, v1, v2 geom.Vec3, area uint8, mergeC
 // range, vertex indices in range, vertices finite within ±MaxCoordM, area id
 // 0..63); on error h is unchanged and the error names the triangle.
 func (h *Heightfield) RasterizeSoup(s *level.Soup, tris []int32, maxSlopeDeg float32, mergeClimbCells int) error {
+	if h == nil {
+		return errNilHeightfield
+	}
 	if s == nil {
 		return fmt.Errorf("voxel: RasterizeSoup of a nil soup")
 	}

@@ -25,6 +25,9 @@ const (
 // The bytes depend only on the content, so equal heightfields serialize
 // equally.
 func (c *CompactHeightfield) AppendBinary(b []byte) ([]byte, error) {
+	if c == nil {
+		return b, fmt.Errorf("voxel: AppendBinary of a nil compact heightfield")
+	}
 	n := len(c.Spans)
 	if len(c.Areas) != n || len(c.Cells) != c.Width*c.Height {
 		return b, fmt.Errorf("voxel: inconsistent compact heightfield: %d spans, %d areas, %d cells for %d x %d",
@@ -77,6 +80,9 @@ func (c *CompactHeightfield) Hash() uint64 {
 // (within MaxLinkLayer and the neighbour column's count, never off the grid)
 // and area ids; on error c is unchanged and the error names the bad value.
 func (c *CompactHeightfield) UnmarshalBinary(data []byte) error {
+	if c == nil {
+		return fmt.Errorf("voxel: UnmarshalBinary into a nil compact heightfield")
+	}
 	if len(data) < compactHeader {
 		return fmt.Errorf("voxel: compact heightfield data of %d bytes, want at least %d", len(data), compactHeader)
 	}

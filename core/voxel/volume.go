@@ -27,6 +27,9 @@ type ConvexVolume struct {
 // least one turn is strict, the edge directions wind around once, and no
 // edge doubles back on the previous one). The error names the bad value.
 func (v *ConvexVolume) Validate() error {
+	if v == nil {
+		return fmt.Errorf("voxel: nil volume")
+	}
 	n := len(v.VertsXZ)
 	if n < 3 {
 		return fmt.Errorf("voxel: volume has %d corners, want at least 3", n)

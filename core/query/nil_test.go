@@ -1,0 +1,17 @@
+package query
+
+import (
+	"testing"
+
+	"navviz/internal/niltest"
+)
+
+// TestNilReceivers: every exported method of every exported pointer type
+// of the package returns an error or its documented zero value on a nil
+// receiver (and on a zero-value one where the zero value is usable); none
+// panics. niltest scans the package, so a new type must be registered here.
+func TestNilReceivers(t *testing.T) {
+	niltest.Check(t, ".", niltest.Types{
+		"Filter": {Nil: (*Filter)(nil), Zero: &Filter{}},
+	})
+}

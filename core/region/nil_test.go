@@ -1,0 +1,21 @@
+package region
+
+import (
+	"testing"
+
+	"navviz/internal/niltest"
+)
+
+// TestNilReceivers: every exported method of every exported pointer type
+// of the package returns an error or its documented zero value on a nil
+// receiver and on a zero-value one; none panics (but InBorder, an
+// inner-loop accessor whose doc states its index precondition).
+// niltest scans the package, so a new type must be registered here.
+func TestNilReceivers(t *testing.T) {
+	niltest.Check(t, ".", niltest.Types{
+		"LayerView": {Nil: (*LayerView)(nil), Zero: &LayerView{},
+			Unchecked: map[string]string{"InBorder": "inner-loop accessor: k must be in 0..Len()-1"}},
+		"RepairBase": {Nil: (*RepairBase)(nil), Zero: &RepairBase{}},
+		"Result":     {Nil: (*Result)(nil), Zero: &Result{}},
+	})
+}
