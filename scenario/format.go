@@ -143,6 +143,9 @@ func (s *Step) kinds() []string {
 // Kind returns the step's kind (its one key), or "" when not exactly one
 // field is set.
 func (s *Step) Kind() string {
+	if s == nil {
+		return ""
+	}
 	if k := s.kinds(); len(k) == 1 {
 		return k[0]
 	}
@@ -303,13 +306,21 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	if e.Step > 0 {
 		return fmt.Sprintf("%s: step %d: %v", e.File, e.Step, e.Err)
 	}
 	return fmt.Sprintf("%s: %v", e.File, e.Err)
 }
 
-func (e *Error) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // nameRE is what obstacle, volume, slot and shot names may be.
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
@@ -408,6 +419,9 @@ func (s *Scenario) Validate(file string) error {
 	fail := func(step int, format string, args ...any) error {
 		return &Error{File: file, Step: step, Err: fmt.Errorf(format, args...)}
 	}
+	if s == nil {
+		return fail(0, "nil scenario")
+	}
 	if s.FormatVersion != Version {
 		return fail(0, "\"navviz-scenario\": %d: this navviz reads version %d", s.FormatVersion, Version)
 	}
@@ -453,7 +467,7 @@ func Marshal(s *Scenario) ([]byte, error) {
 }
 
 // CacheBuilt reports whether the scenario builds a tile cache.
-func (s *Scenario) CacheBuilt() bool { return s.Cache == nil || *s.Cache }
+func (s *Scenario) CacheBuilt() bool { return s != nil && (s.Cache == nil || *s.Cache) }
 
 // checkLevel checks the level reference.
 func checkLevel(l *Level) error {
@@ -471,7 +485,7 @@ func checkLevel(l *Level) error {
 // LevelPath returns the OBJ path of l resolved against dir (the scenario
 // file's directory), or "" for a built-in level.
 func (l *Level) LevelPath(dir string) string {
-	if l.OBJ == "" {
+	if l == nil || l.OBJ == "" {
 		return ""
 	}
 	if filepath.IsAbs(l.OBJ) {
@@ -484,6 +498,9 @@ func (l *Level) LevelPath(dir string) string {
 // settings applied, validated (the error names the field and value).
 func (s *Scenario) NavSettings() (pipeline.NavSettings, error) {
 	ns := pipeline.DefaultSettings()
+	if s == nil {
+		return ns, nil
+	}
 	st := s.Settings
 	if st == nil {
 		return ns, nil
@@ -767,6 +784,7 @@ func ParseSize(s string) (wPx, hPx int, err error) {
 // validated).
 func (o *ObstacleStep) Voxel() voxel.Obstacle {
 	switch {
+	case o == nil:
 	case o.Cylinder != nil:
 		c := o.Cylinder
 		return voxel.Cylinder(vec3(c.BaseM), float32(c.RadiusM), float32(c.HeightM))
@@ -797,6 +815,9 @@ func ObstacleStepOf(name string, o voxel.Obstacle) ObstacleStep {
 
 // Voxel returns the volume the step adds (not validated).
 func (v *VolumeStep) Voxel() voxel.ConvexVolume {
+	if v == nil {
+		return voxel.ConvexVolume{}
+	}
 	cv := voxel.ConvexVolume{MinYM: float32(v.MinYM), MaxYM: float32(v.MaxYM), Area: uint8(v.Area)}
 	for _, c := range v.CornersM {
 		cv.VertsXZ = append(cv.VertsXZ, [2]float32{float32(c[0]), float32(c[1])})

@@ -33,7 +33,7 @@ type Diff struct {
 
 // Percent returns 100 * Differing / Total.
 func (d *Diff) Percent() float64 {
-	if d.Total == 0 {
+	if d == nil || d.Total == 0 {
 		return 0
 	}
 	return 100 * float64(d.Differing) / float64(d.Total)

@@ -96,8 +96,14 @@ func GoldenDir(path string) string {
 	return filepath.Join(filepath.Dir(path), BaseName(path)+GoldenExt)
 }
 
+// errNilResult is what a nil *Result's methods return.
+var errNilResult = errors.New("scenario: nil Result")
+
 // ReportJSON returns report.json's bytes (indented, a final newline).
 func (res *Result) ReportJSON() ([]byte, error) {
+	if res == nil {
+		return nil, errNilResult
+	}
 	b, err := json.MarshalIndent(&res.Report, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("scenario: report: %w", err)
@@ -109,6 +115,9 @@ func (res *Result) ReportJSON() ([]byte, error) {
 // atomically: NAME.png per shot, the snapshot files, report.json and
 // timings.json. The PNGs are encoded before anything is written.
 func (res *Result) Write(dir string) error {
+	if res == nil {
+		return errNilResult
+	}
 	type file struct {
 		name string
 		data []byte
@@ -168,6 +177,8 @@ type ShotCompare struct {
 // Line returns the one-line verdict of the comparison.
 func (c *ShotCompare) Line() string {
 	switch {
+	case c == nil:
+		return ""
 	case c.Problem != "":
 		return fmt.Sprintf("FAIL %s: %s", c.Name, c.Problem)
 	case c.Failed:

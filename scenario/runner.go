@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -207,26 +208,52 @@ func NewRunner(sc *Scenario, file string) (*Runner, error) {
 }
 
 // Scenario returns the scenario being run.
-func (r *Runner) Scenario() *Scenario { return r.sc }
+// A nil or zero Runner (not made by NewRunner) has no scenario: it is
+// Done, its Step is an error and its Scene is empty.
+func (r *Runner) Scenario() *Scenario {
+	if r == nil {
+		return nil
+	}
+	return r.sc
+}
 
 // Done reports whether every step has run.
-func (r *Runner) Done() bool { return r.next >= len(r.sc.Steps) }
+func (r *Runner) Done() bool { return r == nil || r.sc == nil || r.next >= len(r.sc.Steps) }
 
-// Next returns the 1-based number of the step Step runs next.
-func (r *Runner) Next() int { return r.next + 1 }
+// Next returns the 1-based number of the step Step runs next (0 for a
+// nil Runner).
+func (r *Runner) Next() int {
+	if r == nil {
+		return 0
+	}
+	return r.next + 1
+}
 
 // Reports returns the inspector's layer reports: one per layer the last
 // update that rebuilt a layer built.
-func (r *Runner) Reports() []inspect.LayerReport { return r.reports }
+func (r *Runner) Reports() []inspect.LayerReport {
+	if r == nil {
+		return nil
+	}
+	return r.reports
+}
 
 // SnapshotFiles returns the snapshot files the steps wrote, in order (a
 // later snapshot of the same name replaces the earlier one).
-func (r *Runner) SnapshotFiles() []SnapshotFile { return r.files }
+func (r *Runner) SnapshotFiles() []SnapshotFile {
+	if r == nil {
+		return nil
+	}
+	return r.files
+}
 
 // Step runs the next step and returns its report and, for a shot step,
 // its picture. An error (an *Error naming the file, the step and the
 // value) changes nothing: the step stays next.
 func (r *Runner) Step() (*StepReport, *Shot, error) {
+	if r == nil || r.sc == nil {
+		return nil, nil, errors.New("scenario: Runner not made by NewRunner")
+	}
 	if r.Done() {
 		return nil, nil, &Error{File: r.file, Err: fmt.Errorf("no step left (the scenario has %d)", len(r.sc.Steps))}
 	}
@@ -520,8 +547,11 @@ func (r *Runner) tileFrame(tx, tz int) (geom.Box3, error) {
 // framed box (a frame_tile or frame_level step, or the level before any
 // camera step) fitted to that aspect.
 func (r *Runner) CameraFor(wPx, hPx int) render.Camera {
+	if r == nil {
+		return render.DefaultCamera()
+	}
 	cam := r.Camera
-	if r.frame != nil {
+	if r.frame != nil && wPx > 0 && hPx > 0 {
 		cam.FrameAspect(*r.frame, float64(wPx)/float64(hPx))
 	}
 	return cam
@@ -664,6 +694,9 @@ func (r *Runner) overlay(name string) (*render.Overlay, error) {
 // OverlayNames' order, each visible.
 func (r *Runner) Scene() (*render.Scene, error) {
 	sc := &render.Scene{}
+	if r == nil || r.sc == nil {
+		return sc, nil
+	}
 	for _, name := range OverlayNames() {
 		if !slices.Contains(r.Visible, name) {
 			continue

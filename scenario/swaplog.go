@@ -18,12 +18,19 @@ type SwapLog struct {
 
 // Reset starts a new log (an edit: obstacles, volumes, a restore).
 func (l *SwapLog) Reset() {
+	if l == nil {
+		return
+	}
 	*l = SwapLog{}
 }
 
 // BeforeUpdate notes the boxes of the tiles of the first n queued
 // positions of c, before Update(n) swaps them.
+// Nothing is noted for a nil l or c.
 func (l *SwapLog) BeforeUpdate(c *tilecache.Cache, n int) {
+	if l == nil || c == nil {
+		return
+	}
 	if l.oldBoxes == nil {
 		l.oldBoxes = map[render.TileLayer]geom.Box3{}
 	}
@@ -40,6 +47,9 @@ func (l *SwapLog) BeforeUpdate(c *tilecache.Cache, n int) {
 
 // AfterUpdate adds the tiles an Update rebuilt.
 func (l *SwapLog) AfterUpdate(res *tilecache.UpdateResult) {
+	if l == nil || res == nil {
+		return
+	}
 	l.Latest = res.Tiles
 	for _, u := range res.Tiles {
 		for i := range l.Tiles {
@@ -54,6 +64,9 @@ func (l *SwapLog) AfterUpdate(res *tilecache.UpdateResult) {
 
 // View returns what render.SwapsOverlay draws.
 func (l *SwapLog) View() render.SwapView {
+	if l == nil {
+		return render.SwapView{}
+	}
 	latest := make([][2]int, len(l.Latest))
 	for i, u := range l.Latest {
 		latest[i] = [2]int{u.TX, u.TZ}
