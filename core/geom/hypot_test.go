@@ -9,7 +9,8 @@ import (
 
 // TestHypot checks Hypot's special cases and compares it with math.Hypot:
 // bit for bit where math.Hypot is the assembly Hypot follows (amd64, 386),
-// within one ulp elsewhere.
+// within two ulps elsewhere (on arm64 math.Hypot rounds 1+q·q once, with
+// a fused multiply-add, and can differ from amd64 by two ulps).
 func TestHypot(t *testing.T) {
 	inf, nan := math.Inf(1), math.NaN()
 	for _, tc := range []struct{ x, y, want float64 }{
@@ -35,7 +36,7 @@ func TestHypot(t *testing.T) {
 		x := (r.Float64() - 0.5) * math.Pow(10, float64(r.IntN(20)-10))
 		y := (r.Float64() - 0.5) * math.Pow(10, float64(r.IntN(20)-10))
 		got, want := Hypot(x, y), math.Hypot(x, y)
-		if exact && got != want || !exact && math.Abs(got-want) > want*0x1p-52 {
+		if exact && got != want || !exact && math.Abs(got-want) > want*0x1p-51 {
 			t.Fatalf("case %d: Hypot(%v, %v) = %v, math.Hypot %v", i, x, y, got, want)
 		}
 	}
