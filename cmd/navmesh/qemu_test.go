@@ -13,40 +13,27 @@ import (
 	"time"
 )
 
-// requireQemuEnv, when set (make test sets it), turns a missing
-// qemu-aarch64 from a skip into a failure, so CI cannot pass without the
-// arm64 check.
+// requireQemuEnv, when set (make test sets it), turns a missing qemu-user
+// emulator from a skip into a failure, so CI cannot pass without the
+// cross-platform checks.
 const requireQemuEnv = "NAVVIZ_REQUIRE_QEMU"
 
-// arm64Runner returns the command prefix that runs a linux/arm64 binary
-// here: nothing on an arm64 Linux host, qemu-aarch64 (or
-// qemu-aarch64-static) from qemu-user elsewhere, called explicitly so that
-// no binfmt registration is needed. It skips the test when neither exists,
-// or fails it when requireQemuEnv is set.
-func arm64Runner(t *testing.T) []string {
-	t.Helper()
-	if runtime.GOOS == "linux" && runtime.GOARCH == "arm64" {
-		return nil
-	}
-	for _, name := range []string{"qemu-aarch64", "qemu-aarch64-static"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return []string{path}
-		}
-	}
-	const msg = "qemu-aarch64 not found (Debian package qemu-user, installed by make deps): the arm64 determinism checks are not run"
-	if os.Getenv(requireQemuEnv) != "" {
-		t.Fatalf("%s, and %s is set", msg, requireQemuEnv)
-	}
-	t.Skip(msg)
-	return nil
+// qemuArchs are the GOARCH values on which Go fuses multiply-adds (see
+// core/geom's fmaTargets) and the name of their qemu-user emulator.
+var qemuArchs = []struct{ goarch, qemu string }{
+	{"arm64", "aarch64"},
+	{"ppc64le", "ppc64le"},
+	{"s390x", "s390x"},
+	{"riscv64", "riscv64"},
+	{"loong64", "loongarch64"},
 }
 
-// arm64Tool returns the go command and a context bounding the arm64 runs;
-// it skips the test in -short mode.
-func arm64Tool(t *testing.T) (goTool string, ctx context.Context) {
+// crossTool returns the go command and a context bounding the emulated
+// runs; it skips the test in -short mode.
+func crossTool(t *testing.T) (goTool string, ctx context.Context) {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("cross-compiles for arm64 and runs under qemu; skipped in -short mode")
+		t.Skip("cross-compiles and runs under qemu; skipped in -short mode")
 	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -57,19 +44,43 @@ func arm64Tool(t *testing.T) (goTool string, ctx context.Context) {
 	return goTool, ctx
 }
 
-// goArm64 runs the go command with args for linux/arm64 with cgo off.
-func goArm64(ctx context.Context, t *testing.T, goTool string, args ...string) {
+// qemuRunner returns the command prefix that runs a linux binary for
+// goarch here: nothing on such a Linux host, else qemu-QEMU (or
+// qemu-QEMU-static) from qemu-user, called explicitly so that no binfmt
+// registration is needed. It skips the test when neither exists, or fails
+// it when requireQemuEnv is set.
+func qemuRunner(t *testing.T, goarch, qemu string) []string {
+	t.Helper()
+	if runtime.GOOS == "linux" && runtime.GOARCH == goarch {
+		return nil
+	}
+	for _, name := range []string{"qemu-" + qemu, "qemu-" + qemu + "-static"} {
+		if path, err := exec.LookPath(name); err == nil {
+			return []string{path}
+		}
+	}
+	msg := fmt.Sprintf("qemu-%s not found (Debian package qemu-user, installed by make deps): the %s determinism checks are not run", qemu, goarch)
+	if os.Getenv(requireQemuEnv) != "" {
+		t.Fatalf("%s, and %s is set", msg, requireQemuEnv)
+	}
+	t.Skip(msg)
+	return nil
+}
+
+// goCross runs the go command with args for linux/goarch with cgo off.
+func goCross(ctx context.Context, t *testing.T, goTool, goarch string, args ...string) {
 	t.Helper()
 	cmd := exec.CommandContext(ctx, goTool, args...)
-	cmd.Env = append(cmd.Environ(), "GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0")
+	cmd.Env = append(cmd.Environ(), "GOOS=linux", "GOARCH="+goarch, "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("GOARCH=arm64 go %s: %v\n%s", strings.Join(args, " "), err, out)
+		t.Fatalf("GOARCH=%s go %s: %v\n%s", goarch, strings.Join(args, " "), err, out)
 	}
 }
 
-// runArm64 runs the linux/arm64 binary bin with args in dir through runner
-// and returns its standard output; it fails the test when bin fails.
-func runArm64(ctx context.Context, t *testing.T, runner []string, dir, bin string, args ...string) string {
+// runUnder runs binary bin with args in dir through runner (see
+// qemuRunner) and returns its standard output; it fails the test when bin
+// fails.
+func runUnder(ctx context.Context, t *testing.T, runner []string, dir, bin string, args ...string) string {
 	t.Helper()
 	argv := append(append(runner[:len(runner):len(runner)], bin), args...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -78,9 +89,9 @@ func runArm64(ctx context.Context, t *testing.T, runner []string, dir, bin strin
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("arm64 %s %s: %v\n%s%s", filepath.Base(bin), strings.Join(args, " "), err, stdout.String(), stderr.String())
+		t.Fatalf("%s: %v\n%s%s", strings.Join(argv, " "), err, stdout.String(), stderr.String())
 	}
-	t.Logf("arm64 %s %s: %v", filepath.Base(bin), strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
+	t.Logf("%s %s: %v", filepath.Base(bin), strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
 	return stdout.String()
 }
 
@@ -89,19 +100,21 @@ func runArm64(ctx context.Context, t *testing.T, runner []string, dir, bin strin
 // matrix must equal the pinned table (testdata/hashmatrix, the file
 // TestHashMatrixGolden compares on the host), and the city's plain build
 // (navmesh build city -o) and both generated levels (export-level) must be
-// byte-identical to this host's.
+// byte-identical to this host's. (ppc64le, s390x, riscv64 and loong64 give
+// the same table too, but each run takes about 15 s under qemu, so only
+// TestPinnedBitsUnderQemu runs there.)
 func TestArm64MatchesGolden(t *testing.T) {
-	goTool, ctx := arm64Tool(t)
-	runner := arm64Runner(t)
+	goTool, ctx := crossTool(t)
+	runner := qemuRunner(t, "arm64", "aarch64")
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "navmesh-arm64")
-	goArm64(ctx, t, goTool, "build", "-o", bin, ".")
+	goCross(ctx, t, goTool, "arm64", "build", "-o", bin, ".")
 
 	want, err := os.ReadFile(hashGolden)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := runArm64(ctx, t, runner, ".", bin, "hashmatrix"); got != string(want) {
+	if got := runUnder(ctx, t, runner, ".", bin, "hashmatrix"); got != string(want) {
 		t.Errorf("arm64 hash matrix differs from %s: %s", hashGolden, firstLineDiff(got, string(want)))
 	}
 
@@ -115,7 +128,7 @@ func TestArm64MatchesGolden(t *testing.T) {
 		if code, _, errOut := runCmd(t, append(args, "-o", hostOut)...); code != 0 {
 			t.Fatalf("navmesh %s: code %d, stderr %q", strings.Join(args, " "), code, errOut)
 		}
-		runArm64(ctx, t, runner, ".", bin, append(args, "-o", armOut)...)
+		runUnder(ctx, t, runner, ".", bin, append(args, "-o", armOut)...)
 		h, err := os.ReadFile(hostOut)
 		if err != nil {
 			t.Fatal(err)
@@ -130,30 +143,36 @@ func TestArm64MatchesGolden(t *testing.T) {
 	}
 }
 
-// TestArm64PinnedBits runs, on linux/arm64 under qemu-user, the unit tests
-// that pin float64 bits the float32 outputs above can hide: the
-// deterministic SinCos and Hypot, the orientation predicate, the generated
-// levels' OBJ hashes and the terrain's float64 heights (which arm64 got
-// wrong in the last bit while smoothstep's product was left unrounded).
-func TestArm64PinnedBits(t *testing.T) {
-	goTool, ctx := arm64Tool(t)
-	runner := arm64Runner(t)
-	dir := t.TempDir()
-	for _, pkg := range []struct {
+// TestPinnedBitsUnderQemu runs, on every target in qemuArchs under
+// qemu-user, the unit tests that pin float64 bits the float32 outputs can
+// hide: the deterministic SinCos and Hypot, the orientation predicate, the
+// generated levels' OBJ hashes and the terrain's float64 heights (41 of
+// which arm64 and riscv64 got wrong in the last bit while smoothstep's
+// product was left unrounded).
+func TestPinnedBitsUnderQemu(t *testing.T) {
+	goTool, ctx := crossTool(t)
+	pkgs := []struct {
 		path, dir string
 		tests     []string
 	}{
 		{"navviz/core/geom", "../../core/geom", []string{"TestSinCosBits", "TestSinCosSpecial", "TestHypot", "TestOrient2DTable"}},
 		{"navviz/core/level", "../../core/level", []string{"TestRNG", "TestTerrainHeightBits", "TestTerrainDeterministic", "TestCityDeterministic"}},
-	} {
-		bin := filepath.Join(dir, filepath.Base(pkg.path)+".test")
-		goArm64(ctx, t, goTool, "test", "-c", "-o", bin, pkg.path)
-		out := runArm64(ctx, t, runner, pkg.dir, bin, "-test.run", "^("+strings.Join(pkg.tests, "|")+")$", "-test.v", "-test.count=1")
-		for _, name := range pkg.tests {
-			if !strings.Contains(out, "--- PASS: "+name+" ") {
-				t.Errorf("arm64 %s: %s did not pass:\n%s", pkg.path, name, out)
+	}
+	for _, arch := range qemuArchs {
+		t.Run(arch.goarch, func(t *testing.T) {
+			runner := qemuRunner(t, arch.goarch, arch.qemu)
+			dir := t.TempDir()
+			for _, pkg := range pkgs {
+				bin := filepath.Join(dir, filepath.Base(pkg.path)+".test")
+				goCross(ctx, t, goTool, arch.goarch, "test", "-c", "-o", bin, pkg.path)
+				out := runUnder(ctx, t, runner, pkg.dir, bin, "-test.run", "^("+strings.Join(pkg.tests, "|")+")$", "-test.v", "-test.count=1")
+				for _, name := range pkg.tests {
+					if !strings.Contains(out, "--- PASS: "+name+" ") {
+						t.Errorf("%s %s: %s did not pass:\n%s", arch.goarch, pkg.path, name, out)
+					}
+				}
 			}
-		}
+		})
 	}
 }
 
