@@ -150,7 +150,7 @@ func (c Camera) NearM() float64 {
 // in perspective).
 func (c Camera) depthRangeM() (nearM, farM float64) {
 	if c.Ortho {
-		r := orthoRangeMult * max(c.DistanceM, 1)
+		r := float64(orthoRangeMult * max(c.DistanceM, 1))
 		return c.DistanceM - r, c.DistanceM + r
 	}
 	return max(c.DistanceM*nearFraction, minNearM), math.Inf(1)

@@ -112,7 +112,7 @@ func ObstacleLoopXZ(o *voxel.Obstacle, growM float64) [][2]float64 {
 		out := make([][2]float64, cylSegments)
 		for i := range out {
 			s, co := geom.SinCos(2 * math.Pi * float64(i) / cylSegments)
-			out[i] = [2]float64{c.X + r*co, c.Z + r*s}
+			out[i] = [2]float64{c.X + float64(r*co), c.Z + float64(r*s)}
 		}
 		return out
 	case voxel.ShapeBox:
@@ -125,7 +125,7 @@ func ObstacleLoopXZ(o *voxel.Obstacle, growM float64) [][2]float64 {
 		// Local x axis (co, s), local z axis (-s, co) in world x/z: the
 		// inverse of u = dx·c + dz·s, v = dz·c − dx·s.
 		at := func(u, v float64) [2]float64 {
-			return [2]float64{c.X + u*co - v*s, c.Z + u*s + v*co}
+			return [2]float64{c.X + float64(u*co) - float64(v*s), c.Z + float64(u*s) + float64(v*co)}
 		}
 		return [][2]float64{at(-hx, -hz), at(hx, -hz), at(hx, hz), at(-hx, hz)}
 	}
@@ -236,11 +236,11 @@ func QueueColour(pos, n int) color.RGBA {
 		t = float64(min(max(pos, 0), n-1)) / float64(n-1)
 	}
 	stops := [...]color.RGBA{{255, 240, 60, 255}, {255, 140, 30, 255}, {235, 40, 60, 255}, {160, 60, 255, 255}}
-	f := t * float64(len(stops)-1)
+	f := float64(t * float64(len(stops)-1))
 	i := min(int(f), len(stops)-2)
 	u := f - float64(i)
 	a, b := stops[i], stops[i+1]
-	l := func(x, y uint8) uint8 { return uint8(math.Round(float64(x) + (float64(y)-float64(x))*u)) }
+	l := func(x, y uint8) uint8 { return uint8(math.Round(float64(x) + float64((float64(y)-float64(x))*u))) }
 	return color.RGBA{l(a.R, b.R), l(a.G, b.G), l(a.B, b.B), 255}
 }
 
@@ -496,11 +496,11 @@ const (
 // offset perpendicular to it in x/z).
 func appendRibbon(o *Overlay, a, b geom.Vec3, w float32, col color.RGBA) {
 	dx, dz := b.X-a.X, b.Z-a.Z
-	l := float32(math.Hypot(float64(dx), float64(dz)))
+	l := float32(geom.Hypot(float64(dx), float64(dz)))
 	if !(l > 1e-6) {
 		return
 	}
-	nx, nz := -dz/l*w/2, dx/l*w/2
+	nx, nz := float32(-dz/l*w/2), float32(dx/l*w/2)
 	o.Tris = quad(o.Tris, geom.V3(a.X+nx, a.Y, a.Z+nz), geom.V3(b.X+nx, b.Y, b.Z+nz),
 		geom.V3(b.X-nx, b.Y, b.Z-nz), geom.V3(a.X-nx, a.Y, a.Z-nz), col)
 }

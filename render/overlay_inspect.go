@@ -63,7 +63,7 @@ const (
 // appendSpanSquares adds a filled square of a cell (inset) at each span
 // floor centre of pts, lifted liftRows cell heights of f, and a point.
 func appendSpanSquares(o *Overlay, pts []geom.Vec3, f inspect.Frame, liftRows float32, fill, point color.RGBA) {
-	h := f.CellSizeM * (0.5 - inspectSpanInset)
+	h := float32(f.CellSizeM * (0.5 - inspectSpanInset))
 	if !(h > 0) {
 		return
 	}

@@ -286,13 +286,13 @@ func onSegmentXZ(p, a, b geom.Vec3, tolM float64) bool {
 	ax, az := float64(a.X), float64(a.Z)
 	dx, dz := float64(b.X)-ax, float64(b.Z)-az
 	px, pz := float64(p.X)-ax, float64(p.Z)-az
-	l2 := dx*dx + dz*dz
+	l2 := float64(dx*dx) + float64(dz*dz)
 	t := 0.0
 	if l2 > 0 {
-		t = min(1, max(0, (px*dx+pz*dz)/l2))
+		t = min(1, max(0, (float64(px*dx)+float64(pz*dz))/l2))
 	}
-	ex, ez := px-t*dx, pz-t*dz
-	return ex*ex+ez*ez <= tolM*tolM
+	ex, ez := px-float64(t*dx), pz-float64(t*dz)
+	return float64(ex*ex)+float64(ez*ez) <= tolM*tolM
 }
 
 // edgeTolCells is the x/z distance, in cells, within which a detail edge

@@ -70,7 +70,7 @@ func PathOverlay(m *navmesh.Mesh, corridor []navmesh.PolyRef, pts []geom.Vec3) *
 		a, b := lift(pts[i-1]), lift(pts[i])
 		o.Lines = append(o.Lines, Vertex{a, pathLine}, Vertex{b, pathLine})
 		dx, dz := float64(b.X)-float64(a.X), float64(b.Z)-float64(a.Z)
-		l := math.Hypot(dx, dz)
+		l := geom.Hypot(dx, dz)
 		if !(l > 0) || math.IsInf(l, 0) {
 			continue
 		}

@@ -71,7 +71,7 @@ func PickPoly(m *navmesh.Mesh, o, d [3]float64, maxT float64) (PolyHit, bool) {
 	if !found {
 		return PolyHit{}, false
 	}
-	hit.Pos = geom.V3(float32(o[0]+hit.T*d[0]), float32(o[1]+hit.T*d[1]), float32(o[2]+hit.T*d[2]))
+	hit.Pos = geom.V3(float32(o[0]+float64(hit.T*d[0])), float32(o[1]+float64(hit.T*d[1])), float32(o[2]+float64(hit.T*d[2])))
 	return hit, true
 }
 
@@ -143,12 +143,12 @@ func RayTriangle(o, d [3]float64, a, b, c geom.Vec3) (float64, bool) {
 	}
 	inv := 1 / det
 	tv := sub(o, pa)
-	u := dot3(tv, pv) * inv
+	u := float64(dot3(tv, pv) * inv)
 	if u < 0 || u > 1 {
 		return 0, false
 	}
 	qv := cross(tv, e1)
-	w := dot3(d, qv) * inv
+	w := float64(dot3(d, qv) * inv)
 	if w < 0 || u+w > 1 {
 		return 0, false
 	}

@@ -398,10 +398,11 @@ func (p *projector) setupPoints(sv []ScreenVertex, sizePx float32, wPx, hPx int)
 	for i := range sv {
 		v := &sv[i]
 		// Pixels whose centres lie in [x − s/2, x + s/2) and likewise in y.
-		px0 := max(0, int(math.Ceil(v.XPx-s/2-0.5)))
-		px1 := min(wPx, int(math.Ceil(v.XPx+s/2-0.5))) - 1
-		py0 := max(0, int(math.Ceil(v.YPx-s/2-0.5)))
-		py1 := min(hPx, int(math.Ceil(v.YPx+s/2-0.5))) - 1
+		hs := float64(s / 2)
+		px0 := max(0, int(math.Ceil(v.XPx-hs-0.5)))
+		px1 := min(wPx, int(math.Ceil(v.XPx+hs-0.5))) - 1
+		py0 := max(0, int(math.Ceil(v.YPx-hs-0.5)))
+		py1 := min(hPx, int(math.Ceil(v.YPx+hs-0.5))) - 1
 		if px0 > px1 || py0 > py1 {
 			continue
 		}

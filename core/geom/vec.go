@@ -23,8 +23,11 @@ func (a Vec3) Add(b Vec3) Vec3 { return Vec3{a.X + b.X, a.Y + b.Y, a.Z + b.Z} }
 // Sub returns a-b.
 func (a Vec3) Sub(b Vec3) Vec3 { return Vec3{a.X - b.X, a.Y - b.Y, a.Z - b.Z} }
 
-// Scale returns a*s.
-func (a Vec3) Scale(s float32) Vec3 { return Vec3{a.X * s, a.Y * s, a.Z * s} }
+// Scale returns a*s, each product rounded (the conversions keep an inlined
+// a.Add(b.Scale(s)) from being fused into multiply-adds).
+func (a Vec3) Scale(s float32) Vec3 {
+	return Vec3{float32(a.X * s), float32(a.Y * s), float32(a.Z * s)}
+}
 
 // Dot returns the dot product a·b.
 func (a Vec3) Dot(b Vec3) float32 {

@@ -85,7 +85,7 @@ func buildCity(seed uint64) (*Soup, cityInfo) {
 	// The bridge crosses the street xStreets[bs] in block row br.
 	bs := 1 + g.r.intn(3)
 	br := g.r.intn(4)
-	deckZ := (zBlocks[br][0] + zBlocks[br][1]) / 2
+	deckZ := float64((zBlocks[br][0] + zBlocks[br][1]) / 2)
 
 	var kinds [4][4]blockKind // [row][column]
 	kinds[br][bs-1] = blockBridgeWest
@@ -134,7 +134,7 @@ func (g *cityGen) axis() (streets [5][2]float64, blocks [4][2]float64) {
 		sw[i] = float64(10 + g.r.intn(5))
 		rest -= sw[i]
 	}
-	base := rest / 4
+	base := float64(rest / 4)
 	j1, j2 := float64(g.r.intn(5)-2), float64(g.r.intn(5)-2)
 	bw := [4]float64{base + j1, base - j1, base + j2, base - j2}
 	pos := 0.0

@@ -17,8 +17,11 @@ import (
 // up-facing floor has a normal with y > 0.
 //
 // Determinism: every product that feeds a sum is wrapped in float64(...), which
-// the Go spec forbids fusing; the only math functions used are Floor, Ceil and
+// the Go spec forbids fusing, and so is every product a small function returns
+// (inlined, it would feed its caller's sum) and every division by a power of
+// two (x/2 compiles to x*0.5); the only math functions used are Floor, Ceil and
 // Sqrt, which are exact (correctly rounded) on every platform.
+// core/geom's TestNoFusedMultiplyAdd checks the compiled code.
 
 // rng is splitmix64 (Steele, Lea, Flood 2014): a 64-bit counter passed
 // through a mixing function. Its stream depends only on the seed, never on the
@@ -41,7 +44,7 @@ func (r *rng) next() uint64 {
 }
 
 // float returns a uniform value in [0, 1) with 53 random bits.
-func (r *rng) float() float64 { return float64(r.next()>>11) * 0x1p-53 }
+func (r *rng) float() float64 { return float64(float64(r.next()>>11) * 0x1p-53) }
 
 // intn returns a value in [0, n); n <= 0 gives 0. The modulo bias (< n/2^64)
 // is irrelevant for level layout.
@@ -61,7 +64,7 @@ func lerp(a, b, t float64) float64 { return a + float64((b-a)*t) }
 // smoothstep is 3t²-2t³ for t clamped to [0, 1].
 func smoothstep(t float64) float64 {
 	t = min(max(t, 0), 1)
-	return float64(t*t) * (3 - float64(2*t))
+	return float64(float64(t*t) * (3 - float64(2*t)))
 }
 
 // rect is an axis-aligned rectangle in a horizontal plane: world x/z, or a
@@ -75,8 +78,8 @@ func (r rect) w() float64 { return r.x1 - r.x0 }
 func (r rect) d() float64 { return r.z1 - r.z0 }
 
 // cx and cz return the centre.
-func (r rect) cx() float64 { return (r.x0 + r.x1) / 2 }
-func (r rect) cz() float64 { return (r.z0 + r.z1) / 2 }
+func (r rect) cx() float64 { return float64((r.x0 + r.x1) / 2) }
+func (r rect) cz() float64 { return float64((r.z0 + r.z1) / 2) }
 
 // contains reports whether (x, z) is strictly inside r.
 func (r rect) contains(x, z float64) bool { return x > r.x0 && x < r.x1 && z > r.z0 && z < r.z1 }
@@ -87,7 +90,10 @@ func (r rect) overlaps(o rect) bool {
 }
 
 // centered returns the w × d rectangle centred on (x, z).
-func centered(x, z, w, d float64) rect { return rect{x - w/2, z - d/2, x + w/2, z + d/2} }
+func centered(x, z, w, d float64) rect {
+	hw, hd := float64(w/2), float64(d/2)
+	return rect{x - hw, z - hd, x + hw, z + hd}
+}
 
 // frame places local coordinates (a, h, s) in the world: a runs along the
 // horizontal direction dir, h is up, s is across, with s = a × h so that the

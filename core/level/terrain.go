@@ -35,6 +35,25 @@ type mesa struct{ x, z, r, rim, height float64 }
 // so some of the level is not walkable. Only additions, products (never fused),
 // Floor and Sqrt are used, so the same seed gives the same bytes everywhere.
 func Terrain(seed uint64) *Soup {
+	const n = terrainCells
+	heights := terrainHeights(seed)
+	var b meshBuilder
+	// Line i runs at z = i·cell, line j at x = j·cell: ∂/∂i = +z, ∂/∂j = +x,
+	// and z × x = +y, so the surface faces up.
+	b.sheet(n, n, func(i, j int) geom.Vec3 {
+		return geom.Vec3{
+			X: float32(float64(j) * terrainCell),
+			Y: float32(heights[i*(n+1)+j]),
+			Z: float32(float64(i) * terrainCell),
+		}
+	}, nil)
+	return b.soup()
+}
+
+// terrainHeights returns the height in metres of Terrain(seed) at every
+// grid point, row by row (z = i·cell, x = j·cell), before rounding to
+// float32.
+func terrainHeights(seed uint64) []float64 {
 	r := newRNG(seed)
 	noise := r.next()
 	var mesas [3]mesa
@@ -48,24 +67,14 @@ func Terrain(seed uint64) *Soup {
 		}
 	}
 	const n = terrainCells
-	heights := make([]float32, (n+1)*(n+1))
+	heights := make([]float64, (n+1)*(n+1))
 	for i := range n + 1 {
 		for j := range n + 1 {
 			x, z := float64(float64(j)*terrainCell), float64(float64(i)*terrainCell)
-			heights[i*(n+1)+j] = float32(terrainHeight(noise, mesas[:], x, z))
+			heights[i*(n+1)+j] = terrainHeight(noise, mesas[:], x, z)
 		}
 	}
-	var b meshBuilder
-	// Line i runs at z = i·cell, line j at x = j·cell: ∂/∂i = +z, ∂/∂j = +x,
-	// and z × x = +y, so the surface faces up.
-	b.sheet(n, n, func(i, j int) geom.Vec3 {
-		return geom.Vec3{
-			X: float32(float64(j) * terrainCell),
-			Y: heights[i*(n+1)+j],
-			Z: float32(float64(i) * terrainCell),
-		}
-	}, nil)
-	return b.soup()
+	return heights
 }
 
 // terrainHeight returns the ground height in metres at (x, z).

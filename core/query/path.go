@@ -181,11 +181,11 @@ func FindPath(m *navmesh.Mesh, startRef, endRef navmesh.PolyRef, start, end geom
 			}
 			a, b := linkPortal(t, pi, l)
 			mid := midpoint(a, b)
-			cost := curCost + dist3(curPos, mid)*filter.AreaCost[area]
-			h := dist3(mid, end) * heuristicScale
+			cost := curCost + float64(dist3(curPos, mid)*filter.AreaCost[area])
+			h := float64(dist3(mid, end) * heuristicScale)
 			if nb == endRef {
 				endArea, _ := m.PolyArea(nb)
-				cost += dist3(mid, end) * filter.AreaCost[endArea]
+				cost += float64(dist3(mid, end) * filter.AreaCost[endArea])
 				h = 0
 			}
 			total := cost + h

@@ -127,8 +127,8 @@ func clipSegment(start, end geom.Vec3, vs []geom.Vec3) (tmin, tmax float64, segM
 	tmin, tmax, segMin, segMax = 0, 1, -1, -1
 	for j := range vs {
 		a, b := vs[j], vs[(j+1)%len(vs)]
-		fs := sign * cross2(a, b, start)
-		fe := sign * cross2(a, b, end)
+		fs := float64(sign * cross2(a, b, start))
+		fe := float64(sign * cross2(a, b, end))
 		d := fe - fs
 		if d == 0 {
 			if fs < 0 {
@@ -181,7 +181,7 @@ func onPortal(q, va, vb, a, b geom.Vec3) bool {
 // towards p (zero for a degenerate edge).
 func wallNormal(a, b, p geom.Vec3) geom.Vec3 {
 	dx, dz := float64(b.X)-float64(a.X), float64(b.Z)-float64(a.Z)
-	l := math.Hypot(dx, dz)
+	l := geom.Hypot(dx, dz)
 	if !(l > 0) {
 		return geom.Vec3{}
 	}
