@@ -751,13 +751,13 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 	}
 	q := c.Queue()
 	ctx.Text("Queue: " + plural(len(q), "tile") + queueText(q, 60))
-	if len(a.LatestUpdate) > 0 {
+	if len(a.Swaps.Latest) > 0 {
 		ctx.Text("Latest update:")
-		lines := updateLines(a.LatestUpdate, 8)
+		lines := updateLines(a.Swaps.Latest, 8)
 		ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
 	}
-	if len(a.SwapLog) > 0 {
-		ctx.Text(swapSummary(a.SwapLog))
+	if len(a.Swaps.Tiles) > 0 {
+		ctx.Text(swapSummary(a.Swaps.Tiles))
 	}
 	ctx.Text(fmt.Sprintf("Since the build: %s, %s.", plural(a.Updates, "update"), plural(a.LayersBuilt, "layer build")))
 	ctx.Text("Legend (swaps since the last edit, queue):")

@@ -8,6 +8,7 @@ import (
 
 	"navviz/core/voxel"
 	"navviz/render"
+	"navviz/scenario"
 )
 
 // TestPathTool builds terrain's tile cache, sets the path's ends with the
@@ -160,8 +161,8 @@ func connectedPair(t *testing.T, a *App, pts []geom.Vec3) [2]geom.Vec3 {
 	bestD := float32(-1)
 	for i := range pts {
 		for j := i + 1; j < len(pts); j++ {
-			sr, sp, err1 := query.NearestPoly(m, pts[i], pathHalfExtentsM)
-			er, ep, err2 := query.NearestPoly(m, pts[j], pathHalfExtentsM)
+			sr, sp, err1 := query.NearestPoly(m, pts[i], scenario.PathHalfExtentsM)
+			er, ep, err2 := query.NearestPoly(m, pts[j], scenario.PathHalfExtentsM)
 			if err1 != nil || err2 != nil {
 				continue
 			}
