@@ -190,6 +190,7 @@ func (g *Game) cacheStep(in frameInput, keys toolKeys) frameInput {
 	a := g.App
 	g.pollCache()
 	g.pollSnapshotDialog()
+	g.pollSessionDialog() // session_panel.go
 	g.runDemo()
 
 	if in.Captured&debugui.InputCapturingStateFocus == 0 {
@@ -886,6 +887,7 @@ func (g *Game) snapshotSection(ctx *debugui.Context) {
 		next = "next undo: " + a.history.done[n-1].String()
 	}
 	ctx.Text(fmt.Sprintf("%s (%d in the history). Undoing a removal or a move adds the shape again under a new id: the cache never reuses ids. Rebuilding or restoring the cache clears the history.", next, len(a.history.done)))
+	g.sessionControls(ctx) // session_panel.go
 }
 
 // Colours of the in-view labels.

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"navviz/core/level"
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
-	"navviz/internal/atomicfile"
 	"navviz/render"
 	"navviz/scenario"
 	"navviz/tilecache"
@@ -108,6 +106,9 @@ type cacheState struct {
 
 	// insp is the repair inspector (inspect_panel.go).
 	insp inspectState
+
+	// rec records the session's edits as scenario steps (recorder.go).
+	rec sessionRecorder
 }
 
 // initCacheState sets the defaults.
@@ -156,9 +157,12 @@ func (a *App) InstallCache(c *tilecache.Cache, level string, wall time.Duration)
 	a.CacheBuildTime = wall
 	a.CacheErr = ""
 	a.editor = newCacheEditor(nil)
+	a.rec.stop()
 	if c != nil {
 		a.editor = newCacheEditor(c)
+		a.rec.start(level, c.Settings())
 	}
+	a.editor.rec = &a.rec // the session's recording (recorder.go)
 	a.history.clear()
 	a.SelectedObstacle = 0
 	a.ObstacleTool.drag = obstacleDrag{}
@@ -268,12 +272,14 @@ func (a *App) StepCache(n int) (int, error) {
 		return 0, nil
 	}
 	a.Swaps.BeforeUpdate(c, n)
+	n = min(n, c.QueueLen())
 	res, err := c.Update(n)
 	if err != nil {
 		a.AutoUpdate = false
 		return 0, a.cacheFail(fmt.Errorf("ui: cache update (auto update switched off): %w", err))
 	}
 	a.Swaps.AfterUpdate(&res)
+	a.rec.updated(n)
 	a.Updates++
 	a.LayersBuilt += res.LayersBuilt()
 	a.gens.mesh++
@@ -323,9 +329,10 @@ func (a *App) SaveSnapshot(path string) (string, error) {
 	if err != nil {
 		return "", a.cacheFail(fmt.Errorf("ui: save snapshot: %w", err))
 	}
-	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+	if err := writeFileAtomic(path, data); err != nil {
 		return "", a.cacheFail(fmt.Errorf("ui: save snapshot: %w", err))
 	}
+	a.rec.snapshotTaken(path, data)
 	a.cacheOK(fmt.Sprintf("snapshot saved to %s (%d bytes, %d obstacles, %d volumes, %d tiles queued)",
 		path, len(data), len(a.Cache.Obstacles()), len(a.Cache.Volumes()), a.Cache.QueueLen()))
 	return path, nil
@@ -357,7 +364,9 @@ func (a *App) restoreSnapshotData(data []byte, what string) error {
 	if err := a.Cache.Restore(data); err != nil {
 		return a.cacheFail(fmt.Errorf("ui: restore snapshot %s (the cache is unchanged): %w", what, err))
 	}
+	a.rec.restored(what, data)
 	a.editor = newCacheEditor(a.Cache)
+	a.editor.rec = &a.rec
 	a.history.clear()
 	a.SelectedObstacle = 0
 	a.ObstacleTool.drag = obstacleDrag{}
