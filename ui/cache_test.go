@@ -360,6 +360,20 @@ func waitCache(t *testing.T, g *Game) {
 	}
 }
 
+// terrainCacheGame returns a game on terrain with its tile cache built
+// with the obstacle preset (through the Cache panel's actions), auto
+// update off.
+func terrainCacheGame(t *testing.T) *Game {
+	t.Helper()
+	g := newTestGame(t, "terrain")
+	drawFrames(t, g, 1)
+	g.applyObstaclePreset()
+	g.startCacheBuild()
+	waitCache(t, g)
+	g.App.AutoUpdate = false
+	return g
+}
+
 // pixelOf returns where p is on g's screen.
 func pixelOf(t *testing.T, g *Game, p geom.Vec3) (int, int) {
 	t.Helper()

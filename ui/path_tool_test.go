@@ -17,13 +17,8 @@ import (
 // the path is found again after every swap, on the cache's live mesh.
 // Without a cache it uses the plain build.
 func TestPathTool(t *testing.T) {
-	g := newTestGame(t, "terrain")
-	drawFrames(t, g, 1)
-	g.applyObstaclePreset()
-	g.startCacheBuild()
-	waitCache(t, g)
+	g := terrainCacheGame(t)
 	a := g.App
-	a.AutoUpdate = false
 	c := a.Cache
 	pts := connectedPair(t, a, a.demoPoints(12))
 	a.Camera.TopDown = true

@@ -76,54 +76,56 @@ func (r *sessionRecorder) add(st scenario.Step) {
 	}
 }
 
+// named gives a shape added under id its name, prefix-ID, in names.
+func named[ID ~uint32](names map[ID]string, prefix string, id ID) string {
+	n := fmt.Sprintf("%s-%d", prefix, id)
+	names[id] = n
+	return n
+}
+
+// unnamed takes the name of shape id (what: "obstacle" or "volume") out
+// of names while recording; a shape without a name breaks the session.
+func unnamed[ID ~uint32](r *sessionRecorder, names map[ID]string, what string, id ID) (string, bool) {
+	if !r.on {
+		return "", false
+	}
+	name, ok := names[id]
+	if !ok {
+		r.fail(fmt.Sprintf("%s #%d, removed, came from a snapshot file this session did not take: a scenario has no name for it", what, id))
+		return "", false
+	}
+	delete(names, id)
+	return name, true
+}
+
 // obstacleAdded records obstacle o added under id.
 func (r *sessionRecorder) obstacleAdded(id tilecache.ObstacleID, o voxel.Obstacle) {
-	if !r.on {
-		return
+	if r.on {
+		st := scenario.ObstacleStepOf(named(r.obstacles, "obstacle", id), o)
+		r.add(scenario.Step{Obstacle: &st})
 	}
-	name := fmt.Sprintf("obstacle-%d", id)
-	r.obstacles[id] = name
-	st := scenario.ObstacleStepOf(name, o)
-	r.add(scenario.Step{Obstacle: &st})
 }
 
 // obstacleRemoved records the removal of obstacle id.
 func (r *sessionRecorder) obstacleRemoved(id tilecache.ObstacleID) {
-	if !r.on {
-		return
+	if name, ok := unnamed(r, r.obstacles, "obstacle", id); ok {
+		r.add(scenario.Step{RemoveObstacle: name})
 	}
-	name, ok := r.obstacles[id]
-	if !ok {
-		r.fail(fmt.Sprintf("obstacle #%d, removed, came from a snapshot file this session did not take: a scenario has no name for it", id))
-		return
-	}
-	delete(r.obstacles, id)
-	r.add(scenario.Step{RemoveObstacle: name})
 }
 
 // volumeAdded records volume v added under id.
 func (r *sessionRecorder) volumeAdded(id tilecache.VolumeID, v voxel.ConvexVolume) {
-	if !r.on {
-		return
+	if r.on {
+		st := scenario.VolumeStepOf(named(r.volumes, "volume", id), v)
+		r.add(scenario.Step{Volume: &st})
 	}
-	name := fmt.Sprintf("volume-%d", id)
-	r.volumes[id] = name
-	st := scenario.VolumeStepOf(name, v)
-	r.add(scenario.Step{Volume: &st})
 }
 
 // volumeRemoved records the removal of volume id.
 func (r *sessionRecorder) volumeRemoved(id tilecache.VolumeID) {
-	if !r.on {
-		return
+	if name, ok := unnamed(r, r.volumes, "volume", id); ok {
+		r.add(scenario.Step{RemoveVolume: name})
 	}
-	name, ok := r.volumes[id]
-	if !ok {
-		r.fail(fmt.Sprintf("volume #%d, removed, came from a snapshot file this session did not take: a scenario has no name for it", id))
-		return
-	}
-	delete(r.volumes, id)
-	r.add(scenario.Step{RemoveVolume: name})
 }
 
 // fail notes the first reason the session cannot be saved.

@@ -130,13 +130,8 @@ func meshHash(t *testing.T, c *tilecache.Cache) string {
 // volumes, queue). Then navviz plays the saved file (--run --out) and
 // writes the same report and shot as the runner.
 func TestSaveSessionReproducesMesh(t *testing.T) {
-	g := newTestGame(t, "terrain")
-	drawFrames(t, g, 1)
-	g.applyObstaclePreset()
-	g.startCacheBuild()
-	waitCache(t, g)
+	g := terrainCacheGame(t)
 	a := g.App
-	a.AutoUpdate = false
 	c := a.Cache
 	pts := a.demoPoints(4)
 	if len(pts) < 4 {
