@@ -136,6 +136,7 @@ func (g *Game) scenarioStep() {
 	}
 	g.refreshScenarioScene()
 	if p.r.Done() {
+		p.runAll = false
 		g.writeScenarioOutputs()
 	}
 }
