@@ -158,3 +158,28 @@ func TestHideUI(t *testing.T) {
 		t.Error("without --hide-ui no panel was drawn")
 	}
 }
+
+// TestScenarioOptions: the options that go with a scenario, and those
+// that do not.
+func TestScenarioOptions(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    Options
+		err  string
+	}{
+		{"scenario", Options{Scenario: "a.scenario.json", RunScenario: true, OutDir: "out", HideUI: true}, ""},
+		{"hide-ui alone", Options{HideUI: true}, ""},
+		{"run without scenario", Options{RunScenario: true}, "need a scenario"},
+		{"out without scenario", Options{OutDir: "out"}, "need a scenario"},
+		{"scenario and build", Options{Scenario: "a.scenario.json", Build: true}, "sets its own level"},
+		{"scenario and overlays", Options{Scenario: "a.scenario.json", Overlays: []string{"input"}}, "sets its own level"},
+		{"scenario and demo", Options{Scenario: "a.scenario.json", DemoObstacles: 2}, "sets its own level"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tc.o.normalize()
+			if (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+				t.Errorf("normalize: %v, want %q", err, tc.err)
+			}
+		})
+	}
+}
