@@ -190,6 +190,7 @@ func (g *Game) cacheStep(in frameInput, keys toolKeys) frameInput {
 	a := g.App
 	g.pollCache()
 	g.pollSnapshotDialog()
+	g.pollSessionDialog() // session_panel.go
 	g.runDemo()
 
 	if in.Captured&debugui.InputCapturingStateFocus == 0 {
@@ -751,13 +752,13 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 	}
 	q := c.Queue()
 	ctx.Text("Queue: " + plural(len(q), "tile") + queueText(q, 60))
-	if len(a.LatestUpdate) > 0 {
+	if len(a.Swaps.Latest) > 0 {
 		ctx.Text("Latest update:")
-		lines := updateLines(a.LatestUpdate, 8)
+		lines := updateLines(a.Swaps.Latest, 8)
 		ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
 	}
-	if len(a.SwapLog) > 0 {
-		ctx.Text(swapSummary(a.SwapLog))
+	if len(a.Swaps.Tiles) > 0 {
+		ctx.Text(swapSummary(a.Swaps.Tiles))
 	}
 	ctx.Text(fmt.Sprintf("Since the build: %s, %s.", plural(a.Updates, "update"), plural(a.LayersBuilt, "layer build")))
 	ctx.Text("Legend (swaps since the last edit, queue):")
@@ -886,6 +887,7 @@ func (g *Game) snapshotSection(ctx *debugui.Context) {
 		next = "next undo: " + a.history.done[n-1].String()
 	}
 	ctx.Text(fmt.Sprintf("%s (%d in the history). Undoing a removal or a move adds the shape again under a new id: the cache never reuses ids. Rebuilding or restoring the cache clears the history.", next, len(a.history.done)))
+	g.sessionControls(ctx) // session_panel.go
 }
 
 // Colours of the in-view labels.

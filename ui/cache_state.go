@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -12,8 +11,8 @@ import (
 	"navviz/core/level"
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
-	"navviz/internal/atomicfile"
 	"navviz/render"
+	"navviz/scenario"
 	"navviz/tilecache"
 )
 
@@ -86,13 +85,10 @@ type cacheState struct {
 	// removed by Delete, resized by "Apply".
 	SelectedObstacle tilecache.ObstacleID
 
-	// LatestUpdate are the tiles the latest Update rebuilt; SwapLog every
-	// tile rebuilt since the last edit (a later rebuild of a position
-	// replaces the earlier entry); oldBoxes the boxes their tiles had
-	// before (for removed layers).
-	LatestUpdate []tilecache.TileUpdate
-	SwapLog      []tilecache.TileUpdate
-	oldBoxes     map[render.TileLayer]geom.Box3
+	// Swaps is the swap log the "swaps" overlay shows
+	// (scenario.SwapLog): the tiles rebuilt since the last edit, those of
+	// the latest Update (Swaps.Latest) and the boxes they had before.
+	Swaps scenario.SwapLog
 	// Updates and LayersBuilt count the Update calls that rebuilt a tile
 	// and the step-5 builds they ran, since the cache was built.
 	Updates, LayersBuilt int
@@ -110,6 +106,9 @@ type cacheState struct {
 
 	// insp is the repair inspector (inspect_panel.go).
 	insp inspectState
+
+	// rec records the session's edits as scenario steps (recorder.go).
+	rec sessionRecorder
 }
 
 // initCacheState sets the defaults.
@@ -158,16 +157,18 @@ func (a *App) InstallCache(c *tilecache.Cache, level string, wall time.Duration)
 	a.CacheBuildTime = wall
 	a.CacheErr = ""
 	a.editor = newCacheEditor(nil)
+	a.rec.stop()
 	if c != nil {
 		a.editor = newCacheEditor(c)
+		a.rec.start(level, c.Settings())
 	}
+	a.editor.rec = &a.rec // the session's recording (recorder.go)
 	a.history.clear()
 	a.SelectedObstacle = 0
 	a.ObstacleTool.drag = obstacleDrag{}
 	a.VolumeTool.Corners = nil
 	a.Updates, a.LayersBuilt = 0, 0
 	a.resetSwapLog()
-	a.LatestUpdate = nil
 	a.bumpAll()
 }
 
@@ -190,8 +191,7 @@ func (a *App) bumpAll() {
 
 // resetSwapLog empties the swap log (an edit starts a new one).
 func (a *App) resetSwapLog() {
-	a.SwapLog = nil
-	a.oldBoxes = map[render.TileLayer]geom.Box3{}
+	a.Swaps.Reset()
 	a.gens.swaps++
 }
 
@@ -224,7 +224,6 @@ func (a *App) edited() {
 	a.gens.shapes++
 	a.gens.queue++
 	a.resetSwapLog()
-	a.LatestUpdate = nil
 	if a.SelectedObstacle != 0 && !a.hasObstacle(a.SelectedObstacle) {
 		a.SelectedObstacle = 0
 	}
@@ -260,7 +259,7 @@ func (a *App) replayHistory(verb, done string, step func(*cacheEditor) (string, 
 }
 
 // StepCache runs Update(n) on the cache: the rebuilt tiles become
-// LatestUpdate and join the swap log. It returns the number of tiles
+// Swaps.Latest and join the swap log. It returns the number of tiles
 // rebuilt. An error (a tile whose rebuild failed: it left the queue, the
 // call's other tiles were swapped in) is shown and returned, and auto
 // update is switched off so that the user sees it.
@@ -272,22 +271,13 @@ func (a *App) StepCache(n int) (int, error) {
 	if n <= 0 || c.QueueLen() == 0 {
 		return 0, nil
 	}
-	m := c.Mesh()
-	q := c.Queue()
-	for _, p := range q[:min(n, len(q))] {
-		for _, ref := range m.TilesAt(int32(p[0]), int32(p[1])) {
-			if t, err := m.Tile(ref); err == nil {
-				a.oldBoxes[render.TileLayer{TX: p[0], TZ: p[1], Layer: t.Header.Layer}] = geom.Box3{Min: t.Header.BMin, Max: t.Header.BMax}
-			}
-		}
-	}
+	a.Swaps.BeforeUpdate(c, n)
+	n = min(n, c.QueueLen())
 	// A failed tile leaves the queue while the call's other tiles are
 	// swapped in: record them before reporting the error.
 	res, err := c.Update(n)
-	a.LatestUpdate = res.Tiles
-	for _, u := range res.Tiles {
-		a.SwapLog = appendSwapLog(a.SwapLog, u)
-	}
+	a.Swaps.AfterUpdate(&res)
+	a.rec.updated(n)
 	a.Updates++
 	a.LayersBuilt += res.LayersBuilt()
 	a.gens.mesh++
@@ -298,18 +288,6 @@ func (a *App) StepCache(n int) (int, error) {
 		return len(res.Tiles), a.cacheFail(fmt.Errorf("ui: cache update (auto update switched off): %w", err))
 	}
 	return len(res.Tiles), nil
-}
-
-// appendSwapLog appends u to log, dropping an earlier entry of the same
-// position.
-func appendSwapLog(log []tilecache.TileUpdate, u tilecache.TileUpdate) []tilecache.TileUpdate {
-	for i := range log {
-		if log[i].TX == u.TX && log[i].TZ == u.TZ {
-			log = append(log[:i], log[i+1:]...)
-			break
-		}
-	}
-	return append(log, u)
 }
 
 // UpdateAllCache rebuilds every queued tile (Update with the queue's
@@ -353,9 +331,10 @@ func (a *App) SaveSnapshot(path string) (string, error) {
 	if err != nil {
 		return "", a.cacheFail(fmt.Errorf("ui: save snapshot: %w", err))
 	}
-	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+	if err := writeFileAtomic(path, data); err != nil {
 		return "", a.cacheFail(fmt.Errorf("ui: save snapshot: %w", err))
 	}
+	a.rec.snapshotTaken(path, data)
 	a.cacheOK(fmt.Sprintf("snapshot saved to %s (%d bytes, %d obstacles, %d volumes, %d tiles queued)",
 		path, len(data), len(a.Cache.Obstacles()), len(a.Cache.Volumes()), a.Cache.QueueLen()))
 	return path, nil
@@ -387,12 +366,13 @@ func (a *App) restoreSnapshotData(data []byte, what string) error {
 	if err := a.Cache.Restore(data); err != nil {
 		return a.cacheFail(fmt.Errorf("ui: restore snapshot %s (the cache is unchanged): %w", what, err))
 	}
+	a.rec.restored(what, data)
 	a.editor = newCacheEditor(a.Cache)
+	a.editor.rec = &a.rec
 	a.history.clear()
 	a.SelectedObstacle = 0
 	a.ObstacleTool.drag = obstacleDrag{}
 	a.resetSwapLog()
-	a.LatestUpdate = nil
 	a.bumpAll()
 	a.cacheOK(fmt.Sprintf("restored %s: %d obstacles, %d volumes, %d tiles queued (undo history cleared)",
 		what, len(a.Cache.Obstacles()), len(a.Cache.Volumes()), a.Cache.QueueLen()))
@@ -452,56 +432,18 @@ func (a *App) cacheOverlayKey(name string) cacheOverlayKey {
 	return k
 }
 
-// buildCacheOverlay builds cache overlay name from the state.
+// buildCacheOverlay builds cache overlay name from the state: the tool
+// preview here, the others with render.CacheStateOverlay (as navmesh
+// scenario draws them).
 func (a *App) buildCacheOverlay(name string) *render.Overlay {
-	c := a.Cache
-	switch name {
-	case render.OverlayCachePolys:
-		if c != nil {
-			return render.CachePolysOverlay(c.Mesh())
-		}
-	case render.OverlayObstacles:
-		if c != nil {
-			obs := c.Obstacles()
-			list := make([]voxel.Obstacle, len(obs))
-			sel := -1
-			for i, o := range obs {
-				list[i] = o.Obstacle
-				if o.ID == a.SelectedObstacle {
-					sel = i
-				}
-			}
-			return render.ObstaclesOverlay(list, c.ObstacleGrowthM(), sel)
-		}
-	case render.OverlayVolumesRT:
-		if c != nil {
-			vs := c.Volumes()
-			list := make([]voxel.ConvexVolume, len(vs))
-			for i, v := range vs {
-				list[i] = v.Volume
-			}
-			b := geom.EmptyBox()
-			if a.Soup != nil {
-				b = a.Soup.Bounds()
-			}
-			return render.RuntimeVolumesOverlay(list, b)
-		}
-	case render.OverlayQueue:
-		if c != nil {
-			return render.QueueOverlay(a.cacheGrid(), c.Mesh(), c.Queue())
-		}
-	case render.OverlaySwaps:
-		if c != nil {
-			latest := make([][2]int, len(a.LatestUpdate))
-			for i, u := range a.LatestUpdate {
-				latest[i] = [2]int{u.TX, u.TZ}
-			}
-			return render.SwapsOverlay(a.cacheGrid(), c.Mesh(), render.SwapView{Tiles: a.SwapLog, Latest: latest, OldBoxes: a.oldBoxes})
-		}
-	case render.OverlayToolPreview:
+	if name == render.OverlayToolPreview {
 		return a.previewOverlay()
 	}
-	return &render.Overlay{Name: name}
+	b := geom.EmptyBox()
+	if a.Soup != nil {
+		b = a.Soup.Bounds()
+	}
+	return render.CacheStateOverlay(name, &render.CacheState{Cache: a.Cache, LevelBounds: b, SelectedObstacle: a.SelectedObstacle, Swaps: a.Swaps.View()})
 }
 
 // previewOverlay returns the tools' preview: the obstacle being placed or

@@ -360,6 +360,20 @@ func waitCache(t *testing.T, g *Game) {
 	}
 }
 
+// terrainCacheGame returns a game on terrain with its tile cache built
+// with the obstacle preset (through the Cache panel's actions), auto
+// update off.
+func terrainCacheGame(t *testing.T) *Game {
+	t.Helper()
+	g := newTestGame(t, "terrain")
+	drawFrames(t, g, 1)
+	g.applyObstaclePreset()
+	g.startCacheBuild()
+	waitCache(t, g)
+	g.App.AutoUpdate = false
+	return g
+}
+
 // pixelOf returns where p is on g's screen.
 func pixelOf(t *testing.T, g *Game, p geom.Vec3) (int, int) {
 	t.Helper()
@@ -439,8 +453,8 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 		t.Errorf("the cylinder stands %.3f m from the clicked point", d)
 	}
 	queued := c.QueueLen()
-	if n, err := a.StepCache(1); err != nil || n != 1 || len(a.LatestUpdate) != 1 || c.QueueLen() != queued-1 {
-		t.Fatalf("step: %d tiles, err %v, latest %d, queue %d -> %d", n, err, len(a.LatestUpdate), queued, c.QueueLen())
+	if n, err := a.StepCache(1); err != nil || n != 1 || len(a.Swaps.Latest) != 1 || c.QueueLen() != queued-1 {
+		t.Fatalf("step: %d tiles, err %v, latest %d, queue %d -> %d", n, err, len(a.Swaps.Latest), queued, c.QueueLen())
 	}
 	if err := a.UpdateAllCache(); err != nil || c.QueueLen() != 0 {
 		t.Fatalf("update all: %v, queue %d", err, c.QueueLen())
@@ -449,7 +463,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	if bytes.Equal(carved, orig) {
 		t.Fatal("the obstacle did not change the mesh")
 	}
-	if len(a.SwapLog) == 0 {
+	if len(a.Swaps.Tiles) == 0 {
 		t.Error("no swaps logged")
 	}
 
@@ -657,8 +671,8 @@ func TestDemoScene(t *testing.T) {
 	if a.Cache == nil || len(a.Cache.Obstacles()) != 5 || len(a.Cache.Volumes()) != 1 || a.Err != "" {
 		t.Fatalf("demo: cache %v, Err %q", a.Cache != nil, a.Err)
 	}
-	if a.AutoUpdate || a.Cache.QueueLen() < 2 || len(a.LatestUpdate) != 1 {
-		t.Errorf("demo: auto %v, queue %d, latest %d", a.AutoUpdate, a.Cache.QueueLen(), len(a.LatestUpdate))
+	if a.AutoUpdate || a.Cache.QueueLen() < 2 || len(a.Swaps.Latest) != 1 {
+		t.Errorf("demo: auto %v, queue %d, latest %d", a.AutoUpdate, a.Cache.QueueLen(), len(a.Swaps.Latest))
 	}
 	if _, err := NewGame(Options{Level: "terrain", DemoObstacles: -1}); err == nil {
 		t.Error("a negative demo count was accepted")

@@ -56,7 +56,13 @@ type Game struct {
 	buildRequested bool         // a build was started and has not ended
 	framedBuild    bool         // opts.Build: the first build was framed
 
-	cache cacheUI // the tile cache's builds, dialogs, tool pointer and demo (cache_panel.go)
+	cache   cacheUI   // the tile cache's builds, dialogs, tool pointer and demo (cache_panel.go)
+	session sessionUI // "Save session as scenario…" (session_panel.go)
+
+	// scen is the scenario being played (--scenario; nil otherwise):
+	// the window then shows the scenario runner's scene
+	// (scenario_panel.go).
+	scen *scenarioPlayer
 }
 
 // NewGame returns a Game for opts. It loads opts.Level; a failure is
@@ -76,6 +82,9 @@ func NewGame(opts Options) (*Game, error) {
 		runner:     newBuildRunner(),
 	}
 	g.App.SetViewport(g.w, g.h)
+	if opts.Scenario != "" {
+		return g, g.loadScenario(opts.Scenario)
+	}
 	err = g.App.Load(opts.Level)
 	if opts.Overlays != nil {
 		if oerr := g.App.ShowOnly(opts.Overlays); oerr != nil {
@@ -105,6 +114,9 @@ func Run(opts Options) error {
 	ebiten.SetWindowTitle("navviz")
 	ebiten.SetWindowSize(g.opts.Width, g.opts.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	if g.opts.HideUI {
+		ebiten.SetCursorMode(ebiten.CursorModeHidden)
+	}
 	if err := ebiten.RunGame(g); err != nil {
 		return fmt.Errorf("ui: run: %w", err)
 	}
@@ -150,10 +162,19 @@ func (g *Game) Update() error {
 	}
 
 	// debugui reports whether the pointer is over a panel or a widget has
-	// the focus; the camera controller ignores such input.
-	captured, err := g.ui.Update(g.panels)
-	if err != nil {
-		return fmt.Errorf("ui: panels: %w", err)
+	// the focus; the camera controller ignores such input. --hide-ui
+	// shows no panel.
+	var captured debugui.InputCapturingState
+	if !g.opts.HideUI {
+		var err error
+		if captured, err = g.ui.Update(g.panels); err != nil {
+			return fmt.Errorf("ui: panels: %w", err)
+		}
+	}
+	if g.scen != nil {
+		// Playing a scenario: its runner owns the scene (scenario_panel.go).
+		g.scenarioUpdate(captured)
+		return nil
 	}
 
 	if g.pending != "" {
@@ -262,12 +283,16 @@ func (g *Game) RequestLoad(nameOrPath string) { g.pending = nameOrPath }
 func (g *Game) Draw(screen *ebiten.Image) {
 	screen.Fill(backgroundColor)
 	g.view.draw(screen, g.App)
-	g.drawCacheLabels(screen)
-	g.ui.Draw(screen)
-	g.drawMessages(screen)
+	if !g.opts.HideUI {
+		// --hide-ui: the scene only, no labels, panels or messages.
+		g.drawCacheLabels(screen)
+		g.ui.Draw(screen)
+		g.drawMessages(screen)
+	}
 	// A scripted run with --build counts its frames once the build is
-	// done, with --demo-obstacles once the demo has run.
-	if !(g.opts.Build && g.buildRequested) && !g.cacheDemoPending() {
+	// done, with --demo-obstacles once the demo has run, with --scenario
+	// --run once every step ran (or one failed).
+	if !(g.opts.Build && g.buildRequested) && !g.cacheDemoPending() && !g.scenarioPending() {
 		g.frames++
 	}
 

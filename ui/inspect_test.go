@@ -29,13 +29,8 @@ func runInspectSection(t *testing.T, g *Game) {
 // ring spans and the contours, of every layer or of the one selected;
 // recording off drops the reports and the cache's trace.
 func TestInspectOnTerrain(t *testing.T) {
-	g := newTestGame(t, "terrain")
-	drawFrames(t, g, 1)
-	g.applyObstaclePreset()
-	g.startCacheBuild()
-	waitCache(t, g)
+	g := terrainCacheGame(t)
 	a := g.App
-	a.AutoUpdate = false
 	runInspectSection(t, g) // off: the description only
 	a.SetInspect(true)
 	if !a.InspectOn() {

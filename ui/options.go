@@ -40,6 +40,19 @@ type Options struct {
 	// obstacles placed through the Obstacle tool (and a volume), an
 	// update. With Frames, the frames are counted once it has run.
 	DemoObstacles int
+	// Scenario, when set, is a scenario file to play instead of opening
+	// Level (scenario_panel.go): step by step with the Scenario panel's
+	// Next button, or every step at once with RunScenario (then Frames
+	// are counted once the steps ran).
+	Scenario    string
+	RunScenario bool
+	// OutDir is where a scenario's shot steps write NAME.png, and
+	// report.json, timings.json and the snapshot files once every step
+	// ran ("": nothing is written).
+	OutDir string
+	// HideUI draws the scene only: no panels, labels, message bar or
+	// cursor (screenshots for regression checks).
+	HideUI bool
 }
 
 // ParseSize parses "WxH" (for example "1280x800") into a window size.
@@ -80,6 +93,12 @@ func (o Options) normalize() (Options, error) {
 	}
 	if o.DemoObstacles < 0 || o.DemoObstacles > maxDemoObstacles {
 		return o, fmt.Errorf("ui: demo obstacles %d: want 0..%d", o.DemoObstacles, maxDemoObstacles)
+	}
+	if o.Scenario == "" && (o.RunScenario || o.OutDir != "") {
+		return o, fmt.Errorf("ui: run and out dir need a scenario file")
+	}
+	if o.Scenario != "" && (o.Build || o.Overlays != nil || o.DemoObstacles > 0) {
+		return o, fmt.Errorf("ui: a scenario sets its own level, build and overlays: build, overlays and demo obstacles do not go with it")
 	}
 	if o.Screenshot != "" && o.Frames == 0 {
 		o.Frames = 10

@@ -24,6 +24,12 @@ var viewModes = []string{"orbit", "top"}
 // panels builds the debugui windows of one frame. Buttons only record what
 // to do; loading happens after the panels, in Update.
 func (g *Game) panels(ctx *debugui.Context) error {
+	if g.scen != nil {
+		// Playing a scenario: its panel and the Stats.
+		ctx.Window("Scenario", scenarioPanelRect, func(debugui.ContainerLayout) { g.scenarioPanel(ctx) }) // scenario_panel.go
+		ctx.Window("Stats", statsPanelRect, func(debugui.ContainerLayout) { g.statsPanel(ctx) })
+		return nil
+	}
 	ctx.Window("Level", levelPanelRect, func(debugui.ContainerLayout) { g.levelPanel(ctx) })
 	ctx.Window("View", viewPanelRect, func(debugui.ContainerLayout) { g.viewPanel(ctx) })
 	ctx.Window("Stats", statsPanelRect, func(debugui.ContainerLayout) { g.statsPanel(ctx) })

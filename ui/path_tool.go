@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"image"
 
@@ -11,8 +10,8 @@ import (
 	"navviz/core/geom"
 	"navviz/core/level"
 	"navviz/core/navmesh"
-	"navviz/core/query"
 	"navviz/render"
+	"navviz/scenario"
 )
 
 // The Path tool: a path between two picked points that follows every swap.
@@ -22,14 +21,10 @@ import (
 // shift+left pan). A point is where the camera ray meets the navmesh the
 // path uses (else the level). Whenever the points or that navmesh change
 // (a cache swap, a new build), the path is found again: the nearest
-// polygon to each point (query.NearestPoly within pathHalfExtentsM), the
+// polygon to each point (query.NearestPoly within scenario.PathHalfExtentsM), the
 // corridor (query.FindPath) and the straight path (query.StraightPath).
 // The navmesh is the tile cache's when there is one, else the plain
 // build's. The "path" overlay shows it; the Path window its figures.
-
-// pathHalfExtentsM is the box, metres, around a picked point in which the
-// nearest polygon is looked for (Detour's demo uses 2, 4, 2).
-var pathHalfExtentsM = geom.V3(2, 4, 2)
 
 // pathPanelRect is the Path window's initial rectangle, below the
 // Inspector's.
@@ -192,7 +187,8 @@ func (a *App) syncPath() {
 	})
 }
 
-// findPath runs the path search on m for the current points.
+// findPath runs the path search on m for the current points
+// (scenario.FindPath, the search navmesh scenario runs too).
 func (a *App) findPath(m *navmesh.Mesh) {
 	a.PathCorridor, a.PathPoints, a.PathLengthM, a.PathPartial, a.PathErr = nil, nil, 0, false, ""
 	if !a.HasPathStart || !a.HasPathEnd {
@@ -203,36 +199,8 @@ func (a *App) findPath(m *navmesh.Mesh) {
 		return
 	}
 	a.PathSearches++
-	sr, sp, err := query.NearestPoly(m, a.PathStart, pathHalfExtentsM)
-	if err != nil {
-		a.PathErr = "start: " + err.Error()
-		return
-	}
-	er, ep, err := query.NearestPoly(m, a.PathEnd, pathHalfExtentsM)
-	if err != nil {
-		a.PathErr = "end: " + err.Error()
-		return
-	}
-	corridor, err := query.FindPath(m, sr, er, sp, ep, nil)
-	partial := errors.Is(err, query.ErrPartial)
-	if err != nil && !partial {
-		a.PathErr = err.Error()
-		return
-	}
-	target := ep
-	if partial {
-		// Head for the point of the last polygon nearest to the end.
-		if target, err = query.ClosestPointOnPoly(m, corridor[len(corridor)-1], ep); err != nil {
-			a.PathErr = err.Error()
-			return
-		}
-	}
-	pts, err := query.StraightPath(m, sp, target, corridor)
-	if err != nil {
-		a.PathErr = err.Error()
-		return
-	}
-	a.PathCorridor, a.PathPoints, a.PathLengthM, a.PathPartial = corridor, pts, query.PathLength(pts), partial
+	p := scenario.FindPath(m, a.PathStart, a.PathEnd)
+	a.PathCorridor, a.PathPoints, a.PathLengthM, a.PathPartial, a.PathErr = p.Corridor, p.Points, p.LengthM, p.Partial, p.Err
 }
 
 // pathFrame handles the Path tool's gestures (Ctrl+left: start;

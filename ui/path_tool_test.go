@@ -8,6 +8,7 @@ import (
 
 	"navviz/core/voxel"
 	"navviz/render"
+	"navviz/scenario"
 )
 
 // TestPathTool builds terrain's tile cache, sets the path's ends with the
@@ -16,13 +17,8 @@ import (
 // the path is found again after every swap, on the cache's live mesh.
 // Without a cache it uses the plain build.
 func TestPathTool(t *testing.T) {
-	g := newTestGame(t, "terrain")
-	drawFrames(t, g, 1)
-	g.applyObstaclePreset()
-	g.startCacheBuild()
-	waitCache(t, g)
+	g := terrainCacheGame(t)
 	a := g.App
-	a.AutoUpdate = false
 	c := a.Cache
 	pts := connectedPair(t, a, a.demoPoints(12))
 	a.Camera.TopDown = true
@@ -160,8 +156,8 @@ func connectedPair(t *testing.T, a *App, pts []geom.Vec3) [2]geom.Vec3 {
 	bestD := float32(-1)
 	for i := range pts {
 		for j := i + 1; j < len(pts); j++ {
-			sr, sp, err1 := query.NearestPoly(m, pts[i], pathHalfExtentsM)
-			er, ep, err2 := query.NearestPoly(m, pts[j], pathHalfExtentsM)
+			sr, sp, err1 := query.NearestPoly(m, pts[i], scenario.PathHalfExtentsM)
+			er, ep, err2 := query.NearestPoly(m, pts[j], scenario.PathHalfExtentsM)
 			if err1 != nil || err2 != nil {
 				continue
 			}

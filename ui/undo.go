@@ -43,6 +43,10 @@ type cacheEditor struct {
 	c    cacheOps
 	obs  map[tilecache.ObstacleID]*obstacleHandle
 	vols map[tilecache.VolumeID]*volumeHandle
+	// rec, when set, records every change that reached the cache (the
+	// tools, undo and redo alike) for "Save session as scenario"
+	// (recorder.go).
+	rec *sessionRecorder
 }
 
 // newCacheEditor returns an editor of c (nil: every operation fails).
@@ -84,6 +88,9 @@ func (e *cacheEditor) addObstacle(h *obstacleHandle, o voxel.Obstacle) error {
 	}
 	h.id = id
 	e.obs[id] = h
+	if e.rec != nil {
+		e.rec.obstacleAdded(id, o)
+	}
 	return nil
 }
 
@@ -97,6 +104,9 @@ func (e *cacheEditor) removeObstacle(h *obstacleHandle) error {
 	}
 	if err := e.c.RemoveObstacle(h.id); err != nil {
 		return err
+	}
+	if e.rec != nil {
+		e.rec.obstacleRemoved(h.id)
 	}
 	delete(e.obs, h.id)
 	h.id = 0
@@ -114,6 +124,9 @@ func (e *cacheEditor) addVolume(h *volumeHandle, v voxel.ConvexVolume) error {
 	}
 	h.id = id
 	e.vols[id] = h
+	if e.rec != nil {
+		e.rec.volumeAdded(id, v)
+	}
 	return nil
 }
 
@@ -127,6 +140,9 @@ func (e *cacheEditor) removeVolume(h *volumeHandle) error {
 	}
 	if err := e.c.RemoveVolume(h.id); err != nil {
 		return err
+	}
+	if e.rec != nil {
+		e.rec.volumeRemoved(h.id)
 	}
 	delete(e.vols, h.id)
 	h.id = 0

@@ -14,6 +14,7 @@ import (
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
 	"navviz/inspect"
+	"navviz/scenario"
 	"navviz/tilecache"
 )
 
@@ -43,26 +44,6 @@ func (l *obstacleList) Set(s string) error {
 	}
 	*l = append(*l, o)
 	return nil
-}
-
-// inspectLayer is one line of navmesh inspect (and one object of its JSON
-// array).
-type inspectLayer struct {
-	TX             int    `json:"tx"`
-	TZ             int    `json:"tz"`
-	Layer          int    `json:"layer"`
-	Repaired       bool   `json:"repaired"`
-	Precondition   string `json:"precondition"`
-	Verdict        string `json:"verdict"`
-	Removed        int    `json:"removed"`
-	Ring           int    `json:"ring"`
-	RegionsRebuilt int    `json:"regions_rebuilt"`
-	NewLoops       int    `json:"new_loops"`
-	GoneLoops      int    `json:"gone_loops"`
-	// Contours is "equal", "DIFFER" (then Diff says where) or "-" (a
-	// layer built from scratch: nothing to compare).
-	Contours string `json:"contours"`
-	Diff     string `json:"diff,omitempty"`
 }
 
 // runInspect implements
@@ -104,16 +85,10 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	lines := make([]inspectLayer, len(reps))
+	// One line per layer, the fields of scenario's report.json layers.
+	lines := make([]scenario.LayerLine, len(reps))
 	for i := range reps {
-		r := &reps[i]
-		lines[i] = inspectLayer{
-			TX: r.TX, TZ: r.TZ, Layer: r.Layer, Repaired: r.Repaired,
-			Precondition: r.Precondition, Verdict: r.Verdict,
-			Removed: r.Removed, Ring: r.Ring, RegionsRebuilt: r.RegionsRebuilt,
-			NewLoops: r.NewLoops, GoneLoops: r.GoneLoops,
-			Contours: r.Compare(), Diff: r.Diff,
-		}
+		lines[i] = scenario.LayerLineOf(&reps[i])
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -158,7 +133,7 @@ func inspectLevel(soup *level.Soup, name string, obs []voxel.Obstacle, limits pi
 }
 
 // writeInspect prints the text report of navmesh inspect.
-func writeInspect(w io.Writer, name string, obstacles int, lines []inspectLayer) error {
+func writeInspect(w io.Writer, name string, obstacles int, lines []scenario.LayerLine) error {
 	repaired, removed, differ := 0, 0, 0
 	for _, l := range lines {
 		if l.Repaired {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"navviz/scenario"
 )
 
 // inspectArgs adds two cylinders on terrain: a small one the repair
@@ -54,7 +56,7 @@ func TestInspectJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("code %d, stderr %q", code, errOut)
 	}
-	var got []inspectLayer
+	var got []scenario.LayerLine
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v:\n%s", err, out)
 	}

@@ -21,6 +21,16 @@
 //	--demo-obstacles N  tile cache demo: build the cache with the obstacle
 //	                    preset, place N obstacles (and a volume) with the
 //	                    Obstacle tool, update; --frames counts from its end
+//	--scenario FILE     play a scenario file (docs/scenario.md) instead of
+//	                    opening LEVEL: the Scenario panel runs its steps
+//	                    one at a time (Next)
+//	--run               with --scenario: run every step at once; --frames
+//	                    counts from the last one
+//	--out DIR           with --scenario: write the shot steps' PNGs there
+//	                    (the software rasterizer's, as navmesh scenario),
+//	                    and report.json once every step ran
+//	--hide-ui           draw the scene only: no panels, labels, messages or
+//	                    cursor (byte-identical --screenshot pictures)
 //
 // In the window: right-drag orbits, middle-drag or shift+left-drag pans, the
 // wheel zooms, left-click picks the navmesh polygon under the cursor (shown
@@ -77,8 +87,13 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 	build := fs.Bool("build", false, "build the level (default settings) on start and frame the selected tile; --frames counts from the end of the build")
 	overlays := fs.String("overlays", "", "comma-separated `names` of the overlays shown at start, every other one hidden (e.g. input,polys,selection)")
 	demo := fs.Int("demo-obstacles", 0, "tile cache demo: build the cache with the obstacle preset, place `N` obstacles and a volume, update; --frames counts from its end")
+	scen := fs.String("scenario", "", "play the scenario `FILE` (docs/scenario.md) step by step instead of opening a level")
+	runAll := fs.Bool("run", false, "with --scenario: run every step at once; --frames counts from the last one")
+	out := fs.String("out", "", "with --scenario: write the shot steps' PNGs, and report.json when every step ran, into `DIR`")
+	hide := fs.Bool("hide-ui", false, "draw the scene only: no panels, labels, messages or cursor")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [--build] [--overlays a,b] [--demo-obstacles N] [LEVEL]")
+		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [--build] [--overlays a,b] [--demo-obstacles N] [--hide-ui] [LEVEL]")
+		fmt.Fprintln(stderr, "       navviz --scenario FILE [--run] [--out DIR] [--size WxH] [--frames N] [--screenshot FILE] [--hide-ui]")
 		fmt.Fprintln(stderr, "LEVEL is a built-in level (city, terrain) or an .obj file; default city.")
 		fs.PrintDefaults()
 	}
@@ -107,7 +122,14 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 	if *demo < 0 {
 		return ui.Options{}, fmt.Errorf("--demo-obstacles %d: must not be negative", *demo)
 	}
-	opts := ui.Options{Level: ui.DefaultLevel, Width: w, Height: h, Frames: *frames, Screenshot: *shot, Build: *build, DemoObstacles: *demo}
+	if *scen != "" && len(levels) > 0 {
+		return ui.Options{}, fmt.Errorf("--scenario %s: the scenario names its level; drop the level %q", *scen, levels[0])
+	}
+	if *scen == "" && (*runAll || *out != "") {
+		return ui.Options{}, fmt.Errorf("--run and --out go with --scenario FILE")
+	}
+	opts := ui.Options{Level: ui.DefaultLevel, Width: w, Height: h, Frames: *frames, Screenshot: *shot, Build: *build, DemoObstacles: *demo,
+		Scenario: *scen, RunScenario: *runAll, OutDir: *out, HideUI: *hide}
 	if *overlays != "" {
 		for _, n := range strings.Split(*overlays, ",") {
 			if n = strings.TrimSpace(n); n != "" {

@@ -1,0 +1,348 @@
+package ui
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"path/filepath"
+	"regexp"
+	"slices"
+
+	"github.com/cespare/xxhash/v2"
+
+	"navviz/core/pipeline"
+	"navviz/core/voxel"
+	"navviz/scenario"
+	"navviz/tilecache"
+)
+
+// Recording a session as a scenario ("Save session as scenario…").
+//
+// From the moment a tile cache is installed (built, or dropped for
+// another level) the recorder keeps the edits as scenario steps, in the
+// order they reach the cache: every obstacle and volume added or removed
+// (the tools, a move or a turn, undo and redo all go through the undo
+// stack's cacheEditor, which calls the recorder: one place), every
+// Update (consecutive ones merged: Update(a) then Update(b) rebuilds the
+// same tiles as Update(a+b)), snapshots (as slots named after the file)
+// and restores. Obstacles are named "obstacle-ID" and volumes
+// "volume-ID" after the id the cache gave them (ids are never reused, and
+// a restore brings back the names in force when the snapshot was taken,
+// as the scenario runner does). Saving adds the view: the selected tile,
+// the camera, the visible overlays with their scope, the path, and a shot
+// of the window's size.
+
+// snapshotSlot is a snapshot the session took: its bytes' hash and the
+// names in force.
+type snapshotSlot struct {
+	hash      uint64
+	obstacles map[tilecache.ObstacleID]string
+	volumes   map[tilecache.VolumeID]string
+}
+
+// sessionRecorder records the edits of the current tile cache as
+// scenario steps. The zero value records nothing until start.
+type sessionRecorder struct {
+	// on is set while a cache is installed.
+	on bool
+	// level and settings are those the cache was built with.
+	level    string
+	settings pipeline.NavSettings
+	steps    []scenario.Step
+
+	obstacles map[tilecache.ObstacleID]string
+	volumes   map[tilecache.VolumeID]string
+	slots     map[string]snapshotSlot
+	slotOf    map[string]string // snapshot file path -> slot
+	// broken says why the session cannot be written as a scenario ("":
+	// it can).
+	broken string
+}
+
+// start begins a new recording for a cache of level built with s.
+func (r *sessionRecorder) start(lvl string, s pipeline.NavSettings) {
+	*r = sessionRecorder{on: true, level: lvl, settings: detachSettings(s),
+		obstacles: map[tilecache.ObstacleID]string{}, volumes: map[tilecache.VolumeID]string{},
+		slots: map[string]snapshotSlot{}, slotOf: map[string]string{}}
+}
+
+// stop forgets the recording (no cache).
+func (r *sessionRecorder) stop() { *r = sessionRecorder{} }
+
+// add appends a step while recording.
+func (r *sessionRecorder) add(st scenario.Step) {
+	if r.on {
+		r.steps = append(r.steps, st)
+	}
+}
+
+// named gives a shape added under id its name, prefix-ID, in names.
+func named[ID ~uint32](names map[ID]string, prefix string, id ID) string {
+	n := fmt.Sprintf("%s-%d", prefix, id)
+	names[id] = n
+	return n
+}
+
+// unnamed takes the name of shape id (what: "obstacle" or "volume") out
+// of names while recording; a shape without a name breaks the session.
+func unnamed[ID ~uint32](r *sessionRecorder, names map[ID]string, what string, id ID) (string, bool) {
+	if !r.on {
+		return "", false
+	}
+	name, ok := names[id]
+	if !ok {
+		r.fail(fmt.Sprintf("%s #%d, removed, came from a snapshot file this session did not take: a scenario has no name for it", what, id))
+		return "", false
+	}
+	delete(names, id)
+	return name, true
+}
+
+// obstacleAdded records obstacle o added under id.
+func (r *sessionRecorder) obstacleAdded(id tilecache.ObstacleID, o voxel.Obstacle) {
+	if r.on {
+		st := scenario.ObstacleStepOf(named(r.obstacles, "obstacle", id), o)
+		r.add(scenario.Step{Obstacle: &st})
+	}
+}
+
+// obstacleRemoved records the removal of obstacle id.
+func (r *sessionRecorder) obstacleRemoved(id tilecache.ObstacleID) {
+	if name, ok := unnamed(r, r.obstacles, "obstacle", id); ok {
+		r.add(scenario.Step{RemoveObstacle: name})
+	}
+}
+
+// volumeAdded records volume v added under id.
+func (r *sessionRecorder) volumeAdded(id tilecache.VolumeID, v voxel.ConvexVolume) {
+	if r.on {
+		st := scenario.VolumeStepOf(named(r.volumes, "volume", id), v)
+		r.add(scenario.Step{Volume: &st})
+	}
+}
+
+// volumeRemoved records the removal of volume id.
+func (r *sessionRecorder) volumeRemoved(id tilecache.VolumeID) {
+	if name, ok := unnamed(r, r.volumes, "volume", id); ok {
+		r.add(scenario.Step{RemoveVolume: name})
+	}
+}
+
+// fail notes the first reason the session cannot be saved.
+func (r *sessionRecorder) fail(why string) {
+	if r.broken == "" {
+		r.broken = why
+	}
+}
+
+// updated records an Update of n tiles (n >= 1), merged into a directly
+// preceding update step.
+func (r *sessionRecorder) updated(n int) {
+	if !r.on || n <= 0 {
+		return
+	}
+	if k := len(r.steps); k > 0 && r.steps[k-1].Update != nil && !r.steps[k-1].Update.All {
+		r.steps[k-1].Update.Tiles += n
+		return
+	}
+	r.add(scenario.Step{Update: &scenario.UpdateCount{Tiles: n}})
+}
+
+// slotNameRE matches what a scenario slot name may not hold.
+var slotNameRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// slotFor returns the slot of snapshot file path: its base name made a
+// valid scenario name, unique among the session's files.
+func (r *sessionRecorder) slotFor(path string) string {
+	if s, ok := r.slotOf[path]; ok {
+		return s
+	}
+	base := slotNameRE.ReplaceAllString(filepath.Base(path), "_")
+	if base == "" || base[0] == '.' || base[0] == '_' || base[0] == '-' {
+		base = "snapshot" + base
+	}
+	base = base[:min(len(base), 56)]
+	name := base
+	taken := func(n string) bool { return slices.Contains(slices.Collect(maps.Values(r.slotOf)), n) }
+	for i := 2; taken(name); i++ {
+		name = fmt.Sprintf("%s-%d", base, i)
+	}
+	r.slotOf[path] = name
+	return name
+}
+
+// snapshotTaken records a snapshot (data) saved to path, as a slot.
+func (r *sessionRecorder) snapshotTaken(path string, data []byte) {
+	if !r.on {
+		return
+	}
+	slot := r.slotFor(path)
+	r.slots[slot] = snapshotSlot{hash: xxhash.Sum64(data), obstacles: maps.Clone(r.obstacles), volumes: maps.Clone(r.volumes)}
+	r.add(scenario.Step{Snapshot: &scenario.SnapshotRef{Slot: slot}})
+}
+
+// restored records the restore of snapshot data read from path: from the
+// slot of a snapshot this session took with the same bytes (the file's
+// own slot first), else from the file itself (an absolute path; its
+// obstacles and volumes then have no names).
+func (r *sessionRecorder) restored(path string, data []byte) {
+	if !r.on {
+		return
+	}
+	h := xxhash.Sum64(data)
+	slot := ""
+	if s, ok := r.slotOf[path]; ok && r.slots[s].hash == h {
+		slot = s
+	} else {
+		for _, s := range slices.Sorted(maps.Keys(r.slots)) {
+			if r.slots[s].hash == h {
+				slot = s
+				break
+			}
+		}
+	}
+	if slot != "" {
+		r.obstacles, r.volumes = maps.Clone(r.slots[slot].obstacles), maps.Clone(r.slots[slot].volumes)
+		r.add(scenario.Step{Restore: &scenario.SnapshotRef{Slot: slot}})
+		return
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	r.obstacles, r.volumes = map[tilecache.ObstacleID]string{}, map[tilecache.VolumeID]string{}
+	r.add(scenario.Step{Restore: &scenario.SnapshotRef{File: filepath.ToSlash(path)}})
+}
+
+// SessionScenario returns the session as a scenario to be written at
+// file (an OBJ level is named relative to file's directory): the level,
+// the settings of the cache (or, without a cache, the Build panel's),
+// the recorded edits, then the view (selected tile, camera, overlays and
+// scope, path) and a shot "session" of wPx x hPx with a legend. It fails
+// when the session cannot be reproduced (build-time volumes or
+// obstacles, a removal of something a foreign snapshot restored, no
+// level).
+func (a *App) SessionScenario(file string, wPx, hPx int) (*scenario.Scenario, error) {
+	r := &a.rec
+	if r.broken != "" {
+		return nil, fmt.Errorf("ui: save session: %s", r.broken)
+	}
+	lvl, s := a.LevelName, a.Settings
+	cache := a.Cache != nil && r.on
+	if cache {
+		lvl, s = r.level, r.settings
+	}
+	if lvl == "" {
+		return nil, fmt.Errorf("ui: save session: no level loaded")
+	}
+	st, err := scenario.SettingsOf(s)
+	if err != nil {
+		return nil, fmt.Errorf("ui: save session: %w", err)
+	}
+	sc := &scenario.Scenario{
+		FormatVersion: scenario.Version,
+		Description:   fmt.Sprintf("Session saved by navviz on %s.", displayName(lvl)),
+		Settings:      st,
+	}
+	if isBuiltin(lvl) {
+		// level.Load makes a built-in level with the default seed, the
+		// scenario's default too.
+		sc.Level.Builtin = lvl
+	} else {
+		p, err := filepath.Abs(lvl)
+		if err != nil {
+			return nil, fmt.Errorf("ui: save session: level %s: %w", lvl, err)
+		}
+		if dir, err := filepath.Abs(filepath.Dir(file)); err == nil {
+			if rel, err := filepath.Rel(dir, p); err == nil {
+				p = rel
+			}
+		}
+		sc.Level.OBJ = filepath.ToSlash(p)
+	}
+	if !cache {
+		f := false
+		sc.Cache = &f
+	} else {
+		sc.Steps = append(sc.Steps, r.steps...)
+	}
+	sc.Steps = append(sc.Steps, a.viewSteps(wPx, hPx)...)
+	if err := sc.Validate(file); err != nil {
+		return nil, fmt.Errorf("ui: save session: %w", err)
+	}
+	return sc, nil
+}
+
+// viewSteps returns the steps that set the view of the session: the
+// selected tile, the camera, the overlays and scope, the path, and a shot
+// of wPx x hPx.
+func (a *App) viewSteps(wPx, hPx int) []scenario.Step {
+	var steps []scenario.Step
+	if a.Selected.OK {
+		if g, err := a.tileGrid(); err == nil && g.CheckTile(a.Selected.X, a.Selected.Z) == nil {
+			steps = append(steps, scenario.Step{SelectTile: &[2]int{a.Selected.X, a.Selected.Z}})
+		}
+	}
+	cam := a.Camera
+	view := "orbit"
+	if cam.TopDown {
+		view = "top"
+	}
+	yaw := math.Remainder(cam.YawRad*180/math.Pi, 360)
+	pitch := min(90, max(-90, cam.PitchRad*180/math.Pi))
+	target := [3]float64{float64(cam.Target.X), float64(cam.Target.Y), float64(cam.Target.Z)}
+	dist := max(cam.DistanceM, 0.01)
+	ortho := cam.Ortho
+	steps = append(steps, scenario.Step{Camera: &scenario.CameraStep{View: view, Ortho: &ortho, YawDeg: &yaw, PitchDeg: &pitch, TargetM: &target, DistanceM: &dist}})
+	show := []string{}
+	for _, n := range scenario.OverlayNames() {
+		if o := a.Scene.Overlay(n); o != nil && o.Visible {
+			show = append(show, n)
+		}
+	}
+	steps = append(steps, scenario.Step{Overlays: &scenario.OverlaysStep{Show: show, Scope: scopeName(a.Scope)}})
+	if a.HasPathStart && a.HasPathEnd {
+		steps = append(steps, scenario.Step{Path: &scenario.PathStep{
+			StartM: [3]float64{float64(a.PathStart.X), float64(a.PathStart.Y), float64(a.PathStart.Z)},
+			EndM:   [3]float64{float64(a.PathEnd.X), float64(a.PathEnd.Y), float64(a.PathEnd.Z)},
+		}})
+	}
+	steps = append(steps, scenario.Step{Shot: &scenario.ShotStep{Name: "session", Size: fmt.Sprintf("%dx%d", max(wPx, 1), max(hPx, 1)), Legend: true}})
+	return steps
+}
+
+// scopeName returns the scenario name of scope s.
+func scopeName(s spanScope) string {
+	switch s {
+	case scopeSelected:
+		return scenario.ScopeSelected
+	case scopeAll:
+		return scenario.ScopeAll
+	}
+	return scenario.ScopeNeighbours
+}
+
+// SaveSession writes the session (SessionScenario) to path, atomically
+// (a failed write leaves an existing file as it was); a path without an
+// extension gets ".scenario.json". It returns the path written. Errors
+// are shown and returned.
+func (a *App) SaveSession(path string, wPx, hPx int) (string, error) {
+	if path == "" {
+		return "", a.cacheFail(fmt.Errorf("ui: save session: no file name"))
+	}
+	if filepath.Ext(path) == "" {
+		path += scenario.FileExt
+	}
+	sc, err := a.SessionScenario(path, wPx, hPx)
+	if err != nil {
+		return "", a.cacheFail(err)
+	}
+	data, err := scenario.Marshal(sc)
+	if err != nil {
+		return "", a.cacheFail(fmt.Errorf("ui: save session: %w", err))
+	}
+	if err := writeFileAtomic(path, data); err != nil {
+		return "", a.cacheFail(fmt.Errorf("ui: save session: %w", err))
+	}
+	a.cacheOK(fmt.Sprintf("session saved as scenario %s (%d steps)", path, len(sc.Steps)))
+	return path, nil
+}
