@@ -99,7 +99,8 @@ func runUnder(ctx context.Context, t *testing.T, runner []string, dir, bin strin
 // and runs it under qemu-user, where Go may fuse multiply-adds: its hash
 // matrix must equal the pinned table (testdata/hashmatrix, the file
 // TestHashMatrixGolden compares on the host), and the city's plain build
-// (navmesh build city -o) and both generated levels (export-level) must be
+// (navmesh build city -o), both generated levels (export-level) and the
+// outputs of two example scenarios (PNGs and report.json) must be
 // byte-identical to this host's. (ppc64le, s390x, riscv64 and loong64 give
 // the same table too, but each run takes about 15 s under qemu, so only
 // TestPinnedBitsUnderQemu runs there.)
@@ -139,6 +140,42 @@ func TestArm64MatchesGolden(t *testing.T) {
 		}
 		if len(h) == 0 || !bytes.Equal(h, a) {
 			t.Errorf("navmesh %s -o: %d bytes on %s, %d on arm64, not identical", strings.Join(args, " "), len(h), runtime.GOARCH, len(a))
+		}
+	}
+
+	// Scenario outputs (issue 9): every PNG and report.json byte-identical
+	// (timings.json holds wall times and is not compared).
+	for _, name := range []string{"terrain-shapes", "path-reroute"} {
+		file := filepath.Join("..", "..", "testdata", "scenarios", name+".scenario.json")
+		hostDir, armDir := filepath.Join(dir, name+"-host"), filepath.Join(dir, name+"-arm64")
+		if code, _, errOut := runCmd(t, "scenario", file, "-o", hostDir); code != 0 {
+			t.Fatalf("navmesh scenario %s: code %d, stderr %q", file, code, errOut)
+		}
+		runUnder(ctx, t, runner, ".", bin, "scenario", file, "-o", armDir)
+		entries, err := os.ReadDir(hostDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compared := 0
+		for _, e := range entries {
+			if e.Name() == "timings.json" {
+				continue
+			}
+			h, err := os.ReadFile(filepath.Join(hostDir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := os.ReadFile(filepath.Join(armDir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(h, a) {
+				t.Errorf("navmesh scenario %s: %s differs between %s and arm64", name, e.Name(), runtime.GOARCH)
+			}
+			compared++
+		}
+		if compared < 2 {
+			t.Errorf("navmesh scenario %s: only %d outputs compared", name, compared)
 		}
 	}
 }
