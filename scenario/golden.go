@@ -7,8 +7,10 @@ import (
 	"image/color"
 	"image/draw"
 	"image/png"
+	"io"
 	"os"
-	"path/filepath"
+
+	"navviz/internal/atomicfile"
 )
 
 // Defaults of the golden compare.
@@ -137,31 +139,11 @@ func ReadPNG(path string) (image.Image, error) {
 	return img, nil
 }
 
-// WriteFileAtomic writes data to path through a temporary file in the
-// same directory renamed over path, so that path is never partly written.
-func WriteFileAtomic(path string, data []byte) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+// writeFile writes data to path atomically (internal/atomicfile: a
+// temporary file renamed into place, so path is never partly written).
+func writeFile(path string, data []byte) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 }

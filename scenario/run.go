@@ -151,7 +151,7 @@ func (res *Result) Write(dir string) error {
 		return fmt.Errorf("scenario: output directory: %w", err)
 	}
 	for _, f := range files {
-		if err := WriteFileAtomic(filepath.Join(dir, f.name), f.data); err != nil {
+		if err := writeFile(filepath.Join(dir, f.name), f.data); err != nil {
 			return fmt.Errorf("scenario: %w", err)
 		}
 	}
@@ -226,7 +226,7 @@ func CompareGoldens(shots []Shot, goldenDir, outDir string, threshold int, toler
 					err = os.MkdirAll(outDir, 0o755)
 				}
 				if err == nil {
-					err = WriteFileAtomic(diffPath, data)
+					err = writeFile(diffPath, data)
 				}
 				if err != nil {
 					return out, fmt.Errorf("scenario: difference picture of shot %q: %w", s.Name, err)
@@ -254,7 +254,7 @@ func UpdateGoldens(shots []Shot, goldenDir string) error {
 		if err != nil {
 			return fmt.Errorf("scenario: shot %q: %w", s.Name, err)
 		}
-		if err := WriteFileAtomic(filepath.Join(goldenDir, s.Name+".png"), data); err != nil {
+		if err := writeFile(filepath.Join(goldenDir, s.Name+".png"), data); err != nil {
 			return fmt.Errorf("scenario: %w", err)
 		}
 	}
