@@ -37,15 +37,15 @@ var spanScopeNames = []string{"selected tile", "selected + neighbours", "all til
 const defaultSpanScope = scopeNeighbours
 
 // spanOverlayDefaults is the initial visibility of the overlays the build
-// adds: the compact spans, the volumes, the tile selection and the picked
-// polygon are shown; the per-stage views (span and mesh overlays) are
-// switched on in the View panel.
+// adds: the tile selection and the picked polygon are shown; the per-stage
+// views (span and mesh overlays), which show nothing before a plain build,
+// are switched on in the View panel.
 var spanOverlayDefaults = map[string]bool{
 	render.OverlaySolid:     false,
 	render.OverlayWalkable:  false,
-	render.OverlayCompact:   true,
+	render.OverlayCompact:   false,
 	render.OverlayEroded:    false,
-	render.OverlayVolumes:   true,
+	render.OverlayVolumes:   false,
 	render.OverlaySelection: true,
 	render.OverlayPicked:    true,
 }
@@ -187,7 +187,14 @@ func (a *App) buildSizeText() string {
 func (a *App) SettingsErr() error { return a.Settings.Validate() }
 
 // SetVolumes replaces the edited settings' volumes.
+//
+// The first volume ticks the volumes overlay (hidden at start, when it has
+// nothing to show), so that it is drawn at once.
 func (a *App) SetVolumes(v []voxel.ConvexVolume) {
+	if len(a.Settings.Volumes) == 0 && len(v) > 0 {
+		a.spanVis[render.OverlayVolumes] = true
+		a.SetOverlayVisible(render.OverlayVolumes, true)
+	}
 	a.Settings.Volumes = v
 	a.volumesGen++
 }

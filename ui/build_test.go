@@ -156,6 +156,10 @@ func TestBuildPanelValidation(t *testing.T) {
 func TestBuildShowsOverlays(t *testing.T) {
 	g := newTestGame(t, "city")
 	drawFrames(t, g, 1)
+	if o := g.App.Scene.Overlay(render.OverlayCompact); o == nil || o.Visible {
+		t.Fatal("compact is ticked at start, with nothing to show")
+	}
+	g.App.SetOverlayVisible(render.OverlayCompact, true)
 	r := viewRect()
 	blues := []color.RGBA{assets.AreaWalkableColour, {0, 173, 230, 255}} // and the checker shade
 

@@ -62,6 +62,10 @@ type cacheUI struct {
 	dialog    bool   // a snapshot dialog is open
 	pathField string // nodialog builds: the snapshot path
 	demo      demoStage
+	// autoSoup is the level Options.AutoCache last started a build for;
+	// autoPreset is set once the obstacle preset has been applied.
+	autoSoup   *level.Soup
+	autoPreset bool
 	// open shows the Cache panel (the Level panel's switch; closed at
 	// start so that the 3D view stays clear, opened by the demo).
 	open bool
@@ -192,6 +196,7 @@ func (g *Game) cacheStep(in frameInput, keys toolKeys) frameInput {
 	g.pollSnapshotDialog()
 	g.pollSessionDialog() // session_panel.go
 	g.runDemo()
+	g.runAutoCache()
 
 	if in.Captured&debugui.InputCapturingStateFocus == 0 {
 		g.toolKeys(keys)
@@ -338,7 +343,11 @@ func (g *Game) pollCache() {
 		return
 	}
 	a.InstallCache(res.cache, res.level, res.wall)
-	a.cacheOK(fmt.Sprintf("cache built in %s: %d tiles cached", fmtDur(res.wall), len(res.cache.CachedTiles())))
+	msg := fmt.Sprintf("cache built in %s: %d tiles cached", fmtDur(res.wall), len(res.cache.CachedTiles()))
+	if g.opts.AutoCache && g.cache.autoSoup == a.Soup {
+		msg += ". " + firstSteps
+	}
+	a.cacheOK(msg)
 }
 
 // applyObstaclePreset sets the Build panel's settings to the spec's
@@ -423,6 +432,42 @@ func (g *Game) runDemo() {
 		}
 	}
 }
+
+// runAutoCache starts the background cache build of a newly loaded level
+// when Options.AutoCache is set (the first run's live navmesh): the
+// obstacle preset the first time, then the Build panel's settings.
+func (g *Game) runAutoCache() {
+	a := g.App
+	if !g.opts.AutoCache || g.opts.DemoObstacles > 0 || a.Soup == nil || g.cache.autoSoup == a.Soup || a.Cache != nil {
+		return
+	}
+	if running, _, _ := g.cache.runner.progress(); running {
+		return
+	}
+	g.cache.autoSoup = a.Soup
+	if !g.cache.autoPreset {
+		g.cache.autoPreset = true
+		g.applyObstaclePreset()
+	}
+	g.startCacheBuild()
+}
+
+// autoCachePending reports whether the automatic cache build of the
+// current level has not ended yet (scripted frames are counted after it).
+func (g *Game) autoCachePending() bool {
+	if !g.opts.AutoCache || g.opts.DemoObstacles > 0 || g.App.Soup == nil || g.App.Cache != nil || g.App.CacheErr != "" {
+		return false
+	}
+	if g.cache.autoSoup != g.App.Soup {
+		return true
+	}
+	running, _, _ := g.cache.runner.progress()
+	return running
+}
+
+// firstSteps is the "what to do" line shown once a cache is built.
+const firstSteps = "Next: open the Tile cache panel (Level panel), pick the Obstacle tool and click the level to place one; " +
+	"Step 1 tile or Update all rebuilds the queued tiles; Inspect shows each layer's repair."
 
 // DemoScene places n obstacles (cylinder, box, oriented box in turn, the
 // oriented boxes turned by 25° more each) on walkable points of the cache's

@@ -39,9 +39,10 @@ type Game struct {
 	ui      debugui.DebugUI
 	ctl     viewController
 	view    sceneView
-	w, h    int    // screen size from Layout
-	frames  int    // frames drawn so far
-	pending string // level to load in the next Update ("" none)
+	stats   frameStats // frame times and memory for the Stats panel
+	w, h    int        // screen size from Layout
+	frames  int        // frames drawn so far
+	pending string     // level to load in the next Update ("" none)
 
 	shotPath    string            // screenshot to save at the end of the next Draw
 	quit        bool              // Update returns ebiten.Termination
@@ -281,6 +282,9 @@ func (g *Game) RequestLoad(nameOrPath string) { g.pending = nameOrPath }
 // Draw implements ebiten.Game: the scene, the panels, the message bar, and a
 // screenshot when one was asked for.
 func (g *Game) Draw(screen *ebiten.Image) {
+	t0 := time.Now()
+	g.stats.frameStart(t0)
+	defer func() { g.stats.frameEnd(t0, time.Now()) }()
 	screen.Fill(backgroundColor)
 	g.view.draw(screen, g.App)
 	if !g.opts.HideUI {
@@ -291,8 +295,9 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	}
 	// A scripted run with --build counts its frames once the build is
 	// done, with --demo-obstacles once the demo has run, with --scenario
-	// --run once every step ran (or one failed).
-	if !(g.opts.Build && g.buildRequested) && !g.cacheDemoPending() && !g.scenarioPending() {
+	// --run once every step ran (or one failed), with AutoCache once the
+	// cache is built.
+	if !(g.opts.Build && g.buildRequested) && !g.cacheDemoPending() && !g.scenarioPending() && !g.autoCachePending() {
 		g.frames++
 	}
 

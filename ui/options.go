@@ -40,6 +40,13 @@ type Options struct {
 	// obstacles placed through the Obstacle tool (and a volume), an
 	// update. With Frames, the frames are counted once it has run.
 	DemoObstacles int
+	// AutoCache builds the tile cache of every level loaded, in the
+	// background, with the obstacle preset applied once at start
+	// (partition Layers, no detail sampling), so that the first screen
+	// shows the live navmesh (cache-polys). With Frames, the frames are
+	// counted once that build has ended. navviz sets it unless --no-cache,
+	// --demo-obstacles or --scenario is given.
+	AutoCache bool
 	// Scenario, when set, is a scenario file to play instead of opening
 	// Level (scenario_panel.go): step by step with the Scenario panel's
 	// Next button, or every step at once with RunScenario (then Frames
@@ -97,7 +104,7 @@ func (o Options) normalize() (Options, error) {
 	if o.Scenario == "" && (o.RunScenario || o.OutDir != "") {
 		return o, fmt.Errorf("ui: run and out dir need a scenario file")
 	}
-	if o.Scenario != "" && (o.Build || o.Overlays != nil || o.DemoObstacles > 0) {
+	if o.Scenario != "" && (o.Build || o.Overlays != nil || o.DemoObstacles > 0 || o.AutoCache) {
 		return o, fmt.Errorf("ui: a scenario sets its own level, build and overlays: build, overlays and demo obstacles do not go with it")
 	}
 	if o.Screenshot != "" && o.Frames == 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"navviz/core/level"
+	"navviz/core/pipeline"
 )
 
 // Initial panel rectangles (debugui keeps them after the user moves them).
@@ -141,6 +142,12 @@ func (g *Game) statsPanel(ctx *debugui.Context) {
 		ctx.Text(fmt.Sprintf("Max: %.1f, %.1f, %.1f m", s.Bounds.Max.X, s.Bounds.Max.Y, s.Bounds.Max.Z))
 	}
 	ctx.Text(fmt.Sprintf("FPS: %.1f  TPS: %.1f", ebiten.ActualFPS(), ebiten.ActualTPS()))
+	ctx.Text(fmt.Sprintf("Frame: %.1f ms (draw %.1f ms)", g.stats.frameMs, g.stats.drawMs))
+	if st := &g.stats; st.rssBytes > 0 {
+		ctx.Text(fmt.Sprintf("Memory: %s resident, Go heap %s", pipeline.FormatBytes(int64(st.rssBytes)), pipeline.FormatBytes(int64(st.heapBytes))))
+	} else {
+		ctx.Text(fmt.Sprintf("Memory: Go heap %s", pipeline.FormatBytes(int64(st.heapBytes))))
+	}
 	ctx.Text(fmt.Sprintf("Drawn: %d tris, %d batches", g.view.drawnTris, g.view.drawnBatches))
 	ctx.Text(fmt.Sprintf("Scene rebuild: %.1f ms", g.view.buildMs))
 }

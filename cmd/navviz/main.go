@@ -21,6 +21,9 @@
 //	--demo-obstacles N  tile cache demo: build the cache with the obstacle
 //	                    preset, place N obstacles (and a volume) with the
 //	                    Obstacle tool, update; --frames counts from its end
+//	--no-cache          do not build the level's tile cache on start (by
+//	                    default navviz builds it in the background with the
+//	                    obstacle preset and draws the live navmesh)
 //	--scenario FILE     play a scenario file (docs/scenario.md) instead of
 //	                    opening LEVEL: the Scenario panel runs its steps
 //	                    one at a time (Next)
@@ -91,8 +94,9 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 	runAll := fs.Bool("run", false, "with --scenario: run every step at once; --frames counts from the last one")
 	out := fs.String("out", "", "with --scenario: write the shot steps' PNGs, and report.json when every step ran, into `DIR`")
 	hide := fs.Bool("hide-ui", false, "draw the scene only: no panels, labels, messages or cursor")
+	noCache := fs.Bool("no-cache", false, "do not build the tile cache of the level on start (the live navmesh)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [--build] [--overlays a,b] [--demo-obstacles N] [--hide-ui] [LEVEL]")
+		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [--build] [--overlays a,b] [--demo-obstacles N] [--no-cache] [--hide-ui] [LEVEL]")
 		fmt.Fprintln(stderr, "       navviz --scenario FILE [--run] [--out DIR] [--size WxH] [--frames N] [--screenshot FILE] [--hide-ui]")
 		fmt.Fprintln(stderr, "LEVEL is a built-in level (city, terrain) or an .obj file; default city.")
 		fs.PrintDefaults()
@@ -129,7 +133,8 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 		return ui.Options{}, fmt.Errorf("--run and --out go with --scenario FILE")
 	}
 	opts := ui.Options{Level: ui.DefaultLevel, Width: w, Height: h, Frames: *frames, Screenshot: *shot, Build: *build, DemoObstacles: *demo,
-		Scenario: *scen, RunScenario: *runAll, OutDir: *out, HideUI: *hide}
+		Scenario: *scen, RunScenario: *runAll, OutDir: *out, HideUI: *hide,
+		AutoCache: !*noCache && *scen == "" && *demo == 0}
 	if *overlays != "" {
 		for _, n := range strings.Split(*overlays, ",") {
 			if n = strings.TrimSpace(n); n != "" {
