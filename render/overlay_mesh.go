@@ -112,8 +112,8 @@ type ringFilter func(dx, dz int) bool
 // a region, regionBorderColour for an id with region.BorderFlag, black
 // (RegionColour(0)) for a walkable span in no region. The tile's own
 // columns of frame f are always drawn; the eight parts of the border ring
-// (sides and corners) where ring says so (nil: none). Floors are lifted
-// and checkered as in appendFloors. A region table of the wrong length
+// (sides and corners) where ring says so (nil: none), each part's floors
+// merged and lifted as in appendFloors. A region table of the wrong length
 // draws nothing.
 func appendRegionFloors(dst []Vertex, c *voxel.CompactHeightfield, ids []uint16, f cellFrame, ring ringFilter) []Vertex {
 	if c == nil || len(ids) != len(c.Spans) || len(c.Areas) != len(c.Spans) || len(c.Cells) != c.Width*c.Height {
@@ -130,6 +130,7 @@ func appendRegionFloors(dst []Vertex, c *voxel.CompactHeightfield, ids []uint16,
 		return assets.RegionColour(uint32(id)), true
 	}
 	b := c.BorderCells
+	var m rectMerger
 	// Column ranges of the three bands along each axis: ring below, own
 	// columns, ring above.
 	xs := [3][2]int{{0, b}, {b, c.Width - b}, {c.Width - b, c.Width}}
@@ -144,7 +145,7 @@ func appendRegionFloors(dst []Vertex, c *voxel.CompactHeightfield, ids []uint16,
 			if g.x0 >= g.x1 || g.z0 >= g.z1 {
 				continue
 			}
-			dst = appendFloors(dst, c, &g, colour)
+			dst = appendFloorsWith(dst, c, &g, colour, &m)
 		}
 	}
 	return dst
