@@ -44,15 +44,7 @@ func cityStagesBuild(tb testing.TB, p pipeline.PartitionType) *pipeline.Build {
 
 // buildOverlay returns the span or mesh overlay name of b, every tile.
 func buildOverlay(tb testing.TB, name string, b *pipeline.Build) *Overlay {
-	var (
-		o   *Overlay
-		err error
-	)
-	if IsSpanOverlay(name) {
-		o, err = SpanOverlay(name, b, nil)
-	} else {
-		o, err = MeshOverlay(name, b, nil)
-	}
+	o, err := StageOverlay(name, b, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

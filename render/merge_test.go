@@ -298,3 +298,46 @@ func TestOverlayBytesDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlayPiecesJoin checks that every per-tile overlay of city, for
+// all tiles and for a 3 x 3 block, is the concatenation of its tiles'
+// pieces in b.Tiles order.
+func TestOverlayPiecesJoin(t *testing.T) {
+	b := cityStagesBuild(t, pipeline.DefaultSettings().Partition)
+	mid := b.Tiles[len(b.Tiles)/2]
+	block := func(x, z int) bool { return max(x-mid.TX, mid.TX-x) <= 1 && max(z-mid.TZ, mid.TZ-z) <= 1 }
+	for _, name := range append(slices.Clone(SpanOverlayNames), MeshOverlayNames...) {
+		if !IsPerTileOverlay(name) {
+			if _, err := OverlayPiece(name, b, mid.TX, mid.TZ, nil); err == nil {
+				t.Errorf("%s: a piece of an overlay that is not per tile", name)
+			}
+			continue
+		}
+		for _, keep := range []TileFilter{nil, block} {
+			whole, err := StageOverlay(name, b, keep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pieces []*Overlay
+			for _, tb := range b.Tiles {
+				if keep != nil && !keep(tb.TX, tb.TZ) {
+					continue
+				}
+				p, err := OverlayPiece(name, b, tb.TX, tb.TZ, keep)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pieces = append(pieces, p)
+			}
+			joined := JoinOverlayPieces(name, pieces)
+			if !bytes.Equal(overlayBytes(joined), overlayBytes(whole)) || joined.PointSizePx != whole.PointSizePx ||
+				joined.SortBiasPx != whole.SortBiasPx || joined.Name != whole.Name {
+				t.Errorf("%s (filter %v): %d pieces join to %d/%d/%d vertices, the overlay has %d/%d/%d", name, keep != nil,
+					len(pieces), len(joined.Tris), len(joined.Lines), len(joined.Points), len(whole.Tris), len(whole.Lines), len(whole.Points))
+			}
+		}
+	}
+	if _, err := StageOverlay("nope", b, nil); err == nil {
+		t.Error("unknown name accepted")
+	}
+}

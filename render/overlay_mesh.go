@@ -626,8 +626,15 @@ func NavMeshOverlay(name string, m *navmesh.Mesh, keep TileFilter) (*Overlay, er
 // with every tile selected no ring is drawn). Tiles without regions are
 // skipped.
 func RegionsOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
+	return regionsOverlay(b, keep, keep)
+}
+
+// regionsOverlay draws the regions of the tiles of b that sel selects, with
+// their border ring where it lies over a tile keep does not select (keep
+// nil: no ring).
+func regionsOverlay(b *pipeline.Build, sel, keep TileFilter) *Overlay {
 	o := surfaceOverlay(OverlayRegions)
-	for i, t := range selectedTiles(b, keep) {
+	for i, t := range selectedTiles(b, sel) {
 		regs := tileRegions(b, i)
 		if t.Spans == nil || regs == nil {
 			continue
