@@ -224,6 +224,11 @@ func testTiles(b *pipeline.Build) []*pipeline.TileBuild {
 // the whole border ring).
 func TestMergedFacesCoverCells(t *testing.T) {
 	b := cityStagesBuild(t, pipeline.DefaultSettings().Partition)
+	// One set of mergers for every tile, as the overlays use them.
+	var (
+		ms boxMergers
+		m  rectMerger
+	)
 	for _, tb := range testTiles(b) {
 		if tb.Stages == nil || tb.Stages.Solid == nil || tb.Spans == nil || tb.Regions == nil {
 			t.Fatalf("tile (%d, %d) without stages", tb.TX, tb.TZ)
@@ -234,7 +239,7 @@ func TestMergedFacesCoverCells(t *testing.T) {
 			name   string
 			colour boxColour
 		}{{OverlaySolid, solidColour}, {OverlayWalkable, walkableColour}} {
-			got := unitFaces(t, appendBoxes(nil, h, &f, bc.colour), &f, voxel.MaxSpanRow)
+			got := unitFaces(t, appendBoxes(nil, h, &f, bc.colour, &ms), &f, voxel.MaxSpanRow)
 			checkSameFaces(t, bc.name, got, wantBoxFaces(h, &f, bc.colour))
 		}
 		c := tb.Spans
@@ -249,13 +254,13 @@ func TestMergedFacesCoverCells(t *testing.T) {
 				return assets.RegionColour(uint32(ids[i])), c.Areas[i] != voxel.AreaNull
 			}},
 		} {
-			got := unitFaces(t, appendFloors(nil, c, &cf, fc.colour), &cf, 0)
+			got := unitFaces(t, appendFloors(nil, c, &cf, fc.colour, &m), &cf, 0)
 			checkSameFaces(t, fc.name, got, wantFloorFaces(c, &cf, fc.colour))
 		}
 		// Regions with the whole ring: every column of the grid.
 		whole := cf
 		whole.x0, whole.x1, whole.z0, whole.z1 = 0, c.Width, 0, c.Height
-		ring := appendRegionFloors(nil, c, ids, cf, func(int, int) bool { return true })
+		ring := appendRegionFloors(nil, c, ids, cf, func(int, int) bool { return true }, &m)
 		checkSameFaces(t, "regions with ring", unitFaces(t, ring, &whole, 0), wantFloorFaces(c, &whole, func(i int) (color.RGBA, bool) {
 			if c.Areas[i] == voxel.AreaNull {
 				return color.RGBA{}, false

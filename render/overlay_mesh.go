@@ -114,8 +114,8 @@ type ringFilter func(dx, dz int) bool
 // columns of frame f are always drawn; the eight parts of the border ring
 // (sides and corners) where ring says so (nil: none), each part's floors
 // merged and lifted as in appendFloors. A region table of the wrong length
-// draws nothing.
-func appendRegionFloors(dst []Vertex, c *voxel.CompactHeightfield, ids []uint16, f cellFrame, ring ringFilter) []Vertex {
+// draws nothing. m's buffers are reused (nil: a fresh merger).
+func appendRegionFloors(dst []Vertex, c *voxel.CompactHeightfield, ids []uint16, f cellFrame, ring ringFilter, m *rectMerger) []Vertex {
 	if c == nil || len(ids) != len(c.Spans) || len(c.Areas) != len(c.Spans) || len(c.Cells) != c.Width*c.Height {
 		return dst
 	}
@@ -130,7 +130,9 @@ func appendRegionFloors(dst []Vertex, c *voxel.CompactHeightfield, ids []uint16,
 		return assets.RegionColour(uint32(id)), true
 	}
 	b := c.BorderCells
-	var m rectMerger
+	if m == nil {
+		m = new(rectMerger)
+	}
 	// Column ranges of the three bands along each axis: ring below, own
 	// columns, ring above.
 	xs := [3][2]int{{0, b}, {b, c.Width - b}, {c.Width - b, c.Width}}
@@ -145,7 +147,7 @@ func appendRegionFloors(dst []Vertex, c *voxel.CompactHeightfield, ids []uint16,
 			if g.x0 >= g.x1 || g.z0 >= g.z1 {
 				continue
 			}
-			dst = appendFloorsWith(dst, c, &g, colour, &m)
+			dst = appendFloors(dst, c, &g, colour, m)
 		}
 	}
 	return dst
@@ -634,6 +636,7 @@ func RegionsOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 // nil: no ring).
 func regionsOverlay(b *pipeline.Build, sel, keep TileFilter) *Overlay {
 	o := surfaceOverlay(OverlayRegions)
+	var m rectMerger
 	for i, t := range selectedTiles(b, sel) {
 		regs := tileRegions(b, i)
 		if t.Spans == nil || regs == nil {
@@ -645,7 +648,7 @@ func regionsOverlay(b *pipeline.Build, sel, keep TileFilter) *Overlay {
 			ring = func(dx, dz int) bool { return !keep(tx+dx, tz+dz) }
 		}
 		f := tileFrame(b, t, &t.Spans.Grid)
-		o.Tris = appendRegionFloors(o.Tris, t.Spans, regs.IDs, f, ring)
+		o.Tris = appendRegionFloors(o.Tris, t.Spans, regs.IDs, f, ring, &m)
 	}
 	return o
 }

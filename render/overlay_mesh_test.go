@@ -136,8 +136,8 @@ func TestRegionFloors(t *testing.T) {
 	tb := &fx.b.Tiles[i]
 	c, regs := tb.Spans, fx.regs[i]
 	f := tileFrame(fx.b, tb, &c.Grid)
-	own := appendRegionFloors(nil, c, regs.IDs, f, nil)
-	all := appendRegionFloors(nil, c, regs.IDs, f, func(int, int) bool { return true })
+	own := appendRegionFloors(nil, c, regs.IDs, f, nil, nil)
+	all := appendRegionFloors(nil, c, regs.IDs, f, func(int, int) bool { return true }, nil)
 
 	// Every walkable span's floor: own columns, then every column.
 	wantOwn, wantAll := 0, 0
@@ -198,10 +198,10 @@ func TestRegionFloors(t *testing.T) {
 		}
 	}
 	// A region table of the wrong length draws nothing.
-	if got := appendRegionFloors(nil, c, regs.IDs[:1], f, nil); len(got) != 0 {
+	if got := appendRegionFloors(nil, c, regs.IDs[:1], f, nil, nil); len(got) != 0 {
 		t.Errorf("short region table drew %d vertices", len(got))
 	}
-	if got := appendRegionFloors(nil, nil, nil, f, nil); len(got) != 0 {
+	if got := appendRegionFloors(nil, nil, nil, f, nil, nil); len(got) != 0 {
 		t.Error("nil heightfield drew")
 	}
 }

@@ -139,18 +139,21 @@ type boxColour func(area uint8, face int) color.RGBA
 // (two triangles). The faces cover exactly the unit faces of the spans, each
 // once. Columns are visited in order z, x, spans bottom up, so the output
 // is deterministic: side faces in the order they finish, then the tops,
-// then the bottoms.
-func appendBoxes(dst []Vertex, h *voxel.Heightfield, f *cellFrame, colour boxColour) []Vertex {
+// then the bottoms. ms holds the mergers' buffers, reused from call to call
+// (nil: fresh ones).
+func appendBoxes(dst []Vertex, h *voxel.Heightfield, f *cellFrame, colour boxColour, ms *boxMergers) []Vertex {
 	w, hh := f.x1-f.x0, f.z1-f.z0
 	if w <= 0 || hh <= 0 {
 		return dst
 	}
-	var tops, bottoms rectMerger
+	if ms == nil {
+		ms = new(boxMergers)
+	}
+	tops, bottoms, sides := &ms.tops, &ms.bottoms, &ms.sides
 	tops.reset(w, hh)
 	bottoms.reset(w, hh)
 	// Sides: -x and +x faces run along z, one slot per column x; +z and
 	// -z faces run along x, one slot, flushed at the end of each row z.
-	var sides [4]sideMerger
 	z := f.z0
 	for d := range sides {
 		slots := 1
@@ -229,6 +232,13 @@ func appendBoxes(dst []Vertex, h *voxel.Heightfield, f *cellFrame, colour boxCol
 	return dst
 }
 
+// boxMergers are the mergers of appendBoxes: span tops, span bottoms and
+// the sides in each direction.
+type boxMergers struct {
+	tops, bottoms rectMerger
+	sides         [4]sideMerger
+}
+
 // forUncovered calls emit for each maximal interval of rows [lo, hi) not
 // covered by the spans of nb (sorted, with gaps), bottom up.
 func forUncovered(lo, hi int, nb []voxel.Span, emit func(lo, hi int)) {
@@ -284,17 +294,15 @@ type floorColour func(i int) (color.RGBA, bool)
 // tenth of a row so it does not fight with the surface below): the floors
 // of one height and colour merged into rectangles (see rectMerger), each a
 // quad. The quads cover exactly the accepted spans' floor cells, each once,
-// in a deterministic order.
-func appendFloors(dst []Vertex, c *voxel.CompactHeightfield, f *cellFrame, colour floorColour) []Vertex {
-	var m rectMerger
-	return appendFloorsWith(dst, c, f, colour, &m)
-}
-
-// appendFloorsWith is appendFloors with the merger m (its buffers reused).
-func appendFloorsWith(dst []Vertex, c *voxel.CompactHeightfield, f *cellFrame, colour floorColour, m *rectMerger) []Vertex {
+// in a deterministic order. m's buffers are reused from call to call (nil:
+// a fresh merger).
+func appendFloors(dst []Vertex, c *voxel.CompactHeightfield, f *cellFrame, colour floorColour, m *rectMerger) []Vertex {
 	w, h := f.x1-f.x0, f.z1-f.z0
 	if w <= 0 || h <= 0 {
 		return dst
+	}
+	if m == nil {
+		m = new(rectMerger)
 	}
 	m.reset(w, h)
 	for z := f.z0; z < f.z1; z++ {
@@ -343,12 +351,13 @@ func selectedTiles(b *pipeline.Build, keep TileFilter) iter.Seq2[int, *pipeline.
 // boxesOverlay draws the solid heightfields kept in b's stages.
 func boxesOverlay(name string, b *pipeline.Build, keep TileFilter, colour boxColour) *Overlay {
 	o := surfaceOverlay(name)
+	var ms boxMergers
 	for _, t := range selectedTiles(b, keep) {
 		if t.Stages == nil || t.Stages.Solid == nil {
 			continue
 		}
 		f := tileFrame(b, t, &t.Stages.Solid.Grid)
-		o.Tris = appendBoxes(o.Tris, t.Stages.Solid, &f, colour)
+		o.Tris = appendBoxes(o.Tris, t.Stages.Solid, &f, colour, &ms)
 	}
 	return o
 }
@@ -377,6 +386,7 @@ func WalkableOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 // merged into rectangles (appendFloors). It does not need the kept stages.
 func CompactOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 	o := surfaceOverlay(OverlayCompact)
+	var m rectMerger
 	for _, t := range selectedTiles(b, keep) {
 		if t.Spans == nil {
 			continue
@@ -385,7 +395,7 @@ func CompactOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 		f := tileFrame(b, t, &c.Grid)
 		o.Tris = appendFloors(o.Tris, c, &f, func(i int) (color.RGBA, bool) {
 			return assets.AreaColour(c.Areas[i]), true
-		})
+		}, &m)
 	}
 	return o
 }
@@ -397,6 +407,7 @@ func CompactOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 // BuildOptions.KeepStages (otherwise it is empty).
 func ErodedOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 	o := surfaceOverlay(OverlayEroded)
+	var m rectMerger
 	for _, t := range selectedTiles(b, keep) {
 		st := t.Stages
 		if t.Spans == nil || st == nil || len(st.PreErosionAreas) != len(t.Spans.Spans) || len(st.ErodedAreas) != len(t.Spans.Spans) {
@@ -411,7 +422,7 @@ func ErodedOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 				return erodedColour, true
 			}
 			return shade(assets.AreaColour(st.ErodedAreas[i]), erodedRemainShade), true
-		})
+		}, &m)
 	}
 	return o
 }

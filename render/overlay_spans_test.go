@@ -88,7 +88,7 @@ func TestBoxFaceCounts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := hfOf(t, tc.border, tc.cols)
 			f := gridFrame(&h.Grid)
-			tris := appendBoxes(nil, h, &f, solidColour)
+			tris := appendBoxes(nil, h, &f, solidColour, nil)
 			if len(tris) != 6*tc.quads {
 				t.Errorf("%d vertices (%d quads), want %d quads", len(tris), len(tris)/6, tc.quads)
 			}
@@ -106,7 +106,7 @@ func TestBoxSideGeometry(t *testing.T) {
 	// The "step" case: the tall column's +x face shows rows 4..10 only.
 	h := hfOf(t, 0, [][][][2]uint16{{sp(0, 10), sp(0, 4)}})
 	f := gridFrame(&h.Grid)
-	tris := appendBoxes(nil, h, &f, solidColour)
+	tris := appendBoxes(nil, h, &f, solidColour, nil)
 	found := false
 	for i := 0; i < len(tris); i += 6 {
 		q := tris[i : i+6]
@@ -180,7 +180,7 @@ func TestFloorQuads(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			copy(c.Areas, tc.areas)
 			f := gridFrame(&c.Grid)
-			tris := appendFloors(nil, c, &f, func(i int) (color.RGBA, bool) { return assets.AreaColour(c.Areas[i]), true })
+			tris := appendFloors(nil, c, &f, func(i int) (color.RGBA, bool) { return assets.AreaColour(c.Areas[i]), true }, nil)
 			if len(tris) != 6*len(tc.want) {
 				t.Fatalf("%d vertices, want %d quads", len(tris), len(tc.want))
 			}
