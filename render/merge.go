@@ -46,7 +46,8 @@ type unitSquare struct {
 type rectMerger struct {
 	w, h    int
 	squares []unitSquare
-	mark    []bool // the current group's cells; all false between groups
+	packed  []uint64 // sortSquares' buffer
+	mark    []bool   // the current group's cells; all false between groups
 }
 
 // reset empties m for a grid of w x h cells.
@@ -72,12 +73,7 @@ func (m *rectMerger) add(x, z int, key planeKey) {
 // square added twice is covered once. merge leaves m empty.
 func (m *rectMerger) merge(emit func(key planeKey, x0, z0, x1, z1 int)) {
 	sq := m.squares
-	slices.SortFunc(sq, func(a, b unitSquare) int {
-		if a.key != b.key {
-			return cmp.Compare(a.key, b.key)
-		}
-		return cmp.Compare(a.cell, b.cell)
-	})
+	m.sortSquares()
 	w := m.w
 	for s := 0; s < len(sq); {
 		e := s
@@ -106,6 +102,36 @@ func (m *rectMerger) merge(emit func(key planeKey, x0, z0, x1, z1 int)) {
 		s = e
 	}
 	m.squares = sq[:0]
+}
+
+// sortSquares sorts m.squares by group, then cell. When every row and
+// cell index fits in 16 bits (always, for tiles of up to 65536 columns) it
+// sorts them packed in one uint64 each, which is several times faster
+// than comparing structs.
+func (m *rectMerger) sortSquares() {
+	sq := m.squares
+	packable := m.w*m.h <= 1<<16
+	for i := 0; packable && i < len(sq); i++ {
+		packable = sq[i].key.row() < 1<<16
+	}
+	if !packable {
+		slices.SortFunc(sq, func(a, b unitSquare) int {
+			if a.key != b.key {
+				return cmp.Compare(a.key, b.key)
+			}
+			return cmp.Compare(a.cell, b.cell)
+		})
+		return
+	}
+	p := m.packed[:0]
+	for _, u := range sq {
+		p = append(p, uint64(u.key)<<16|uint64(u.cell)) // row 16 bits, colour 32, cell 16
+	}
+	slices.Sort(p)
+	for i, v := range p {
+		sq[i] = unitSquare{planeKey(v >> 16), uint32(v & 0xffff)}
+	}
+	m.packed = p
 }
 
 func allTrue(bs []bool) bool {

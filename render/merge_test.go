@@ -346,3 +346,57 @@ func TestOverlayPiecesJoin(t *testing.T) {
 		t.Error("unknown name accepted")
 	}
 }
+
+// TestRectMerger merges small patterns of two groups and wants the listed
+// rectangles, in order; each pattern is also merged on a grid too large to
+// pack (sortSquares' other path), shifted, and must give the same
+// rectangles shifted.
+func TestRectMerger(t *testing.T) {
+	ka, kb := makePlaneKey(3, color.RGBA{1, 2, 3, 255}), makePlaneKey(1, color.RGBA{9, 9, 9, 255})
+	type rect struct {
+		key            planeKey
+		x0, z0, x1, z1 int
+	}
+	for _, tc := range []struct {
+		name string
+		rows []string // 'a', 'b' or '.' per cell, row z = index
+		want []rect
+	}{
+		{"full", []string{"aaa", "aaa"}, []rect{{ka, 0, 0, 3, 2}}},
+		{"L", []string{"aa.", "a..", "a.."}, []rect{{ka, 0, 0, 2, 1}, {ka, 0, 1, 1, 3}}},
+		{"two groups", []string{"ab", "ab"}, []rect{{kb, 1, 0, 2, 2}, {ka, 0, 0, 1, 2}}},
+		{"hole", []string{"aaa", "a.a", "aaa"}, []rect{{ka, 0, 0, 3, 1}, {ka, 0, 1, 1, 3}, {ka, 2, 1, 3, 3}, {ka, 1, 2, 2, 3}}},
+		{"checker", []string{"ab", "ba"}, []rect{{kb, 1, 0, 2, 1}, {kb, 0, 1, 1, 2}, {ka, 0, 0, 1, 1}, {ka, 1, 1, 2, 2}}},
+		{"empty", []string{"..", ".."}, nil},
+	} {
+		for _, big := range []bool{false, true} {
+			w, h, off := len(tc.rows[0]), len(tc.rows), 0
+			if big {
+				w, h, off = 300, 300, 7 // 90000 cells: not packable
+			}
+			var m rectMerger
+			m.reset(w, h)
+			for z, row := range tc.rows {
+				for x, c := range row {
+					switch c {
+					case 'a':
+						m.add(x+off, z+off, ka)
+						m.add(x+off, z+off, ka) // twice: covered once
+					case 'b':
+						m.add(x+off, z+off, kb)
+					}
+				}
+			}
+			var got []rect
+			m.merge(func(k planeKey, x0, z0, x1, z1 int) {
+				got = append(got, rect{k, x0 - off, z0 - off, x1 - off, z1 - off})
+			})
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s (big %v): %v, want %v", tc.name, big, got, tc.want)
+			}
+			if len(m.squares) != 0 || slices.Contains(m.mark, true) {
+				t.Errorf("%s (big %v): merger not left empty", tc.name, big)
+			}
+		}
+	}
+}

@@ -150,6 +150,17 @@ func appendBoxes(dst []Vertex, h *voxel.Heightfield, f *cellFrame, colour boxCol
 		ms = new(boxMergers)
 	}
 	tops, bottoms, sides := &ms.tops, &ms.bottoms, &ms.sides
+	clear(ms.known[:])
+	faces := func(area uint8) *[6]color.RGBA { // colours by face+2: bottom, top, sides
+		t := &ms.colours[area]
+		if !ms.known[area] {
+			for face := -2; face < 4; face++ {
+				t[face+2] = colour(area, face)
+			}
+			ms.known[area] = true
+		}
+		return t
+	}
 	tops.reset(w, hh)
 	bottoms.reset(w, hh)
 	// Sides: -x and +x faces run along z, one slot per column x; +z and
@@ -191,9 +202,10 @@ func appendBoxes(dst []Vertex, h *voxel.Heightfield, f *cellFrame, colour boxCol
 				continue
 			}
 			for _, s := range col {
-				tops.add(x-f.x0, z-f.z0, makePlaneKey(uint32(s.MaxRow), colour(s.Area, -1)))
+				fc := faces(s.Area)
+				tops.add(x-f.x0, z-f.z0, makePlaneKey(uint32(s.MaxRow), fc[1]))
 				if s.MinRow > 0 {
-					bottoms.add(x-f.x0, z-f.z0, makePlaneKey(uint32(s.MinRow), colour(s.Area, -2)))
+					bottoms.add(x-f.x0, z-f.z0, makePlaneKey(uint32(s.MinRow), fc[0]))
 				}
 			}
 			for d := 0; d < 4; d++ {
@@ -204,7 +216,7 @@ func appendBoxes(dst []Vertex, h *voxel.Heightfield, f *cellFrame, colour boxCol
 				m := &sides[d]
 				nb = h.AppendColumn(nb[:0], x+voxel.DirOffsetX[d], z+voxel.DirOffsetZ[d])
 				for _, s := range col {
-					c := colour(s.Area, d)
+					c := faces(s.Area)[d+2]
 					forUncovered(int(s.MinRow), int(s.MaxRow), nb, func(lo, hi int) { m.add(slot, at, lo, hi, c) })
 				}
 				m.endCell(slot, at)
@@ -237,6 +249,10 @@ func appendBoxes(dst []Vertex, h *voxel.Heightfield, f *cellFrame, colour boxCol
 type boxMergers struct {
 	tops, bottoms rectMerger
 	sides         [4]sideMerger
+	// colours caches the face colours of each area id (index face+2 of
+	// boxColour's face) where known says so.
+	colours [256][6]color.RGBA
+	known   [256]bool
 }
 
 // forUncovered calls emit for each maximal interval of rows [lo, hi) not
