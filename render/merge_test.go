@@ -209,10 +209,10 @@ func (u unitFace) key() []int64 {
 // testTiles returns a few tiles of b: the first, the last and the one with
 // the most open spans.
 func testTiles(b *pipeline.Build) []*pipeline.TileBuild {
-	busiest := 0
+	busiest, most := 0, -1
 	for i := range b.Tiles {
-		if b.Tiles[i].Spans != nil && len(b.Tiles[i].Spans.Spans) > len(b.Tiles[busiest].Spans.Spans) {
-			busiest = i
+		if c := b.Tiles[i].Spans; c != nil && len(c.Spans) > most {
+			busiest, most = i, len(c.Spans)
 		}
 	}
 	return []*pipeline.TileBuild{&b.Tiles[0], &b.Tiles[busiest], &b.Tiles[len(b.Tiles)-1]}
@@ -220,8 +220,9 @@ func testTiles(b *pipeline.Build) []*pipeline.TileBuild {
 
 // TestMergedFacesCoverCells checks on city that the merged span overlays
 // cover exactly the unit faces the spans have (each once, in its colour):
-// boxes of solid and walkable, floors of compact, eroded and regions (with
-// the whole border ring).
+// boxes of solid and walkable; floors in area colours (compact), in region
+// colours leaving out unwalkable spans (as eroded leaves out spans), and
+// of the regions overlay with the whole border ring.
 func TestMergedFacesCoverCells(t *testing.T) {
 	b := cityStagesBuild(t, pipeline.DefaultSettings().Partition)
 	// One set of mergers for every tile, as the overlays use them.
