@@ -112,10 +112,10 @@ type ringFilter func(dx, dz int) bool
 // a region, regionBorderColour for an id with region.BorderFlag, black
 // (RegionColour(0)) for a walkable span in no region. The tile's own
 // columns of frame f are always drawn; the eight parts of the border ring
-// (sides and corners) where ring says so (nil: none). Floors are lifted
-// and checkered as in appendFloors. A region table of the wrong length
-// draws nothing.
-func appendRegionFloors(dst []Vertex, c *voxel.CompactHeightfield, ids []uint16, f cellFrame, ring ringFilter) []Vertex {
+// (sides and corners) where ring says so (nil: none), each part's floors
+// merged and lifted as in appendFloors. A region table of the wrong length
+// draws nothing. m's buffers are reused (nil: a fresh merger).
+func appendRegionFloors(dst []Vertex, c *voxel.CompactHeightfield, ids []uint16, f cellFrame, ring ringFilter, m *rectMerger) []Vertex {
 	if c == nil || len(ids) != len(c.Spans) || len(c.Areas) != len(c.Spans) || len(c.Cells) != c.Width*c.Height {
 		return dst
 	}
@@ -130,6 +130,9 @@ func appendRegionFloors(dst []Vertex, c *voxel.CompactHeightfield, ids []uint16,
 		return assets.RegionColour(uint32(id)), true
 	}
 	b := c.BorderCells
+	if m == nil {
+		m = new(rectMerger)
+	}
 	// Column ranges of the three bands along each axis: ring below, own
 	// columns, ring above.
 	xs := [3][2]int{{0, b}, {b, c.Width - b}, {c.Width - b, c.Width}}
@@ -144,7 +147,7 @@ func appendRegionFloors(dst []Vertex, c *voxel.CompactHeightfield, ids []uint16,
 			if g.x0 >= g.x1 || g.z0 >= g.z1 {
 				continue
 			}
-			dst = appendFloors(dst, c, &g, colour)
+			dst = appendFloors(dst, c, &g, colour, m)
 		}
 	}
 	return dst
@@ -625,8 +628,16 @@ func NavMeshOverlay(name string, m *navmesh.Mesh, keep TileFilter) (*Overlay, er
 // with every tile selected no ring is drawn). Tiles without regions are
 // skipped.
 func RegionsOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
+	return regionsOverlay(b, keep, keep)
+}
+
+// regionsOverlay draws the regions of the tiles of b that sel selects, with
+// their border ring where it lies over a tile keep does not select (keep
+// nil: no ring).
+func regionsOverlay(b *pipeline.Build, sel, keep TileFilter) *Overlay {
 	o := surfaceOverlay(OverlayRegions)
-	for i, t := range selectedTiles(b, keep) {
+	var m rectMerger
+	for i, t := range selectedTiles(b, sel) {
 		regs := tileRegions(b, i)
 		if t.Spans == nil || regs == nil {
 			continue
@@ -637,7 +648,7 @@ func RegionsOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 			ring = func(dx, dz int) bool { return !keep(tx+dx, tz+dz) }
 		}
 		f := tileFrame(b, t, &t.Spans.Grid)
-		o.Tris = appendRegionFloors(o.Tris, t.Spans, regs.IDs, f, ring)
+		o.Tris = appendRegionFloors(o.Tris, t.Spans, regs.IDs, f, ring, &m)
 	}
 	return o
 }

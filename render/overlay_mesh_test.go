@@ -136,10 +136,10 @@ func TestRegionFloors(t *testing.T) {
 	tb := &fx.b.Tiles[i]
 	c, regs := tb.Spans, fx.regs[i]
 	f := tileFrame(fx.b, tb, &c.Grid)
-	own := appendRegionFloors(nil, c, regs.IDs, f, nil)
-	all := appendRegionFloors(nil, c, regs.IDs, f, func(int, int) bool { return true })
+	own := appendRegionFloors(nil, c, regs.IDs, f, nil, nil)
+	all := appendRegionFloors(nil, c, regs.IDs, f, func(int, int) bool { return true }, nil)
 
-	// One quad per walkable span: own columns, then every column.
+	// Every walkable span's floor: own columns, then every column.
 	wantOwn, wantAll := 0, 0
 	b := c.BorderCells
 	for z := 0; z < c.Height; z++ {
@@ -156,14 +156,27 @@ func TestRegionFloors(t *testing.T) {
 			}
 		}
 	}
-	if len(own) != 6*wantOwn || len(all) != 6*wantAll {
-		t.Fatalf("%d / %d vertices, want %d / %d quads", len(own), len(all), wantOwn, wantAll)
+	// Merged floors: count the unit cells they cover.
+	whole := f
+	whole.x0, whole.x1, whole.z0, whole.z1 = 0, c.Width, 0, c.Height
+	cells := func(tris []Vertex) (n, most int) {
+		for _, k := range unitFaces(t, tris, &whole, 0) {
+			n += k
+			most = max(most, k)
+		}
+		return n, most
+	}
+	if nOwn, mOwn := cells(own); nOwn != wantOwn || mOwn != 1 {
+		t.Errorf("own columns: %d floor cells (a cell at most %d times), want %d once", nOwn, mOwn, wantOwn)
+	}
+	if nAll, mAll := cells(all); nAll != wantAll || mAll != 1 || len(all) >= 6*wantAll {
+		t.Errorf("with the ring: %d floor cells (a cell at most %d times) in %d quads, want %d once in fewer quads", nAll, mAll, len(all)/6, wantAll)
 	}
 	cols := map[color.RGBA]int{}
 	for _, v := range all {
 		cols[v.Col]++
 	}
-	if cols[regionBorderColour]+cols[shade(regionBorderColour, checkerShade)] == 0 {
+	if cols[regionBorderColour] == 0 {
 		t.Error("no border-ring colour with the ring drawn")
 	}
 	for _, v := range own {
@@ -174,7 +187,7 @@ func TestRegionFloors(t *testing.T) {
 	// Every region in the tile shows its colour.
 	for id := 1; id < regs.Count; id++ {
 		rc := assets.RegionColour(uint32(id))
-		if cols[rc]+cols[shade(rc, checkerShade)] == 0 {
+		if cols[rc] == 0 {
 			found := false
 			for _, r := range regs.IDs {
 				found = found || int(r) == id
@@ -185,10 +198,10 @@ func TestRegionFloors(t *testing.T) {
 		}
 	}
 	// A region table of the wrong length draws nothing.
-	if got := appendRegionFloors(nil, c, regs.IDs[:1], f, nil); len(got) != 0 {
+	if got := appendRegionFloors(nil, c, regs.IDs[:1], f, nil, nil); len(got) != 0 {
 		t.Errorf("short region table drew %d vertices", len(got))
 	}
-	if got := appendRegionFloors(nil, nil, nil, f, nil); len(got) != 0 {
+	if got := appendRegionFloors(nil, nil, nil, f, nil, nil); len(got) != 0 {
 		t.Error("nil heightfield drew")
 	}
 }
@@ -631,7 +644,7 @@ func TestMeshOverlaysFromBuild(t *testing.T) {
 	grey := func(o *Overlay) int {
 		n := 0
 		for _, v := range o.Tris {
-			if v.Col == regionBorderColour || v.Col == shade(regionBorderColour, checkerShade) {
+			if v.Col == regionBorderColour {
 				n++
 			}
 		}
@@ -722,7 +735,7 @@ func TestLayerFirstOverlays(t *testing.T) {
 		}
 		for _, c := range l.Contours.Contours {
 			rc := assets.RegionColour(uint32(int(c.Region) + l.RegionBase))
-			if !regionCols[rc] && !regionCols[shade(rc, checkerShade)] {
+			if !regionCols[rc] {
 				t.Errorf("layer %d contour of region %d (+%d): colour %v not among the regions overlay's", l.Layer, c.Region, l.RegionBase, rc)
 			}
 		}

@@ -60,8 +60,6 @@ const (
 	shadePosZ = float32(0.82)
 	shadePosX = float32(0.9)
 	shadeNegZ = float32(0.62)
-	// checkerShade darkens every other cell of a floor so cells show.
-	checkerShade = float32(0.9)
 	// erodedRemainShade dims the floors erosion kept.
 	erodedRemainShade = float32(0.55)
 	// floorLiftRows lifts floor quads above the span top, in rows.
@@ -97,10 +95,6 @@ func (f *cellFrame) lineZ(k int) float32 { return f.baseZ + float32(float32(f.gz
 func (f *cellFrame) rowY(r float32) float32 {
 	return f.baseY + float32(r*f.ch)
 }
-
-// checker reports whether column (x, z) is a "dark" cell of the global
-// checkerboard.
-func (f *cellFrame) checker(x, z int) bool { return (f.gx0+x+f.gz0+z)&1 != 0 }
 
 // gridFrame is the frame of a standalone heightfield: its own origin, every
 // column except the border ring.
@@ -139,52 +133,126 @@ type boxColour func(area uint8, face int) color.RGBA
 // span starts at row 0 (the bottom of the grid, only visible from below the
 // level), and for each of the four sides the parts of the span's row range
 // that the neighbour column's spans do not cover (a column outside the grid
-// covers nothing). Faces are quads (two triangles); a side face is one
-// quad per uncovered row interval. Columns are visited in order z, x, spans
-// bottom up, sides in direction order, so the output is deterministic.
-func appendBoxes(dst []Vertex, h *voxel.Heightfield, f *cellFrame, colour boxColour) []Vertex {
+// covers nothing). Faces are merged (see merge.go): the tops of one row and
+// colour into rectangles, the bottoms likewise, and equal side pieces of
+// consecutive columns along a grid line into one face; every face is a quad
+// (two triangles). The faces cover exactly the unit faces of the spans, each
+// once. Columns are visited in order z, x, spans bottom up, so the output
+// is deterministic: side faces in the order they finish, then the tops,
+// then the bottoms. ms holds the mergers' buffers, reused from call to call
+// (nil: fresh ones).
+func appendBoxes(dst []Vertex, h *voxel.Heightfield, f *cellFrame, colour boxColour, ms *boxMergers) []Vertex {
+	w, hh := f.x1-f.x0, f.z1-f.z0
+	if w <= 0 || hh <= 0 {
+		return dst
+	}
+	if ms == nil {
+		ms = new(boxMergers)
+	}
+	tops, bottoms, sides := &ms.tops, &ms.bottoms, &ms.sides
+	clear(ms.known[:])
+	faces := func(area uint8) *[6]color.RGBA { // colours by face+2: bottom, top, sides
+		t := &ms.colours[area]
+		if !ms.known[area] {
+			for face := -2; face < 4; face++ {
+				t[face+2] = colour(area, face)
+			}
+			ms.known[area] = true
+		}
+		return t
+	}
+	tops.reset(w, hh)
+	bottoms.reset(w, hh)
+	// Sides: -x and +x faces run along z, one slot per column x; +z and
+	// -z faces run along x, one slot, flushed at the end of each row z.
+	z := f.z0
+	for d := range sides {
+		slots := 1
+		if d == 0 || d == 2 {
+			slots = w
+		}
+		sides[d].reset(slots)
+		sides[d].emit = func(slot int, r sideRun) {
+			ya, yb := f.rowY(float32(r.lo)), f.rowY(float32(r.hi))
+			var p, q geom.Vec3 // the face's bottom edge, along the side
+			switch d {
+			case 0:
+				x := f.lineX(f.x0 + slot)
+				p, q = geom.V3(x, ya, f.lineZ(r.first)), geom.V3(x, ya, f.lineZ(r.last+1))
+			case 1:
+				zb := f.lineZ(z + 1)
+				p, q = geom.V3(f.lineX(r.first), ya, zb), geom.V3(f.lineX(r.last+1), ya, zb)
+			case 2:
+				x := f.lineX(f.x0 + slot + 1)
+				p, q = geom.V3(x, ya, f.lineZ(r.last+1)), geom.V3(x, ya, f.lineZ(r.first))
+			default:
+				za := f.lineZ(z)
+				p, q = geom.V3(f.lineX(r.last+1), ya, za), geom.V3(f.lineX(r.first), ya, za)
+			}
+			pt, qt := p, q
+			pt.Y, qt.Y = yb, yb
+			dst = quad(dst, p, q, qt, pt, r.col)
+		}
+	}
 	var col, nb []voxel.Span
-	for z := f.z0; z < f.z1; z++ {
+	for ; z < f.z1; z++ {
 		for x := f.x0; x < f.x1; x++ {
 			col = h.AppendColumn(col[:0], x, z)
 			if len(col) == 0 {
 				continue
 			}
-			xa, xb := f.lineX(x), f.lineX(x+1)
-			za, zb := f.lineZ(z), f.lineZ(z+1)
 			for _, s := range col {
-				ya, yb := f.rowY(float32(s.MinRow)), f.rowY(float32(s.MaxRow))
-				dst = quad(dst, geom.V3(xa, yb, za), geom.V3(xa, yb, zb), geom.V3(xb, yb, zb), geom.V3(xb, yb, za), colour(s.Area, -1))
+				fc := faces(s.Area)
+				tops.add(x-f.x0, z-f.z0, makePlaneKey(uint32(s.MaxRow), fc[1]))
 				if s.MinRow > 0 {
-					dst = quad(dst, geom.V3(xa, ya, za), geom.V3(xb, ya, za), geom.V3(xb, ya, zb), geom.V3(xa, ya, zb), colour(s.Area, -2))
+					bottoms.add(x-f.x0, z-f.z0, makePlaneKey(uint32(s.MinRow), fc[0]))
 				}
 			}
 			for d := 0; d < 4; d++ {
+				slot, at := 0, x
+				if d == 0 || d == 2 {
+					slot, at = x-f.x0, z
+				}
+				m := &sides[d]
 				nb = h.AppendColumn(nb[:0], x+voxel.DirOffsetX[d], z+voxel.DirOffsetZ[d])
 				for _, s := range col {
-					c := colour(s.Area, d)
-					forUncovered(int(s.MinRow), int(s.MaxRow), nb, func(lo, hi int) {
-						ya, yb := f.rowY(float32(lo)), f.rowY(float32(hi))
-						var p, q geom.Vec3 // the face's bottom edge, along the side
-						switch d {
-						case 0:
-							p, q = geom.V3(xa, ya, za), geom.V3(xa, ya, zb)
-						case 1:
-							p, q = geom.V3(xa, ya, zb), geom.V3(xb, ya, zb)
-						case 2:
-							p, q = geom.V3(xb, ya, zb), geom.V3(xb, ya, za)
-						default:
-							p, q = geom.V3(xb, ya, za), geom.V3(xa, ya, za)
-						}
-						pt, qt := p, q
-						pt.Y, qt.Y = yb, yb
-						dst = quad(dst, p, q, qt, pt, c)
-					})
+					c := faces(s.Area)[d+2]
+					forUncovered(int(s.MinRow), int(s.MaxRow), nb, func(lo, hi int) { m.add(slot, at, lo, hi, c) })
 				}
+				m.endCell(slot, at)
 			}
 		}
+		sides[1].flush(0)
+		sides[3].flush(0)
 	}
+	for slot := 0; slot < w; slot++ {
+		sides[0].flush(slot)
+		sides[2].flush(slot)
+	}
+	tops.merge(func(k planeKey, x0, z0, x1, z1 int) {
+		y := f.rowY(float32(k.row()))
+		xa, xb := f.lineX(f.x0+x0), f.lineX(f.x0+x1)
+		za, zb := f.lineZ(f.z0+z0), f.lineZ(f.z0+z1)
+		dst = quad(dst, geom.V3(xa, y, za), geom.V3(xa, y, zb), geom.V3(xb, y, zb), geom.V3(xb, y, za), k.colour())
+	})
+	bottoms.merge(func(k planeKey, x0, z0, x1, z1 int) {
+		y := f.rowY(float32(k.row()))
+		xa, xb := f.lineX(f.x0+x0), f.lineX(f.x0+x1)
+		za, zb := f.lineZ(f.z0+z0), f.lineZ(f.z0+z1)
+		dst = quad(dst, geom.V3(xa, y, za), geom.V3(xb, y, za), geom.V3(xb, y, zb), geom.V3(xa, y, zb), k.colour())
+	})
 	return dst
+}
+
+// boxMergers are the mergers of appendBoxes: span tops, span bottoms and
+// the sides in each direction.
+type boxMergers struct {
+	tops, bottoms rectMerger
+	sides         [4]sideMerger
+	// colours caches the face colours of each area id (index face+2 of
+	// boxColour's face) where known says so.
+	colours [256][6]color.RGBA
+	known   [256]bool
 }
 
 // forUncovered calls emit for each maximal interval of rows [lo, hi) not
@@ -237,33 +305,38 @@ func walkableColour(area uint8, face int) color.RGBA {
 // whether to draw it.
 type floorColour func(i int) (color.RGBA, bool)
 
-// appendFloors appends a quad for every open span of c in the columns of
-// frame f that floorColour accepts: at the span's floor height (lifted a
-// tenth of a row so it does not fight with the surface below), darkened on
-// every other cell of the global checkerboard so that single cells show.
-func appendFloors(dst []Vertex, c *voxel.CompactHeightfield, f *cellFrame, colour floorColour) []Vertex {
+// appendFloors appends the floors of the open spans of c in the columns of
+// frame f that floorColour accepts, at the span's floor height (lifted a
+// tenth of a row so it does not fight with the surface below): the floors
+// of one height and colour merged into rectangles (see rectMerger), each a
+// quad. The quads cover exactly the accepted spans' floor cells, each once,
+// in a deterministic order. m's buffers are reused from call to call (nil:
+// a fresh merger).
+func appendFloors(dst []Vertex, c *voxel.CompactHeightfield, f *cellFrame, colour floorColour, m *rectMerger) []Vertex {
+	w, h := f.x1-f.x0, f.z1-f.z0
+	if w <= 0 || h <= 0 {
+		return dst
+	}
+	if m == nil {
+		m = new(rectMerger)
+	}
+	m.reset(w, h)
 	for z := f.z0; z < f.z1; z++ {
 		for x := f.x0; x < f.x1; x++ {
 			cell := c.Cells[x+z*c.Width]
-			if cell.Count == 0 {
-				continue
-			}
-			xa, xb := f.lineX(x), f.lineX(x+1)
-			za, zb := f.lineZ(z), f.lineZ(z+1)
-			dark := f.checker(x, z)
 			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-				col, ok := colour(i)
-				if !ok {
-					continue
+				if col, ok := colour(i); ok {
+					m.add(x-f.x0, z-f.z0, makePlaneKey(uint32(c.Spans[i].Y), col))
 				}
-				if dark {
-					col = shade(col, checkerShade)
-				}
-				y := f.rowY(float32(c.Spans[i].Y) + floorLiftRows)
-				dst = quad(dst, geom.V3(xa, y, za), geom.V3(xa, y, zb), geom.V3(xb, y, zb), geom.V3(xb, y, za), col)
 			}
 		}
 	}
+	m.merge(func(k planeKey, x0, z0, x1, z1 int) {
+		y := f.rowY(float32(k.row()) + floorLiftRows)
+		xa, xb := f.lineX(f.x0+x0), f.lineX(f.x0+x1)
+		za, zb := f.lineZ(f.z0+z0), f.lineZ(f.z0+z1)
+		dst = quad(dst, geom.V3(xa, y, za), geom.V3(xa, y, zb), geom.V3(xb, y, zb), geom.V3(xb, y, za), k.colour())
+	})
 	return dst
 }
 
@@ -294,12 +367,13 @@ func selectedTiles(b *pipeline.Build, keep TileFilter) iter.Seq2[int, *pipeline.
 // boxesOverlay draws the solid heightfields kept in b's stages.
 func boxesOverlay(name string, b *pipeline.Build, keep TileFilter, colour boxColour) *Overlay {
 	o := surfaceOverlay(name)
+	var ms boxMergers
 	for _, t := range selectedTiles(b, keep) {
 		if t.Stages == nil || t.Stages.Solid == nil {
 			continue
 		}
 		f := tileFrame(b, t, &t.Stages.Solid.Grid)
-		o.Tris = appendBoxes(o.Tris, t.Stages.Solid, &f, colour)
+		o.Tris = appendBoxes(o.Tris, t.Stages.Solid, &f, colour, &ms)
 	}
 	return o
 }
@@ -321,13 +395,14 @@ func WalkableOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 	return boxesOverlay(OverlayWalkable, b, keep, walkableColour)
 }
 
-// CompactOverlay returns the overlay "compact": a quad at the floor of every
-// open span of the selected tiles' compact heightfields (steps 1-3 done),
+// CompactOverlay returns the overlay "compact": the floor of every open
+// span of the selected tiles' compact heightfields (steps 1-3 done),
 // coloured by its final area id (assets.AreaColour: dark grey for 0, blue
-// for 63, distinct colours for user areas), on a faint checkerboard of
-// cells. It does not need the kept stages.
+// for 63, distinct colours for user areas), floors of one height and colour
+// merged into rectangles (appendFloors). It does not need the kept stages.
 func CompactOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 	o := surfaceOverlay(OverlayCompact)
+	var m rectMerger
 	for _, t := range selectedTiles(b, keep) {
 		if t.Spans == nil {
 			continue
@@ -336,7 +411,7 @@ func CompactOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 		f := tileFrame(b, t, &c.Grid)
 		o.Tris = appendFloors(o.Tris, c, &f, func(i int) (color.RGBA, bool) {
 			return assets.AreaColour(c.Areas[i]), true
-		})
+		}, &m)
 	}
 	return o
 }
@@ -348,6 +423,7 @@ func CompactOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 // BuildOptions.KeepStages (otherwise it is empty).
 func ErodedOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 	o := surfaceOverlay(OverlayEroded)
+	var m rectMerger
 	for _, t := range selectedTiles(b, keep) {
 		st := t.Stages
 		if t.Spans == nil || st == nil || len(st.PreErosionAreas) != len(t.Spans.Spans) || len(st.ErodedAreas) != len(t.Spans.Spans) {
@@ -362,7 +438,7 @@ func ErodedOverlay(b *pipeline.Build, keep TileFilter) *Overlay {
 				return erodedColour, true
 			}
 			return shade(assets.AreaColour(st.ErodedAreas[i]), erodedRemainShade), true
-		})
+		}, &m)
 	}
 	return o
 }

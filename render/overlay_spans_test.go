@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"image/color"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -63,8 +64,9 @@ func TestBoxFaceCounts(t *testing.T) {
 		{"floating", 0, [][][][2]uint16{{sp(2, 5)}}, 6},
 		// No bottom face at row 0.
 		{"grounded", 0, [][][][2]uint16{{sp(0, 5)}}, 5},
-		// Two columns side by side: the shared faces are hidden.
-		{"pair", 0, [][][][2]uint16{{sp(0, 5), sp(0, 5)}}, 2 + 6},
+		// Two columns side by side: the shared faces are hidden, the
+		// tops and the +z and -z sides merge.
+		{"pair", 0, [][][][2]uint16{{sp(0, 5), sp(0, 5)}}, 1 + 4},
 		// A tall and a short column: the tall one shows its upper part
 		// towards the short one; the short one hides its side.
 		{"step", 0, [][][][2]uint16{{sp(0, 10), sp(0, 4)}}, (1 + 3 + 1) + (1 + 3)},
@@ -86,7 +88,7 @@ func TestBoxFaceCounts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := hfOf(t, tc.border, tc.cols)
 			f := gridFrame(&h.Grid)
-			tris := appendBoxes(nil, h, &f, solidColour)
+			tris := appendBoxes(nil, h, &f, solidColour, nil)
 			if len(tris) != 6*tc.quads {
 				t.Errorf("%d vertices (%d quads), want %d quads", len(tris), len(tris)/6, tc.quads)
 			}
@@ -104,7 +106,7 @@ func TestBoxSideGeometry(t *testing.T) {
 	// The "step" case: the tall column's +x face shows rows 4..10 only.
 	h := hfOf(t, 0, [][][][2]uint16{{sp(0, 10), sp(0, 4)}})
 	f := gridFrame(&h.Grid)
-	tris := appendBoxes(nil, h, &f, solidColour)
+	tris := appendBoxes(nil, h, &f, solidColour, nil)
 	found := false
 	for i := 0; i < len(tris); i += 6 {
 		q := tris[i : i+6]
@@ -157,24 +159,52 @@ func TestFloorQuads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Areas[0] = voxel.AreaNull
-	c.Areas[1] = 5
-	f := gridFrame(&c.Grid)
-	tris := appendFloors(nil, c, &f, func(i int) (color.RGBA, bool) { return assets.AreaColour(c.Areas[i]), true })
-	if len(tris) != 3*6 {
-		t.Fatalf("%d vertices, want 3 quads", len(tris))
+	type floor struct {
+		y      float32 // floor row + 0.1 row, 0.5 m rows
+		x0, x1 float32
+		col    color.RGBA
 	}
-	wantY := []float32{0.55, 11.05, 0.55} // floor row + 0.1 row, 0.5 m rows
-	wantC := []color.RGBA{assets.AreaNullColour, assets.AreaColour(5), shade(assets.AreaWalkableColour, checkerShade)}
-	for q := 0; q < 3; q++ {
-		for _, v := range tris[6*q : 6*q+6] {
-			if d := v.Pos.Y - wantY[q]; d > 1e-5 || d < -1e-5 {
-				t.Errorf("quad %d at y %v, want %v", q, v.Pos.Y, wantY[q])
+	for _, tc := range []struct {
+		name  string
+		areas []uint8 // of spans 0 (low floor), 1 (deck), 2 (floor of column 1)
+		want  []floor
+	}{
+		{"three colours", []uint8{voxel.AreaNull, 5, voxel.AreaWalkable}, []floor{
+			{0.55, 0, 1, assets.AreaNullColour}, {11.05, 0, 1, assets.AreaColour(5)}, {0.55, 1, 2, assets.AreaWalkableColour},
+		}},
+		// Floors of one height and colour merge.
+		{"merged", []uint8{voxel.AreaWalkable, 5, voxel.AreaWalkable}, []floor{
+			{0.55, 0, 2, assets.AreaWalkableColour}, {11.05, 0, 1, assets.AreaColour(5)},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			copy(c.Areas, tc.areas)
+			f := gridFrame(&c.Grid)
+			tris := appendFloors(nil, c, &f, func(i int) (color.RGBA, bool) { return assets.AreaColour(c.Areas[i]), true }, nil)
+			if len(tris) != 6*len(tc.want) {
+				t.Fatalf("%d vertices, want %d quads", len(tris), len(tc.want))
 			}
-			if v.Col != wantC[q] {
-				t.Errorf("quad %d colour %v, want %v", q, v.Col, wantC[q])
+			var got []floor
+			for q := 0; q < len(tris); q += 6 {
+				fl := floor{y: tris[q].Pos.Y, x0: 1e9, x1: -1e9, col: tris[q].Col}
+				for _, v := range tris[q : q+6] {
+					fl.x0, fl.x1 = min(fl.x0, v.Pos.X), max(fl.x1, v.Pos.X)
+					if v.Pos.Y != fl.y || v.Col != fl.col || (v.Pos.Z != 0 && v.Pos.Z != 1) {
+						t.Fatalf("quad %d not flat, one colour, on row z 0..1: %v", q/6, tris[q:q+6])
+					}
+				}
+				got = append(got, fl)
 			}
-		}
+			for _, w := range tc.want {
+				found := false
+				for _, g := range got {
+					found = found || (math.Abs(float64(g.y-w.y)) < 1e-5 && g.x0 == w.x0 && g.x1 == w.x1 && g.col == w.col)
+				}
+				if !found {
+					t.Errorf("no floor %+v in %+v", w, got)
+				}
+			}
+		})
 	}
 }
 
@@ -313,7 +343,7 @@ func TestSpanOverlayRasterizes(t *testing.T) {
 	blue := 0
 	for i := 0; i < len(img.Pix); i += 4 {
 		c := color.RGBA{img.Pix[i], img.Pix[i+1], img.Pix[i+2], 255}
-		if c == assets.AreaWalkableColour || c == shade(assets.AreaWalkableColour, checkerShade) {
+		if c == assets.AreaWalkableColour {
 			blue++
 		}
 	}
