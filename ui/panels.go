@@ -133,13 +133,12 @@ func (g *Game) viewPanel(ctx *debugui.Context) {
 // statsPanel shows the size of the level and the frame rate.
 func (g *Game) statsPanel(ctx *debugui.Context) {
 	s := g.App.Stats()
-	ctx.Text(fmt.Sprintf("Triangles: %d", s.Triangles))
-	ctx.Text(fmt.Sprintf("Vertices: %d", s.Vertices))
+	ctx.Text(fmt.Sprintf("Triangles: %d, vertices: %d", s.Triangles, s.Vertices))
 	if !s.Bounds.Empty() {
 		sz := s.Bounds.Size()
 		ctx.Text(fmt.Sprintf("Size: %.1f x %.1f x %.1f m", sz.X, sz.Y, sz.Z))
-		ctx.Text(fmt.Sprintf("Min: %.1f, %.1f, %.1f m", s.Bounds.Min.X, s.Bounds.Min.Y, s.Bounds.Min.Z))
-		ctx.Text(fmt.Sprintf("Max: %.1f, %.1f, %.1f m", s.Bounds.Max.X, s.Bounds.Max.Y, s.Bounds.Max.Z))
+		ctx.Text(fmt.Sprintf("From %.1f, %.1f, %.1f to %.1f, %.1f, %.1f m", s.Bounds.Min.X, s.Bounds.Min.Y, s.Bounds.Min.Z,
+			s.Bounds.Max.X, s.Bounds.Max.Y, s.Bounds.Max.Z))
 	}
 	ctx.Text(fmt.Sprintf("FPS: %.1f  TPS: %.1f", ebiten.ActualFPS(), ebiten.ActualTPS()))
 	ctx.Text(fmt.Sprintf("Frame: %.1f ms (draw %.1f ms)", g.stats.frameMs, g.stats.drawMs))
