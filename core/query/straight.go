@@ -40,28 +40,38 @@ func Portal(m *navmesh.Mesh, from, to navmesh.PolyRef) (left, right geom.Vec3, e
 }
 
 func portalOf(m *navmesh.Mesh, what string, from, to navmesh.PolyRef) (portal, error) {
-	t, i, err := polyData(m, what, from)
+	a, b, err := linkPortalOf(m, what, from, to)
 	if err != nil {
 		return portal{}, err
 	}
+	t, i, _ := polyData(m, what, from)
+	if cross2(centroid(t, i), b, a) < 0 {
+		a, b = b, a
+	}
+	return portal{left: a, right: b}, nil
+}
+
+// linkPortalOf returns the portal of the first link (in link order) from
+// polygon from to polygon to, ends in edge order, metres.
+func linkPortalOf(m *navmesh.Mesh, what string, from, to navmesh.PolyRef) (geom.Vec3, geom.Vec3, error) {
+	t, i, err := polyData(m, what, from)
+	if err != nil {
+		return geom.Vec3{}, geom.Vec3{}, err
+	}
 	if _, _, err := polyData(m, what, to); err != nil {
-		return portal{}, err
+		return geom.Vec3{}, geom.Vec3{}, err
 	}
 	links, err := m.Links(from)
 	if err != nil {
-		return portal{}, fmt.Errorf("query: %s: polygon %#x: %w", what, uint64(from), err)
+		return geom.Vec3{}, geom.Vec3{}, fmt.Errorf("query: %s: polygon %#x: %w", what, uint64(from), err)
 	}
 	for _, l := range links {
-		if l.Ref != to {
-			continue
+		if l.Ref == to {
+			a, b := linkPortal(t, i, l)
+			return a, b, nil
 		}
-		a, b := linkPortal(t, i, l)
-		if cross2(centroid(t, i), b, a) < 0 {
-			a, b = b, a
-		}
-		return portal{left: a, right: b}, nil
 	}
-	return portal{}, fmt.Errorf("query: %s: polygon %#x has no link to %#x", what, uint64(from), uint64(to))
+	return geom.Vec3{}, geom.Vec3{}, fmt.Errorf("query: %s: polygon %#x has no link to %#x", what, uint64(from), uint64(to))
 }
 
 // StraightPath returns the corners of the shortest path from start to end
