@@ -28,10 +28,7 @@ func levelMesh(t testing.TB, name string) *navmesh.Mesh {
 	if m := levelMeshes[name]; m != nil {
 		return m
 	}
-	soup := leveltest.Soup(t, name)
-	if name != "city" {
-		soup = leveltest.Load(t, name)
-	}
+	soup := leveltest.Soup(t, name) // city built in, the others OBJ fixtures
 	src, err := pipeline.NewSoupSource(soup, nil)
 	if err != nil {
 		t.Fatal(err)
