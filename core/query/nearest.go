@@ -54,22 +54,30 @@ func insideXZ(p geom.Vec3, vs []geom.Vec3) bool {
 	return true
 }
 
+// triBary returns the barycentric weights of p in triangle abc in the
+// XZ plane, false for a triangle with no XZ area.
+func triBary(p, a, b, c geom.Vec3) (u, v, w float64, ok bool) {
+	d := cross2(a, b, c)
+	if d == 0 {
+		return 0, 0, 0, false
+	}
+	return cross2(b, c, p) / d, cross2(c, a, p) / d, cross2(a, b, p) / d, true
+}
+
+// baryY returns the height of weights u, v, w on triangle abc.
+func baryY(u, v, w float64, a, b, c geom.Vec3) float32 {
+	return float32(float64(u*float64(a.Y)) + float64(v*float64(b.Y)) + float64(w*float64(c.Y)))
+}
+
 // triHeight returns the height of triangle abc at p's x, z and true when p
 // lies inside it (or on its border) in the XZ plane.
 func triHeight(p, a, b, c geom.Vec3) (float32, bool) {
-	d := cross2(a, b, c)
-	if d == 0 {
-		return 0, false
-	}
-	u := cross2(b, c, p) / d
-	v := cross2(c, a, p) / d
-	w := cross2(a, b, p) / d
+	u, v, w, ok := triBary(p, a, b, c)
 	const eps = -1e-9
-	if u < eps || v < eps || w < eps {
+	if !ok || u < eps || v < eps || w < eps {
 		return 0, false
 	}
-	y := float64(u*float64(a.Y)) + float64(v*float64(b.Y)) + float64(w*float64(c.Y))
-	return float32(y), true
+	return baryY(u, v, w, a, b, c), true
 }
 
 // closestOnSeg returns the point of segment a-b nearest to p in the XZ
@@ -94,7 +102,7 @@ func closestOnSeg(p, a, b geom.Vec3) (geom.Vec3, float64) {
 // metres: p's x, z with the surface height of the polygon's detail
 // triangles (or corner fan) there when p lies over the polygon in the XZ
 // plane, else the nearest point of the polygon's boundary in the XZ plane
-// (ClosestPointOnPolyBoundary), with its height along that edge.
+// (ClosestPointOnPolyBoundary) at the surface height there.
 func ClosestPointOnPoly(m *navmesh.Mesh, ref navmesh.PolyRef, p geom.Vec3) (geom.Vec3, error) {
 	t, i, err := pointQuery(m, "ClosestPointOnPoly", ref, p)
 	if err != nil {
@@ -129,10 +137,7 @@ func PolyHeight(m *navmesh.Mesh, ref navmesh.PolyRef, p geom.Vec3) (float32, err
 	if !insideXZ(p, polyVerts(t, i)) {
 		return 0, fmt.Errorf("query: PolyHeight: point %v is not over polygon %#x", p, uint64(ref))
 	}
-	if y, ok := surfaceHeight(t, i, p); ok {
-		return y, nil
-	}
-	q, _ := closestOnBoundary(polyVerts(t, i), p)
+	q, _ := closestOnPoly(t, i, p)
 	return q.Y, nil
 }
 
@@ -176,20 +181,38 @@ func surfaceHeight(t *navmesh.Tile, i int, p geom.Vec3) (float32, bool) {
 	return y, found
 }
 
+// heightNear returns the surface height of polygon i at p's x, z
+// (surfaceHeight), or, when rounding puts p just outside every triangle
+// (a point on the boundary), the height of the triangle p is least
+// outside of at its point nearest p (weights clamped to the triangle);
+// fallback when the polygon has no triangle.
+func heightNear(t *navmesh.Tile, i int, p geom.Vec3, fallback float32) float32 {
+	if y, ok := surfaceHeight(t, i, p); ok {
+		return y
+	}
+	best, y := math.Inf(-1), fallback
+	t.PolyTris(i, func(_ int, a, b, c geom.Vec3, _ uint8) {
+		u, v, w, ok := triBary(p, a, b, c)
+		if !ok || min(u, v, w) <= best {
+			return
+		}
+		best = min(u, v, w)
+		u, v, w = max(u, 0), max(v, 0), max(w, 0)
+		s := u + v + w
+		y = baryY(u/s, v/s, w/s, a, b, c)
+	})
+	return y
+}
+
 // closestOnPoly returns the point of polygon i nearest to p
 // (ClosestPointOnPoly) and whether p lies over the polygon.
 func closestOnPoly(t *navmesh.Tile, i int, p geom.Vec3) (geom.Vec3, bool) {
 	vs := polyVerts(t, i)
-	if insideXZ(p, vs) {
-		if y, ok := surfaceHeight(t, i, p); ok {
-			return geom.Vec3{X: p.X, Y: y, Z: p.Z}, true
-		}
-		// Over the polygon but between its detail triangles by rounding:
-		// the boundary point's height, p's x and z.
-		q, _ := closestOnBoundary(vs, p)
-		return geom.Vec3{X: p.X, Y: q.Y, Z: p.Z}, true
-	}
 	q, _ := closestOnBoundary(vs, p)
+	if insideXZ(p, vs) {
+		return geom.Vec3{X: p.X, Y: heightNear(t, i, p, q.Y), Z: p.Z}, true
+	}
+	q.Y = heightNear(t, i, q, q.Y)
 	return q, false
 }
 
