@@ -97,14 +97,14 @@ type circleNode struct {
 }
 
 // circleSearch is Dijkstra's search over the polygons from startRef that
-// filter passes, a neighbour being reached when the XZ distance from
-// centre to the portal is at most radius() (read at every step, so a
-// caller may shrink it): cost is the distance between portal midpoints
-// times the area cost of the polygon crossed (Detour's
-// findPolysAroundCircle). visit is called for each polygon when it is
-// closed, in order of cost (ties: lower PolyRef). It returns the nodes in
-// that order.
-func circleSearch(m *navmesh.Mesh, startRef navmesh.PolyRef, centre geom.Vec3, filter *Filter, radius func() float64,
+// filter passes, a neighbour being reached when reach accepts the portal
+// (for a circle: its XZ distance to the centre is at most the radius, read
+// at every step so that a caller may shrink it): cost is the distance
+// between portal midpoints (from centre for the start) times the area
+// cost of the polygon crossed (Detour's findPolysAroundCircle). visit is
+// called for each polygon when it is closed, in order of cost (ties:
+// lower PolyRef). It returns the nodes in that order.
+func circleSearch(m *navmesh.Mesh, startRef navmesh.PolyRef, centre geom.Vec3, filter *Filter, reach func(a, b geom.Vec3) bool,
 	visit func(t *navmesh.Tile, i int, n *circleNode) error) ([]circleNode, error) {
 	if _, _, err := polyData(m, "circle search", startRef); err != nil {
 		return nil, err
@@ -141,7 +141,7 @@ func circleSearch(m *navmesh.Mesh, startRef navmesh.PolyRef, centre geom.Vec3, f
 				continue
 			}
 			a, b := linkPortal(t, pi, l)
-			if segDistXZ(centre, a, b) > radius() {
+			if !reach(a, b) {
 				continue
 			}
 			mid := midpoint(a, b)
@@ -185,14 +185,50 @@ func PolysAroundCircle(m *navmesh.Mesh, startRef navmesh.PolyRef, centre geom.Ve
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	nodes, err := circleSearch(m, startRef, centre, filter, func() float64 { return radius },
+	nodes, err := circleSearch(m, startRef, centre, filter, func(a, b geom.Vec3) bool { return segDistXZ(centre, a, b) <= radius },
 		func(*navmesh.Tile, int, *circleNode) error { return nil })
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("query: PolysAroundCircle: %w", err)
 	}
+	refs, parents, costs = unzipNodes(nodes)
+	return refs, parents, costs, nil
+}
+
+func unzipNodes(nodes []circleNode) (refs, parents []navmesh.PolyRef, costs []float64) {
 	for _, n := range nodes {
 		refs, parents, costs = append(refs, n.ref), append(parents, n.parent), append(costs, n.cost)
 	}
+	return refs, parents, costs
+}
+
+// PolysAroundShape is PolysAroundCircle for a convex polygon shape (XZ,
+// corners in either winding, heights ignored): a neighbour is reached when
+// the portal meets the shape, and costs start from the mean of the
+// shape's corners (Detour's findPolysAroundShape).
+func PolysAroundShape(m *navmesh.Mesh, startRef navmesh.PolyRef, shape []geom.Vec3, filter *Filter) (refs, parents []navmesh.PolyRef, costs []float64, err error) {
+	if len(shape) < 3 {
+		return nil, nil, nil, fmt.Errorf("query: PolysAroundShape: %d corners, want at least 3", len(shape))
+	}
+	var x, y, z float64
+	for _, v := range shape {
+		if !finite3(v) {
+			return nil, nil, nil, fmt.Errorf("query: PolysAroundShape: corner %v is not finite", v)
+		}
+		x, y, z = x+float64(v.X), y+float64(v.Y), z+float64(v.Z)
+	}
+	n := float64(len(shape))
+	centre := geom.Vec3d{X: x / n, Y: y / n, Z: z / n}.F32()
+	if filter, err = checkCircle(m, "PolysAroundShape", centre, 0, filter); err != nil {
+		return nil, nil, nil, err
+	}
+	nodes, err := circleSearch(m, startRef, centre, filter, func(a, b geom.Vec3) bool {
+		_, _, _, _, ok := clipSegment(a, b, shape)
+		return ok
+	}, func(*navmesh.Tile, int, *circleNode) error { return nil })
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("query: PolysAroundShape: %w", err)
+	}
+	refs, parents, costs = unzipNodes(nodes)
 	return refs, parents, costs, nil
 }
 
@@ -220,7 +256,7 @@ func DistanceToWall(m *navmesh.Mesh, startRef navmesh.PolyRef, centre geom.Vec3,
 		return WallHit{}, err
 	}
 	hit := WallHit{DistM: maxRadius}
-	_, err = circleSearch(m, startRef, centre, filter, func() float64 { return hit.DistM },
+	_, err = circleSearch(m, startRef, centre, filter, func(a, b geom.Vec3) bool { return segDistXZ(centre, a, b) <= hit.DistM },
 		func(t *navmesh.Tile, i int, n *circleNode) error {
 			return wallParts(m, t, i, n.ref, filter, func(a, b geom.Vec3) {
 				q, d2 := closestOnSeg(centre, a, b)

@@ -370,3 +370,31 @@ func TestPathLimits(t *testing.T) {
 		t.Error("result of a failed search")
 	}
 }
+
+func TestPolysAroundShape(t *testing.T) {
+	m, r := row3(t)
+	box := func(x0, x1 float32) []geom.Vec3 {
+		return []geom.Vec3{geom.V3(x0, 1, 1), geom.V3(x1, 1, 1), geom.V3(x1, 1, 2), geom.V3(x0, 1, 2)}
+	}
+	for _, tc := range []struct {
+		name  string
+		shape []geom.Vec3
+		want  []navmesh.PolyRef
+	}{
+		{"inside the first tile", box(1, 2), r[:1]},
+		{"over the first portal", box(2, 4), r[:2]},
+		{"over both portals", box(2, 7), r[:]},
+		{"triangle to the far end", []geom.Vec3{geom.V3(1, 1, 1), geom.V3(8, 1, 1.5), geom.V3(1, 1, 2)}, r[:]},
+	} {
+		refs, parents, costs, err := PolysAroundShape(m, r[0], tc.shape, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(refs, tc.want) || parents[0] != 0 || costs[0] != 0 {
+			t.Errorf("%s: %x (parents %x, costs %v), want %x", tc.name, refs, parents, costs, tc.want)
+		}
+	}
+	if _, _, _, err := PolysAroundShape(m, r[0], box(1, 2)[:2], nil); err == nil {
+		t.Error("a two-corner shape accepted")
+	}
+}
