@@ -108,7 +108,7 @@ type NavSettings struct {
 }
 
 // DefaultAreaFlags is the flag DefaultSettings gives every walkable area
-// (query.PolyFlagWalk).
+// ("walk"; query.DefaultFilter includes it).
 const DefaultAreaFlags uint16 = 1
 
 // DefaultAreaTable returns the area flags of DefaultSettings:

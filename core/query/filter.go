@@ -7,11 +7,6 @@ import (
 	"navviz/core/navmesh"
 )
 
-// PolyFlagWalk is the flag the default area table of the build
-// (pipeline.DefaultSettings, NavSettings.AreaFlags) gives every walkable
-// area: the bit DefaultFilter includes.
-const PolyFlagWalk uint16 = 1
-
 // Filter decides which polygons a query may cross and what crossing them
 // costs (Detour's dtQueryFilter, with Detour's rule).
 type Filter struct {
@@ -28,7 +23,8 @@ type Filter struct {
 // DefaultFilter returns a filter that passes every polygon with at least
 // one flag set (IncludeFlags 0xffff, ExcludeFlags 0) and costs 1 per metre
 // in every area. The default build gives every walkable polygon
-// PolyFlagWalk, so it passes every polygon of a default build.
+// pipeline.DefaultAreaFlags (NavSettings.AreaFlags), so it passes every
+// polygon of a default build.
 func DefaultFilter() *Filter {
 	f := &Filter{IncludeFlags: 0xffff}
 	for i := range f.AreaCost {
