@@ -58,11 +58,21 @@ func TestAreaFlagsSurviveSwaps(t *testing.T) {
 		VertsXZ: [][2]float32{{p.X - 4, p.Z - 4}, {p.X + 4, p.Z - 4}, {p.X + 4, p.Z + 4}, {p.X - 4, p.Z + 4}},
 		MinYM:   p.Y - 2, MaxYM: p.Y + 2, Area: water,
 	}}
-	c := dungeonCache(t, &s)
-	m := c.Mesh()
-	if n := checkAreaFlags(t, m, &s, water); n == 0 {
+	// The plain build applies the table too.
+	src, err := pipeline.NewSoupSource(leveltest.Load(t, "dungeon"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := pipeline.BuildLevel(context.Background(), &s, src, pipeline.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := checkAreaFlags(t, plain.Mesh, &s, water); n == 0 {
 		t.Fatal("the volume made no polygon of its area")
 	}
+	c := dungeonCache(t, &s)
+	m := c.Mesh()
+	checkAreaFlags(t, m, &s, water)
 	if _, err := c.AddObstacle(voxel.Cylinder(geom.V3(p.X+1, p.Y-0.5, p.Z), 0.7, 2)); err != nil {
 		t.Fatal(err)
 	}
