@@ -75,7 +75,8 @@ func fingerprint(s *pipeline.NavSettings, src *pipeline.Source) uint64 {
 // appendSettings appends the canonical encoding of s: every field in
 // declaration order (float32 as bits, ints as int64, the partition as a
 // byte), then the volumes (area, y range, corners) and the obstacles (shape
-// and the shape's own numbers, see appendObstacle).
+// and the shape's own numbers, see appendObstacle), then the 64 area
+// flags.
 func appendSettings(b []byte, s *pipeline.NavSettings) []byte {
 	le := binary.LittleEndian
 	for _, v := range [...]float32{s.CellSizeM, s.CellHeightM, s.AgentHeightM, s.AgentRadiusM, s.AgentMaxClimbM, s.AgentMaxSlopeDeg} {
@@ -97,6 +98,9 @@ func appendSettings(b []byte, s *pipeline.NavSettings) []byte {
 	b = le.AppendUint32(b, uint32(len(s.Obstacles)))
 	for i := range s.Obstacles {
 		b = appendObstacle(b, &s.Obstacles[i])
+	}
+	for _, f := range s.AreaFlags {
+		b = le.AppendUint16(b, f)
 	}
 	return b
 }

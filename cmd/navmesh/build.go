@@ -56,11 +56,8 @@ func stageMs(b *pipeline.Build) map[string]float64 {
 // the --max-* flags raise them) fails before anything is built.
 func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("build", "LEVEL [--partition watershed|monotone|layers] [--solo] [--tile-size N] [--detail-sample-dist X] [--workers N] [--json] [-o mesh.bin]", stdout)
-	def := pipeline.DefaultSettings()
-	partition := fs.String("partition", def.Partition.String(), "region partition: watershed, monotone or layers (layers with a detail sample distance of at most 0.9 cells builds one layer at a time)")
+	settings := settingsFlags(fs)
 	solo := fs.Bool("solo", false, "build the whole level as one tile with no border (Recast's solo mesh)")
-	tileSize := fs.Int("tile-size", def.TileSizeCells, "tile side in `cells`")
-	sampleDist := fs.Float64("detail-sample-dist", float64(def.DetailSampleDistCells), "detail mesh sample distance in `cells` (at most 0.9: no height sampling)")
 	workers := fs.Int("workers", 0, "goroutines building tiles (0: every CPU)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the text report")
 	out := fs.String("o", "", "write the navmesh (Mesh.MarshalBinary) to `file` (- for stdout)")
@@ -75,17 +72,9 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	case len(pos) > 1:
 		return usagef("unexpected argument %q", pos[1])
 	}
-	s := def
-	if s.Partition, err = pipeline.ParsePartitionType(*partition); err != nil {
-		return usageError{err}
-	}
-	s.TileSizeCells = *tileSize
-	if d := *sampleDist; math.IsNaN(d) || math.IsInf(d, 0) || d < 0 || d > math.MaxFloat32 {
-		return usagef("--detail-sample-dist %v, want a finite number >= 0", d)
-	}
-	s.DetailSampleDistCells = float32(*sampleDist)
-	if err := s.Validate(); err != nil {
-		return usageError{err}
+	s, err := settings()
+	if err != nil {
+		return err
 	}
 	if *workers < 0 {
 		return usagef("--workers %d, want >= 0", *workers)

@@ -13,6 +13,7 @@
 //	export-level  write a generated level (city, terrain) as a Wavefront OBJ file
 //	hashmatrix    print the hash matrix of the tile-cache scenarios
 //	inspect       report what the layer repair did for added obstacles
+//	path          answer path and ray queries on a level's navmesh
 //	scenario      play a scenario file headless: shots, report, golden compare
 //	shot          render a level to a PNG image, headless
 //
@@ -48,6 +49,7 @@ var commands = []command{
 	{"export-level", "write a generated level (city, terrain) as a Wavefront OBJ file", runExportLevel},
 	{"hashmatrix", "print the hash matrix of the tile-cache scenarios", runHashMatrix},
 	{"inspect", "report what the layer repair did for added obstacles", runInspect},
+	{"path", "answer path and ray queries on a level's navmesh", runPath},
 	{"scenario", "play a scenario file headless: shots, report, golden compare", runScenario},
 	{"shot", "render a level to a PNG image, headless", runShot},
 }

@@ -97,13 +97,36 @@ type NavSettings struct {
 	// never reads it again: a tile cache built with them sees them as part
 	// of the geometry, and its own obstacles come after them.
 	Obstacles []voxel.Obstacle
+	// AreaFlags gives the polygon flags of each area id: every polygon a
+	// build makes (plain build and tile cache alike) gets the flags of its
+	// area, stored in the tile data (Detour's tile-cache mesh process), so
+	// query filters (query.Filter, whose IncludeFlags follow Detour: a
+	// polygon with no flag passes no filter) keep working when the cache
+	// swaps a tile. DefaultSettings gives every walkable area (1..63)
+	// DefaultAreaFlags.
+	AreaFlags [voxel.MaxArea + 1]uint16
+}
+
+// DefaultAreaFlags is the flag DefaultSettings gives every walkable area
+// ("walk"; query.DefaultFilter includes it).
+const DefaultAreaFlags uint16 = 1
+
+// DefaultAreaTable returns the area flags of DefaultSettings:
+// DefaultAreaFlags for areas 1..63, 0 for area 0 (not walkable).
+func DefaultAreaTable() [voxel.MaxArea + 1]uint16 {
+	var t [voxel.MaxArea + 1]uint16
+	for a := 1; a < len(t); a++ {
+		t[a] = DefaultAreaFlags
+	}
+	return t
 }
 
 // DefaultSettings returns the defaults of DESIGN.md (Recast's demo): cell
 // 0.3 m, cell height 0.2 m, agent height 2.0 m, radius 0.6 m, climb 0.9 m,
 // slope 45°, tile 64 cells, watershed, region min size 8 and merge size 20
 // cells, edge max length 12 m, max error 1.3 cells, 6 verts per poly, detail
-// sample distance 6 cells and max error 1 cell height, no volumes.
+// sample distance 6 cells and max error 1 cell height, no volumes, flag
+// DefaultAreaFlags on every walkable area.
 func DefaultSettings() NavSettings {
 	return NavSettings{
 		CellSizeM:                 0.3,
@@ -121,6 +144,7 @@ func DefaultSettings() NavSettings {
 		VertsPerPoly:              6,
 		DetailSampleDistCells:     6,
 		DetailSampleMaxErrorCells: 1,
+		AreaFlags:                 DefaultAreaTable(),
 	}
 }
 

@@ -482,6 +482,9 @@ func polyTile(s *NavSettings, at *TilePlace, layer int, chf *voxel.CompactHeight
 	if err != nil {
 		return err
 	}
+	for i := range mesh.Flags { // NavSettings.AreaFlags
+		mesh.Flags[i] = s.AreaFlags[mesh.Areas[i]&voxel.MaxArea]
+	}
 	lb.Mesh = mesh
 	clock.lap(StagePolys)
 	if mesh.PolyCount() == 0 {

@@ -12,6 +12,7 @@ import (
 // panics. niltest scans the package, so a new type must be registered here.
 func TestNilReceivers(t *testing.T) {
 	niltest.Check(t, ".", niltest.Types{
-		"Filter": {Nil: (*Filter)(nil), Zero: &Filter{}},
+		"Filter":     {Nil: (*Filter)(nil), Zero: &Filter{}},
+		"PathSearch": {Nil: (*PathSearch)(nil), Zero: &PathSearch{}},
 	})
 }

@@ -104,20 +104,41 @@ func TestNoPanics(t *testing.T) {
 	inf := float32(math.Inf(1))
 	pts := []geom.Vec3{{}, {X: nan}, {Y: inf}, {X: 1e30, Y: -1e30, Z: 1e30}}
 	refs := []navmesh.PolyRef{0, r, r + 1, r + 1<<40, ^navmesh.PolyRef(0)}
+	rng := rand.New(rand.NewPCG(1, 1))
+	zero := &Filter{}
 	for _, p := range pts {
 		NearestPoly(m, p, ext)
 		NearestPoly(m, p, p)
+		NearestPolyFiltered(m, p, ext, zero)
+		QueryPolygons(m, p, p, nil)
+		PolysAroundShape(m, r, []geom.Vec3{p, p, p}, nil)
+		for _, radius := range []float64{-1, 0, 1, math.Inf(1), math.NaN()} {
+			PolysAroundCircle(m, r, p, radius, nil)
+			DistanceToWall(m, r, p, radius, nil)
+			RandomPointAroundCircle(m, r, p, radius, nil, rng)
+		}
 		for _, a := range refs {
 			ClosestPointOnPoly(m, a, p)
+			ClosestPointOnPolyBoundary(m, a, p)
+			PolyHeight(m, a, p)
+			PolyWallSegments(m, a, zero)
+			MoveAlongSurface(m, a, p, geom.Vec3{}, nil)
+			MoveAlongSurface(m, a, geom.V3(1, 1, 1), p, nil)
 			for _, b := range refs {
 				FindPath(m, a, b, p, p, nil)
 				StraightPath(m, p, p, []navmesh.PolyRef{a, b})
+				StraightPathDetailed(m, p, p, []navmesh.PolyRef{a, b}, CrossAll)
+				CorridorCost(m, p, p, []navmesh.PolyRef{a, b}, nil)
+				FindPathLimited(m, a, b, p, p, zero, PathLimits{MaxNodes: 1, MaxPath: 1})
 				Portal(m, a, b)
 				Raycast(m, a, p, p, nil)
 				Raycast(m, a, geom.Vec3{}, p, nil)
 			}
 		}
 	}
+	RandomPoint(m, nil, nil)
+	RandomPoint(nil, nil, rng)
+	RandomPoint(m, zero, rng)
 	if _, err := FindPath(nil, r, r, geom.Vec3{}, geom.Vec3{}, nil); err == nil {
 		t.Error("nil mesh accepted")
 	}

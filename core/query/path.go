@@ -4,22 +4,25 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"navviz/core/geom"
 	"navviz/core/navmesh"
 )
 
-// heuristicScale scales the straight-line distance to the end in the A*
-// estimate, metres per metre (Detour's H_SCALE: slightly below 1, so the
-// estimate never overshoots a cost-1 path).
+// heuristicScale scales the A* estimate: the straight-line distance to
+// the end times the filter's smallest area cost times heuristicScale
+// (Detour's H_SCALE: slightly below 1, so rounding never lets the
+// estimate overshoot the cost of the rest of the path).
 const heuristicScale = 0.999
 
-// maxPathNodes bounds the polygons FindPath visits.
-const maxPathNodes = 1 << 20
+// DefaultMaxNodes is the search-state limit of FindPath (PathLimits).
+const DefaultMaxNodes = 1 << 20
 
 // ErrPartial marks a FindPath result that ends short of the end polygon
-// because it cannot be reached: the corridor leads to the visited polygon
-// nearest to the end point.
+// because it cannot be reached (or the node or corridor limit was hit):
+// the corridor leads to the visited polygon nearest to the end point.
 var ErrPartial = errors.New("query: end polygon unreachable, partial path")
 
 // polyData returns the tile and polygon index of ref, with an error naming
@@ -66,14 +69,20 @@ func midpoint(a, b geom.Vec3) geom.Vec3 {
 	}.F32()
 }
 
+// A search state: polygon ref entered from polygon from (0 for the start
+// state) at pos, the midpoint of the portal from→ref (the start point for
+// the start state). The goal state has ref endRef and from goalFrom.
 type node struct {
-	ref    navmesh.PolyRef
-	parent int // index in nodes, -1 for the start
-	pos    geom.Vec3
-	cost   float64 // from the start to pos
-	total  float64 // cost + heuristic
-	closed bool
+	ref, from navmesh.PolyRef
+	parent    int // index in nodes, -1 for the start
+	pos       geom.Vec3
+	cost      float64 // from the start to pos
+	total     float64 // cost + estimate
+	closed    bool
 }
+
+// goalFrom marks the goal state: the end point reached.
+const goalFrom = navmesh.PolyRef(^uint64(0))
 
 type openEntry struct {
 	total float64
@@ -103,32 +112,94 @@ func (h *openHeap) Pop() any {
 	return e
 }
 
-// FindPath returns a corridor of polygons from startRef to endRef: A* over
-// the polygons' links, each polygon entered at the midpoint of the portal
-// it is entered by (Detour's findPath). Moving from a point to the next
-// costs their distance (metres) times the area cost of the polygon moved
-// across; the last step adds the distance to end across endRef. The
-// estimate is heuristicScale times the distance to end. Polygons that
-// filter rejects are not entered (start and end are always accepted); nil
-// filter is DefaultFilter(). Open nodes are taken by lowest estimate, then
-// lowest PolyRef, then first pushed, so the result is deterministic.
+// PathLimits bound a path search; 0 selects the default.
+type PathLimits struct {
+	// MaxNodes bounds the search states (one per polygon and the polygon
+	// it is entered from), default DefaultMaxNodes. A search that needs
+	// more ends partial.
+	MaxNodes int
+	// MaxPath bounds the corridor's polygons (default: no bound). A longer
+	// corridor is cut to its first MaxPath polygons and is partial.
+	MaxPath int
+}
+
+// FindPath returns the corridor of polygons from startRef to endRef that
+// is cheapest for the cost model of docs/query.md ("Cost model"):
+// a corridor enters each polygon at the midpoint of the portal between it
+// and the previous polygon (the first link between them, in link order);
+// the cost is the sum, over the legs start → portal midpoints → end, of
+// the leg's length (metres) times the area cost of the polygon it crosses
+// (filter.AreaCost; nil filter is DefaultFilter()). A corridor never
+// steps straight back into the polygon it came from, and polygons that
+// filter rejects are not entered (start and end are always accepted).
+// The search is A* over (polygon, previous polygon) states with the
+// estimate heuristicScale times the smallest area cost times the distance
+// to end, which never overestimates, so the corridor is optimal; equal
+// costs go to the lower PolyRef, then the state pushed first, so the
+// result is deterministic.
 //
 // When endRef cannot be reached, the corridor leads to the visited
 // polygon nearest to end (ties: lower cost, then lower PolyRef) and the
 // error wraps ErrPartial. Stale or invalid refs, non-finite points and
 // bad filter costs are errors (with a nil corridor).
 func FindPath(m *navmesh.Mesh, startRef, endRef navmesh.PolyRef, start, end geom.Vec3, filter *Filter) ([]navmesh.PolyRef, error) {
+	return FindPathLimited(m, startRef, endRef, start, end, filter, PathLimits{})
+}
+
+// FindPathLimited is FindPath within limits.
+func FindPathLimited(m *navmesh.Mesh, startRef, endRef navmesh.PolyRef, start, end geom.Vec3, filter *Filter, limits PathLimits) ([]navmesh.PolyRef, error) {
+	s, err := NewPathSearch(m, startRef, endRef, start, end, filter, limits)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.Step(0); err != nil {
+		return nil, err
+	}
+	return s.Result()
+}
+
+// PathSearch is a FindPath search run in slices (Detour's sliced path
+// finding): NewPathSearch starts it, Step advances it by a budget of
+// expanded states, Result gives the corridor once Step reports done. The
+// mesh may change between steps: a stale polygon met by Step or left in
+// the corridor at Result is an error, never followed.
+type PathSearch struct {
+	m                *navmesh.Mesh
+	filter           *Filter
+	startRef, endRef navmesh.PolyRef
+	start, end       geom.Vec3
+	limits           PathLimits
+	hScale           float64
+	nodes            []node
+	index            map[[2]navmesh.PolyRef]int
+	open             openHeap
+	seq              uint64
+	best             int
+	bestH            float64
+	reached          int
+	outOfNodes       bool
+	done             bool
+	err              error
+}
+
+// NewPathSearch checks the arguments of a search (as FindPath) and
+// returns it with only the start state open.
+func NewPathSearch(m *navmesh.Mesh, startRef, endRef navmesh.PolyRef, start, end geom.Vec3, filter *Filter, limits PathLimits) (*PathSearch, error) {
 	if m == nil {
 		return nil, fmt.Errorf("query: FindPath: nil mesh")
 	}
-	if filter == nil {
-		filter = DefaultFilter()
-	}
-	if err := filter.validate(); err != nil {
+	filter, err := orDefault(filter)
+	if err != nil {
 		return nil, err
 	}
 	if !finite3(start) || !finite3(end) {
 		return nil, fmt.Errorf("query: FindPath: points %v, %v, want finite", start, end)
+	}
+	if limits.MaxNodes < 0 || limits.MaxPath < 0 {
+		return nil, fmt.Errorf("query: FindPath: limits %+v, want >= 0", limits)
+	}
+	if limits.MaxNodes == 0 {
+		limits.MaxNodes = DefaultMaxNodes
 	}
 	if _, _, err := polyData(m, "FindPath start", startRef); err != nil {
 		return nil, err
@@ -136,96 +207,208 @@ func FindPath(m *navmesh.Mesh, startRef, endRef navmesh.PolyRef, start, end geom
 	if _, _, err := polyData(m, "FindPath end", endRef); err != nil {
 		return nil, err
 	}
-	if startRef == endRef {
-		return []navmesh.PolyRef{startRef}, nil
+	s := &PathSearch{m: m, filter: filter, startRef: startRef, endRef: endRef, start: start, end: end,
+		limits: limits, hScale: heuristicScale * filter.minCost(), reached: -1}
+	h := dist3(start, end)
+	s.nodes = []node{{ref: startRef, parent: -1, pos: start, total: h * s.hScale}}
+	s.index = map[[2]navmesh.PolyRef]int{{startRef, 0}: 0}
+	s.open = openHeap{{total: s.nodes[0].total, ref: startRef, node: 0}}
+	s.bestH = h
+	return s, nil
+}
+
+// Step expands up to maxStates search states (all that remain when
+// maxStates <= 0) and reports whether the search is over. After an error
+// the search is over and Result returns that error.
+func (s *PathSearch) Step(maxStates int) (bool, error) {
+	if s == nil {
+		return true, fmt.Errorf("query: PathSearch.Step on a nil search")
 	}
-	nodes := []node{{ref: startRef, parent: -1, pos: start, total: dist3(start, end) * heuristicScale}}
-	index := map[navmesh.PolyRef]int{startRef: 0}
-	open := &openHeap{{total: nodes[0].total, ref: startRef, node: 0}}
-	var seq uint64
-	best := 0
-	bestH := dist3(start, end)
-	reached := -1
-	for open.Len() > 0 && len(nodes) < maxPathNodes {
-		e := heap.Pop(open).(openEntry)
-		cur := &nodes[e.node]
+	for n := 0; !s.done && (maxStates <= 0 || n < maxStates); n++ {
+		if s.open.Len() == 0 {
+			s.done = true
+			break
+		}
+		e := heap.Pop(&s.open).(openEntry)
+		cur := &s.nodes[e.node]
 		if cur.closed || e.total != cur.total {
 			continue // a stale entry
 		}
 		cur.closed = true
-		ci := e.node
-		if cur.ref == endRef {
-			reached = ci
+		if cur.from == goalFrom {
+			s.reached, s.done = e.node, true
 			break
 		}
-		t, pi, err := polyData(m, "FindPath", cur.ref)
-		if err != nil {
-			return nil, err
-		}
-		links, err := m.Links(cur.ref)
-		if err != nil {
-			return nil, fmt.Errorf("query: FindPath: polygon %#x: %w", uint64(cur.ref), err)
-		}
-		area, _ := m.PolyArea(cur.ref)
-		curCost, curPos, curParent := cur.cost, cur.pos, cur.parent
-		for _, l := range links {
-			nb := l.Ref
-			if curParent >= 0 && nodes[curParent].ref == nb {
-				continue
-			}
-			if nb != endRef {
-				flags, err := m.PolyFlags(nb)
-				if err != nil || !filter.Passes(flags) {
-					continue
-				}
-			}
-			a, b := linkPortal(t, pi, l)
-			mid := midpoint(a, b)
-			cost := curCost + float64(dist3(curPos, mid)*filter.AreaCost[area])
-			h := float64(dist3(mid, end) * heuristicScale)
-			if nb == endRef {
-				endArea, _ := m.PolyArea(nb)
-				cost += float64(dist3(mid, end) * filter.AreaCost[endArea])
-				h = 0
-			}
-			total := cost + h
-			ni, seen := index[nb]
-			if seen {
-				n := &nodes[ni]
-				if total >= n.total {
-					continue
-				}
-				n.parent, n.pos, n.cost, n.total, n.closed = ci, mid, cost, total, false
-			} else {
-				ni = len(nodes)
-				nodes = append(nodes, node{ref: nb, parent: ci, pos: mid, cost: cost, total: total})
-				index[nb] = ni
-			}
-			seq++
-			heap.Push(open, openEntry{total: total, ref: nb, seq: seq, node: ni})
-			dh := dist3(mid, end)
-			bn := &nodes[best]
-			if dh < bestH || dh == bestH && (cost < bn.cost || cost == bn.cost && nb < bn.ref) {
-				best, bestH = ni, dh
-			}
+		if err := s.expand(e.node); err != nil {
+			s.err, s.done = err, true
 		}
 	}
-	last := reached
-	if last < 0 {
-		last = best
+	return s.done, s.err
+}
+
+// expand relaxes the successors of state ci: the goal when it lies in
+// endRef, and every neighbour polygon (the first link to each) that
+// passes the filter, except the one ci came from.
+func (s *PathSearch) expand(ci int) error {
+	cur := s.nodes[ci]
+	t, pi, err := polyData(s.m, "FindPath", cur.ref)
+	if err != nil {
+		return err
+	}
+	links, err := s.m.Links(cur.ref)
+	if err != nil {
+		return fmt.Errorf("query: FindPath: polygon %#x: %w", uint64(cur.ref), err)
+	}
+	area, err := s.m.PolyArea(cur.ref)
+	if err != nil {
+		return fmt.Errorf("query: FindPath: polygon %#x: %w", uint64(cur.ref), err)
+	}
+	c := s.filter.cost(area)
+	if cur.ref == s.endRef {
+		cost := cur.cost + float64(dist3(cur.pos, s.end)*c)
+		s.relax(ci, s.endRef, goalFrom, s.end, cost, 0)
+	}
+	for k, l := range links {
+		nb := l.Ref
+		if nb == cur.from || firstLinkBefore(links, k) {
+			continue
+		}
+		if nb != s.endRef && !s.filter.passesRef(s.m, nb) {
+			continue
+		}
+		a, b := linkPortal(t, pi, l)
+		mid := midpoint(a, b)
+		cost := cur.cost + float64(dist3(cur.pos, mid)*c)
+		dh := dist3(mid, s.end)
+		ni := s.relax(ci, nb, cur.ref, mid, cost, float64(dh*s.hScale))
+		if ni < 0 {
+			continue
+		}
+		bn := &s.nodes[s.best]
+		if dh < s.bestH || dh == s.bestH && (cost < bn.cost || cost == bn.cost && nb < bn.ref) {
+			s.best, s.bestH = ni, dh
+		}
+	}
+	return nil
+}
+
+// firstLinkBefore reports whether a link before links[k] leads to the
+// same polygon (only the first link between two polygons is a portal).
+func firstLinkBefore(links []navmesh.Link, k int) bool {
+	for _, l := range links[:k] {
+		if l.Ref == links[k].Ref {
+			return true
+		}
+	}
+	return false
+}
+
+// relax offers state (ref, from) at pos with cost from parent ci: it is
+// created, or reopened when cheaper, and pushed. It returns the state's
+// index, -1 when it was not improved (or the node limit was hit).
+func (s *PathSearch) relax(ci int, ref, from navmesh.PolyRef, pos geom.Vec3, cost, h float64) int {
+	total := cost + h
+	key := [2]navmesh.PolyRef{ref, from}
+	ni, seen := s.index[key]
+	if seen {
+		n := &s.nodes[ni]
+		if cost >= n.cost {
+			return -1
+		}
+		n.parent, n.cost, n.total, n.closed = ci, cost, total, false
+	} else {
+		if len(s.nodes) >= s.limits.MaxNodes {
+			s.outOfNodes = true
+			return -1
+		}
+		ni = len(s.nodes)
+		s.nodes = append(s.nodes, node{ref: ref, from: from, parent: ci, pos: pos, cost: cost, total: total})
+		s.index[key] = ni
+	}
+	s.seq++
+	heap.Push(&s.open, openEntry{total: total, ref: ref, seq: s.seq, node: ni})
+	return ni
+}
+
+// Result returns the corridor of a finished search, as FindPath does. A
+// polygon of the corridor that went stale since it was visited is an
+// error.
+func (s *PathSearch) Result() ([]navmesh.PolyRef, error) {
+	if s == nil {
+		return nil, fmt.Errorf("query: PathSearch.Result of a nil search")
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	if !s.done || len(s.nodes) == 0 || s.m == nil {
+		return nil, fmt.Errorf("query: PathSearch.Result of a search not started by NewPathSearch or not done")
+	}
+	last := s.best
+	if s.reached >= 0 {
+		last = s.nodes[s.reached].parent
 	}
 	var path []navmesh.PolyRef
-	for i := last; i >= 0; i = nodes[i].parent {
-		path = append(path, nodes[i].ref)
-		if len(path) > len(nodes) {
+	for i := last; i >= 0; i = s.nodes[i].parent {
+		path = append(path, s.nodes[i].ref)
+		if len(path) > len(s.nodes) {
 			return nil, fmt.Errorf("query: FindPath: corridor loops (internal error)")
 		}
 	}
-	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-		path[i], path[j] = path[j], path[i]
+	slices.Reverse(path)
+	for _, r := range path {
+		if !s.m.IsValidRef(r) {
+			return nil, fmt.Errorf("query: FindPath: corridor polygon %#x went stale during the search", uint64(r))
+		}
 	}
-	if reached < 0 {
-		return path, fmt.Errorf("%w: from %#x, %#x not reached, corridor ends at %#x", ErrPartial, uint64(startRef), uint64(endRef), uint64(path[len(path)-1]))
+	var why []string
+	if s.reached < 0 {
+		why = append(why, fmt.Sprintf("%#x not reached", uint64(s.endRef)))
+		if s.outOfNodes {
+			why = append(why, fmt.Sprintf("node limit %d hit", s.limits.MaxNodes))
+		}
+	}
+	if s.limits.MaxPath > 0 && len(path) > s.limits.MaxPath {
+		why = append(why, fmt.Sprintf("corridor of %d polygons cut to MaxPath %d", len(path), s.limits.MaxPath))
+		path = path[:s.limits.MaxPath]
+	}
+	if len(why) > 0 {
+		return path, fmt.Errorf("%w: from %#x, %s, corridor ends at %#x", ErrPartial, uint64(s.startRef), strings.Join(why, ", "), uint64(path[len(path)-1]))
 	}
 	return path, nil
+}
+
+// CorridorCost returns the cost of corridor from start to end under the
+// cost model FindPath minimises (docs/query.md): the legs start → portal
+// midpoints → end, each leg's length times the area cost (filter, nil:
+// DefaultFilter) of the polygon it crosses. Stale refs and neighbours
+// without a link are errors.
+func CorridorCost(m *navmesh.Mesh, start, end geom.Vec3, corridor []navmesh.PolyRef, filter *Filter) (float64, error) {
+	if m == nil {
+		return 0, fmt.Errorf("query: CorridorCost: nil mesh")
+	}
+	filter, err := orDefault(filter)
+	if err != nil {
+		return 0, err
+	}
+	if !finite3(start) || !finite3(end) || len(corridor) == 0 {
+		return 0, fmt.Errorf("query: CorridorCost: points %v, %v and %d polygons, want finite points and a corridor", start, end, len(corridor))
+	}
+	pos, cost := start, 0.0
+	for i, r := range corridor {
+		area, err := m.PolyArea(r)
+		if err != nil {
+			return 0, fmt.Errorf("query: CorridorCost: polygon %d %#x: %w", i, uint64(r), err)
+		}
+		next := end
+		if i+1 < len(corridor) {
+			a, b, err := linkPortalOf(m, "CorridorCost", r, corridor[i+1])
+			if err != nil {
+				return 0, err
+			}
+			next = midpoint(a, b)
+		}
+		cost += float64(dist3(pos, next) * filter.cost(area))
+		pos = next
+	}
+	return cost, nil
 }

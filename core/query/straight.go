@@ -40,28 +40,38 @@ func Portal(m *navmesh.Mesh, from, to navmesh.PolyRef) (left, right geom.Vec3, e
 }
 
 func portalOf(m *navmesh.Mesh, what string, from, to navmesh.PolyRef) (portal, error) {
-	t, i, err := polyData(m, what, from)
+	a, b, err := linkPortalOf(m, what, from, to)
 	if err != nil {
 		return portal{}, err
 	}
+	t, i, _ := polyData(m, what, from)
+	if cross2(centroid(t, i), b, a) < 0 {
+		a, b = b, a
+	}
+	return portal{left: a, right: b}, nil
+}
+
+// linkPortalOf returns the portal of the first link (in link order) from
+// polygon from to polygon to, ends in edge order, metres.
+func linkPortalOf(m *navmesh.Mesh, what string, from, to navmesh.PolyRef) (geom.Vec3, geom.Vec3, error) {
+	t, i, err := polyData(m, what, from)
+	if err != nil {
+		return geom.Vec3{}, geom.Vec3{}, err
+	}
 	if _, _, err := polyData(m, what, to); err != nil {
-		return portal{}, err
+		return geom.Vec3{}, geom.Vec3{}, err
 	}
 	links, err := m.Links(from)
 	if err != nil {
-		return portal{}, fmt.Errorf("query: %s: polygon %#x: %w", what, uint64(from), err)
+		return geom.Vec3{}, geom.Vec3{}, fmt.Errorf("query: %s: polygon %#x: %w", what, uint64(from), err)
 	}
 	for _, l := range links {
-		if l.Ref != to {
-			continue
+		if l.Ref == to {
+			a, b := linkPortal(t, i, l)
+			return a, b, nil
 		}
-		a, b := linkPortal(t, i, l)
-		if cross2(centroid(t, i), b, a) < 0 {
-			a, b = b, a
-		}
-		return portal{left: a, right: b}, nil
 	}
-	return portal{}, fmt.Errorf("query: %s: polygon %#x has no link to %#x", what, uint64(from), uint64(to))
+	return geom.Vec3{}, geom.Vec3{}, fmt.Errorf("query: %s: polygon %#x has no link to %#x", what, uint64(from), uint64(to))
 }
 
 // StraightPath returns the corners of the shortest path from start to end
@@ -72,6 +82,56 @@ func portalOf(m *navmesh.Mesh, what string, from, to navmesh.PolyRef) (portal, e
 // the path turns. An empty corridor, a stale ref or two neighbouring refs
 // without a link between them is an error naming the ref.
 func StraightPath(m *navmesh.Mesh, start, end geom.Vec3, corridor []navmesh.PolyRef) ([]geom.Vec3, error) {
+	pp, err := StraightPathDetailed(m, start, end, corridor, 0)
+	if err != nil {
+		return nil, err
+	}
+	pts := make([]geom.Vec3, len(pp))
+	for i, p := range pp {
+		pts[i] = p.Pos
+	}
+	return pts, nil
+}
+
+// Straight-path point flags (PathPoint.Flags; Detour's dtStraightPathFlags).
+// The mesh has no off-mesh connections, so Detour's OFFMESH flag has no
+// counterpart.
+const (
+	// PointStart marks the first point.
+	PointStart uint8 = 1 << iota
+	// PointEnd marks the last point.
+	PointEnd
+	// PointCrossing marks a point added where the path crosses a portal
+	// (CrossAreas, CrossAll).
+	PointCrossing
+)
+
+// Crossing options of StraightPathDetailed (Detour's
+// DT_STRAIGHTPATH_AREA_CROSSINGS and DT_STRAIGHTPATH_ALL_CROSSINGS).
+const (
+	// CrossAreas adds a point where the path crosses a portal between
+	// polygons of different areas.
+	CrossAreas = 1 << iota
+	// CrossAll adds a point at every portal the path crosses.
+	CrossAll
+)
+
+// PathPoint is a point of StraightPathDetailed.
+type PathPoint struct {
+	// Pos is the point, metres.
+	Pos geom.Vec3
+	// Flags are PointStart, PointEnd, PointCrossing.
+	Flags uint8
+	// Ref is the corridor polygon the path goes on in from the point (the
+	// last polygon for the end).
+	Ref navmesh.PolyRef
+}
+
+// StraightPathDetailed is StraightPath with, for every point, its flags
+// and polygon; options (CrossAreas, CrossAll, 0 for none) add the points
+// where the path crosses portals. A crossing that coincides with a
+// corner is not added twice.
+func StraightPathDetailed(m *navmesh.Mesh, start, end geom.Vec3, corridor []navmesh.PolyRef, options int) ([]PathPoint, error) {
 	if m == nil {
 		return nil, fmt.Errorf("query: StraightPath: nil mesh")
 	}
@@ -80,6 +140,9 @@ func StraightPath(m *navmesh.Mesh, start, end geom.Vec3, corridor []navmesh.Poly
 	}
 	if len(corridor) == 0 {
 		return nil, fmt.Errorf("query: StraightPath: empty corridor")
+	}
+	if options&^(CrossAreas|CrossAll) != 0 {
+		return nil, fmt.Errorf("query: StraightPath: options %#x, want CrossAreas, CrossAll or 0", options)
 	}
 	if _, _, err := polyData(m, "StraightPath", corridor[0]); err != nil {
 		return nil, err
@@ -94,23 +157,73 @@ func StraightPath(m *navmesh.Mesh, start, end geom.Vec3, corridor []navmesh.Poly
 		ps = append(ps, p)
 	}
 	ps = append(ps, portal{end, end})
-	pts := funnel(ps)
+	pts, at := funnel(ps)
 	if pts[len(pts)-1] != end {
 		pts = append(pts, end)
+		at = append(at, len(ps)-1)
 	}
-	return pts, nil
+	// Portal i (1..len(ps)-2) leads from corridor[i-1] into corridor[i].
+	cross := func(i int) bool {
+		if options&CrossAll != 0 {
+			return true
+		}
+		if options&CrossAreas == 0 {
+			return false
+		}
+		a, _ := m.PolyArea(corridor[i-1])
+		b, _ := m.PolyArea(corridor[i])
+		return a != b
+	}
+	out := []PathPoint{{Pos: pts[0], Flags: PointStart, Ref: corridor[0]}}
+	for k := 1; k < len(pts); k++ {
+		for i := at[k-1] + 1; i < at[k]; i++ {
+			if !cross(i) {
+				continue
+			}
+			q, ok := segPortal(pts[k-1], pts[k], ps[i])
+			if ok && q != out[len(out)-1].Pos && q != pts[k] {
+				out = append(out, PathPoint{Pos: q, Flags: PointCrossing, Ref: corridor[i]})
+			}
+		}
+		ref := corridor[len(corridor)-1]
+		if at[k] < len(corridor) {
+			ref = corridor[at[k]]
+		}
+		out = append(out, PathPoint{Pos: pts[k], Ref: ref})
+	}
+	out[len(out)-1].Flags |= PointEnd
+	return out, nil
+}
+
+// segPortal returns where segment a-b crosses the line of portal p in the
+// XZ plane, the point on the portal (clamped to it, height along it);
+// false when they are parallel.
+func segPortal(a, b geom.Vec3, p portal) (geom.Vec3, bool) {
+	// Solve a + t (b - a) on the line l + s (r - l).
+	dx, dz := float64(b.X)-float64(a.X), float64(b.Z)-float64(a.Z)
+	ex, ez := float64(p.right.X)-float64(p.left.X), float64(p.right.Z)-float64(p.left.Z)
+	den := float64(dx*ez) - float64(dz*ex)
+	if den == 0 {
+		return geom.Vec3{}, false
+	}
+	wx, wz := float64(p.left.X)-float64(a.X), float64(p.left.Z)-float64(a.Z)
+	s := (float64(wx*dz) - float64(wz*dx)) / den
+	return lerpPoint(p.left, p.right, min(max(s, 0), 1)), true
 }
 
 // funnel pulls a string through portals: ps[0] is (start, start), the last
-// (end, end). It returns start followed by the corners.
-func funnel(ps []portal) []geom.Vec3 {
+// (end, end). It returns start followed by the corners, and for each the
+// index in ps of the portal it lies on.
+func funnel(ps []portal) ([]geom.Vec3, []int) {
 	apex := ps[0].left
 	left, right := apex, apex
 	apexI, leftI, rightI := 0, 0, 0
 	pts := []geom.Vec3{apex}
-	add := func(v geom.Vec3) {
+	at := []int{0}
+	add := func(v geom.Vec3, i int) {
 		if v != pts[len(pts)-1] {
 			pts = append(pts, v)
+			at = append(at, i)
 		}
 	}
 	guard := len(ps) * len(ps)
@@ -123,7 +236,7 @@ func funnel(ps []portal) []geom.Vec3 {
 				right, rightI = r, i
 			} else {
 				// r crosses the left side: the left end is a corner.
-				add(left)
+				add(left, leftI)
 				apex, apexI = left, leftI
 				left, right, leftI, rightI = apex, apex, apexI, apexI
 				i = apexI
@@ -135,7 +248,7 @@ func funnel(ps []portal) []geom.Vec3 {
 			if apex == left || cross2(apex, right, l) > 0 {
 				left, leftI = l, i
 			} else {
-				add(right)
+				add(right, rightI)
 				apex, apexI = right, rightI
 				left, right, leftI, rightI = apex, apex, apexI, apexI
 				i = apexI
@@ -143,7 +256,7 @@ func funnel(ps []portal) []geom.Vec3 {
 			}
 		}
 	}
-	return pts
+	return pts, at
 }
 
 // PathLength returns the length of the polyline pts, metres (3D).
