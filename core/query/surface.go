@@ -298,7 +298,7 @@ func MoveAlongSurface(m *navmesh.Mesh, startRef navmesh.PolyRef, start, end geom
 		return geom.Vec3{}, nil, err
 	}
 	centre := midpoint(start, end)
-	radius := math.Hypot(float64(end.X)-float64(start.X), float64(end.Z)-float64(start.Z))/2 + 1e-3
+	radius := float64(geom.Hypot(float64(end.X)-float64(start.X), float64(end.Z)-float64(start.Z))/2) + 1e-3
 	parent := map[navmesh.PolyRef]navmesh.PolyRef{startRef: 0}
 	queue := []navmesh.PolyRef{startRef}
 	bestRef, bestPos, bestD := startRef, start, math.Inf(1)
@@ -354,7 +354,7 @@ func MoveAlongSurface(m *navmesh.Mesh, startRef navmesh.PolyRef, start, end geom
 func polyAreaXZ(vs []geom.Vec3) float64 {
 	a := 0.0
 	for j := 2; j < len(vs); j++ {
-		a += math.Abs(cross2(vs[0], vs[j-1], vs[j])) / 2
+		a += float64(math.Abs(cross2(vs[0], vs[j-1], vs[j])) / 2) // rounded: never fused into the sum
 	}
 	return a
 }
@@ -367,13 +367,14 @@ func randomPointInPoly(t *navmesh.Tile, i int, rng *rand.Rand) geom.Vec3 {
 	u := rng.Float64() * total
 	k := 2
 	for ; k < len(vs)-1; k++ {
-		a := math.Abs(cross2(vs[0], vs[k-1], vs[k])) / 2
+		a := float64(math.Abs(cross2(vs[0], vs[k-1], vs[k])) / 2) // rounded: never fused into u -= a
 		if u < a {
 			break
 		}
 		u -= a
 	}
-	s, r := math.Sqrt(rng.Float64()), rng.Float64()
+	// r rounded: rand.Float64 is a product the compiler would fuse into 1-r.
+	s, r := math.Sqrt(rng.Float64()), float64(rng.Float64())
 	a, b, c := vs[0], vs[k-1], vs[k]
 	wa, wb, wc := 1-s, float64(s*(1-r)), float64(s*r)
 	x := float64(wa*float64(a.X)) + float64(wb*float64(b.X)) + float64(wc*float64(c.X))
