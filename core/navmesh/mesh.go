@@ -86,6 +86,9 @@ type Mesh struct {
 	// ascending layer order. It is used for lookup only, never iterated.
 	cols  map[[2]int32][]uint32
 	count int
+	// edgesA and edgesB are connectPair's memory, reused (a Mesh is
+	// changed by one goroutine at a time).
+	edgesA, edgesB []portalEdge
 }
 
 type slot struct {
