@@ -9,10 +9,10 @@ import (
 	"navviz/core/voxel"
 )
 
-// buildScratch is memory reused between rebuilds; it never changes a
-// result.
+// buildScratch is memory reused between rebuilds, one per Update worker;
+// it never changes a result.
 type buildScratch struct {
-	areas  []uint8
+	gather []uint8 // a layer's areas in force
 	stage  pipeline.Scratch
 	labels region.Labels
 	repair repairScratch

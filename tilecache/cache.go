@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"navviz/core/level"
@@ -26,8 +27,9 @@ type VolumeID uint32
 // builds on every CPU with no progress report, repairs layers and has no
 // trace. No option changes the result.
 type Options struct {
-	// Workers is the number of goroutines building tiles; 0 means
-	// runtime.GOMAXPROCS(0). Negative values are an error.
+	// Workers is the number of goroutines building tiles, in the first
+	// build and in every Update (docs/tilecache.md §7); 0 means
+	// runtime.GOMAXPROCS(0) at Build. Negative values are an error.
 	Workers int
 	// Progress, when not nil, is called as pipeline.BuildOptions.Progress
 	// is, with the number of tiles whose steps 1-3 are done.
@@ -77,10 +79,13 @@ type Cache struct {
 	// failBuild, set by tests only, is asked before every step-5 build of
 	// Update (layer -1: the whole tile on the general path) and fails it
 	// when it returns an error. Nil (always, outside tests) costs one
-	// comparison per build.
+	// comparison per build. It is called on Update's worker goroutines,
+	// for one tile on one goroutine.
 	failBuild func(tx, tz, layer int) error
 
-	scratch buildScratch
+	workers   int             // Options.Workers (GOMAXPROCS for 0), at least 1
+	scratch   []*buildScratch // one per Update worker, made on need
+	freeAreas [][]uint8       // spare area buffers (takeAreas, putAreas)
 }
 
 // tile is the cache of one tile (build3d-runtime.md, "What is cached").
@@ -177,6 +182,10 @@ func Build(ctx context.Context, s *pipeline.NavSettings, src *pipeline.Source, o
 		return nil, err
 	}
 	c.grid = grid
+	c.workers = opt.Workers
+	if c.workers == 0 {
+		c.workers = runtime.GOMAXPROCS(0)
+	}
 	c.growM = voxel.ObstacleGrowthM(set.WalkableRadiusCells(), set.CellSizeM)
 	if err := c.firstBuild(ctx, opt); err != nil {
 		return nil, err

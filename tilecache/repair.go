@@ -122,7 +122,7 @@ type repairScratch struct {
 // (region.LayerView.NewRepairBase) and the contours
 // (pipeline.BuildLayerContours, then contour.NewRepairBase), what the first
 // build of the layer made (the same functions on the same areas).
-func (c *Cache) layerRepairOf(t *tile, tl *tileLayers, li int) (*layerRepair, error) {
+func (c *Cache) layerRepairOf(t *tile, tl *tileLayers, li int, sc *buildScratch) (*layerRepair, error) {
 	if tl.repair == nil {
 		tl.repair = make([]*layerRepair, len(tl.views))
 	}
@@ -135,7 +135,7 @@ func (c *Cache) layerRepairOf(t *tile, tl *tileLayers, li int) (*layerRepair, er
 	if err != nil {
 		return nil, err
 	}
-	lab := &c.scratch.labels
+	lab := &sc.labels
 	cset, err := pipeline.BuildLayerContours(&c.settings, &t.spans.Grid, v, first, lab)
 	if err != nil {
 		return nil, err
@@ -187,17 +187,17 @@ func (c *Cache) volumeTouches(lr *layerRepair) bool {
 // the repair is on and its preconditions hold, else from scratch
 // (pipeline.BuildLayerMesh). It reports whether the layer was repaired. The
 // trace, if any, sees the layer.
-func (c *Cache) buildLayer(t *tile, tl *tileLayers, li int, at pipeline.TilePlace, areas []uint8) (pipeline.LayerBuild, bool, error) {
+func (c *Cache) buildLayer(t *tile, tl *tileLayers, li int, at pipeline.TilePlace, areas []uint8, sc *buildScratch) (pipeline.LayerBuild, bool, error) {
 	v := &tl.views[li]
 	if c.repairOff && c.trace == nil {
-		lb, err := pipeline.BuildLayerMesh(&c.settings, at, &t.spans.Grid, v, areas, &c.scratch.labels)
+		lb, err := pipeline.BuildLayerMesh(&c.settings, at, &t.spans.Grid, v, areas, &sc.labels)
 		return lb, false, err
 	}
-	lr, err := c.layerRepairOf(t, tl, li)
+	lr, err := c.layerRepairOf(t, tl, li, sc)
 	if err != nil {
 		return pipeline.LayerBuild{}, false, err
 	}
-	rs := &c.scratch.repair
+	rs := &sc.repair
 	verdict := region.Verdict{Reason: region.ReasonVolume, Span: -1}
 	checked := false
 	if !c.volumeTouches(lr) {
@@ -214,13 +214,13 @@ func (c *Cache) buildLayer(t *tile, tl *tileLayers, li int, at pipeline.TilePlac
 		}
 		lb, err = pipeline.BuildLayerFromContours(&c.settings, at, v.Layer, rs.contours.Set, lr.regions.Regions().Count)
 	} else {
-		lb, err = pipeline.BuildLayerMesh(&c.settings, at, &t.spans.Grid, v, areas, &c.scratch.labels)
+		lb, err = pipeline.BuildLayerMesh(&c.settings, at, &t.spans.Grid, v, areas, &sc.labels)
 	}
 	if err != nil {
 		return pipeline.LayerBuild{}, false, err
 	}
 	if c.trace != nil {
-		if err := c.traceLayer(t, tl, li, lr, areas, verdict, checked, repaired, &lb); err != nil {
+		if err := c.traceLayer(t, tl, li, lr, areas, verdict, checked, repaired, &lb, sc); err != nil {
 			return pipeline.LayerBuild{}, false, err
 		}
 	}
@@ -228,9 +228,9 @@ func (c *Cache) buildLayer(t *tile, tl *tileLayers, li int, at pipeline.TilePlac
 }
 
 // traceLayer reports a built layer to the trace.
-func (c *Cache) traceLayer(t *tile, tl *tileLayers, li int, lr *layerRepair, areas []uint8, verdict region.Verdict, checked, repaired bool, lb *pipeline.LayerBuild) error {
+func (c *Cache) traceLayer(t *tile, tl *tileLayers, li int, lr *layerRepair, areas []uint8, verdict region.Verdict, checked, repaired bool, lb *pipeline.LayerBuild, sc *buildScratch) error {
 	v := &tl.views[li]
-	rs := &c.scratch.repair
+	rs := &sc.repair
 	first := tl.first[li].areas
 	lt := LayerTrace{
 		TX: t.tx, TZ: t.tz, Layer: v.Layer, View: v,

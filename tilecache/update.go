@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"navviz/core/navmesh"
 )
@@ -181,9 +184,12 @@ func (r *UpdateResult) LayersRepaired() int {
 // plan is a rebuilt tile waiting to be swapped in.
 type plan struct {
 	ti      int32
-	failed  bool // the rebuild failed (reported in UpdateResult.Failed)
+	err     error // the rebuild failed (reported in UpdateResult.Failed)
 	rebuild Rebuild
-	areas   []uint8 // the areas built from (RebuildBuilt only)
+	// areas are the areas in force (marked into a buffer of the cache's
+	// free list, takeAreas); the tile keeps them as the areas it was last
+	// built from after a RebuildBuilt swap, else they go back to the list.
+	areas   []uint8
 	layers  []layerData
 	keys    []layerKey // layer-first path (RebuildBuilt only)
 	built   int        // step-5 builds run
@@ -202,10 +208,15 @@ type plan struct {
 // lowest (see Swap). maxTiles 0 does nothing; a negative one is an error
 // and changes nothing.
 //
-// Every tile of the call is built before any is swapped in. A tile whose
-// rebuild fails does not stop the others (docs/tilecache.md §7): it leaves
-// the queue, the mesh keeps the tiles it holds at its position (and the
-// cache what they were built from), and it is listed in
+// Every tile of the call is built before any is swapped in: by
+// Options.Workers goroutines in parallel (one when a Trace is set, so that
+// it sees the layers in order), each tile built alone from state no other
+// tile of the call changes; the tiles are then swapped in queue order, so
+// the result is the same for every number of workers.
+//
+// A tile whose rebuild fails does not stop the others (docs/tilecache.md
+// §7): it leaves the queue, the mesh keeps the tiles it holds at its
+// position (and the cache what they were built from), and it is listed in
 // UpdateResult.Failed; the other tiles of the call are swapped in as
 // usual. The error is then the failed tile's *TileError (naming the tile
 // and the layer), or errors.Join of them when several failed, and the
@@ -220,11 +231,14 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 	}
 	n := min(maxTiles, len(c.queue))
 	plans := make([]plan, n)
+	for k := range plans {
+		plans[k] = plan{ti: c.queue[k], areas: c.takeAreas()}
+	}
+	c.buildPlans(plans)
 	var res UpdateResult
-	for k := 0; k < n; k++ {
-		if err := c.plan(c.queue[k], &plans[k]); err != nil {
-			plans[k] = plan{ti: c.queue[k], failed: true}
-			res.Failed = append(res.Failed, c.tileError(c.queue[k], err))
+	for k := range plans {
+		if p := &plans[k]; p.err != nil {
+			res.Failed = append(res.Failed, c.tileError(p.ti, p.err))
 		}
 	}
 	res.Tiles = make([]TileUpdate, 0, n-len(res.Failed))
@@ -232,35 +246,101 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 		p := &plans[k]
 		t := c.tiles[p.ti]
 		c.queued[p.ti] = false
-		if p.failed {
+		if p.err != nil || p.rebuild == RebuildUnchanged {
+			c.putAreas(p.areas)
+			if p.err == nil {
+				res.Tiles = append(res.Tiles, TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed})
+			}
 			continue
 		}
-		u := TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed}
-		if p.rebuild != RebuildUnchanged {
-			u.LayersBuilt = p.built
-			u.LayersRepaired = p.repairs
-			swaps, err := c.swap(t, p.layers)
-			u.Swaps = swaps
-			if err != nil {
-				// Data the stages made always decodes; this is a bug. The
-				// mesh may hold some of the new layers: forget what its
-				// tiles were built from, as Restore does, so that the
-				// tile's next rebuild compares with the first build only.
-				t.hasLast, t.lastIsFirst, t.last, t.lastLayers = false, false, nil, nil
-				res.Failed = append(res.Failed, c.tileError(p.ti, fmt.Errorf("swapping: %w", err)))
-				res.Tiles = append(res.Tiles, u)
-				continue
-			}
-			t.hasLast = true
-			t.lastIsFirst = p.rebuild == RebuildFirst
-			t.last = p.areas
-			t.lastLayers = p.keys
+		u := TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed, LayersBuilt: p.built, LayersRepaired: p.repairs}
+		swaps, err := c.swap(t, p.layers)
+		u.Swaps = swaps
+		c.putAreas(t.last)
+		if err != nil {
+			// Data the stages made always decodes; this is a bug. The
+			// mesh may hold some of the new layers: forget what its
+			// tiles were built from, as Restore does, so that the
+			// tile's next rebuild compares with the first build only.
+			c.putAreas(p.areas)
+			t.hasLast, t.lastIsFirst, t.last, t.lastLayers = false, false, nil, nil
+			res.Failed = append(res.Failed, c.tileError(p.ti, fmt.Errorf("swapping: %w", err)))
+			res.Tiles = append(res.Tiles, u)
+			continue
+		}
+		t.hasLast = true
+		t.lastIsFirst = p.rebuild == RebuildFirst
+		t.last, t.lastLayers = p.areas, p.keys
+		if t.lastIsFirst {
+			c.putAreas(p.areas)
+			t.last = nil
 		}
 		res.Tiles = append(res.Tiles, u)
 	}
 	c.queue = append(c.queue[:0], c.queue[n:]...)
 	res.Remaining = len(c.queue)
 	return res, res.err()
+}
+
+// buildPlans runs plan for every entry of plans: on the caller's goroutine
+// when there is one worker, one plan or a trace, else on up to
+// c.workers goroutines, each with its own scratch, taking plans in queue
+// order. A plan reads the cache's shapes and settings and changes only
+// its own tile's lazily made state (layers, repair bases), and every
+// queued tile is queued once, so no two goroutines share anything they
+// change.
+func (c *Cache) buildPlans(plans []plan) {
+	w := min(c.workers, len(plans))
+	if c.trace != nil {
+		w = 1
+	}
+	for len(c.scratch) < max(w, 1) {
+		c.scratch = append(c.scratch, new(buildScratch))
+	}
+	if w <= 1 {
+		for k := range plans {
+			c.plan(&plans[k], c.scratch[0])
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for i := range w {
+		sc := c.scratch[i]
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(plans) {
+					return
+				}
+				c.plan(&plans[k], sc)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// maxFreeAreas bounds the cache's list of spare area buffers.
+const maxFreeAreas = 16
+
+// takeAreas returns a spare area buffer (empty, or nil when there is none).
+func (c *Cache) takeAreas() []uint8 {
+	n := len(c.freeAreas)
+	if n == 0 {
+		return nil
+	}
+	b := c.freeAreas[n-1]
+	c.freeAreas[n-1] = nil
+	c.freeAreas = c.freeAreas[:n-1]
+	return b[:0]
+}
+
+// putAreas gives an area buffer nobody uses any more back (nil is
+// ignored; beyond maxFreeAreas it is left to the garbage collector).
+func (c *Cache) putAreas(b []uint8) {
+	if b != nil && len(c.freeAreas) < maxFreeAreas {
+		c.freeAreas = append(c.freeAreas, b)
+	}
 }
 
 // tileError is the TileError of tile ti for err (a *layerError names the
@@ -296,12 +376,19 @@ func (c *Cache) UpdateAll() (UpdateResult, error) {
 	return c.Update(c.QueueLen())
 }
 
-// plan rebuilds tile ti without changing the cache.
-func (c *Cache) plan(ti int32, p *plan) error {
-	t := c.tiles[ti]
-	p.ti = ti
-	areas, removed, err := c.markAreas(t, c.scratch.areas)
-	c.scratch.areas = areas
+// plan rebuilds tile p.ti into p, recording a failure in p.err, without
+// changing what the cache shares between tiles (see buildPlans); sc is the
+// worker's scratch.
+func (c *Cache) plan(p *plan, sc *buildScratch) {
+	if err := c.planTile(p, sc); err != nil {
+		*p = plan{ti: p.ti, areas: p.areas, err: err}
+	}
+}
+
+func (c *Cache) planTile(p *plan, sc *buildScratch) error {
+	t := c.tiles[p.ti]
+	areas, removed, err := c.markAreas(t, p.areas)
+	p.areas = areas
 	if err != nil {
 		return err
 	}
@@ -316,16 +403,15 @@ func (c *Cache) plan(ti int32, p *plan) error {
 		p.layers = t.first
 	default:
 		p.rebuild = RebuildBuilt
-		p.areas = append([]uint8(nil), areas...)
 		if c.settings.LayerFirst() {
-			return c.planLayers(t, p)
+			return c.planLayers(t, p, sc)
 		}
 		if c.failBuild != nil {
 			if err := c.failBuild(t.tx, t.tz, -1); err != nil {
 				return err
 			}
 		}
-		if p.layers, err = c.buildLayers(t, p.areas, &c.scratch.stage); err != nil {
+		if p.layers, err = c.buildLayers(t, p.areas, &sc.stage); err != nil {
 			return err
 		}
 		p.built = 1
@@ -341,7 +427,7 @@ func (c *Cache) plan(ti int32, p *plan) error {
 // build's takes the first build's, and any other is built (buildLayer:
 // repaired, or from scratch with pipeline.BuildLayerMesh). The tile data are
 // those pipeline.BuildTileMesh gives for the same areas.
-func (c *Cache) planLayers(t *tile, p *plan) error {
+func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
 	tl, err := c.layersOf(t)
 	if err != nil {
 		return err
@@ -360,19 +446,21 @@ func (c *Cache) planLayers(t *tile, p *plan) error {
 	p.keys = make([]layerKey, len(tl.views))
 	for li := range tl.views {
 		v := &tl.views[li]
-		k := layerKey{areas: gather(make([]uint8, 0, len(v.Index)), p.areas, v.Index)}
+		sc.gather = gather(sc.gather[:0], p.areas, v.Index)
+		var k layerKey
 		switch {
-		case li < len(last) && bytes.Equal(k.areas, last[li].areas):
-			k.data = last[li].data
-		case bytes.Equal(k.areas, tl.first[li].areas):
-			k.data = tl.first[li].data
+		case li < len(last) && bytes.Equal(sc.gather, last[li].areas):
+			k = last[li] // both never change: share them
+		case bytes.Equal(sc.gather, tl.first[li].areas):
+			k = tl.first[li]
 		default:
+			k.areas = slices.Clone(sc.gather)
 			if c.failBuild != nil {
 				if err := c.failBuild(t.tx, t.tz, v.Layer); err != nil {
 					return &layerError{layer: v.Layer, err: err}
 				}
 			}
-			lb, repaired, err := c.buildLayer(t, tl, li, at, k.areas)
+			lb, repaired, err := c.buildLayer(t, tl, li, at, k.areas, sc)
 			if err != nil {
 				return &layerError{layer: v.Layer, err: err}
 			}
