@@ -86,6 +86,7 @@ type Cache struct {
 	workers   int             // Options.Workers (GOMAXPROCS for 0), at least 1
 	scratch   []*buildScratch // one per Update worker, made on need
 	freeAreas [][]uint8       // spare area buffers (takeAreas, putAreas)
+	buildIdx  []int32         // buildPlans' list of the plans to build
 }
 
 // tile is the cache of one tile (build3d-runtime.md, "What is cached").
@@ -134,10 +135,19 @@ type layerKey struct {
 	data  *layerData
 }
 
+// layerData is the tile data of one layer: built's data (shared with the
+// mesh while the mesh holds it) and its decoded tile, so that a swap needs
+// no decoding.
 type layerData struct {
 	layer uint8
-	data  []byte
+	data  []byte // built.Data()
 	id    uint64 // navmesh.ContentID(data)
+	built *navmesh.BuiltTile
+}
+
+// layerDataOf returns the layerData of layer l built as b.
+func layerDataOf(l int, b *navmesh.BuiltTile) layerData {
+	return layerData{layer: uint8(l), data: b.Data(), id: b.ContentID(), built: b}
 }
 
 type obstacleEntry struct {

@@ -282,26 +282,35 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 	return res, res.err()
 }
 
-// buildPlans runs plan for every entry of plans: on the caller's goroutine
-// when there is one worker, one plan or a trace, else on up to
-// c.workers goroutines, each with its own scratch, taking plans in queue
-// order. A plan reads the cache's shapes and settings and changes only
-// its own tile's lazily made state (layers, repair bases), and every
-// queued tile is queued once, so no two goroutines share anything they
-// change.
+// buildPlans makes every plan: first each tile's areas and shortcut
+// (markTile), one after another on the caller's goroutine; then the tiles
+// that must be built (buildTile), on up to c.workers goroutines when there
+// are two or more and no trace, each worker with its own scratch taking the
+// next such tile in queue order. A build reads the cache's shapes and
+// settings and changes only its own tile's lazily made state (layers,
+// repair bases), and every queued tile is queued once, so no two
+// goroutines share anything they change.
 func (c *Cache) buildPlans(plans []plan) {
-	w := min(c.workers, len(plans))
-	if c.trace != nil {
-		w = 1
-	}
-	for len(c.scratch) < max(w, 1) {
+	if len(c.scratch) == 0 {
 		c.scratch = append(c.scratch, new(buildScratch))
 	}
-	if w <= 1 {
-		for k := range plans {
-			c.plan(&plans[k], c.scratch[0])
+	build := c.buildIdx[:0]
+	for k := range plans {
+		p := &plans[k]
+		if p.err = c.markTile(p); p.err == nil && p.rebuild == RebuildBuilt {
+			build = append(build, int32(k))
+		}
+	}
+	c.buildIdx = build
+	w := min(c.workers, len(build))
+	if c.trace != nil || w <= 1 {
+		for _, k := range build {
+			c.buildTile(&plans[k], c.scratch[0])
 		}
 		return
+	}
+	for len(c.scratch) < w {
+		c.scratch = append(c.scratch, new(buildScratch))
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -309,11 +318,11 @@ func (c *Cache) buildPlans(plans []plan) {
 		sc := c.scratch[i]
 		wg.Go(func() {
 			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(plans) {
+				n := int(next.Add(1)) - 1
+				if n >= len(build) {
 					return
 				}
-				c.plan(&plans[k], sc)
+				c.buildTile(&plans[build[n]], sc)
 			}
 		})
 	}
@@ -376,16 +385,9 @@ func (c *Cache) UpdateAll() (UpdateResult, error) {
 	return c.Update(c.QueueLen())
 }
 
-// plan rebuilds tile p.ti into p, recording a failure in p.err, without
-// changing what the cache shares between tiles (see buildPlans); sc is the
-// worker's scratch.
-func (c *Cache) plan(p *plan, sc *buildScratch) {
-	if err := c.planTile(p, sc); err != nil {
-		*p = plan{ti: p.ti, areas: p.areas, err: err}
-	}
-}
-
-func (c *Cache) planTile(p *plan, sc *buildScratch) error {
+// markTile marks tile p.ti's areas in force into p.areas and decides the
+// rebuild (p.rebuild; the first build's layers for RebuildFirst).
+func (c *Cache) markTile(p *plan) error {
 	t := c.tiles[p.ti]
 	areas, removed, err := c.markAreas(t, p.areas)
 	p.areas = areas
@@ -403,19 +405,35 @@ func (c *Cache) planTile(p *plan, sc *buildScratch) error {
 		p.layers = t.first
 	default:
 		p.rebuild = RebuildBuilt
-		if c.settings.LayerFirst() {
-			return c.planLayers(t, p, sc)
-		}
-		if c.failBuild != nil {
-			if err := c.failBuild(t.tx, t.tz, -1); err != nil {
-				return err
-			}
-		}
-		if p.layers, err = c.buildLayers(t, p.areas, &sc.stage); err != nil {
+	}
+	return nil
+}
+
+// buildTile runs step 5 for a RebuildBuilt plan (buildStep5), recording a
+// failure in p.err; sc is the worker's scratch.
+func (c *Cache) buildTile(p *plan, sc *buildScratch) {
+	if err := c.buildStep5(p, sc); err != nil {
+		*p = plan{ti: p.ti, areas: p.areas, err: err}
+	}
+}
+
+// buildStep5 builds tile p.ti from p.areas: planLayers on the layer-first
+// path, buildLayers on the general one.
+func (c *Cache) buildStep5(p *plan, sc *buildScratch) error {
+	t := c.tiles[p.ti]
+	if c.settings.LayerFirst() {
+		return c.planLayers(t, p, sc)
+	}
+	if c.failBuild != nil {
+		if err := c.failBuild(t.tx, t.tz, -1); err != nil {
 			return err
 		}
-		p.built = 1
 	}
+	var err error
+	if p.layers, err = c.buildLayers(t, p.areas, &sc.stage); err != nil {
+		return err
+	}
+	p.built = 1
 	return nil
 }
 
@@ -469,7 +487,8 @@ func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
 				p.repairs++
 			}
 			if lb.Data != nil {
-				k.data = &layerData{layer: uint8(lb.Layer), data: lb.Data, id: lb.ContentID}
+				d := layerDataOf(lb.Layer, lb.Built)
+				k.data = &d
 			}
 		}
 		p.keys[li] = k
@@ -516,7 +535,7 @@ func (c *Cache) swap(t *tile, layers []layerData) ([]Swap, error) {
 			i++
 		case i == len(old) || layers[j].layer < old[i].layer:
 			l := &layers[j]
-			ref, err := c.mesh.AddTile(l.data)
+			ref, err := c.mesh.AddBuilt(l.built)
 			if err != nil {
 				return swaps, err
 			}
@@ -527,7 +546,7 @@ func (c *Cache) swap(t *tile, layers []layerData) ([]Swap, error) {
 			if h.id == l.id {
 				swaps = append(swaps, Swap{Layer: l.layer, Kind: SwapKept, OldRef: h.ref, Ref: h.ref, ContentID: l.id})
 			} else {
-				ref, err := c.mesh.ReplaceTile(l.data)
+				ref, err := c.mesh.ReplaceBuilt(l.built)
 				if err != nil {
 					return swaps, err
 				}

@@ -50,6 +50,53 @@ type TileParams struct {
 // A mesh without polygons gives ErrNoPolygons. Any other invalid input gives
 // an error naming the value.
 func BuildTileData(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) ([]byte, error) {
+	b, err := BuildTile(mesh, detail, p)
+	if err != nil {
+		return nil, err
+	}
+	return b.data, nil
+}
+
+// BuiltTile is tile data with its decoded tile and content id, as
+// BuildTile makes them; Mesh.AddBuilt and Mesh.ReplaceBuilt put it in a
+// mesh without decoding or copying it, and Mesh.Built gives a mesh's tile
+// back as one. Everything it holds is shared and read-only.
+type BuiltTile struct {
+	data []byte
+	t    *Tile
+	id   uint64
+}
+
+// Data returns the tile data (shared: read-only).
+func (b *BuiltTile) Data() []byte {
+	if b == nil {
+		return nil
+	}
+	return b.data
+}
+
+// ContentID returns ContentID of the tile data.
+func (b *BuiltTile) ContentID() uint64 {
+	if b == nil {
+		return 0
+	}
+	return b.id
+}
+
+// check returns an error for a nil or zero BuiltTile (fn names the caller).
+func (b *BuiltTile) check(fn string) error {
+	if b == nil || b.t == nil {
+		return fmt.Errorf("navmesh: %s: nil BuiltTile (make one with BuildTile or Mesh.Built)", fn)
+	}
+	return nil
+}
+
+// BuildTile is BuildTileData that also keeps the decoded tile: the data is
+// encoded, then decoded again with every check of DecodeTile (a mesh that
+// breaks one is rejected here rather than by AddTile later), and that
+// decoded tile is what AddBuilt and ReplaceBuilt put in a mesh, exactly
+// what AddTile would decode from the same data.
+func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*BuiltTile, error) {
 	t, err := buildTile(mesh, detail, p)
 	if err != nil {
 		return nil, err
@@ -58,13 +105,11 @@ func BuildTileData(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (
 	if err != nil {
 		return nil, err
 	}
-	// The decoder's checks (neighbour symmetry, distinct vertices, ...)
-	// apply to built tiles too: a mesh that breaks them is rejected here
-	// rather than by AddTile later.
-	if _, err := DecodeTile(data); err != nil {
+	dt, err := DecodeTile(data)
+	if err != nil {
 		return nil, fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err)
 	}
-	return data, nil
+	return &BuiltTile{data: data, t: dt, id: ContentID(data)}, nil
 }
 
 func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Tile, error) {

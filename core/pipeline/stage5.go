@@ -76,6 +76,9 @@ type LayerBuild struct {
 	// polygons, which makes no tile.
 	Data      []byte
 	ContentID uint64
+	// Built is Data with its decoded tile (nil with Data), for
+	// navmesh.Mesh.AddBuilt and ReplaceBuilt.
+	Built *navmesh.BuiltTile
 	// AreaM2 is the walkable area of the polygons: the sum of their areas
 	// projected on x/z, in stored positions, square metres.
 	AreaM2 float64
@@ -493,7 +496,7 @@ func polyTile(s *NavSettings, at *TilePlace, layer int, chf *voxel.CompactHeight
 	}
 	lb.Detail = detail
 	clock.lap(StageDetail)
-	data, err := navmesh.BuildTileData(mesh, detail, navmesh.TileParams{
+	built, err := navmesh.BuildTile(mesh, detail, navmesh.TileParams{
 		TileX:           int32(at.TX),
 		TileZ:           int32(at.TZ),
 		Layer:           uint8(layer),
@@ -507,7 +510,7 @@ func polyTile(s *NavSettings, at *TilePlace, layer int, chf *voxel.CompactHeight
 	if err != nil {
 		return err
 	}
-	lb.Data, lb.ContentID = data, navmesh.ContentID(data)
+	lb.Built, lb.Data, lb.ContentID = built, built.Data(), built.ContentID()
 	lb.AreaM2 = PolyAreaM2(mesh)
 	clock.lap(StageTile)
 	return nil
