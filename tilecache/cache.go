@@ -14,6 +14,11 @@ import (
 	"navviz/core/voxel"
 )
 
+// DefaultLayerTiles is the number of tiles whose height layers and repair
+// bases a cache keeps when Options.LayerTiles is 0: more than the tiles a
+// city cycle rebuilds (25).
+const DefaultLayerTiles = 32
+
 // ObstacleID names an obstacle added to a Cache. Ids start at 1, grow by one
 // with every AddObstacle and are never reused; 0 is never an id.
 type ObstacleID uint32
@@ -42,6 +47,13 @@ type Options struct {
 	// Trace, when not nil, sees every layer a layer-first rebuild builds
 	// (Cache.SetTrace changes it later).
 	Trace Trace
+	// LayerTiles is the number of tiles whose height layers and repair
+	// bases (made on a tile's first layer-first rebuild) are kept between
+	// rebuilds, those rebuilt last; another tile's are dropped and made
+	// again when it is next rebuilt (docs/tilecache.md §2). 0 means
+	// DefaultLayerTiles; negative values are an error. It changes no
+	// result, only memory and time.
+	LayerTiles int
 	// Limits bound the size of the first build (pipeline.BuildLimits;
 	// zero fields: the defaults). A level over them is refused with a
 	// *pipeline.LimitError before anything proportional to it is
@@ -83,6 +95,8 @@ type Cache struct {
 	// for one tile on one goroutine.
 	failBuild func(tx, tz, layer int) error
 
+	layerCap  int             // Options.LayerTiles (DefaultLayerTiles for 0)
+	layered   []int32         // the tiles holding layers, least recently rebuilt first
 	workers   int             // Options.Workers (GOMAXPROCS for 0), at least 1
 	scratch   []*buildScratch // one per Update worker, made on need
 	freeAreas [][]uint8       // spare area buffers (takeAreas, putAreas)
@@ -182,6 +196,9 @@ func Build(ctx context.Context, s *pipeline.NavSettings, src *pipeline.Source, o
 	if opt.Workers < 0 {
 		return nil, fmt.Errorf("tilecache: Options.Workers = %d, want >= 0", opt.Workers)
 	}
+	if opt.LayerTiles < 0 {
+		return nil, fmt.Errorf("tilecache: Options.LayerTiles = %d, want >= 0", opt.LayerTiles)
+	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -192,6 +209,10 @@ func Build(ctx context.Context, s *pipeline.NavSettings, src *pipeline.Source, o
 		return nil, err
 	}
 	c.grid = grid
+	c.layerCap = opt.LayerTiles
+	if c.layerCap == 0 {
+		c.layerCap = DefaultLayerTiles
+	}
 	c.workers = opt.Workers
 	if c.workers == 0 {
 		c.workers = runtime.GOMAXPROCS(0)

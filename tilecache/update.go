@@ -302,6 +302,9 @@ func (c *Cache) buildPlans(plans []plan) {
 		}
 	}
 	c.buildIdx = build
+	if c.settings.LayerFirst() {
+		c.keepLayers(plans, build)
+	}
 	w := min(c.workers, len(build))
 	if c.trace != nil || w <= 1 {
 		for _, k := range build {
@@ -327,6 +330,30 @@ func (c *Cache) buildPlans(plans []plan) {
 		})
 	}
 	wg.Wait()
+}
+
+// keepLayers bounds the tiles holding height layers (tile.layers, with
+// their repair bases) to c.layerCap, those rebuilt last: the tiles about
+// to be built (plans[build]) move to the back of c.layered, then the tiles
+// at the front lose their layers until at most c.layerCap hold them (never
+// one about to be built; layersOf makes them again when needed). It runs
+// on the caller's goroutine before the builds.
+func (c *Cache) keepLayers(plans []plan, build []int32) {
+	for _, k := range build {
+		ti := plans[k].ti
+		if i := slices.Index(c.layered, ti); i >= 0 {
+			c.layered = slices.Delete(c.layered, i, i+1)
+		}
+		c.layered = append(c.layered, ti)
+	}
+	drop := min(len(c.layered)-c.layerCap, len(c.layered)-len(build))
+	if drop <= 0 {
+		return
+	}
+	for _, ti := range c.layered[:drop] {
+		c.tiles[ti].layers = nil
+	}
+	c.layered = slices.Delete(c.layered, 0, drop)
 }
 
 // maxFreeAreas bounds the cache's list of spare area buffers.

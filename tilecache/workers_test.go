@@ -1,10 +1,13 @@
 package tilecache
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"navviz/core/geom"
@@ -167,5 +170,48 @@ func TestTilesInRange(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("box %+v: %v, want %v", b, got, want)
 		}
+	}
+}
+
+// TestLayerTilesBound: keeping the height layers and repair bases of one
+// tile only (Options.LayerTiles 1: every other tile's are dropped and made
+// again) gives the same results, mesh bytes and snapshot as the default,
+// and never more tiles hold layers than the bound or one call's builds.
+func TestLayerTilesBound(t *testing.T) {
+	f := getFixture(t, config{"city", pipeline.Layers, true})
+	c := f.reset(t)
+	want, wantSnap := runHistory(t, c, 1)
+	c = f.reset(t)
+	c.layerCap = 1
+	defer func() { c.layerCap = DefaultLayerTiles }()
+	got, gotSnap := runHistory(t, c, 2)
+	for i := range got {
+		if got[i].err != want[i].err || !reflect.DeepEqual(got[i].res, want[i].res) || string(got[i].mesh) != string(want[i].mesh) {
+			t.Errorf("update %d differs with LayerTiles 1", i)
+		}
+	}
+	if string(gotSnap) != string(wantSnap) {
+		t.Errorf("snapshots differ with LayerTiles 1")
+	}
+	builds := 0
+	for _, s := range got {
+		builds += s.res.LayersBuilt()
+	}
+	t.Logf("%d updates, %d layer builds; %d tiles hold layers", len(got), builds, len(c.layered))
+	holding := 0
+	for _, ti := range c.order {
+		if c.tiles[ti].layers != nil {
+			holding++
+			if !slices.Contains(c.layered, ti) {
+				t.Errorf("tile %d holds layers but is not listed", ti)
+			}
+		}
+	}
+	last := want[len(want)-1].res
+	if holding != len(c.layered) || holding > max(1, last.LayersBuilt()) {
+		t.Errorf("%d tiles hold layers (%d listed), want at most max(1, %d)", holding, len(c.layered), last.LayersBuilt())
+	}
+	if _, err := Build(context.Background(), &pipeline.NavSettings{}, f.src, Options{LayerTiles: -1}); err == nil || !strings.Contains(err.Error(), "LayerTiles = -1") {
+		t.Errorf("LayerTiles -1: %v", err)
 	}
 }
