@@ -13,6 +13,8 @@ import (
 // it never changes a result.
 type buildScratch struct {
 	gather []uint8 // a layer's areas in force
+	times  UpdateTimes
+	watch  stopwatch
 	stage  pipeline.Scratch
 	labels region.Labels
 	repair repairScratch

@@ -95,6 +95,7 @@ type Cache struct {
 	// for one tile on one goroutine.
 	failBuild func(tx, tz, layer int) error
 
+	times     *UpdateTimes    // SetUpdateTimes; nil: no clock is read
 	layerCap  int             // Options.LayerTiles (DefaultLayerTiles for 0)
 	layered   []int32         // the tiles holding layers, least recently rebuilt first
 	workers   int             // Options.Workers (GOMAXPROCS for 0), at least 1

@@ -3,6 +3,7 @@ package tilecache
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"navviz/core/contour"
 	"navviz/core/pipeline"
@@ -189,11 +190,15 @@ func (c *Cache) volumeTouches(lr *layerRepair) bool {
 // trace, if any, sees the layer.
 func (c *Cache) buildLayer(t *tile, tl *tileLayers, li int, at pipeline.TilePlace, areas []uint8, sc *buildScratch) (pipeline.LayerBuild, bool, error) {
 	v := &tl.views[li]
+	tm, w := &sc.times, &sc.watch
+	w.lap(&tm.Layers) // the gathers and compares since the last lap
 	if c.repairOff && c.trace == nil {
 		lb, err := pipeline.BuildLayerMesh(&c.settings, at, &t.spans.Grid, v, areas, &sc.labels)
+		w.lap(&tm.Scratch)
 		return lb, false, err
 	}
 	lr, err := c.layerRepairOf(t, tl, li, sc)
+	w.lap(&tm.Layers)
 	if err != nil {
 		return pipeline.LayerBuild{}, false, err
 	}
@@ -206,23 +211,29 @@ func (c *Cache) buildLayer(t *tile, tl *tileLayers, li int, at pipeline.TilePlac
 		}
 		verdict, checked = rs.regions.Verdict, true
 	}
+	w.lap(&tm.Regions)
 	var lb pipeline.LayerBuild
 	repaired := verdict.OK() && !c.repairOff
 	if repaired {
 		if err := lr.contours.Repair(areas, rs.regions.IDs, rs.regions.Removed, &rs.contours); err != nil {
 			return pipeline.LayerBuild{}, false, err
 		}
+		w.lap(&tm.Contours)
 		lb, err = pipeline.BuildLayerFromContours(&c.settings, at, v.Layer, rs.contours.Set, lr.regions.Regions().Count)
+		w.lap(&tm.Polys)
 	} else {
 		lb, err = pipeline.BuildLayerMesh(&c.settings, at, &t.spans.Grid, v, areas, &sc.labels)
+		w.lap(&tm.Scratch)
 	}
 	if err != nil {
 		return pipeline.LayerBuild{}, false, err
 	}
 	if c.trace != nil {
+		var traced time.Duration // not charged to any part
 		if err := c.traceLayer(t, tl, li, lr, areas, verdict, checked, repaired, &lb, sc); err != nil {
 			return pipeline.LayerBuild{}, false, err
 		}
+		w.lap(&traced)
 	}
 	return lb, repaired, nil
 }

@@ -254,7 +254,12 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 			continue
 		}
 		u := TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed, LayersBuilt: p.built, LayersRepaired: p.repairs}
+		var watch stopwatch
+		watch.start(c.times != nil)
 		swaps, err := c.swap(t, p.layers)
+		if c.times != nil {
+			watch.lap(&c.times.Swap)
+		}
 		u.Swaps = swaps
 		c.putAreas(t.last)
 		if err != nil {
@@ -294,6 +299,8 @@ func (c *Cache) buildPlans(plans []plan) {
 	if len(c.scratch) == 0 {
 		c.scratch = append(c.scratch, new(buildScratch))
 	}
+	var watch stopwatch
+	watch.start(c.times != nil)
 	build := c.buildIdx[:0]
 	for k := range plans {
 		p := &plans[k]
@@ -305,15 +312,32 @@ func (c *Cache) buildPlans(plans []plan) {
 	if c.settings.LayerFirst() {
 		c.keepLayers(plans, build)
 	}
+	if c.times != nil {
+		watch.lap(&c.times.Mark)
+	}
 	w := min(c.workers, len(build))
-	if c.trace != nil || w <= 1 {
+	if c.trace != nil {
+		w = 1
+	}
+	for len(c.scratch) < max(w, 1) {
+		c.scratch = append(c.scratch, new(buildScratch))
+	}
+	for _, sc := range c.scratch[:max(w, 1)] {
+		sc.times = UpdateTimes{}
+		sc.watch.on = c.times != nil
+	}
+	if c.times != nil {
+		defer func() {
+			for _, sc := range c.scratch[:max(w, 1)] {
+				c.times.add(&sc.times)
+			}
+		}()
+	}
+	if w <= 1 {
 		for _, k := range build {
 			c.buildTile(&plans[k], c.scratch[0])
 		}
 		return
-	}
-	for len(c.scratch) < w {
-		c.scratch = append(c.scratch, new(buildScratch))
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -457,7 +481,10 @@ func (c *Cache) buildStep5(p *plan, sc *buildScratch) error {
 		}
 	}
 	var err error
-	if p.layers, err = c.buildLayers(t, p.areas, &sc.stage); err != nil {
+	sc.watch.start(sc.watch.on)
+	p.layers, err = c.buildLayers(t, p.areas, &sc.stage)
+	sc.watch.lap(&sc.times.Scratch)
+	if err != nil {
 		return err
 	}
 	p.built = 1
@@ -473,6 +500,8 @@ func (c *Cache) buildStep5(p *plan, sc *buildScratch) error {
 // repaired, or from scratch with pipeline.BuildLayerMesh). The tile data are
 // those pipeline.BuildTileMesh gives for the same areas.
 func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
+	sc.watch.start(sc.watch.on)
+	defer sc.watch.lap(&sc.times.Layers) // the gathers after the last build
 	tl, err := c.layersOf(t)
 	if err != nil {
 		return err

@@ -215,3 +215,34 @@ func TestLayerTilesBound(t *testing.T) {
 		t.Errorf("LayerTiles -1: %v", err)
 	}
 }
+
+// TestUpdateTimes: measuring Update's parts changes no result, and the
+// parts that ran have time: marking and swapping in every call, the
+// repair's parts when layers were repaired.
+func TestUpdateTimes(t *testing.T) {
+	f := getFixture(t, config{"city", pipeline.Layers, true})
+	want, wantSnap := runHistory(t, f.reset(t), 1)
+	c := f.reset(t)
+	var ut UpdateTimes
+	c.SetUpdateTimes(&ut)
+	defer c.SetUpdateTimes(nil)
+	got, gotSnap := runHistory(t, c, 2)
+	for i := range got {
+		if got[i].err != want[i].err || !reflect.DeepEqual(got[i].res, want[i].res) || string(got[i].mesh) != string(want[i].mesh) {
+			t.Errorf("update %d differs when measured", i)
+		}
+	}
+	if string(gotSnap) != string(wantSnap) {
+		t.Errorf("snapshots differ when measured")
+	}
+	repaired := 0
+	for _, s := range got {
+		repaired += s.res.LayersRepaired()
+	}
+	if repaired == 0 {
+		t.Fatalf("no layer repaired: the history does not cover the repair's parts")
+	}
+	if ut.Mark <= 0 || ut.Swap <= 0 || ut.Layers <= 0 || ut.Regions <= 0 || ut.Contours <= 0 || ut.Polys <= 0 || ut.Total() <= ut.Polys {
+		t.Errorf("times %+v: a part that ran has none", ut)
+	}
+}

@@ -101,9 +101,13 @@ type benchResult struct {
 	TilesPerCycle    float64        `json:"queuedTilesPerCycle"`
 	RemovedPer       float64        `json:"removedSpansPerObstacle"`
 	Verdicts         []benchVerdict `json:"verdicts"`
-	PeakSys          uint64         `json:"peakSysBytes"`
-	PeakHeap         uint64         `json:"peakHeapBytes"`
-	PeakRSS          uint64         `json:"peakRSSBytes"`
+	// Stages is the wall time of each part of Update per layer build, µs
+	// (tilecache.UpdateTimes over as many more cycles, divided by their
+	// layer builds).
+	Stages   benchStages `json:"stagesUsPerLayerBuild"`
+	PeakSys  uint64      `json:"peakSysBytes"`
+	PeakHeap uint64      `json:"peakHeapBytes"`
+	PeakRSS  uint64      `json:"peakRSSBytes"`
 }
 
 // benchVerdict counts the layer builds of one traced cycle with a repair
@@ -111,6 +115,18 @@ type benchResult struct {
 type benchVerdict struct {
 	Verdict string `json:"verdict"`
 	Count   int    `json:"count"`
+}
+
+// benchStages are tilecache.UpdateTimes per layer build, µs.
+type benchStages struct {
+	Mark     float64 `json:"mark"`
+	Layers   float64 `json:"layers"`
+	Regions  float64 `json:"regions"`
+	Contours float64 `json:"contours"`
+	Polys    float64 `json:"polys"`
+	Scratch  float64 `json:"scratch"`
+	Swap     float64 `json:"swap"`
+	Total    float64 `json:"total"`
 }
 
 // verdictCount is a tilecache.Trace counting the verdicts of the layers
@@ -140,15 +156,16 @@ func (v *verdictCount) Layer(lt *tilecache.LayerTrace) {
 // prints the full build time, the tiles, layers and polygons, the live heap
 // after the build; per cycle the wall time and the thread CPU time (median,
 // min), the same with the layer repair off (Cache.SetRepair), allocations,
-// layer builds (repaired, from scratch) and the verdicts of one traced
-// cycle; and the peak memory (Go runtime and the process's peak RSS). With
+// layer builds (repaired, from scratch), the wall time of Update's parts
+// per layer build over as many more cycles (tilecache.UpdateTimes) and the
+// verdicts of one traced cycle; and the peak memory (Go runtime and the process's peak RSS). With
 // --json it prints benchResult as JSON instead.
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", "[LEVEL] [--level FILE.obj] [--points FILE.txt] [--cycles N] [--warmup N] [--workers N] [--json]", stdout)
 	levelFlag := fs.String("level", "", "the level: a built-in name (city, terrain) or a Wavefront OBJ `file` (same as the LEVEL argument)")
 	pointsFlag := fs.String("points", "", "obstacle base points, one `x y z` per line (metres; default on city: its 16 street points)")
 	cycles := fs.Int("cycles", 20, "measured cycles")
-	warmup := fs.Int("warmup", 2, "cycles run before measuring")
+	warmup := fs.Int("warmup", 40, "cycles run before measuring (until the heap stops growing, the first cycles run slower: fresh pages fault in)")
 	workers := fs.Int("workers", 0, "goroutines building tiles (tilecache.Options.Workers; 0: every CPU)")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	limits := limitFlags(fs)
@@ -333,6 +350,18 @@ func bench(name string, soup *level.Soup, pts []geom.Vec3, cycles, warmup, worke
 		return nil, err
 	}
 	r.ScratchMedianMs, r.ScratchCPUMedian = median(sc.wall), median(sc.thread)
+	// The parts of Update, measured apart (a clock read around each).
+	var ut tilecache.UpdateTimes
+	c.SetUpdateTimes(&ut)
+	pt, err := runCycles(c, obs, cycles)
+	c.SetUpdateTimes(nil)
+	if err != nil {
+		return nil, err
+	}
+	if n := pt.st.LayersBuilt; n > 0 {
+		us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 / float64(n) }
+		r.Stages = benchStages{us(ut.Mark), us(ut.Layers), us(ut.Regions), us(ut.Contours), us(ut.Polys), us(ut.Scratch), us(ut.Swap), us(ut.Total())}
+	}
 	// One traced cycle for the verdicts (not timed: a trace costs time).
 	var vc verdictCount
 	c.SetTrace(&vc)
@@ -387,6 +416,9 @@ func writeBench(w io.Writer, r *benchResult) error {
 	fmt.Fprintf(&b, "allocations     %.0f per cycle, %.1f KiB per cycle\n", r.AllocsPerCycle, r.AllocBytesPerCyc/1024)
 	fmt.Fprintf(&b, "layer rebuilds  %.1f per cycle: %.1f repaired, %.1f from scratch (%.1f queued tiles per cycle, %.0f removed spans per obstacle)\n",
 		r.LayersPerCycle, r.RepairedPerCycle, r.ScratchPerCycle, r.TilesPerCycle, r.RemovedPer)
+	st := &r.Stages
+	fmt.Fprintf(&b, "µs per layer    %.0f wall per layer build over %d more cycles: mark %.0f, layers %.0f, regions %.0f, contours %.0f, polys %.0f, scratch %.0f, swap %.0f\n",
+		st.Total, r.Cycles, st.Mark, st.Layers, st.Regions, st.Contours, st.Polys, st.Scratch, st.Swap)
 	var vs []string
 	for _, v := range r.Verdicts {
 		vs = append(vs, fmt.Sprintf("%s %d", v.Verdict, v.Count))

@@ -96,7 +96,7 @@ func TestBenchCity(t *testing.T) {
 		t.Fatalf("bench city: code %d, stderr %q", code, errOut)
 	}
 	wants := []string{"full build", "tiles ", "layers ", "polys ", "live heap", "16 cylinders", "ms per cycle", "median of 2",
-		"allocations", "layer rebuilds", "from scratch", "verdicts", "ok ", "peak memory", "MiB"}
+		"allocations", "layer rebuilds", "from scratch", "µs per layer", "contours", "swap", "verdicts", "ok ", "peak memory", "MiB"}
 	if _, ok := threadCPU(); ok {
 		wants = append(wants, "thread CPU median", "per layer build", "RSS")
 	}
@@ -142,6 +142,7 @@ func TestBenchJSON(t *testing.T) {
 		{"layer builds", r.LayersPerCycle > 0 && r.RepairedPerCycle+r.ScratchPerCycle == r.LayersPerCycle},
 		{"verdicts", float64(verdicts) == r.LayersPerCycle},
 		{"allocations", r.AllocsPerCycle > 0 && r.AllocBytesPerCyc > 0},
+		{"stages", r.Stages.Mark > 0 && r.Stages.Swap > 0 && r.Stages.Total >= r.Stages.Polys+r.Stages.Scratch},
 		{"memory", r.LiveHeapBytes > 0 && r.PeakHeap >= r.LiveHeapBytes},
 		{"CPU", !r.HasCPU || (r.CPUMinMs > 0 && r.CPUMinMs <= r.CPUMedianMs && r.PeakRSS > 0)},
 	} {
