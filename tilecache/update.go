@@ -381,7 +381,7 @@ func (c *Cache) keepLayers(plans []plan, build []int32) {
 }
 
 // maxFreeAreas bounds the cache's list of spare area buffers.
-const maxFreeAreas = 16
+const maxFreeAreas = 64
 
 // takeAreas returns a spare area buffer (empty, or nil when there is none).
 func (c *Cache) takeAreas() []uint8 {
