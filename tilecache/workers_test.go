@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"navviz/core/geom"
+	"navviz/core/navmesh"
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
 )
@@ -35,6 +36,7 @@ func runHistory(t *testing.T, c *Cache, workers int) ([]updateStep, []byte) {
 	var steps []updateStep
 	update := func(budget int) {
 		r, err := c.Update(budget)
+		checkDecoded(t, c.Mesh())
 		s := updateStep{res: r, mesh: meshBytes(t, c.Mesh())}
 		if err != nil {
 			s.err = err.Error()
@@ -84,6 +86,30 @@ func runHistory(t *testing.T, c *Cache, workers int) ([]updateStep, []byte) {
 	update(2)
 	update(c.QueueLen())
 	return steps, snapBytes(t, c)
+}
+
+// checkDecoded checks that every tile m holds is the one DecodeTile gives
+// for its data (the tiles the cache swaps in come from navmesh.BuildTile,
+// not decoded).
+func checkDecoded(t *testing.T, m *navmesh.Mesh) {
+	t.Helper()
+	for _, ref := range m.Tiles() {
+		tl, err := m.Tile(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := m.TileData(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec, err := navmesh.DecodeTile(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(tl, dec) {
+			t.Fatalf("tile %#x (%d, %d) layer %d differs from its data decoded", uint64(ref), tl.Header.TileX, tl.Header.TileZ, tl.Header.Layer)
+		}
+	}
 }
 
 // TestUpdateWorkers: Update with 1, 2 and 8 workers gives the same results

@@ -91,25 +91,24 @@ func (b *BuiltTile) check(fn string) error {
 	return nil
 }
 
-// BuildTile is BuildTileData that also keeps the decoded tile: the data is
-// encoded, then decoded again with every check of DecodeTile (a mesh that
-// breaks one is rejected here rather than by AddTile later), and that
-// decoded tile is what AddBuilt and ReplaceBuilt put in a mesh, exactly
-// what AddTile would decode from the same data.
+// BuildTile is BuildTileData that also keeps the tile it encoded: every
+// check DecodeTile makes on the data is made on the tile (Tile.check; a
+// mesh that breaks one is rejected here rather than by AddTile later), so
+// that tile is what DecodeTile would give for the data, and what AddBuilt
+// and ReplaceBuilt put in a mesh.
 func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*BuiltTile, error) {
 	t, err := buildTile(mesh, detail, p)
 	if err != nil {
 		return nil, err
 	}
+	if err := t.check(); err != nil {
+		return nil, fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err)
+	}
 	data, err := t.encode()
 	if err != nil {
 		return nil, err
 	}
-	dt, err := DecodeTile(data)
-	if err != nil {
-		return nil, fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err)
-	}
-	return &BuiltTile{data: data, t: dt, id: ContentID(data)}, nil
+	return &BuiltTile{data: data, t: t, id: ContentID(data)}, nil
 }
 
 func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Tile, error) {

@@ -3,6 +3,7 @@ package navmesh
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -725,5 +726,57 @@ func TestBuiltTiles(t *testing.T) {
 	}
 	if _, err := byBuilt.Built(0); err == nil {
 		t.Errorf("Built(0) succeeded")
+	}
+}
+
+// TestTileCheckMatchesDecode: Tile.check (what BuildTile runs instead of
+// decoding its data) accepts a built tile and rejects each corruption with
+// the error DecodeTile gives for the same tile's data.
+func TestTileCheckMatchesDecode(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(tl *Tile)
+	}{
+		{"valid", func(*Tile) {}},
+		{"walkable radius", func(tl *Tile) { tl.Header.WalkableRadiusM = float32(math.NaN()) }},
+		{"cell size", func(tl *Tile) { tl.Header.CellSizeM = 0 }},
+		{"vertex", func(tl *Tile) { tl.Verts[1].X = float32(math.Inf(1)) }},
+		{"vertex count", func(tl *Tile) { tl.Polys[0].VertCount = 2 }},
+		{"vertex index", func(tl *Tile) { tl.Polys[1].Verts[0] = uint16(len(tl.Verts)) }},
+		{"area", func(tl *Tile) { tl.Polys[0].Area = MaxArea + 1 }},
+		{"neighbour itself", func(tl *Tile) { tl.Polys[0].Neis[2] = 0 }},
+		{"neighbour not back", func(tl *Tile) {
+			tl.Polys[1].Neis[0], tl.Polys[1].Neis[1], tl.Polys[1].Neis[2], tl.Polys[1].Neis[3] = NullIndex, NullIndex, NullIndex, NullIndex
+		}},
+		{"portal off its border", func(tl *Tile) { tl.Polys[0].Neis[0], tl.Polys[0].Neis[1] = tl.Polys[0].Neis[1], tl.Polys[0].Neis[0] }},
+		{"detail mesh", func(tl *Tile) { tl.DetailMeshes[1].TriBase++ }},
+		{"detail triangle", func(tl *Tile) { tl.DetailTris[0][3] = 0xff }},
+		{"origin", func(tl *Tile) { tl.Header.OriginY += 1 }},
+		{"bounds", func(tl *Tile) { tl.Header.BMax.X += 1 }},
+		{"BV leaf", func(tl *Tile) { tl.BVTree[len(tl.BVTree)-1].BMax[0]++ }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := BuildTile(twoColumns(0, 0, 10), nil, params(0, 0, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl, err := DecodeTile(b.Data()) // a copy to change
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.change(tl)
+			got := tl.check()
+			data, err := tl.encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, want := DecodeTile(data)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("check: %v\nDecodeTile: %v", got, want)
+			}
+			if (want == nil) != (tc.name == "valid") {
+				t.Errorf("DecodeTile: %v", want)
+			}
+		})
 	}
 }
