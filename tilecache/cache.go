@@ -102,6 +102,8 @@ type Cache struct {
 	scratch   []*buildScratch // one per Update worker, made on need
 	freeAreas [][]uint8       // spare area buffers (takeAreas, putAreas)
 	buildIdx  []int32         // buildPlans' list of the plans to build
+	plans     []plan          // Update's plans, reused (cleared after each call)
+	held      []held          // swap's list of the tiles held, reused
 }
 
 // tile is the cache of one tile (build3d-runtime.md, "What is cached").

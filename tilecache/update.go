@@ -230,7 +230,11 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 		return UpdateResult{Remaining: len(c.queue)}, fmt.Errorf("tilecache: Update: maxTiles = %d, want >= 0", maxTiles)
 	}
 	n := min(maxTiles, len(c.queue))
-	plans := make([]plan, n)
+	if cap(c.plans) < n {
+		c.plans = make([]plan, n)
+	}
+	plans := c.plans[:n]
+	defer clear(plans) // keep nothing the tiles do not
 	for k := range plans {
 		plans[k] = plan{ti: c.queue[k], areas: c.takeAreas()}
 	}
@@ -555,18 +559,21 @@ func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
 	return nil
 }
 
+// held is a tile the mesh holds at a position (swap).
+type held struct {
+	layer uint8
+	ref   navmesh.TileRef
+	id    uint64
+}
+
 // swap puts layers (ascending) into the mesh at t's position, layer by
 // layer from the lowest: an equal content id keeps the tile, a changed one
 // replaces it, a new layer is added, a layer that no longer exists is
 // removed.
 func (c *Cache) swap(t *tile, layers []layerData) ([]Swap, error) {
 	x, z := int32(t.tx), int32(t.tz)
-	type held struct {
-		layer uint8
-		ref   navmesh.TileRef
-		id    uint64
-	}
-	var old []held
+	old := c.held[:0]
+	defer func() { c.held = old[:0] }()
 	for _, ref := range c.mesh.TilesAt(x, z) {
 		tl, err := c.mesh.Tile(ref)
 		if err != nil {

@@ -254,8 +254,12 @@ func buildDetail(t *Tile, detail *polymesh.Detail) error {
 	np := len(t.Polys)
 	t.DetailMeshes = make([]DetailMesh, np)
 	if detail == nil {
+		tris := 0
+		for i := range t.Polys {
+			tris += int(t.Polys[i].VertCount) - 2
+		}
 		t.DetailVerts = []geom.Vec3{}
-		t.DetailTris = [][4]uint8{}
+		t.DetailTris = make([][4]uint8, 0, max(tris, 0))
 		for i := range t.Polys {
 			nv := int(t.Polys[i].VertCount)
 			t.DetailMeshes[i] = DetailMesh{TriBase: uint32(len(t.DetailTris)), TriCount: uint16(nv - 2)}

@@ -49,7 +49,8 @@ func neighbourPos(x, z int32, dir uint8) (int32, int32, bool) {
 func (m *Mesh) connect(s uint32) {
 	mt := m.slots[s].tile
 	m.connectInternal(s)
-	touched := []uint32{s}
+	var buf [16]uint32 // the tile and its neighbours, most often
+	touched := append(buf[:0], s)
 	h := &mt.t.Header
 	for _, dir := range borderDirs {
 		nx, nz, ok := neighbourPos(h.TileX, h.TileZ, dir)
