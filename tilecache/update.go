@@ -343,6 +343,12 @@ func (c *Cache) buildPlans(plans []plan) {
 		}
 		return
 	}
+	c.buildParallel(plans, build, w)
+}
+
+// buildParallel builds plans[build[...]] on w goroutines, each with its
+// scratch c.scratch[i], taking the next plan in order.
+func (c *Cache) buildParallel(plans []plan, build []int32, w int) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for i := range w {
