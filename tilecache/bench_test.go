@@ -150,6 +150,7 @@ func BenchmarkRebuildTile(b *testing.B) {
 		b.Fatal(err)
 	}
 	var areas []uint8
+	sc := new(buildScratch)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
@@ -157,7 +158,7 @@ func BenchmarkRebuildTile(b *testing.B) {
 		if areas, _, err = c.markAreas(t, areas); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := c.buildLayers(t, areas, &c.scratch.stage); err != nil {
+		if _, err := c.buildLayers(t, areas, &sc.stage); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -256,21 +257,22 @@ func BenchmarkLayerRepair(b *testing.B) {
 		b.Fatal(err)
 	}
 	c.SetTrace(nil)
+	sc := new(buildScratch)
 	// The regions and contours alone: the repair (region.RepairBase and
 	// contour.RepairBase) against pipeline.BuildLayerContours.
 	for _, mode := range []string{"repair-contours", "scratch-contours"} {
 		b.Run(mode, func(b *testing.B) {
-			rs := &c.scratch.repair
+			rs := &sc.repair
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
 				for _, j := range jt.jobs {
-					lr, err := c.layerRepairOf(j.t, j.t.layers, j.li)
+					lr, err := c.layerRepairOf(j.t, j.t.layers, j.li, sc)
 					if err != nil {
 						b.Fatal(err)
 					}
 					if mode == "scratch-contours" {
-						if _, err := pipeline.BuildLayerContours(&c.settings, &j.t.spans.Grid, &j.t.layers.views[j.li], j.areas, &c.scratch.labels); err != nil {
+						if _, err := pipeline.BuildLayerContours(&c.settings, &j.t.spans.Grid, &j.t.layers.views[j.li], j.areas, &sc.labels); err != nil {
 							b.Fatal(err)
 						}
 						continue
@@ -301,7 +303,7 @@ func BenchmarkLayerRepair(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					_, rep, err := c.buildLayer(j.t, j.t.layers, j.li, at, j.areas)
+					_, rep, err := c.buildLayer(j.t, j.t.layers, j.li, at, j.areas, sc)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -9,10 +9,12 @@ import (
 	"navviz/core/voxel"
 )
 
-// buildScratch is memory reused between rebuilds; it never changes a
-// result.
+// buildScratch is memory reused between rebuilds, one per Update worker;
+// it never changes a result.
 type buildScratch struct {
-	areas  []uint8
+	gather []uint8 // a layer's areas in force
+	times  UpdateTimes
+	watch  stopwatch
 	stage  pipeline.Scratch
 	labels region.Labels
 	repair repairScratch
@@ -46,7 +48,20 @@ func (c *Cache) firstBuild(ctx context.Context, opt Options) error {
 			if lb.Data == nil {
 				continue
 			}
-			t.first = append(t.first, layerData{layer: uint8(lb.Layer), data: lb.Data, id: lb.ContentID})
+			// The mesh's own tile, shared: its data and decoded tile
+			// serve every later swap back to the first build.
+			ref, ok := c.mesh.TileAt(int32(tb.TX), int32(tb.TZ), uint8(lb.Layer))
+			if !ok {
+				return fmt.Errorf("tilecache: the plain build's mesh lacks tile (%d, %d) layer %d", tb.TX, tb.TZ, lb.Layer)
+			}
+			built, err := c.mesh.Built(ref)
+			if err != nil {
+				return err
+			}
+			if built.ContentID() != lb.ContentID {
+				return fmt.Errorf("tilecache: the plain build's mesh holds other data at tile (%d, %d) layer %d", tb.TX, tb.TZ, lb.Layer)
+			}
+			t.first = append(t.first, layerDataOf(lb.Layer, built))
 		}
 		ti := int32(t.tz*c.grid.TilesX + t.tx)
 		c.tiles[ti] = t
@@ -75,7 +90,7 @@ func (c *Cache) buildLayers(t *tile, areas []uint8, scratch *pipeline.Scratch) (
 		if lb.Data == nil {
 			continue
 		}
-		out = append(out, layerData{layer: uint8(lb.Layer), data: lb.Data, id: lb.ContentID})
+		out = append(out, layerDataOf(lb.Layer, lb.Built))
 	}
 	return out, nil
 }

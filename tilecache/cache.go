@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"navviz/core/level"
@@ -12,6 +13,11 @@ import (
 	"navviz/core/region"
 	"navviz/core/voxel"
 )
+
+// DefaultLayerTiles is the number of tiles whose height layers and repair
+// bases a cache keeps when Options.LayerTiles is 0: more than the tiles a
+// city cycle rebuilds (25).
+const DefaultLayerTiles = 32
 
 // ObstacleID names an obstacle added to a Cache. Ids start at 1, grow by one
 // with every AddObstacle and are never reused; 0 is never an id.
@@ -26,8 +32,9 @@ type VolumeID uint32
 // builds on every CPU with no progress report, repairs layers and has no
 // trace. No option changes the result.
 type Options struct {
-	// Workers is the number of goroutines building tiles; 0 means
-	// runtime.GOMAXPROCS(0). Negative values are an error.
+	// Workers is the number of goroutines building tiles, in the first
+	// build and in every Update (docs/tilecache.md §7); 0 means
+	// runtime.GOMAXPROCS(0) at Build. Negative values are an error.
 	Workers int
 	// Progress, when not nil, is called as pipeline.BuildOptions.Progress
 	// is, with the number of tiles whose steps 1-3 are done.
@@ -40,6 +47,13 @@ type Options struct {
 	// Trace, when not nil, sees every layer a layer-first rebuild builds
 	// (Cache.SetTrace changes it later).
 	Trace Trace
+	// LayerTiles is the number of tiles whose height layers and repair
+	// bases (made on a tile's first layer-first rebuild) are kept between
+	// rebuilds, those rebuilt last; another tile's are dropped and made
+	// again when it is next rebuilt (docs/tilecache.md §2). 0 means
+	// DefaultLayerTiles; negative values are an error. It changes no
+	// result, only memory and time.
+	LayerTiles int
 	// Limits bound the size of the first build (pipeline.BuildLimits;
 	// zero fields: the defaults). A level over them is refused with a
 	// *pipeline.LimitError before anything proportional to it is
@@ -77,10 +91,19 @@ type Cache struct {
 	// failBuild, set by tests only, is asked before every step-5 build of
 	// Update (layer -1: the whole tile on the general path) and fails it
 	// when it returns an error. Nil (always, outside tests) costs one
-	// comparison per build.
+	// comparison per build. It is called on Update's worker goroutines,
+	// for one tile on one goroutine.
 	failBuild func(tx, tz, layer int) error
 
-	scratch buildScratch
+	times     *UpdateTimes    // SetUpdateTimes; nil: no clock is read
+	layerCap  int             // Options.LayerTiles (DefaultLayerTiles for 0)
+	layered   []int32         // the tiles holding layers, least recently rebuilt first
+	workers   int             // Options.Workers (GOMAXPROCS for 0), at least 1
+	scratch   []*buildScratch // one per Update worker, made on need
+	freeAreas [][]uint8       // spare area buffers (takeAreas, putAreas)
+	buildIdx  []int32         // buildPlans' list of the plans to build
+	plans     []plan          // Update's plans, reused (cleared after each call)
+	held      []held          // swap's list of the tiles held, reused
 }
 
 // tile is the cache of one tile (build3d-runtime.md, "What is cached").
@@ -129,10 +152,19 @@ type layerKey struct {
 	data  *layerData
 }
 
+// layerData is the tile data of one layer: built's data (shared with the
+// mesh while the mesh holds it) and its decoded tile, so that a swap needs
+// no decoding.
 type layerData struct {
 	layer uint8
-	data  []byte
+	data  []byte // built.Data()
 	id    uint64 // navmesh.ContentID(data)
+	built *navmesh.BuiltTile
+}
+
+// layerDataOf returns the layerData of layer l built as b.
+func layerDataOf(l int, b *navmesh.BuiltTile) layerData {
+	return layerData{layer: uint8(l), data: b.Data(), id: b.ContentID(), built: b}
 }
 
 type obstacleEntry struct {
@@ -167,6 +199,9 @@ func Build(ctx context.Context, s *pipeline.NavSettings, src *pipeline.Source, o
 	if opt.Workers < 0 {
 		return nil, fmt.Errorf("tilecache: Options.Workers = %d, want >= 0", opt.Workers)
 	}
+	if opt.LayerTiles < 0 {
+		return nil, fmt.Errorf("tilecache: Options.LayerTiles = %d, want >= 0", opt.LayerTiles)
+	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -177,6 +212,14 @@ func Build(ctx context.Context, s *pipeline.NavSettings, src *pipeline.Source, o
 		return nil, err
 	}
 	c.grid = grid
+	c.layerCap = opt.LayerTiles
+	if c.layerCap == 0 {
+		c.layerCap = DefaultLayerTiles
+	}
+	c.workers = opt.Workers
+	if c.workers == 0 {
+		c.workers = runtime.GOMAXPROCS(0)
+	}
 	c.growM = voxel.ObstacleGrowthM(set.WalkableRadiusCells(), set.CellSizeM)
 	if err := c.firstBuild(ctx, opt); err != nil {
 		return nil, err

@@ -15,5 +15,6 @@ func TestNilReceivers(t *testing.T) {
 		"Cache":        {Nil: (*Cache)(nil), Zero: &Cache{}},
 		"TileError":    {Nil: (*TileError)(nil), Zero: &TileError{}},
 		"UpdateResult": {Nil: (*UpdateResult)(nil), Zero: &UpdateResult{}},
+		"UpdateTimes":  {Nil: (*UpdateTimes)(nil), Zero: &UpdateTimes{}},
 	})
 }

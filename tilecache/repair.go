@@ -3,6 +3,7 @@ package tilecache
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"navviz/core/contour"
 	"navviz/core/pipeline"
@@ -122,7 +123,7 @@ type repairScratch struct {
 // (region.LayerView.NewRepairBase) and the contours
 // (pipeline.BuildLayerContours, then contour.NewRepairBase), what the first
 // build of the layer made (the same functions on the same areas).
-func (c *Cache) layerRepairOf(t *tile, tl *tileLayers, li int) (*layerRepair, error) {
+func (c *Cache) layerRepairOf(t *tile, tl *tileLayers, li int, sc *buildScratch) (*layerRepair, error) {
 	if tl.repair == nil {
 		tl.repair = make([]*layerRepair, len(tl.views))
 	}
@@ -135,7 +136,7 @@ func (c *Cache) layerRepairOf(t *tile, tl *tileLayers, li int) (*layerRepair, er
 	if err != nil {
 		return nil, err
 	}
-	lab := &c.scratch.labels
+	lab := &sc.labels
 	cset, err := pipeline.BuildLayerContours(&c.settings, &t.spans.Grid, v, first, lab)
 	if err != nil {
 		return nil, err
@@ -187,17 +188,21 @@ func (c *Cache) volumeTouches(lr *layerRepair) bool {
 // the repair is on and its preconditions hold, else from scratch
 // (pipeline.BuildLayerMesh). It reports whether the layer was repaired. The
 // trace, if any, sees the layer.
-func (c *Cache) buildLayer(t *tile, tl *tileLayers, li int, at pipeline.TilePlace, areas []uint8) (pipeline.LayerBuild, bool, error) {
+func (c *Cache) buildLayer(t *tile, tl *tileLayers, li int, at pipeline.TilePlace, areas []uint8, sc *buildScratch) (pipeline.LayerBuild, bool, error) {
 	v := &tl.views[li]
+	tm, w := &sc.times, &sc.watch
+	w.lap(&tm.Layers) // the gathers and compares since the last lap
 	if c.repairOff && c.trace == nil {
-		lb, err := pipeline.BuildLayerMesh(&c.settings, at, &t.spans.Grid, v, areas, &c.scratch.labels)
+		lb, err := pipeline.BuildLayerMesh(&c.settings, at, &t.spans.Grid, v, areas, &sc.labels)
+		w.lap(&tm.Scratch)
 		return lb, false, err
 	}
-	lr, err := c.layerRepairOf(t, tl, li)
+	lr, err := c.layerRepairOf(t, tl, li, sc)
+	w.lap(&tm.Layers)
 	if err != nil {
 		return pipeline.LayerBuild{}, false, err
 	}
-	rs := &c.scratch.repair
+	rs := &sc.repair
 	verdict := region.Verdict{Reason: region.ReasonVolume, Span: -1}
 	checked := false
 	if !c.volumeTouches(lr) {
@@ -206,31 +211,37 @@ func (c *Cache) buildLayer(t *tile, tl *tileLayers, li int, at pipeline.TilePlac
 		}
 		verdict, checked = rs.regions.Verdict, true
 	}
+	w.lap(&tm.Regions)
 	var lb pipeline.LayerBuild
 	repaired := verdict.OK() && !c.repairOff
 	if repaired {
 		if err := lr.contours.Repair(areas, rs.regions.IDs, rs.regions.Removed, &rs.contours); err != nil {
 			return pipeline.LayerBuild{}, false, err
 		}
+		w.lap(&tm.Contours)
 		lb, err = pipeline.BuildLayerFromContours(&c.settings, at, v.Layer, rs.contours.Set, lr.regions.Regions().Count)
+		w.lap(&tm.Polys)
 	} else {
-		lb, err = pipeline.BuildLayerMesh(&c.settings, at, &t.spans.Grid, v, areas, &c.scratch.labels)
+		lb, err = pipeline.BuildLayerMesh(&c.settings, at, &t.spans.Grid, v, areas, &sc.labels)
+		w.lap(&tm.Scratch)
 	}
 	if err != nil {
 		return pipeline.LayerBuild{}, false, err
 	}
 	if c.trace != nil {
-		if err := c.traceLayer(t, tl, li, lr, areas, verdict, checked, repaired, &lb); err != nil {
+		var traced time.Duration // not charged to any part
+		if err := c.traceLayer(t, tl, li, lr, areas, verdict, checked, repaired, &lb, sc); err != nil {
 			return pipeline.LayerBuild{}, false, err
 		}
+		w.lap(&traced)
 	}
 	return lb, repaired, nil
 }
 
 // traceLayer reports a built layer to the trace.
-func (c *Cache) traceLayer(t *tile, tl *tileLayers, li int, lr *layerRepair, areas []uint8, verdict region.Verdict, checked, repaired bool, lb *pipeline.LayerBuild) error {
+func (c *Cache) traceLayer(t *tile, tl *tileLayers, li int, lr *layerRepair, areas []uint8, verdict region.Verdict, checked, repaired bool, lb *pipeline.LayerBuild, sc *buildScratch) error {
 	v := &tl.views[li]
-	rs := &c.scratch.repair
+	rs := &sc.repair
 	first := tl.first[li].areas
 	lt := LayerTrace{
 		TX: t.tx, TZ: t.tz, Layer: v.Layer, View: v,

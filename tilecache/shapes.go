@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"navviz/core/pipeline"
 	"navviz/core/voxel"
 )
 
@@ -244,27 +245,64 @@ func (c *Cache) TilesForVolume(v voxel.ConvexVolume) ([][2]int, error) {
 // turned, grown box can reach; volumes pass their polygon's box and the
 // agent radius.
 func (c *Cache) queueBox(minX, minZ, maxX, maxZ, widenM float64) {
-	for _, p := range c.tilesIn(minX, minZ, maxX, maxZ, widenM) {
-		ti := int32(p[1]*c.grid.TilesX + p[0])
+	c.eachTileIn(minX, minZ, maxX, maxZ, widenM, func(ti int32) {
 		if !c.queued[ti] {
 			c.queued[ti] = true
 			c.queue = append(c.queue, ti)
 		}
-	}
+	})
 }
 
 // tilesIn lists the cached tiles whose build grid widened by one cell and
 // widenM overlaps the box, row by row.
 func (c *Cache) tilesIn(minX, minZ, maxX, maxZ, widenM float64) [][2]int {
-	w := widenM + float64(c.grid.CellSizeM)
 	var out [][2]int
-	for _, ti := range c.order {
+	c.eachTileIn(minX, minZ, maxX, maxZ, widenM, func(ti int32) {
 		t := c.tiles[ti]
-		g := &t.spans.Grid
-		if float64(g.MaxM.X)+w >= minX && float64(g.OriginM.X)-w <= maxX &&
-			float64(g.MaxM.Z)+w >= minZ && float64(g.OriginM.Z)-w <= maxZ {
-			out = append(out, [2]int{t.tx, t.tz})
+		out = append(out, [2]int{t.tx, t.tz})
+	})
+	return out
+}
+
+// eachTileIn calls fn with the index of every cached tile whose build grid
+// widened by one cell and widenM overlaps the box, row by row. It looks at
+// the tiles of the box's tile range only (tileRange), so its cost does not
+// grow with the level; the overlap test itself is the exact one on the
+// tile's build grid.
+func (c *Cache) eachTileIn(minX, minZ, maxX, maxZ, widenM float64, fn func(ti int32)) {
+	g := c.grid
+	w := widenM + float64(g.CellSizeM)
+	x0, x1 := tileRange(minX-w, maxX+w, float64(g.BoundsM.Min.X), g, g.TilesX)
+	z0, z1 := tileRange(minZ-w, maxZ+w, float64(g.BoundsM.Min.Z), g, g.TilesZ)
+	for tz := z0; tz <= z1; tz++ {
+		for tx := x0; tx <= x1; tx++ {
+			ti := int32(tz*g.TilesX + tx)
+			t := c.tiles[ti]
+			if t == nil {
+				continue
+			}
+			b := &t.spans.Grid
+			if float64(b.MaxM.X)+w >= minX && float64(b.OriginM.X)-w <= maxX &&
+				float64(b.MaxM.Z)+w >= minZ && float64(b.OriginM.Z)-w <= maxZ {
+				fn(ti)
+			}
 		}
 	}
-	return out
+}
+
+// tileRange returns the tiles [first, last] along one axis (origin: the
+// level's lower bound, n tiles) whose build grid may meet [lo, hi]: the
+// tiles the interval covers, widened by the border and one tile either way
+// for rounding (the caller tests each exactly). first > last when none.
+func tileRange(lo, hi, origin float64, g *pipeline.TileGrid, n int) (first, last int) {
+	cs := float64(g.CellSizeM)
+	size := float64(float64(g.TileSizeCells) * cs)
+	pad := float64(float64(g.BorderCells) * cs)
+	a := math.Floor((lo-pad-origin)/size) - 1
+	b := math.Floor((hi+pad-origin)/size) + 1
+	a, b = max(a, 0), min(b, float64(n-1))
+	if !(a <= b) { // also NaN
+		return 0, -1
+	}
+	return int(a), int(b)
 }

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"navviz/core/navmesh"
 )
@@ -181,9 +184,12 @@ func (r *UpdateResult) LayersRepaired() int {
 // plan is a rebuilt tile waiting to be swapped in.
 type plan struct {
 	ti      int32
-	failed  bool // the rebuild failed (reported in UpdateResult.Failed)
+	err     error // the rebuild failed (reported in UpdateResult.Failed)
 	rebuild Rebuild
-	areas   []uint8 // the areas built from (RebuildBuilt only)
+	// areas are the areas in force (marked into a buffer of the cache's
+	// free list, takeAreas); the tile keeps them as the areas it was last
+	// built from after a RebuildBuilt swap, else they go back to the list.
+	areas   []uint8
 	layers  []layerData
 	keys    []layerKey // layer-first path (RebuildBuilt only)
 	built   int        // step-5 builds run
@@ -202,10 +208,15 @@ type plan struct {
 // lowest (see Swap). maxTiles 0 does nothing; a negative one is an error
 // and changes nothing.
 //
-// Every tile of the call is built before any is swapped in. A tile whose
-// rebuild fails does not stop the others (docs/tilecache.md §7): it leaves
-// the queue, the mesh keeps the tiles it holds at its position (and the
-// cache what they were built from), and it is listed in
+// Every tile of the call is built before any is swapped in: by
+// Options.Workers goroutines in parallel (one when a Trace is set, so that
+// it sees the layers in order), each tile built alone from state no other
+// tile of the call changes; the tiles are then swapped in queue order, so
+// the result is the same for every number of workers.
+//
+// A tile whose rebuild fails does not stop the others (docs/tilecache.md
+// §7): it leaves the queue, the mesh keeps the tiles it holds at its
+// position (and the cache what they were built from), and it is listed in
 // UpdateResult.Failed; the other tiles of the call are swapped in as
 // usual. The error is then the failed tile's *TileError (naming the tile
 // and the layer), or errors.Join of them when several failed, and the
@@ -219,12 +230,19 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 		return UpdateResult{Remaining: len(c.queue)}, fmt.Errorf("tilecache: Update: maxTiles = %d, want >= 0", maxTiles)
 	}
 	n := min(maxTiles, len(c.queue))
-	plans := make([]plan, n)
+	if cap(c.plans) < n {
+		c.plans = make([]plan, n)
+	}
+	plans := c.plans[:n]
+	defer clear(plans) // keep nothing the tiles do not
+	for k := range plans {
+		plans[k] = plan{ti: c.queue[k], areas: c.takeAreas()}
+	}
+	c.buildPlans(plans)
 	var res UpdateResult
-	for k := 0; k < n; k++ {
-		if err := c.plan(c.queue[k], &plans[k]); err != nil {
-			plans[k] = plan{ti: c.queue[k], failed: true}
-			res.Failed = append(res.Failed, c.tileError(c.queue[k], err))
+	for k := range plans {
+		if p := &plans[k]; p.err != nil {
+			res.Failed = append(res.Failed, c.tileError(p.ti, p.err))
 		}
 	}
 	res.Tiles = make([]TileUpdate, 0, n-len(res.Failed))
@@ -232,35 +250,167 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 		p := &plans[k]
 		t := c.tiles[p.ti]
 		c.queued[p.ti] = false
-		if p.failed {
+		if p.err != nil || p.rebuild == RebuildUnchanged {
+			c.putAreas(p.areas)
+			if p.err == nil {
+				res.Tiles = append(res.Tiles, TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed})
+			}
 			continue
 		}
-		u := TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed}
-		if p.rebuild != RebuildUnchanged {
-			u.LayersBuilt = p.built
-			u.LayersRepaired = p.repairs
-			swaps, err := c.swap(t, p.layers)
-			u.Swaps = swaps
-			if err != nil {
-				// Data the stages made always decodes; this is a bug. The
-				// mesh may hold some of the new layers: forget what its
-				// tiles were built from, as Restore does, so that the
-				// tile's next rebuild compares with the first build only.
-				t.hasLast, t.lastIsFirst, t.last, t.lastLayers = false, false, nil, nil
-				res.Failed = append(res.Failed, c.tileError(p.ti, fmt.Errorf("swapping: %w", err)))
-				res.Tiles = append(res.Tiles, u)
-				continue
-			}
-			t.hasLast = true
-			t.lastIsFirst = p.rebuild == RebuildFirst
-			t.last = p.areas
-			t.lastLayers = p.keys
+		u := TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed, LayersBuilt: p.built, LayersRepaired: p.repairs}
+		var watch stopwatch
+		watch.start(c.times != nil)
+		swaps, err := c.swap(t, p.layers)
+		if c.times != nil {
+			watch.lap(&c.times.Swap)
+		}
+		u.Swaps = swaps
+		c.putAreas(t.last)
+		if err != nil {
+			// Data the stages made always decodes; this is a bug. The
+			// mesh may hold some of the new layers: forget what its
+			// tiles were built from, as Restore does, so that the
+			// tile's next rebuild compares with the first build only.
+			c.putAreas(p.areas)
+			t.hasLast, t.lastIsFirst, t.last, t.lastLayers = false, false, nil, nil
+			res.Failed = append(res.Failed, c.tileError(p.ti, fmt.Errorf("swapping: %w", err)))
+			res.Tiles = append(res.Tiles, u)
+			continue
+		}
+		t.hasLast = true
+		t.lastIsFirst = p.rebuild == RebuildFirst
+		t.last, t.lastLayers = p.areas, p.keys
+		if t.lastIsFirst {
+			c.putAreas(p.areas)
+			t.last = nil
 		}
 		res.Tiles = append(res.Tiles, u)
 	}
 	c.queue = append(c.queue[:0], c.queue[n:]...)
 	res.Remaining = len(c.queue)
 	return res, res.err()
+}
+
+// buildPlans makes every plan: first each tile's areas and shortcut
+// (markTile), one after another on the caller's goroutine; then the tiles
+// that must be built (buildTile), on up to c.workers goroutines when there
+// are two or more and no trace, each worker with its own scratch taking the
+// next such tile in queue order. A build reads the cache's shapes and
+// settings and changes only its own tile's lazily made state (layers,
+// repair bases), and every queued tile is queued once, so no two
+// goroutines share anything they change.
+func (c *Cache) buildPlans(plans []plan) {
+	if len(c.scratch) == 0 {
+		c.scratch = append(c.scratch, new(buildScratch))
+	}
+	var watch stopwatch
+	watch.start(c.times != nil)
+	build := c.buildIdx[:0]
+	for k := range plans {
+		p := &plans[k]
+		if p.err = c.markTile(p); p.err == nil && p.rebuild == RebuildBuilt {
+			build = append(build, int32(k))
+		}
+	}
+	c.buildIdx = build
+	if c.settings.LayerFirst() {
+		c.keepLayers(plans, build)
+	}
+	if c.times != nil {
+		watch.lap(&c.times.Mark)
+	}
+	w := min(c.workers, len(build))
+	if c.trace != nil {
+		w = 1
+	}
+	for len(c.scratch) < max(w, 1) {
+		c.scratch = append(c.scratch, new(buildScratch))
+	}
+	for _, sc := range c.scratch[:max(w, 1)] {
+		sc.times = UpdateTimes{}
+		sc.watch.on = c.times != nil
+	}
+	if c.times != nil {
+		defer func() {
+			for _, sc := range c.scratch[:max(w, 1)] {
+				c.times.add(&sc.times)
+			}
+		}()
+	}
+	if w <= 1 {
+		for _, k := range build {
+			c.buildTile(&plans[k], c.scratch[0])
+		}
+		return
+	}
+	c.buildParallel(plans, build, w)
+}
+
+// buildParallel builds plans[build[...]] on w goroutines, each with its
+// scratch c.scratch[i], taking the next plan in order.
+func (c *Cache) buildParallel(plans []plan, build []int32, w int) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for i := range w {
+		sc := c.scratch[i]
+		wg.Go(func() {
+			for {
+				n := int(next.Add(1)) - 1
+				if n >= len(build) {
+					return
+				}
+				c.buildTile(&plans[build[n]], sc)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// keepLayers bounds the tiles holding height layers (tile.layers, with
+// their repair bases) to c.layerCap, those rebuilt last: the tiles about
+// to be built (plans[build]) move to the back of c.layered, then the tiles
+// at the front lose their layers until at most c.layerCap hold them (never
+// one about to be built; layersOf makes them again when needed). It runs
+// on the caller's goroutine before the builds.
+func (c *Cache) keepLayers(plans []plan, build []int32) {
+	for _, k := range build {
+		ti := plans[k].ti
+		if i := slices.Index(c.layered, ti); i >= 0 {
+			c.layered = slices.Delete(c.layered, i, i+1)
+		}
+		c.layered = append(c.layered, ti)
+	}
+	drop := min(len(c.layered)-c.layerCap, len(c.layered)-len(build))
+	if drop <= 0 {
+		return
+	}
+	for _, ti := range c.layered[:drop] {
+		c.tiles[ti].layers = nil
+	}
+	c.layered = slices.Delete(c.layered, 0, drop)
+}
+
+// maxFreeAreas bounds the cache's list of spare area buffers.
+const maxFreeAreas = 64
+
+// takeAreas returns a spare area buffer (empty, or nil when there is none).
+func (c *Cache) takeAreas() []uint8 {
+	n := len(c.freeAreas)
+	if n == 0 {
+		return nil
+	}
+	b := c.freeAreas[n-1]
+	c.freeAreas[n-1] = nil
+	c.freeAreas = c.freeAreas[:n-1]
+	return b[:0]
+}
+
+// putAreas gives an area buffer nobody uses any more back (nil is
+// ignored; beyond maxFreeAreas it is left to the garbage collector).
+func (c *Cache) putAreas(b []uint8) {
+	if b != nil && len(c.freeAreas) < maxFreeAreas {
+		c.freeAreas = append(c.freeAreas, b)
+	}
 }
 
 // tileError is the TileError of tile ti for err (a *layerError names the
@@ -296,12 +446,12 @@ func (c *Cache) UpdateAll() (UpdateResult, error) {
 	return c.Update(c.QueueLen())
 }
 
-// plan rebuilds tile ti without changing the cache.
-func (c *Cache) plan(ti int32, p *plan) error {
-	t := c.tiles[ti]
-	p.ti = ti
-	areas, removed, err := c.markAreas(t, c.scratch.areas)
-	c.scratch.areas = areas
+// markTile marks tile p.ti's areas in force into p.areas and decides the
+// rebuild (p.rebuild; the first build's layers for RebuildFirst).
+func (c *Cache) markTile(p *plan) error {
+	t := c.tiles[p.ti]
+	areas, removed, err := c.markAreas(t, p.areas)
+	p.areas = areas
 	if err != nil {
 		return err
 	}
@@ -316,20 +466,38 @@ func (c *Cache) plan(ti int32, p *plan) error {
 		p.layers = t.first
 	default:
 		p.rebuild = RebuildBuilt
-		p.areas = append([]uint8(nil), areas...)
-		if c.settings.LayerFirst() {
-			return c.planLayers(t, p)
-		}
-		if c.failBuild != nil {
-			if err := c.failBuild(t.tx, t.tz, -1); err != nil {
-				return err
-			}
-		}
-		if p.layers, err = c.buildLayers(t, p.areas, &c.scratch.stage); err != nil {
+	}
+	return nil
+}
+
+// buildTile runs step 5 for a RebuildBuilt plan (buildStep5), recording a
+// failure in p.err; sc is the worker's scratch.
+func (c *Cache) buildTile(p *plan, sc *buildScratch) {
+	if err := c.buildStep5(p, sc); err != nil {
+		*p = plan{ti: p.ti, areas: p.areas, err: err}
+	}
+}
+
+// buildStep5 builds tile p.ti from p.areas: planLayers on the layer-first
+// path, buildLayers on the general one.
+func (c *Cache) buildStep5(p *plan, sc *buildScratch) error {
+	t := c.tiles[p.ti]
+	if c.settings.LayerFirst() {
+		return c.planLayers(t, p, sc)
+	}
+	if c.failBuild != nil {
+		if err := c.failBuild(t.tx, t.tz, -1); err != nil {
 			return err
 		}
-		p.built = 1
 	}
+	var err error
+	sc.watch.start(sc.watch.on)
+	p.layers, err = c.buildLayers(t, p.areas, &sc.stage)
+	sc.watch.lap(&sc.times.Scratch)
+	if err != nil {
+		return err
+	}
+	p.built = 1
 	return nil
 }
 
@@ -341,7 +509,9 @@ func (c *Cache) plan(ti int32, p *plan) error {
 // build's takes the first build's, and any other is built (buildLayer:
 // repaired, or from scratch with pipeline.BuildLayerMesh). The tile data are
 // those pipeline.BuildTileMesh gives for the same areas.
-func (c *Cache) planLayers(t *tile, p *plan) error {
+func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
+	sc.watch.start(sc.watch.on)
+	defer sc.watch.lap(&sc.times.Layers) // the gathers after the last build
 	tl, err := c.layersOf(t)
 	if err != nil {
 		return err
@@ -360,19 +530,21 @@ func (c *Cache) planLayers(t *tile, p *plan) error {
 	p.keys = make([]layerKey, len(tl.views))
 	for li := range tl.views {
 		v := &tl.views[li]
-		k := layerKey{areas: gather(make([]uint8, 0, len(v.Index)), p.areas, v.Index)}
+		sc.gather = gather(sc.gather[:0], p.areas, v.Index)
+		var k layerKey
 		switch {
-		case li < len(last) && bytes.Equal(k.areas, last[li].areas):
-			k.data = last[li].data
-		case bytes.Equal(k.areas, tl.first[li].areas):
-			k.data = tl.first[li].data
+		case li < len(last) && bytes.Equal(sc.gather, last[li].areas):
+			k = last[li] // both never change: share them
+		case bytes.Equal(sc.gather, tl.first[li].areas):
+			k = tl.first[li]
 		default:
+			k.areas = slices.Clone(sc.gather)
 			if c.failBuild != nil {
 				if err := c.failBuild(t.tx, t.tz, v.Layer); err != nil {
 					return &layerError{layer: v.Layer, err: err}
 				}
 			}
-			lb, repaired, err := c.buildLayer(t, tl, li, at, k.areas)
+			lb, repaired, err := c.buildLayer(t, tl, li, at, k.areas, sc)
 			if err != nil {
 				return &layerError{layer: v.Layer, err: err}
 			}
@@ -381,7 +553,8 @@ func (c *Cache) planLayers(t *tile, p *plan) error {
 				p.repairs++
 			}
 			if lb.Data != nil {
-				k.data = &layerData{layer: uint8(lb.Layer), data: lb.Data, id: lb.ContentID}
+				d := layerDataOf(lb.Layer, lb.Built)
+				k.data = &d
 			}
 		}
 		p.keys[li] = k
@@ -392,18 +565,21 @@ func (c *Cache) planLayers(t *tile, p *plan) error {
 	return nil
 }
 
+// held is a tile the mesh holds at a position (swap).
+type held struct {
+	layer uint8
+	ref   navmesh.TileRef
+	id    uint64
+}
+
 // swap puts layers (ascending) into the mesh at t's position, layer by
 // layer from the lowest: an equal content id keeps the tile, a changed one
 // replaces it, a new layer is added, a layer that no longer exists is
 // removed.
 func (c *Cache) swap(t *tile, layers []layerData) ([]Swap, error) {
 	x, z := int32(t.tx), int32(t.tz)
-	type held struct {
-		layer uint8
-		ref   navmesh.TileRef
-		id    uint64
-	}
-	var old []held
+	old := c.held[:0]
+	defer func() { c.held = old[:0] }()
 	for _, ref := range c.mesh.TilesAt(x, z) {
 		tl, err := c.mesh.Tile(ref)
 		if err != nil {
@@ -428,7 +604,7 @@ func (c *Cache) swap(t *tile, layers []layerData) ([]Swap, error) {
 			i++
 		case i == len(old) || layers[j].layer < old[i].layer:
 			l := &layers[j]
-			ref, err := c.mesh.AddTile(l.data)
+			ref, err := c.mesh.AddBuilt(l.built)
 			if err != nil {
 				return swaps, err
 			}
@@ -439,7 +615,7 @@ func (c *Cache) swap(t *tile, layers []layerData) ([]Swap, error) {
 			if h.id == l.id {
 				swaps = append(swaps, Swap{Layer: l.layer, Kind: SwapKept, OldRef: h.ref, Ref: h.ref, ContentID: l.id})
 			} else {
-				ref, err := c.mesh.ReplaceTile(l.data)
+				ref, err := c.mesh.ReplaceBuilt(l.built)
 				if err != nil {
 					return swaps, err
 				}

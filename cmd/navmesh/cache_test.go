@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -94,12 +95,61 @@ func TestBenchCity(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("bench city: code %d, stderr %q", code, errOut)
 	}
-	for _, want := range []string{"full build", "tiles ", "layers ", "polys ", "16 cylinders", "ms per cycle", "median of 2", "layer rebuilds", "peak memory", "MiB"} {
+	wants := []string{"full build", "tiles ", "layers ", "polys ", "live heap", "16 cylinders", "ms per cycle", "median of 2",
+		"allocations", "layer rebuilds", "from scratch", "µs per layer", "contours", "swap", "verdicts", "ok ", "peak memory", "MiB"}
+	if _, ok := threadCPU(); ok {
+		wants = append(wants, "thread CPU median", "per layer build", "RSS")
+	}
+	for _, want := range wants {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
 	t.Logf("\n%s", out)
+}
+
+// TestBenchJSON runs navmesh bench --json on a small level and checks the
+// figures are there and consistent.
+func TestBenchJSON(t *testing.T) {
+	dir := t.TempDir()
+	obj := filepath.Join(dir, "floor.obj")
+	if err := os.WriteFile(obj, []byte("v 0 0 0\nv 0 0 30\nv 30 0 30\nv 30 0 0\nf 1 2 3\nf 1 3 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pts := filepath.Join(dir, "points.txt")
+	if err := os.WriteFile(pts, []byte("5 0 5\n20 0 20\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCmd(t, "bench", "--level", obj, "--points", pts, "--cycles", "3", "--warmup", "0", "--workers", "1", "--json")
+	if code != 0 {
+		t.Fatalf("bench --json: code %d, stderr %q", code, errOut)
+	}
+	var r benchResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	verdicts := 0
+	for _, v := range r.Verdicts {
+		verdicts += v.Count
+	}
+	for _, c := range []struct {
+		name string
+		ok   bool
+	}{
+		{"cycles", r.Cycles == 3 && r.Obstacles == 2 && r.Workers == 1},
+		{"tiles", r.CachedTiles > 0 && r.NavTiles > 0 && r.Polys > 0},
+		{"wall times", r.MinMs > 0 && r.MinMs <= r.MedianMs && r.MedianMs <= r.MaxMs},
+		{"layer builds", r.LayersPerCycle > 0 && r.RepairedPerCycle+r.ScratchPerCycle == r.LayersPerCycle},
+		{"verdicts", float64(verdicts) == r.LayersPerCycle},
+		{"allocations", r.AllocsPerCycle > 0 && r.AllocBytesPerCyc > 0},
+		{"stages", r.Stages.Mark > 0 && r.Stages.Swap > 0 && r.Stages.Total >= r.Stages.Polys+r.Stages.Scratch},
+		{"memory", r.LiveHeapBytes > 0 && r.PeakHeap >= r.LiveHeapBytes},
+		{"CPU", !r.HasCPU || (r.CPUMinMs > 0 && r.CPUMinMs <= r.CPUMedianMs && r.PeakRSS > 0)},
+	} {
+		if !c.ok {
+			t.Errorf("%s: %+v", c.name, r)
+		}
+	}
 }
 
 // TestBenchPoints runs navmesh bench --level FILE.obj --points FILE.txt on

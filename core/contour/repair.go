@@ -110,7 +110,8 @@ func NewRepairBase(v *region.LayerView, ids []uint16, set *Set) (*RepairBase, er
 type LayerRepair struct {
 	// Set is the repaired contour set: equal to BuildLayer's on the same
 	// areas and ids. Its unchanged loops and contours share memory with the
-	// base's set.
+	// base's set; the set itself and its Loops and Contours slices are
+	// r's memory, valid until the next Repair into r.
 	Set *Set
 	// NewLoops lists the indices in Set.Loops of the loops traced anew,
 	// ascending.
@@ -137,6 +138,12 @@ type LayerRepair struct {
 	walk    Loop
 	idx     []int32
 	sel     []int32
+	// The memory of Set, reused.
+	set      Set
+	loops    []Loop
+	contours []Contour
+	kept     []int32
+	sub      []Loop
 }
 
 // Repair repairs the layer's contours (build3d-runtime.md, "Repairing a
@@ -295,7 +302,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 	}()
 
 	// 5. The loops: surviving and new, by smallest key.
-	loops := make([]Loop, 0, nl-len(r.Gone)+len(fresh))
+	loops := slices.Grow(r.loops[:0], nl-len(r.Gone)+len(fresh))
 	remap := slices.Grow(r.remap[:0], nl)[:nl]
 	r.remap = remap
 	r.NewLoops = r.NewLoops[:0]
@@ -318,14 +325,14 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 
 	// The contours: kept ones with their loops renumbered, then those of
 	// the regions made again, all by their first loop.
-	contours := make([]Contour, 0, len(base.Contours)+len(fresh))
+	contours := slices.Grow(r.contours[:0], len(base.Contours)+len(fresh))
 	nk := 0
 	for ci := range base.Contours {
 		if c := &base.Contours[ci]; int(c.Region) >= len(r.regMark) || !r.regMark[c.Region] {
 			nk += len(c.Loops)
 		}
 	}
-	kept := make([]int32, 0, nk)
+	kept := slices.Grow(r.kept[:0], nk)
 	for ci := range base.Contours {
 		c := base.Contours[ci]
 		if int(c.Region) < len(r.regMark) && r.regMark[c.Region] {
@@ -353,10 +360,11 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 			for e < len(sel) && loops[sel[e]].Region == loops[sel[g]].Region {
 				e++
 			}
-			sub := make([]Loop, e-g)
-			for i, li := range sel[g:e] {
-				sub[i] = loops[li]
+			sub := r.sub[:0]
+			for _, li := range sel[g:e] {
+				sub = append(sub, loops[li])
 			}
+			r.sub = sub
 			for _, c := range JoinLoops(sub) {
 				for i, li := range c.Loops {
 					c.Loops[i] = sel[g+int(li)]
@@ -368,8 +376,9 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 		slices.SortFunc(contours, func(a, b Contour) int { return cmp.Compare(a.Loops[0], b.Loops[0]) })
 	}
 
-	set := *base
-	set.Loops, set.Contours = loops, contours
-	r.Set = &set
+	r.loops, r.contours, r.kept = loops, contours, kept
+	r.set = *base
+	r.set.Loops, r.set.Contours = loops, contours
+	r.Set = &r.set
 	return nil
 }

@@ -50,21 +50,65 @@ type TileParams struct {
 // A mesh without polygons gives ErrNoPolygons. Any other invalid input gives
 // an error naming the value.
 func BuildTileData(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) ([]byte, error) {
+	b, err := BuildTile(mesh, detail, p)
+	if err != nil {
+		return nil, err
+	}
+	return b.data, nil
+}
+
+// BuiltTile is tile data with its decoded tile and content id, as
+// BuildTile makes them; Mesh.AddBuilt and Mesh.ReplaceBuilt put it in a
+// mesh without decoding or copying it, and Mesh.Built gives a mesh's tile
+// back as one. Everything it holds is shared and read-only.
+type BuiltTile struct {
+	data []byte
+	t    *Tile
+	id   uint64
+}
+
+// Data returns the tile data (shared: read-only).
+func (b *BuiltTile) Data() []byte {
+	if b == nil {
+		return nil
+	}
+	return b.data
+}
+
+// ContentID returns ContentID of the tile data.
+func (b *BuiltTile) ContentID() uint64 {
+	if b == nil {
+		return 0
+	}
+	return b.id
+}
+
+// check returns an error for a nil or zero BuiltTile (fn names the caller).
+func (b *BuiltTile) check(fn string) error {
+	if b == nil || b.t == nil {
+		return fmt.Errorf("navmesh: %s: nil BuiltTile (make one with BuildTile or Mesh.Built)", fn)
+	}
+	return nil
+}
+
+// BuildTile is BuildTileData that also keeps the tile it encoded: every
+// check DecodeTile makes on the data is made on the tile (Tile.check; a
+// mesh that breaks one is rejected here rather than by AddTile later), so
+// that tile is what DecodeTile would give for the data, and what AddBuilt
+// and ReplaceBuilt put in a mesh.
+func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*BuiltTile, error) {
 	t, err := buildTile(mesh, detail, p)
 	if err != nil {
 		return nil, err
+	}
+	if err := t.check(); err != nil {
+		return nil, fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err)
 	}
 	data, err := t.encode()
 	if err != nil {
 		return nil, err
 	}
-	// The decoder's checks (neighbour symmetry, distinct vertices, ...)
-	// apply to built tiles too: a mesh that breaks them is rejected here
-	// rather than by AddTile later.
-	if _, err := DecodeTile(data); err != nil {
-		return nil, fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err)
-	}
-	return data, nil
+	return &BuiltTile{data: data, t: t, id: ContentID(data)}, nil
 }
 
 func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Tile, error) {
@@ -210,8 +254,12 @@ func buildDetail(t *Tile, detail *polymesh.Detail) error {
 	np := len(t.Polys)
 	t.DetailMeshes = make([]DetailMesh, np)
 	if detail == nil {
+		tris := 0
+		for i := range t.Polys {
+			tris += int(t.Polys[i].VertCount) - 2
+		}
 		t.DetailVerts = []geom.Vec3{}
-		t.DetailTris = [][4]uint8{}
+		t.DetailTris = make([][4]uint8, 0, max(tris, 0))
 		for i := range t.Polys {
 			nv := int(t.Polys[i].VertCount)
 			t.DetailMeshes[i] = DetailMesh{TriBase: uint32(len(t.DetailTris)), TriCount: uint16(nv - 2)}

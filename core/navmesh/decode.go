@@ -50,16 +50,167 @@ func (r *reader) vec() geom.Vec3 {
 // finiteVecs reads n vectors, each finite; the error names the first that
 // is not as what (such as "vertex") with its index and offset.
 func (r *reader) finiteVecs(n int, what string) ([]geom.Vec3, error) {
+	off := r.off
 	vs := make([]geom.Vec3, n)
 	for i := range vs {
-		off := r.off
-		v := r.vec()
-		if !v.Finite() {
-			return nil, corrupt(off, "%s %d = %v is not finite", what, i, v)
-		}
-		vs[i] = v
+		vs[i] = r.vec()
+	}
+	if err := checkFinite(vs, off, what); err != nil {
+		return nil, err
 	}
 	return vs, nil
+}
+
+// checkFinite reports the first vector of vs (stored from offset off) that
+// is not finite, as what (such as "vertex") with its index and offset.
+func checkFinite(vs []geom.Vec3, off int, what string) error {
+	for i, v := range vs {
+		if !v.Finite() {
+			return corrupt(off+vertSize*i, "%s %d = %v is not finite", what, i, v)
+		}
+	}
+	return nil
+}
+
+// checkCounts checks the header's vertex, polygon and BV node counts.
+func checkCounts(nv, np, nbv uint64) error {
+	if nv < MinVertsPerPoly || nv > MaxTileVerts {
+		return corrupt(16, "vertex count %d, want %d..%d", nv, MinVertsPerPoly, MaxTileVerts)
+	}
+	if np < 1 || np > MaxTilePolys {
+		return corrupt(20, "polygon count %d, want 1..%d", np, MaxTilePolys)
+	}
+	if nbv != 2*np-1 {
+		return corrupt(32, "BV node count %d, want 2*polygons-1 = %d", nbv, 2*np-1)
+	}
+	return nil
+}
+
+// checkHeaderFloats checks the header's agent sizes and cell sizes.
+func checkHeaderFloats(h *Header) error {
+	for i, f := range []struct {
+		name string
+		v    float32
+		want string
+	}{{"walkable height", h.WalkableHeightM, ">= 0"}, {"walkable radius", h.WalkableRadiusM, ">= 0"},
+		{"walkable climb", h.WalkableClimbM, ">= 0"}, {"cell size", h.CellSizeM, "> 0"}, {"cell height", h.CellHeightM, "> 0"}} {
+		if !finite32(f.v) || f.v < 0 || (f.want == "> 0" && f.v == 0) {
+			return corrupt(64+4*i, "%s %v m, want a finite number %s", f.name, f.v, f.want)
+		}
+	}
+	return nil
+}
+
+// checkDetailMeshes checks that the detail meshes (stored from offset off)
+// take the ndv detail vertices and ndt triangles in turn.
+func checkDetailMeshes(ds []DetailMesh, off int, ndv, ndt uint64) error {
+	var vsum, tsum uint64
+	for i, d := range ds {
+		dOff := off + detailMeshSize*i
+		if uint64(d.VertBase) != vsum || uint64(d.TriBase) != tsum {
+			return corrupt(dOff, "detail mesh %d starts at vertex %d, triangle %d; want the running sums %d, %d",
+				i, d.VertBase, d.TriBase, vsum, tsum)
+		}
+		vsum += uint64(d.VertCount)
+		tsum += uint64(d.TriCount)
+		if vsum > ndv || tsum > ndt {
+			return corrupt(dOff, "detail mesh %d ends at vertex %d, triangle %d, beyond the %d detail vertices, %d triangles",
+				i, vsum, tsum, ndv, ndt)
+		}
+	}
+	if vsum != ndv || tsum != ndt {
+		return corrupt(off+detailMeshSize*len(ds), "detail meshes cover %d vertices and %d triangles, header says %d and %d", vsum, tsum, ndv, ndt)
+	}
+	return nil
+}
+
+// checkDetailTris checks every detail triangle (stored from offset triOff)
+// against its polygon's local vertices and the edge flag bits.
+func checkDetailTris(t *Tile, triOff int) error {
+	for i, d := range t.DetailMeshes {
+		n := int(t.Polys[i].VertCount) + int(d.VertCount)
+		for k := int(d.TriBase); k < int(d.TriBase)+int(d.TriCount); k++ {
+			tr := t.DetailTris[k]
+			for c := 0; c < 3; c++ {
+				if int(tr[c]) >= n {
+					return corrupt(triOff+4*k+c, "detail triangle %d (polygon %d) corner %d = %d, beyond the polygon's %d local vertices", k, i, c, tr[c], n)
+				}
+			}
+			if tr[3]&^DetailEdgeMask != 0 {
+				return corrupt(triOff+4*k+3, "detail triangle %d flags 0x%02x use bits outside 0x%02x", k, tr[3], DetailEdgeMask)
+			}
+		}
+	}
+	return nil
+}
+
+// checkBounds checks the header values derived from the records: the
+// vertical origin and the bounds.
+func checkBounds(t *Tile) error {
+	h := &t.Header
+	lowest, box := t.vertBounds()
+	if math.Float32bits(h.OriginY) != math.Float32bits(lowest) {
+		return corrupt(36, "vertical origin %v m, want the lowest vertex y %v m", h.OriginY, lowest)
+	}
+	if !sameBits(h.BMin, box.Min) || !sameBits(h.BMax, box.Max) {
+		return corrupt(40, "bounds %v..%v m, want the vertices' bounds %v..%v m", h.BMin, h.BMax, box.Min, box.Max)
+	}
+	return nil
+}
+
+// check runs on a tile in memory every check DecodeTile runs on the same
+// tile's data, in the same order, with the same errors and offsets (the
+// layout of docs/format.md): a tile that passes encodes to data DecodeTile
+// accepts, and decodes back to a tile equal to it.
+func (t *Tile) check() error {
+	h := &t.Header
+	nvp := int(h.NVP)
+	if nvp < MinVertsPerPoly || nvp > MaxVertsPerPoly {
+		return corrupt(7, "NVP %d, want %d..%d", h.NVP, MinVertsPerPoly, MaxVertsPerPoly)
+	}
+	np := len(t.Polys)
+	if err := checkCounts(uint64(len(t.Verts)), uint64(np), uint64(len(t.BVTree))); err != nil {
+		return err
+	}
+	if len(t.DetailMeshes) != np {
+		return corrupt(24, "%d detail meshes for %d polygons", len(t.DetailMeshes), np)
+	}
+	if err := checkHeaderFloats(h); err != nil {
+		return err
+	}
+	off := TileHeaderSize
+	if err := checkFinite(t.Verts, off, "vertex"); err != nil {
+		return err
+	}
+	off += vertSize * len(t.Verts)
+	polyOff, recSize := off, polyRecordSize(nvp)
+	for i := range t.Polys {
+		if err := checkPolyRecord(t, i, polyOff+i*recSize); err != nil {
+			return err
+		}
+	}
+	for i := range t.Polys {
+		if err := checkPolyNeighbours(t, i, polyOff+i*recSize); err != nil {
+			return err
+		}
+	}
+	off += recSize * np
+	if err := checkDetailMeshes(t.DetailMeshes, off, uint64(len(t.DetailVerts)), uint64(len(t.DetailTris))); err != nil {
+		return err
+	}
+	off += detailMeshSize * np
+	if err := checkFinite(t.DetailVerts, off, "detail vertex"); err != nil {
+		return err
+	}
+	off += vertSize * len(t.DetailVerts)
+	if err := checkDetailTris(t, off); err != nil {
+		return err
+	}
+	off += detailTriSize * len(t.DetailTris)
+	if err := checkBounds(t); err != nil {
+		return err
+	}
+	return checkBVTree(t, off)
 }
 
 func finite32(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
@@ -93,14 +244,8 @@ func DecodeTile(data []byte) (*Tile, error) {
 	ndv := r.u32()
 	ndt := r.u32()
 	nbv := r.u32()
-	if nv < MinVertsPerPoly || nv > MaxTileVerts {
-		return nil, corrupt(16, "vertex count %d, want %d..%d", nv, MinVertsPerPoly, MaxTileVerts)
-	}
-	if np < 1 || np > MaxTilePolys {
-		return nil, corrupt(20, "polygon count %d, want 1..%d", np, MaxTilePolys)
-	}
-	if nbv != 2*np-1 {
-		return nil, corrupt(32, "BV node count %d, want 2*polygons-1 = %d", nbv, 2*np-1)
+	if err := checkCounts(uint64(nv), uint64(np), uint64(nbv)); err != nil {
+		return nil, err
 	}
 	nvp := int(h.NVP)
 	want := int64(TileHeaderSize) + vertSize*int64(nv) + int64(polyRecordSize(nvp))*int64(np) +
@@ -117,15 +262,8 @@ func DecodeTile(data []byte) (*Tile, error) {
 	h.WalkableClimbM = r.f32()
 	h.CellSizeM = r.f32()
 	h.CellHeightM = r.f32()
-	for i, f := range []struct {
-		name string
-		v    float32
-		want string
-	}{{"walkable height", h.WalkableHeightM, ">= 0"}, {"walkable radius", h.WalkableRadiusM, ">= 0"},
-		{"walkable climb", h.WalkableClimbM, ">= 0"}, {"cell size", h.CellSizeM, "> 0"}, {"cell height", h.CellHeightM, "> 0"}} {
-		if !finite32(f.v) || f.v < 0 || (f.want == "> 0" && f.v == 0) {
-			return nil, corrupt(64+4*i, "%s %v m, want a finite number %s", f.name, f.v, f.want)
-		}
+	if err := checkHeaderFloats(h); err != nil {
+		return nil, err
 	}
 
 	// Vertices.
@@ -165,24 +303,12 @@ func DecodeTile(data []byte) (*Tile, error) {
 
 	// Detail meshes.
 	t.DetailMeshes = make([]DetailMesh, np)
-	var vsum, tsum uint64
+	detailOff := r.off
 	for i := range t.DetailMeshes {
-		off := r.off
-		d := DetailMesh{VertBase: r.u32(), TriBase: r.u32(), VertCount: r.u16(), TriCount: r.u16()}
-		if uint64(d.VertBase) != vsum || uint64(d.TriBase) != tsum {
-			return nil, corrupt(off, "detail mesh %d starts at vertex %d, triangle %d; want the running sums %d, %d",
-				i, d.VertBase, d.TriBase, vsum, tsum)
-		}
-		vsum += uint64(d.VertCount)
-		tsum += uint64(d.TriCount)
-		if vsum > uint64(ndv) || tsum > uint64(ndt) {
-			return nil, corrupt(off, "detail mesh %d ends at vertex %d, triangle %d, beyond the %d detail vertices, %d triangles",
-				i, vsum, tsum, ndv, ndt)
-		}
-		t.DetailMeshes[i] = d
+		t.DetailMeshes[i] = DetailMesh{VertBase: r.u32(), TriBase: r.u32(), VertCount: r.u16(), TriCount: r.u16()}
 	}
-	if vsum != uint64(ndv) || tsum != uint64(ndt) {
-		return nil, corrupt(r.off, "detail meshes cover %d vertices and %d triangles, header says %d and %d", vsum, tsum, ndv, ndt)
+	if err := checkDetailMeshes(t.DetailMeshes, detailOff, uint64(ndv), uint64(ndt)); err != nil {
+		return nil, err
 	}
 	if t.DetailVerts, err = r.finiteVecs(int(ndv), "detail vertex"); err != nil {
 		return nil, err
@@ -192,28 +318,11 @@ func DecodeTile(data []byte) (*Tile, error) {
 	for i := range t.DetailTris {
 		copy(t.DetailTris[i][:], r.bytes(4))
 	}
-	for i, d := range t.DetailMeshes {
-		n := int(t.Polys[i].VertCount) + int(d.VertCount)
-		for k := int(d.TriBase); k < int(d.TriBase)+int(d.TriCount); k++ {
-			tr := t.DetailTris[k]
-			for c := 0; c < 3; c++ {
-				if int(tr[c]) >= n {
-					return nil, corrupt(triOff+4*k+c, "detail triangle %d (polygon %d) corner %d = %d, beyond the polygon's %d local vertices", k, i, c, tr[c], n)
-				}
-			}
-			if tr[3]&^DetailEdgeMask != 0 {
-				return nil, corrupt(triOff+4*k+3, "detail triangle %d flags 0x%02x use bits outside 0x%02x", k, tr[3], DetailEdgeMask)
-			}
-		}
+	if err := checkDetailTris(t, triOff); err != nil {
+		return nil, err
 	}
-
-	// Header values derived from the records.
-	lowest, box := t.vertBounds()
-	if math.Float32bits(h.OriginY) != math.Float32bits(lowest) {
-		return nil, corrupt(36, "vertical origin %v m, want the lowest vertex y %v m", h.OriginY, lowest)
-	}
-	if !sameBits(h.BMin, box.Min) || !sameBits(h.BMax, box.Max) {
-		return nil, corrupt(40, "bounds %v..%v m, want the vertices' bounds %v..%v m", h.BMin, h.BMax, box.Min, box.Max)
+	if err := checkBounds(t); err != nil {
+		return nil, err
 	}
 
 	// BV tree.

@@ -49,7 +49,8 @@ func neighbourPos(x, z int32, dir uint8) (int32, int32, bool) {
 func (m *Mesh) connect(s uint32) {
 	mt := m.slots[s].tile
 	m.connectInternal(s)
-	touched := []uint32{s}
+	var buf [16]uint32 // the tile and its neighbours, most often
+	touched := append(buf[:0], s)
 	h := &mt.t.Header
 	for _, dir := range borderDirs {
 		nx, nz, ok := neighbourPos(h.TileX, h.TileZ, dir)
@@ -151,8 +152,9 @@ type portalEdge struct {
 	va, vb     geom.Vec3
 }
 
-func portalEdges(t *Tile, dir uint8) []portalEdge {
-	var es []portalEdge
+// portalEdges returns, in es (reused), the portal edges of t facing dir.
+func portalEdges(es []portalEdge, t *Tile, dir uint8) []portalEdge {
+	es = es[:0]
 	want := ExtLink | uint16(dir)
 	for i := range t.Polys {
 		p := &t.Polys[i]
@@ -171,11 +173,13 @@ func portalEdges(t *Tile, dir uint8) []portalEdge {
 // border dir of a).
 func (m *Mesh) connectPair(a, b uint32, dir uint8) {
 	ta, tb := m.slots[a].tile, m.slots[b].tile
-	ea := portalEdges(ta.t, dir)
+	m.edgesA = portalEdges(m.edgesA, ta.t, dir)
+	ea := m.edgesA
 	if len(ea) == 0 {
 		return
 	}
-	eb := portalEdges(tb.t, OppositeDir(dir))
+	m.edgesB = portalEdges(m.edgesB, tb.t, OppositeDir(dir))
+	eb := m.edgesB
 	if len(eb) == 0 {
 		return
 	}

@@ -86,6 +86,9 @@ type Mesh struct {
 	// ascending layer order. It is used for lookup only, never iterated.
 	cols  map[[2]int32][]uint32
 	count int
+	// edgesA and edgesB are connectPair's memory, reused (a Mesh is
+	// changed by one goroutine at a time).
+	edgesA, edgesB []portalEdge
 }
 
 type slot struct {
@@ -103,8 +106,10 @@ type meshTile struct {
 	links [][]Link // per polygon, in link order
 }
 
-func newMeshTile(data []byte, t *Tile) *meshTile {
-	mt := &meshTile{data: data, id: ContentID(data), t: t,
+// newMeshTile returns a mesh tile for data, its decoded form t and its
+// content id (ContentID(data)).
+func newMeshTile(data []byte, t *Tile, id uint64) *meshTile {
+	mt := &meshTile{data: data, id: id, t: t,
 		flags: make([]uint16, len(t.Polys)), areas: make([]uint8, len(t.Polys)),
 		links: make([][]Link, len(t.Polys))}
 	edges := 0
@@ -184,14 +189,31 @@ func (m *Mesh) AddTile(data []byte) (TileRef, error) {
 	if err != nil {
 		return 0, err
 	}
+	data = append([]byte(nil), data...)
+	return m.addTile(data, t, ContentID(data), "AddTile")
+}
+
+// AddBuilt is AddTile for a tile BuildTile made: no decoding and no copy
+// (the mesh shares b's data and decoded tile, which nobody changes).
+func (m *Mesh) AddBuilt(b *BuiltTile) (TileRef, error) {
+	if m == nil {
+		return 0, errNilMesh
+	}
+	if err := b.check("AddBuilt"); err != nil {
+		return 0, err
+	}
+	return m.addTile(b.data, b.t, b.id, "AddBuilt")
+}
+
+func (m *Mesh) addTile(data []byte, t *Tile, id uint64, fn string) (TileRef, error) {
 	h := &t.Header
 	if s, ok := m.lookup(h.TileX, h.TileZ, h.Layer); ok {
-		return 0, fmt.Errorf("navmesh: AddTile: position (%d, %d) layer %d already holds tile %#x", h.TileX, h.TileZ, h.Layer, uint64(m.tileRef(s)))
+		return 0, fmt.Errorf("navmesh: %s: position (%d, %d) layer %d already holds tile %#x", fn, h.TileX, h.TileZ, h.Layer, uint64(m.tileRef(s)))
 	}
 	if len(m.free) == 0 && len(m.slots) >= MaxSlots {
-		return 0, fmt.Errorf("navmesh: AddTile: all %d slots are in use", MaxSlots)
+		return 0, fmt.Errorf("navmesh: %s: all %d slots are in use", fn, MaxSlots)
 	}
-	mt := newMeshTile(append([]byte(nil), data...), t)
+	mt := newMeshTile(data, t, id)
 	var s uint32
 	if n := len(m.free); n > 0 {
 		s = m.free[n-1]
@@ -256,12 +278,29 @@ func (m *Mesh) ReplaceTile(data []byte) (TileRef, error) {
 	if err != nil {
 		return 0, err
 	}
+	data = append([]byte(nil), data...)
+	return m.replaceTile(data, t, ContentID(data), "ReplaceTile")
+}
+
+// ReplaceBuilt is ReplaceTile for a tile BuildTile made: no decoding and
+// no copy (the mesh shares b's data and decoded tile).
+func (m *Mesh) ReplaceBuilt(b *BuiltTile) (TileRef, error) {
+	if m == nil {
+		return 0, errNilMesh
+	}
+	if err := b.check("ReplaceBuilt"); err != nil {
+		return 0, err
+	}
+	return m.replaceTile(b.data, b.t, b.id, "ReplaceBuilt")
+}
+
+func (m *Mesh) replaceTile(data []byte, t *Tile, id uint64, fn string) (TileRef, error) {
 	h := &t.Header
 	s, ok := m.lookup(h.TileX, h.TileZ, h.Layer)
 	if !ok {
-		return 0, fmt.Errorf("navmesh: ReplaceTile: no tile at position (%d, %d) layer %d", h.TileX, h.TileZ, h.Layer)
+		return 0, fmt.Errorf("navmesh: %s: no tile at position (%d, %d) layer %d", fn, h.TileX, h.TileZ, h.Layer)
 	}
-	mt := newMeshTile(append([]byte(nil), data...), t)
+	mt := newMeshTile(data, t, id)
 	m.unplace(s)
 	m.slots[s].gen = nextGen(m.slots[s].gen)
 	m.place(s, mt)
@@ -415,6 +454,17 @@ func (m *Mesh) TileData(ref TileRef) ([]byte, error) {
 		return nil, err
 	}
 	return append([]byte(nil), mt.data...), nil
+}
+
+// Built returns the tile ref names as a BuiltTile sharing the mesh's data
+// and decoded tile (read-only), to put back later with AddBuilt or
+// ReplaceBuilt without decoding.
+func (m *Mesh) Built(ref TileRef) (*BuiltTile, error) {
+	_, mt, err := m.tileOf(ref, "Built")
+	if err != nil {
+		return nil, err
+	}
+	return &BuiltTile{data: mt.data, t: mt.t, id: mt.id}, nil
 }
 
 // TileContentID returns the content id (ContentID of its data) of the tile

@@ -3,6 +3,7 @@ package navmesh
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -645,6 +646,136 @@ func BenchmarkReplaceTile(b *testing.B) {
 				if _, err := m.ReplaceTile(data); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// TestBuiltTiles: AddBuilt and ReplaceBuilt give the mesh AddTile and
+// ReplaceTile give for the same data (same bytes, refs and links), Built
+// hands a mesh's tile back, and nil or zero BuiltTiles are errors that
+// change nothing.
+func TestBuiltTiles(t *testing.T) {
+	build := func(m *polymesh.Mesh, p TileParams) *BuiltTile {
+		t.Helper()
+		b, err := BuildTile(m, nil, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data := mustBuild(t, m, nil, p); string(b.Data()) != string(data) || b.ContentID() != ContentID(data) {
+			t.Fatalf("BuildTile and BuildTileData differ")
+		}
+		return b
+	}
+	a := build(twoColumns(0, 0, 10), params(0, 0, 0))
+	b := build(twoRows(1, 0, 12), params(1, 0, 0))
+	b2 := build(twoColumns(1, 0, 12), params(1, 0, 0))
+
+	byData, byBuilt := NewMesh(), NewMesh()
+	for _, d := range []*BuiltTile{a, b} {
+		r1, err1 := byData.AddTile(d.Data())
+		r2, err2 := byBuilt.AddBuilt(d)
+		if err1 != nil || err2 != nil || r1 != r2 {
+			t.Fatalf("add: %#x %v, %#x %v", uint64(r1), err1, uint64(r2), err2)
+		}
+	}
+	r1, err1 := byData.ReplaceTile(b2.Data())
+	r2, err2 := byBuilt.ReplaceBuilt(b2)
+	if err1 != nil || err2 != nil || r1 != r2 {
+		t.Fatalf("replace: %#x %v, %#x %v", uint64(r1), err1, uint64(r2), err2)
+	}
+	m1, err1 := byData.MarshalBinary()
+	m2, err2 := byBuilt.MarshalBinary()
+	if err1 != nil || err2 != nil || string(m1) != string(m2) {
+		t.Fatalf("meshes differ (%v, %v)", err1, err2)
+	}
+	if checkReciprocal(t, byBuilt) != checkReciprocal(t, byData) {
+		t.Errorf("border links differ")
+	}
+	back, err := byBuilt.Built(r2)
+	if err != nil || back.ContentID() != b2.ContentID() || string(back.Data()) != string(b2.Data()) {
+		t.Fatalf("Built: %v", err)
+	}
+	// Away and back again, the second time with the BuiltTile Built gave.
+	for _, d := range []*BuiltTile{b, back} {
+		if _, err := byData.ReplaceTile(d.Data()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := byBuilt.ReplaceBuilt(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m1, _ = byData.MarshalBinary()
+	m2, _ = byBuilt.MarshalBinary()
+	if string(m1) != string(m2) {
+		t.Errorf("a tile put back with its BuiltTile gives other bytes")
+	}
+	for _, bad := range []*BuiltTile{nil, {}} {
+		if _, err := byBuilt.AddBuilt(bad); err == nil {
+			t.Errorf("AddBuilt(%v) succeeded", bad)
+		}
+		if _, err := byBuilt.ReplaceBuilt(bad); err == nil {
+			t.Errorf("ReplaceBuilt(%v) succeeded", bad)
+		}
+	}
+	if _, err := byBuilt.AddBuilt(a); err == nil || !strings.Contains(err.Error(), "already holds") {
+		t.Errorf("AddBuilt at a taken position: %v", err)
+	}
+	if m4, _ := byBuilt.MarshalBinary(); string(m4) != string(m2) {
+		t.Errorf("failed calls changed the mesh")
+	}
+	if _, err := byBuilt.Built(0); err == nil {
+		t.Errorf("Built(0) succeeded")
+	}
+}
+
+// TestTileCheckMatchesDecode: Tile.check (what BuildTile runs instead of
+// decoding its data) accepts a built tile and rejects each corruption with
+// the error DecodeTile gives for the same tile's data.
+func TestTileCheckMatchesDecode(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(tl *Tile)
+	}{
+		{"valid", func(*Tile) {}},
+		{"walkable radius", func(tl *Tile) { tl.Header.WalkableRadiusM = float32(math.NaN()) }},
+		{"cell size", func(tl *Tile) { tl.Header.CellSizeM = 0 }},
+		{"vertex", func(tl *Tile) { tl.Verts[1].X = float32(math.Inf(1)) }},
+		{"vertex count", func(tl *Tile) { tl.Polys[0].VertCount = 2 }},
+		{"vertex index", func(tl *Tile) { tl.Polys[1].Verts[0] = uint16(len(tl.Verts)) }},
+		{"area", func(tl *Tile) { tl.Polys[0].Area = MaxArea + 1 }},
+		{"neighbour itself", func(tl *Tile) { tl.Polys[0].Neis[2] = 0 }},
+		{"neighbour not back", func(tl *Tile) {
+			tl.Polys[1].Neis[0], tl.Polys[1].Neis[1], tl.Polys[1].Neis[2], tl.Polys[1].Neis[3] = NullIndex, NullIndex, NullIndex, NullIndex
+		}},
+		{"portal off its border", func(tl *Tile) { tl.Polys[0].Neis[0], tl.Polys[0].Neis[1] = tl.Polys[0].Neis[1], tl.Polys[0].Neis[0] }},
+		{"detail mesh", func(tl *Tile) { tl.DetailMeshes[1].TriBase++ }},
+		{"detail triangle", func(tl *Tile) { tl.DetailTris[0][3] = 0xff }},
+		{"origin", func(tl *Tile) { tl.Header.OriginY += 1 }},
+		{"bounds", func(tl *Tile) { tl.Header.BMax.X += 1 }},
+		{"BV leaf", func(tl *Tile) { tl.BVTree[len(tl.BVTree)-1].BMax[0]++ }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := BuildTile(twoColumns(0, 0, 10), nil, params(0, 0, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl, err := DecodeTile(b.Data()) // a copy to change
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.change(tl)
+			got := tl.check()
+			data, err := tl.encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, want := DecodeTile(data)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("check: %v\nDecodeTile: %v", got, want)
+			}
+			if (want == nil) != (tc.name == "valid") {
+				t.Errorf("DecodeTile: %v", want)
 			}
 		})
 	}

@@ -12,8 +12,9 @@ import (
 // panics. niltest scans the package, so a new type must be registered here.
 func TestNilReceivers(t *testing.T) {
 	niltest.Check(t, ".", niltest.Types{
-		"Mesh":  {Nil: (*Mesh)(nil), Zero: &Mesh{}},
-		"State": {Nil: (*State)(nil), Zero: &State{}},
-		"Tile":  {Nil: (*Tile)(nil), Zero: &Tile{}},
+		"BuiltTile": {Nil: (*BuiltTile)(nil), Zero: &BuiltTile{}},
+		"Mesh":      {Nil: (*Mesh)(nil), Zero: &Mesh{}},
+		"State":     {Nil: (*State)(nil), Zero: &State{}},
+		"Tile":      {Nil: (*Tile)(nil), Zero: &Tile{}},
 	})
 }

@@ -155,7 +155,7 @@ func (m *Mesh) UnmarshalBinary(data []byte) error {
 				i, t.Header.TileX, t.Header.TileZ, t.Header.Layer, prev.TileX, prev.TileZ, prev.Layer)
 		}
 		prev = &t.Header
-		mt := newMeshTile(tdata, t)
+		mt := newMeshTile(tdata, t, ContentID(tdata))
 		eoff := r.off
 		es, err := readEdits(r, MeshMagic, len(t.Polys))
 		if err != nil {
@@ -422,6 +422,7 @@ func (m *Mesh) RestoreState(st *State, lookup func(contentID uint64) []byte) err
 		ts := &st.Tiles[i]
 		var data []byte
 		var t *Tile
+		id := ts.ContentID
 		if s, ok := m.lookup(ts.X, ts.Z, ts.Layer); ok && m.slots[s].tile.id == ts.ContentID {
 			data, t = m.slots[s].tile.data, m.slots[s].tile.t
 		} else {
@@ -444,7 +445,7 @@ func (m *Mesh) RestoreState(st *State, lookup func(contentID uint64) []byte) err
 					i, ts.ContentID, t.Header.TileX, t.Header.TileZ, t.Header.Layer, ts.X, ts.Z, ts.Layer)
 			}
 		}
-		mt := newMeshTile(data, t)
+		mt := newMeshTile(data, t, id)
 		for k, e := range ts.Edits {
 			if int(e.Poly) >= len(t.Polys) {
 				return fmt.Errorf("navmesh: RestoreState: tile %d edit %d names polygon %d of a tile with %d", i, k, e.Poly, len(t.Polys))

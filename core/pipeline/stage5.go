@@ -76,6 +76,9 @@ type LayerBuild struct {
 	// polygons, which makes no tile.
 	Data      []byte
 	ContentID uint64
+	// Built is Data with its decoded tile (nil with Data), for
+	// navmesh.Mesh.AddBuilt and ReplaceBuilt.
+	Built *navmesh.BuiltTile
 	// AreaM2 is the walkable area of the polygons: the sum of their areas
 	// projected on x/z, in stored positions, square metres.
 	AreaM2 float64
@@ -281,7 +284,7 @@ func buildTileMesh(s *NavSettings, at TilePlace, chf *voxel.CompactHeightfield, 
 	clock.lap(StageContours)
 	tm := &TileMesh{Regions: regs}
 	lb := LayerBuild{Contours: cset, Regions: regs.RegionCount()}
-	if err := polyTile(s, &at, 0, c, regs.IDs, &lb, clock); err != nil {
+	if err := polyTile(s, &at, 0, c, regs.IDs, &lb, true, clock); err != nil {
 		return nil, err
 	}
 	tm.Counts.Regions = regs.RegionCount()
@@ -320,7 +323,7 @@ func layerFirstMesh(s *NavSettings, at TilePlace, c *voxel.CompactHeightfield, a
 			}
 			scratch.viewAreas = va
 		}
-		lb, err := layerMesh(s, &at, &c.Grid, v, va, lab, clock)
+		lb, err := layerMesh(s, &at, &c.Grid, v, va, lab, true, clock)
 		if err != nil {
 			return nil, fmt.Errorf("pipeline: layer %d: %w", li, err)
 		}
@@ -350,6 +353,7 @@ func layerFirstMesh(s *NavSettings, at TilePlace, c *voxel.CompactHeightfield, a
 //
 // The settings must build layer first (s.LayerFirst()). lab receives the
 // layer's regions; the LayerBuild's region ids are lab's, its RegionBase 0.
+// Its Detail is nil (see BuildLayerFromContours).
 // A layer without polygons has Data nil. Invalid input gives an error
 // naming the value.
 func BuildLayerMesh(s *NavSettings, at TilePlace, g *voxel.Grid, v *region.LayerView, areas []uint8, lab *region.Labels) (LayerBuild, error) {
@@ -365,7 +369,7 @@ func BuildLayerMesh(s *NavSettings, at TilePlace, g *voxel.Grid, v *region.Layer
 	if err := checkLayerNumber(v.Layer); err != nil {
 		return LayerBuild{}, err
 	}
-	return layerMesh(s, &at, g, v, areas, lab, &stageClock{})
+	return layerMesh(s, &at, g, v, areas, lab, false, &stageClock{})
 }
 
 // BuildLayerContours runs steps 2 and 3 of one height layer
@@ -389,8 +393,10 @@ func BuildLayerContours(s *NavSettings, g *voxel.Grid, v *region.LayerView, area
 
 // BuildLayerFromContours runs step 4 of one height layer
 // (build3d-runtime.md, "Layer-first tiles"): the polygons of cset (welded
-// within the layer, placed by at.Map), the detail mesh without height
-// sampling and the tile data with the given layer number, whose vertical
+// within the layer, placed by at.Map) and the tile data with the given
+// layer number (the detail stage samples nothing here and is skipped:
+// Detail is nil, the data hold each polygon's fan, the bytes the detail
+// mesh would give; the tile cache's fast path), whose vertical
 // origin is the layer's lowest vertex. regions is the layer's region count
 // (LayerBuild.Regions). The settings must build layer first; cset is only
 // read. A layer without polygons has Data nil. Invalid input gives an
@@ -411,7 +417,7 @@ func BuildLayerFromContours(s *NavSettings, at TilePlace, layer int, cset *conto
 	if regions < 0 {
 		return LayerBuild{}, fmt.Errorf("pipeline: BuildLayerFromContours: %d regions, want >= 0", regions)
 	}
-	return layerFromContours(s, &at, layer, cset, regions, &stageClock{})
+	return layerFromContours(s, &at, layer, cset, regions, false, &stageClock{})
 }
 
 // checkLayerFirst checks that s is valid and builds layer first (fn names
@@ -441,12 +447,12 @@ func checkLayerNumber(layer int) error {
 // layerMesh is BuildLayerMesh on checked arguments (the view and areas are
 // checked by the region and contour stages): layerContours, then
 // layerFromContours.
-func layerMesh(s *NavSettings, at *TilePlace, g *voxel.Grid, v *region.LayerView, areas []uint8, lab *region.Labels, clock *stageClock) (LayerBuild, error) {
+func layerMesh(s *NavSettings, at *TilePlace, g *voxel.Grid, v *region.LayerView, areas []uint8, lab *region.Labels, detail bool, clock *stageClock) (LayerBuild, error) {
 	cset, err := layerContours(s, g, v, areas, lab, clock)
 	if err != nil {
 		return LayerBuild{}, err
 	}
-	return layerFromContours(s, at, v.Layer, cset, lab.Count, clock)
+	return layerFromContours(s, at, v.Layer, cset, lab.Count, detail, clock)
 }
 
 // layerContours is BuildLayerContours on checked settings.
@@ -464,9 +470,9 @@ func layerContours(s *NavSettings, g *voxel.Grid, v *region.LayerView, areas []u
 }
 
 // layerFromContours is BuildLayerFromContours on checked arguments.
-func layerFromContours(s *NavSettings, at *TilePlace, layer int, cset *contour.Set, regions int, clock *stageClock) (LayerBuild, error) {
+func layerFromContours(s *NavSettings, at *TilePlace, layer int, cset *contour.Set, regions int, detail bool, clock *stageClock) (LayerBuild, error) {
 	lb := LayerBuild{Layer: layer, Contours: cset, Regions: regions}
-	if err := polyTile(s, at, layer, nil, nil, &lb, clock); err != nil {
+	if err := polyTile(s, at, layer, nil, nil, &lb, detail, clock); err != nil {
 		return LayerBuild{}, err
 	}
 	return lb, nil
@@ -476,8 +482,9 @@ func layerFromContours(s *NavSettings, at *TilePlace, layer int, cset *contour.S
 // shared by both paths) and fills lb. chf and regions are the heightfield
 // and region ids the detail stage samples heights from (unused, and may be
 // nil, without sampling). A mesh without polygons leaves Detail and Data
-// nil.
-func polyTile(s *NavSettings, at *TilePlace, layer int, chf *voxel.CompactHeightfield, regions []uint16, lb *LayerBuild, clock *stageClock) error {
+// nil. keepDetail false skips the detail stage when it samples nothing
+// (Detail nil; the tile data, each polygon's fan, are the same bytes).
+func polyTile(s *NavSettings, at *TilePlace, layer int, chf *voxel.CompactHeightfield, regions []uint16, lb *LayerBuild, keepDetail bool, clock *stageClock) error {
 	mesh, err := polymesh.BuildMapped(lb.Contours, s.VertsPerPoly, &at.Map)
 	if err != nil {
 		return err
@@ -490,13 +497,15 @@ func polyTile(s *NavSettings, at *TilePlace, layer int, chf *voxel.CompactHeight
 	if mesh.PolyCount() == 0 {
 		return nil
 	}
-	detail, err := polymesh.BuildDetail(mesh, chf, regions, s.DetailSampleDistM(), s.DetailSampleMaxErrorM())
-	if err != nil {
-		return err
+	var detail *polymesh.Detail
+	if keepDetail || polymesh.Sampling(s.DetailSampleDistM(), mesh.CellSizeM) {
+		if detail, err = polymesh.BuildDetail(mesh, chf, regions, s.DetailSampleDistM(), s.DetailSampleMaxErrorM()); err != nil {
+			return err
+		}
 	}
 	lb.Detail = detail
 	clock.lap(StageDetail)
-	data, err := navmesh.BuildTileData(mesh, detail, navmesh.TileParams{
+	built, err := navmesh.BuildTile(mesh, detail, navmesh.TileParams{
 		TileX:           int32(at.TX),
 		TileZ:           int32(at.TZ),
 		Layer:           uint8(layer),
@@ -510,7 +519,7 @@ func polyTile(s *NavSettings, at *TilePlace, layer int, chf *voxel.CompactHeight
 	if err != nil {
 		return err
 	}
-	lb.Data, lb.ContentID = data, navmesh.ContentID(data)
+	lb.Built, lb.Data, lb.ContentID = built, built.Data(), built.ContentID()
 	lb.AreaM2 = PolyAreaM2(mesh)
 	clock.lap(StageTile)
 	return nil

@@ -305,30 +305,44 @@ type RegionRepair struct {
 	// Verdict is the outcome of the precondition checks.
 	Verdict Verdict
 
-	gone   []uint32 // per span: stamp when removed
-	band   []uint32 // per span: stamp when in the search band
-	seen   []uint32 // per span: stamp when reached by the search
-	stamp  uint32
-	lost   []int32 // per component: spans removed
-	lostIn []int32 // per component: spans removed outside the ring
-	comps  []int32 // components that lost spans, in the order met
-	queue  []int32
+	gone        []uint32 // per span: stamp when removed
+	band        []uint32 // per span: stamp when in the search band
+	seen        []uint32 // per span: search stamp when reached by a search
+	stamp       uint32
+	searchStamp uint32  // the last stamp of seen (nextSearch)
+	blob        []int32 // per removed span of the component searched: its blob
+	sub         []int32 // the ring spans of one blob
+	lost        []int32 // per component: spans removed
+	lostIn      []int32 // per component: spans removed outside the ring
+	comps       []int32 // components that lost spans, in the order met
+	queue       []int32
 }
 
-// nextStamp returns a fresh stamp for the per-span marks of n spans.
+// nextStamp returns a fresh stamp for the per-span marks gone and band of
+// n spans (and makes seen n long).
 func (r *RegionRepair) nextStamp(n int) uint32 {
 	if len(r.gone) < n {
 		r.gone, r.band, r.seen = make([]uint32, n), make([]uint32, n), make([]uint32, n)
-		r.stamp = 0
+		r.stamp, r.searchStamp = 0, 0
 	}
 	r.stamp++
 	if r.stamp == 0 {
 		clear(r.gone)
 		clear(r.band)
-		clear(r.seen)
 		r.stamp = 1
 	}
 	return r.stamp
+}
+
+// nextSearch returns a fresh stamp for seen (one per search or blob
+// labelling).
+func (r *RegionRepair) nextSearch() uint32 {
+	r.searchStamp++
+	if r.searchStamp == 0 {
+		clear(r.seen)
+		r.searchStamp = 1
+	}
+	return r.searchStamp
 }
 
 // Repair checks the preconditions of build3d-runtime.md, "Repairing a
@@ -496,10 +510,19 @@ func (r *RegionRepair) firstLeft(b *RepairBase, c uint16, st uint32) int32 {
 }
 
 // connected runs precondition (c) for component c: it appends the ring of c
-// to r.Ring and searches from its first ring span, first through the band
-// (the ring and the spans of c linked to it), then through all of c with
-// the budget. It reports whether every ring span was reached, setting
-// r.Verdict otherwise.
+// to r.Ring, splits the removed spans of c into blobs (pieces linked
+// through removed spans of c) and, for each blob in the order of its first
+// removed span, searches from the first span of the blob's ring (the ring
+// spans next to the blob), first through the band (the ring and the spans
+// of c linked to it), then through all of c with what is left of the
+// budget, until every span of the blob's ring is reached. With one blob
+// that is the search of the whole ring. It reports whether every blob's
+// ring held together, setting r.Verdict otherwise.
+//
+// Blob by blob is enough: a path through c that crosses removed spans
+// enters and leaves each blob it crosses at ring spans of that blob, and
+// those are linked outside the removed spans, so c minus its removed spans
+// stays connected when every blob's ring does.
 func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32) bool {
 	v := b.view
 	comp, links := b.comps.IDs, v.Links
@@ -531,21 +554,93 @@ func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32) bool {
 			}
 		}
 	}
-	// inRing reports whether a span of c is in the ring.
-	inRing := func(j int32) bool {
-		// Ring spans are next to a removed span of c.
-		for d := range 4 {
-			if l := links[4*int(j)+d]; l >= 0 && r.gone[l] == st && comp[l] == c {
-				return true
+	blobs := r.splitBlobs(b, c, st)
+	budget := max(n/4, 256)
+	spent := 0
+	for bl := range blobs {
+		sub := r.sub[:0]
+		for _, j := range ring {
+			if r.nextToBlob(b, c, st, j, bl) {
+				sub = append(sub, j)
 			}
 		}
-		return false
+		r.sub = sub
+		if len(sub) <= 1 {
+			continue
+		}
+		ok := r.search(b, c, st, sub, bl, budget-spent)
+		spent += len(r.queue)
+		if !ok {
+			r.Verdict.Visited, r.Verdict.Budget = spent, budget
+			reason := ReasonSplit
+			if spent > budget {
+				reason = ReasonBudget
+			}
+			r.Verdict.Reason, r.Verdict.Comp, r.Verdict.Region = reason, int(c), b.compRegion[c]
+			r.Verdict.Size, r.Verdict.Lost = b.comps.Size[c], r.lost[c]
+			return false
+		}
 	}
-	// One search, in two passes over the same queue: the first keeps to
-	// the band; the second goes over the spans found again (and on) with
-	// the band lifted, so it continues from everything the first reached.
+	r.Verdict.Visited, r.Verdict.Budget = spent, budget
+	return true
+}
+
+// splitBlobs labels the removed spans of component c (r.blob) with their
+// blob, 0, 1, ... in the order of each blob's first removed span, and
+// returns the number of blobs.
+func (r *RegionRepair) splitBlobs(b *RepairBase, c uint16, st uint32) int32 {
+	comp, links := b.comps.IDs, b.view.Links
+	if len(r.blob) < len(comp) {
+		r.blob = make([]int32, len(comp))
+	}
+	// r.blob[k] is valid for the removed spans of c once labelled here;
+	// r.seen marks them (the searches restamp it afterwards).
+	mark := r.nextSearch()
+	var blobs int32
+	for _, k := range r.Removed {
+		if comp[k] != c || r.seen[k] == mark {
+			continue
+		}
+		q := append(r.queue[:0], k)
+		r.seen[k], r.blob[k] = mark, blobs
+		for h := 0; h < len(q); h++ {
+			for d := range 4 {
+				l := links[4*int(q[h])+d]
+				if l >= 0 && r.gone[l] == st && comp[l] == c && r.seen[l] != mark {
+					r.seen[l], r.blob[l] = mark, blobs
+					q = append(q, l)
+				}
+			}
+		}
+		r.queue = q
+		blobs++
+	}
+	return blobs
+}
+
+// nextToBlob reports whether span j of c is linked to a removed span of
+// blob bl.
+func (r *RegionRepair) nextToBlob(b *RepairBase, c uint16, st uint32, j int32, bl int32) bool {
+	comp, links := b.comps.IDs, b.view.Links
+	for d := range 4 {
+		if l := links[4*int(j)+d]; l >= 0 && r.gone[l] == st && comp[l] == c && r.blob[l] == bl {
+			return true
+		}
+	}
+	return false
+}
+
+// search is one blob's connectivity search (see connected): from ring[0],
+// in two passes over the same queue (r.queue), the first through the band
+// only, the second, when the first did not reach every span of ring, on
+// from everything the first reached to any span of c not removed until the
+// queue holds more than budget spans. It reports whether every span of
+// ring was reached.
+func (r *RegionRepair) search(b *RepairBase, c uint16, st uint32, ring []int32, bl int32, budget int) bool {
+	comp, links := b.comps.IDs, b.view.Links
+	mark := r.nextSearch()
 	q := append(r.queue[:0], ring[0])
-	r.seen[ring[0]] = st
+	r.seen[ring[0]] = mark
 	reached := 1
 	pass := func(banded bool, budget int) bool {
 		for h := 0; h < len(q); h++ {
@@ -555,12 +650,12 @@ func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32) bool {
 			k := q[h]
 			for d := range 4 {
 				l := links[4*int(k)+d]
-				if l < 0 || r.seen[l] == st || r.gone[l] == st || comp[l] != c || (banded && r.band[l] != st) {
+				if l < 0 || r.seen[l] == mark || r.gone[l] == st || comp[l] != c || (banded && r.band[l] != st) {
 					continue
 				}
-				r.seen[l] = st
+				r.seen[l] = mark
 				q = append(q, l)
-				if inRing(l) {
+				if r.nextToBlob(b, c, st, l, bl) {
 					reached++
 					if reached == len(ring) {
 						return true
@@ -571,20 +666,9 @@ func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32) bool {
 		return false
 	}
 	ok := pass(true, 0)
-	budget := max(n/4, 256)
 	if !ok {
 		ok = pass(false, budget)
 	}
 	r.queue = q
-	r.Verdict.Visited, r.Verdict.Budget = len(q), budget
-	if ok {
-		return true
-	}
-	reason := ReasonSplit
-	if len(q) > budget {
-		reason = ReasonBudget
-	}
-	r.Verdict.Reason, r.Verdict.Comp, r.Verdict.Region = reason, int(c), b.compRegion[c]
-	r.Verdict.Size, r.Verdict.Lost = b.comps.Size[c], r.lost[c]
-	return false
+	return ok
 }

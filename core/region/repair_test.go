@@ -163,18 +163,22 @@ func TestRepairPreconditions(t *testing.T) {
 	}
 }
 
-// TestRepairBudget: two holes far apart in one large region; the ring's
-// two parts meet only through the whole region, farther than the budget
-// allows.
+// TestRepairBudget: a cut across a loop-shaped region two spans wide; the
+// ring's two sides meet only around the whole loop, farther than the
+// budget allows.
 func TestRepairBudget(t *testing.T) {
-	const w, h = 70, 8
-	plan := make([]string, h)
-	cut := make([]string, h)
-	for z := range h {
-		plan[z] = strings.Repeat("#", w)
+	const w = 60
+	plan := make([]string, w)
+	cut := make([]string, w)
+	for z := range w {
+		row := []byte(strings.Repeat("#", w))
+		if z >= 2 && z < w-2 {
+			row = []byte("##" + strings.Repeat(".", w-4) + "##")
+		}
+		plan[z] = string(row)
 		c := []byte(strings.Repeat(".", w))
-		if z == 4 {
-			c[2], c[w-3] = 'x', 'x'
+		if z == w/2 {
+			c[0], c[1] = 'x', 'x'
 		}
 		cut[z] = string(c)
 	}
@@ -191,8 +195,87 @@ func TestRepairBudget(t *testing.T) {
 	if r.Verdict.Reason != region.ReasonBudget || r.Verdict.Budget != 256 || r.Verdict.Visited <= 256 {
 		t.Fatalf("verdict %+v, want the budget of 256 spans exceeded", r.Verdict)
 	}
-	if len(r.Ring) != 8 {
-		t.Errorf("%d ring spans, want 8", len(r.Ring))
+	if len(r.Ring) != 4 {
+		t.Errorf("%d ring spans, want 4", len(r.Ring))
+	}
+}
+
+// TestRepairSeveralHoles: holes far apart in one large region (several
+// obstacles in one component) repair, each hole's ring searched on its own
+// (the whole ring's two parts meet only farther than the budget); holes
+// that together cut the region still fail (split), and a hole that cuts a
+// region in two next to one that does not fails too.
+func TestRepairSeveralHoles(t *testing.T) {
+	const w, h = 70, 8
+	plan := make([]string, h)
+	for z := range h {
+		plan[z] = strings.Repeat("#", w)
+	}
+	cutOf := func(xs ...[2]int) []string {
+		cut := make([]string, h)
+		for z := range h {
+			c := []byte(strings.Repeat(".", w))
+			for _, x := range xs {
+				if z >= x[1] && z < x[1]+3 {
+					c[x[0]] = 'x'
+				}
+			}
+			cut[z] = string(c)
+		}
+		return cut
+	}
+	// A full-height wall at column x (x[1] 0, but 8 rows).
+	wall := func(x int) []string {
+		cut := make([]string, h)
+		for z := range h {
+			c := []byte(strings.Repeat(".", w))
+			c[x] = 'x'
+			cut[z] = string(c)
+		}
+		return cut
+	}
+	merge := func(a, b []string) []string {
+		out := make([]string, h)
+		for z := range h {
+			c := []byte(a[z])
+			for x := range c {
+				if b[z][x] == 'x' {
+					c[x] = 'x'
+				}
+			}
+			out[z] = string(c)
+		}
+		return out
+	}
+	v := layView(t, layPlan(t, 0, plan...), 0)
+	b, err := v.NewRepairBase(nil, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		cut  []string
+		want region.RepairReason
+	}{
+		{"two holes", cutOf([2]int{2, 3}, [2]int{w - 3, 3}), region.RepairOK},
+		{"three holes", cutOf([2]int{2, 3}, [2]int{35, 1}, [2]int{w - 3, 4}), region.RepairOK},
+		{"two walls", merge(cutOf([2]int{2, 3}, [2]int{w - 3, 3}), merge(wall(20), wall(50))), region.ReasonSplit},
+		// The wall is searched from its large side: the budget runs out.
+		{"hole and wall", merge(cutOf([2]int{2, 3}), wall(w-10)), region.ReasonBudget},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			areas := cutAreas(v, v.Areas, tc.cut)
+			var r region.RegionRepair
+			if err := b.Repair(areas, &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict.Reason != tc.want {
+				t.Fatalf("verdict %v, want %v", r.Verdict, tc.want)
+			}
+			if tc.want == region.RepairOK {
+				checkRepaired(t, v, areas, 4, &r)
+			}
+		})
 	}
 }
 
