@@ -50,6 +50,11 @@ vet:
 	go vet ./...
 	go vet -tags nodialog ./ui/ ./cmd/navviz/
 
-## bench: every benchmark (compare runs with benchstat)
+## bench: every benchmark, recorded in BENCH_OUT (default bench/DATE-COMMIT.txt)
+## for benchstat: benchstat bench/old.txt bench/new.txt
+BENCH_OUT ?= bench/$(shell date -u +%Y%m%dT%H%M%S)-$(shell git rev-parse --short HEAD 2>/dev/null || echo nogit).txt
+BENCH_COUNT ?= 1
 bench: deps
-	$(XRUN) go test -run '^$$' -bench . -benchmem ./...
+	@mkdir -p $(dir $(BENCH_OUT))
+	set -o pipefail; $(XRUN) go test -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) ./... | tee $(BENCH_OUT)
+	@echo "recorded in $(BENCH_OUT)"
