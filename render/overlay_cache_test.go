@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"navviz/assets"
 	"navviz/core/geom"
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
@@ -126,10 +127,10 @@ func TestObstaclesOverlay(t *testing.T) {
 }
 
 func TestQueueColour(t *testing.T) {
-	if c := QueueColour(0, 5); c != (color.RGBA{255, 240, 60, 255}) {
+	if c := QueueColour(0, 5); c != assets.QueueRamp[0] {
 		t.Errorf("front colour %v", c)
 	}
-	if c := QueueColour(4, 5); c != (color.RGBA{160, 60, 255, 255}) {
+	if c := QueueColour(4, 5); c != assets.QueueRamp[len(assets.QueueRamp)-1] {
 		t.Errorf("back colour %v", c)
 	}
 	if QueueColour(0, 1) != QueueColour(0, 5) || QueueColour(-3, 5) != QueueColour(0, 5) || QueueColour(9, 5) != QueueColour(4, 5) {
@@ -235,9 +236,21 @@ func TestCacheOverlays(t *testing.T) {
 		}
 		return false
 	}
-	fill := func(k tilecache.SwapKind) color.RGBA { c := SwapColour(k); c.A = swapFillAlpha; return c }
-	if !has(so, fill(tilecache.SwapReplaced), true) {
-		t.Error("no replaced polygons drawn")
+	// Outlines only: every triangle is part of a wide edge in an opaque
+	// palette colour (no translucent tint mixing with the live polygons).
+	outlinesOnly := func(o *Overlay) {
+		t.Helper()
+		for _, v := range o.Tris {
+			if v.Col.A != 255 {
+				t.Fatalf("%s has a translucent triangle %v", o.Name, v.Col)
+			}
+		}
+	}
+	outlinesOnly(qo)
+	outlinesOnly(so)
+	fill := SwapColour
+	if !has(so, fill(tilecache.SwapReplaced), true) || !has(so, fill(tilecache.SwapReplaced), false) {
+		t.Error("no replaced layer outlined")
 	}
 	if !has(so, SwapColour(tilecache.SwapRemoved), false) {
 		t.Error("no removed layer outlined")
