@@ -108,16 +108,12 @@ var (
 	SwapLatestColour = color.RGBA{255, 255, 255, 255}
 )
 
-// QueueRamp is the colour ramp of queue positions, front to back: stops of
-// the viridis map (perceptually uniform, monotone in lightness, readable
-// under colour blindness), yellow at the front to purple at the back.
-var QueueRamp = [...]color.RGBA{
-	{253, 231, 37, 255},
-	{94, 201, 98, 255},
-	{33, 145, 140, 255},
-	{59, 82, 139, 255},
-	{68, 1, 84, 255},
-}
+// QueueRamp is the colour ramp of queue positions, front to back: the
+// warm Okabe-Ito colours yellow, orange, vermillion and reddish purple,
+// which all stand out against the walkable blue of the mesh (a
+// dark-ended ramp such as viridis vanishes on it) and stay apart under
+// colour blindness; navviz also writes each tile's order number on it.
+var QueueRamp = [...]color.RGBA{OkabeItoYellow, OkabeItoOrange, OkabeItoVermillion, OkabeItoReddishPurple}
 
 // Colours of the navmesh polygon drawing (as RecastDemo's debug draw):
 // the fill is the area colour at PolyFillAlpha, so the level shows

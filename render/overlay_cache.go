@@ -238,8 +238,8 @@ func CacheLayersOverlay(m *navmesh.Mesh) *Overlay {
 }
 
 // QueueColour returns the colour of queue position pos (0 = the front) of
-// a queue of n tiles: interpolated along assets.QueueRamp (viridis), from
-// yellow at the front to purple at the back.
+// a queue of n tiles: interpolated along assets.QueueRamp, from yellow at
+// the front through orange and vermillion to reddish purple at the back.
 func QueueColour(pos, n int) color.RGBA {
 	t := 0.0
 	if n > 1 {
@@ -374,18 +374,27 @@ func appendRect(o *Overlay, b geom.Box3, col color.RGBA, widthM float32) {
 	}
 }
 
+// rectWidthCells is the width of the queue's and the latest update's tile
+// outlines (a frame inside the tile), outlineWidthCells that of the
+// outlines of the walkable areas of queued and swapped tiles, cells: wider
+// than the mesh's own boundaries so that they show over them.
+const (
+	rectWidthCells    = 3
+	outlineWidthCells = 1
+)
+
 // rectWidthM is the width of the tile outlines of grid, metres.
 func rectWidthM(grid *pipeline.TileGrid) float32 {
-	return float32(boundaryWidthCells * grid.CellSizeM)
+	return float32(rectWidthCells * grid.CellSizeM)
 }
 
 // appendTileOutline adds the boundary edges of the polygons of tile t (the
 // outline of the tile's walkable area: edges without a neighbour) as wide
-// edges (appendWideEdge, boundaryWidthCells into the polygon) in col,
+// edges (appendWideEdge, outlineWidthCells into the polygon) in col,
 // lifted lift cell heights, following the detail heights. Nothing is
 // filled, so the live navmesh's colours show unchanged under it.
 func appendTileOutline(o *Overlay, t *navmesh.Tile, col color.RGBA, lift float32) {
-	widthM := float32(boundaryWidthCells * t.Header.CellSizeM)
+	widthM := float32(outlineWidthCells * t.Header.CellSizeM)
 	for pi := range t.Polys {
 		p := &t.Polys[pi]
 		cx, cz := polyCentreXZ(t, p)
