@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"image/color"
 	"strings"
 
 	"github.com/ebitengine/debugui"
@@ -163,13 +162,15 @@ func (a *App) inspectShown() []inspect.LayerReport {
 	return s.reports
 }
 
-// inspectRow is the one-line label of report r in the section's list.
-func inspectRow(r *inspect.LayerReport) string {
-	v := r.Verdict
+// inspectRow is the label of report r's button in the section's list
+// (short, so that a button holds it) and its verdict, shown in full as
+// wrapped text under the button.
+func inspectRow(r *inspect.LayerReport) (label, verdict string) {
+	verdict = r.Verdict
 	if r.Repaired {
-		v = "contours " + r.Compare()
+		verdict = "contours " + r.Compare()
 	}
-	return fmt.Sprintf("(%d,%d) L%d %s: %s", r.TX, r.TZ, r.Layer, r.Mode(), v)
+	return fmt.Sprintf("(%d,%d) L%d %s", r.TX, r.TZ, r.Layer, r.Mode()), verdict
 }
 
 // inspectDetail returns the lines describing report r.
@@ -242,11 +243,12 @@ func (g *Game) inspectSection(ctx *debugui.Context) {
 	ctx.Button(all).On(func() { a.SelectInspect(-1) })
 	n := min(len(reps), maxInspectRows)
 	ctx.Loop(n, func(i int) {
-		label := inspectRow(&reps[i])
+		label, verdict := inspectRow(&reps[i])
 		if i == sel {
 			label = "> " + label
 		}
 		ctx.Button(label).On(func() { a.SelectInspect(i) })
+		ctx.Text("    " + verdict) // debugui's Text wraps at the panel's width
 	})
 	if len(reps) > n {
 		ctx.Text(fmt.Sprintf("… %d more layers", len(reps)-n))
@@ -256,17 +258,5 @@ func (g *Game) inspectSection(ctx *debugui.Context) {
 		ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
 	}
 	ctx.Text("Legend (overlays removed, ring, repair-contours):")
-	ctx.SetGridLayout([]int{16, -1, 16, -1}, nil)
-	for _, e := range []struct {
-		col   color.RGBA
-		label string
-	}{
-		{render.InspectRemovedColour(), "removed span"},
-		{render.InspectRingColour(), "ring span"},
-		{render.InspectDifferColour(), "contour differs"},
-	} {
-		swatch(ctx, e.col)
-		ctx.Text(e.label)
-	}
-	ctx.SetGridLayout(nil, nil)
+	legendRows(ctx, render.InspectOverlayNames)
 }
