@@ -95,25 +95,29 @@ var (
 	OkabeItoReddishPurple = color.RGBA{204, 121, 167, 255}
 )
 
-// Colours of the swap kinds (outlines over the live navmesh, whose walkable
-// fill is AreaWalkableColour): kept a neutral light grey, replaced
-// Okabe-Ito yellow, added bluish green, removed vermillion. None is near
-// the walkable blue, and they differ in lightness as well as hue.
+// Colours of the swap kinds, drawn as outlines over the live navmesh
+// (whose walkable fill is AreaWalkableColour, a light blue): kept dark
+// grey, replaced Okabe-Ito orange, added reddish purple, removed
+// vermillion. They all stand out against the light blue (blue and green
+// outlines do not), none is the yellow of the obstacles' grown footprints
+// (which a replaced layer's outline follows), and they differ in
+// lightness as well as hue.
 var (
-	SwapKeptColour     = color.RGBA{200, 200, 200, 255}
-	SwapReplacedColour = OkabeItoYellow
-	SwapAddedColour    = OkabeItoBluishGreen
+	SwapKeptColour     = color.RGBA{96, 96, 96, 255}
+	SwapReplacedColour = OkabeItoOrange
+	SwapAddedColour    = OkabeItoReddishPurple
 	SwapRemovedColour  = OkabeItoVermillion
 	// SwapLatestColour outlines the tiles of the latest update: white.
 	SwapLatestColour = color.RGBA{255, 255, 255, 255}
 )
 
-// QueueRamp is the colour ramp of queue positions, front to back: the
-// warm Okabe-Ito colours yellow, orange, vermillion and reddish purple,
-// which all stand out against the walkable blue of the mesh (a
-// dark-ended ramp such as viridis vanishes on it) and stay apart under
-// colour blindness; navviz also writes each tile's order number on it.
-var QueueRamp = [...]color.RGBA{OkabeItoYellow, OkabeItoOrange, OkabeItoVermillion, OkabeItoReddishPurple}
+// QueueRamp is the colour ramp of queue positions, front to back: one hue
+// (Okabe-Ito yellow to a dark olive) falling in lightness, so that the
+// order reads without telling hues apart (colour-blind safe) and every
+// stop stands out against the walkable blue of the mesh (a ramp ending in
+// a dark blue or purple, such as viridis, vanishes on it); navviz also
+// writes each tile's order number on it.
+var QueueRamp = [...]color.RGBA{OkabeItoYellow, {190, 180, 40, 255}, {130, 120, 10, 255}}
 
 // Colours of the navmesh polygon drawing (as RecastDemo's debug draw):
 // the fill is the area colour at PolyFillAlpha, so the level shows

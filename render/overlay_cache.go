@@ -35,12 +35,13 @@ const (
 	OverlayVolumesRT = "volumes-rt"
 	// OverlayQueue: the queued tiles outlined on their lowest floor and
 	// the outlines of their walkable areas, coloured by queue position
-	// (QueueColour: the front, next to rebuild, yellow; the back purple).
+	// (QueueColour: the front, next to rebuild, yellow; the back dark
+	// olive).
 	OverlayQueue = "queue"
 	// OverlaySwaps: the outlines of the walkable areas of the tiles
 	// rebuilt since the last edit, coloured by what their swap did
-	// (SwapColour: kept grey, replaced yellow, added bluish green, removed
-	// vermillion: the old box), and the tiles of the latest Update
+	// (SwapColour: kept dark grey, replaced orange, added reddish purple,
+	// removed vermillion: the old box), and the tiles of the latest Update
 	// outlined in white on their lowest floor.
 	OverlaySwaps = "swaps"
 	// OverlayToolPreview: what a navviz tool is about to do: the obstacle
@@ -89,10 +90,12 @@ const (
 
 // queueInsetFrac and rebuiltInsetFrac shrink a tile's outline by that
 // fraction of the tile size on each side, so that neighbouring outlines
-// stay apart and a rebuilt outline sits inside a queue outline.
+// stay apart and a rebuilt outline sits inside a queue outline, a swap's
+// frame inside that.
 const (
 	queueInsetFrac   = 0.04
 	rebuiltInsetFrac = 0.08
+	swapInsetFrac    = 0.12
 )
 
 // ObstacleLoopXZ returns the outline of obstacle o's footprint grown by
@@ -239,7 +242,7 @@ func CacheLayersOverlay(m *navmesh.Mesh) *Overlay {
 
 // QueueColour returns the colour of queue position pos (0 = the front) of
 // a queue of n tiles: interpolated along assets.QueueRamp, from yellow at
-// the front through orange and vermillion to reddish purple at the back.
+// the front to dark olive at the back.
 func QueueColour(pos, n int) color.RGBA {
 	t := 0.0
 	if n > 1 {
@@ -255,8 +258,8 @@ func QueueColour(pos, n int) color.RGBA {
 }
 
 // SwapColour returns the colour of a swap kind in the swaps overlay, from
-// the colour-blind-safe assets palette: kept light grey, replaced yellow,
-// added bluish green, removed vermillion (other values white).
+// the colour-blind-safe assets palette: kept dark grey, replaced orange,
+// added reddish purple, removed vermillion (other values white).
 func SwapColour(k tilecache.SwapKind) color.RGBA {
 	switch k {
 	case tilecache.SwapKept:
@@ -379,7 +382,7 @@ func appendRect(o *Overlay, b geom.Box3, col color.RGBA, widthM float32) {
 // outlines of the walkable areas of queued and swapped tiles, cells: wider
 // than the mesh's own boundaries so that they show over them.
 const (
-	rectWidthCells    = 3
+	rectWidthCells    = 2
 	outlineWidthCells = 1
 )
 
@@ -454,7 +457,8 @@ type SwapView struct {
 // for the last entry of each position of v.Tiles, the outline of the
 // walkable area of every kept, replaced or added layer in SwapColour
 // (appendTileOutline: wide edges, no fill, so they never mix with the
-// live polygons' colours), and every removed layer as the outline of its
+// live polygons' colours) and a frame inside the position (inset 12 % of
+// the tile size) at the layer's bottom, and every removed layer as the outline of its
 // old box crossed from corner to corner in SwapColour(SwapRemoved); then each position of v.Latest
 // outlined in white at its lowest floor (TileMarkFrame, inset 8 % of the
 // tile size). A swap whose tile is no longer in m draws nothing.
@@ -493,6 +497,10 @@ func SwapsOverlay(grid *pipeline.TileGrid, m *navmesh.Mesh, v SwapView) *Overlay
 				continue
 			}
 			appendTileOutline(o, t, col, swapLineLiftRows)
+			if r, ok := positionBox(grid, m, u.TX, u.TZ, swapInsetFrac); ok {
+				r.Min.Y = t.Header.BMin.Y + grid.CellHeightM
+				appendRect(o, r, col, rectWidthM(grid))
+			}
 		}
 	}
 	for _, p := range v.Latest {
