@@ -4,6 +4,7 @@ import (
 	"context"
 	"image/color"
 	"math"
+	"reflect"
 	"testing"
 
 	"navviz/assets"
@@ -370,5 +371,38 @@ func TestCacheOverlaysRasterize(t *testing.T) {
 		if diff < 100 {
 			t.Errorf("%s changed %d bytes of the picture", o.Name, diff)
 		}
+	}
+}
+
+// TestCacheLayersOverlay: "cache-layers" fills the cache's live polygons
+// with the colour of their tile layer (translucent), one colour per layer
+// the mesh holds, with the polys edge style, through CacheStateOverlay.
+func TestCacheLayersOverlay(t *testing.T) {
+	c := cacheFixture(t)
+	m := c.Mesh()
+	want := map[color.RGBA]bool{}
+	for _, ref := range m.Tiles() {
+		tl, err := m.Tile(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[LayerColour(tl.Header.Layer)] = true
+	}
+	o := CacheStateOverlay(OverlayCacheLayers, &CacheState{Cache: c})
+	if o.Name != OverlayCacheLayers || len(o.Tris) == 0 {
+		t.Fatalf("cache-layers: %q with %d tri vertices", o.Name, len(o.Tris))
+	}
+	got := map[color.RGBA]bool{}
+	for _, v := range o.Tris {
+		if v.Col.A == assets.PolyFillAlpha {
+			c := v.Col
+			c.A = 255
+			got[c] = true
+		} else if v.Col != assets.PolyBoundaryColour {
+			t.Fatalf("triangle colour %v is neither a layer fill nor a boundary", v.Col)
+		}
+	}
+	if len(want) < 2 || !reflect.DeepEqual(got, want) {
+		t.Errorf("layer fills %v, want %v (one per layer of the mesh)", got, want)
 	}
 }
