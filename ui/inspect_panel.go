@@ -6,6 +6,7 @@ import (
 
 	"github.com/ebitengine/debugui"
 
+	"navviz/core/navmesh"
 	"navviz/inspect"
 	"navviz/render"
 	"navviz/tilecache"
@@ -40,6 +41,9 @@ type inspectState struct {
 	gen   uint64
 	built map[string]uint64
 	vis   map[string]bool
+	// picked is the picked polygon syncInspect last saw (see
+	// inspectForPick).
+	picked navmesh.PolyRef
 }
 
 // SetInspect turns the recording of layer rebuilds on or off. On, the
@@ -138,6 +142,12 @@ func (a *App) syncInspect() {
 		}
 		s.rec.Begin()
 	}
+	if a.Picked != s.picked {
+		s.picked = a.Picked
+		if i := inspectForPick(s.reports, a.Picked, &a.PickedInfo); i >= 0 {
+			a.SelectInspect(i)
+		}
+	}
 	if a.Scene == nil {
 		return
 	}
@@ -150,6 +160,23 @@ func (a *App) syncInspect() {
 			return o
 		})
 	}
+}
+
+// inspectForPick returns the index of the report of the tile layer that
+// the picked polygon ref (described by info) lies in, or -1 (no pick, or
+// no report of that layer): clicking a layer in the view selects its
+// verdict.
+func inspectForPick(reps []inspect.LayerReport, ref navmesh.PolyRef, info *render.PolyInfo) int {
+	if ref == 0 || info == nil {
+		return -1
+	}
+	for i := range reps {
+		r := &reps[i]
+		if r.TX == int(info.TileX) && r.TZ == int(info.TileZ) && r.Layer == int(info.Layer) {
+			return i
+		}
+	}
+	return -1
 }
 
 // inspectShown returns the reports the overlays draw: the selected one, or
