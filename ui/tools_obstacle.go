@@ -7,6 +7,7 @@ import (
 
 	"navviz/core/geom"
 	"navviz/core/voxel"
+	"navviz/render"
 	"navviz/tilecache"
 )
 
@@ -136,10 +137,37 @@ func (a *App) obstacleGhost() *voxel.Obstacle {
 		return nil
 	}
 	g := t.newObstacle(t.obstacleFloor(o))
-	if g == o || g.Validate() != nil {
+	if sameObstacle(&g, &o) || g.Validate() != nil {
 		return nil
 	}
 	return &g
+}
+
+// sameObstacleTolM is how close two obstacles' footprint corners and
+// height ranges must be to count as the same shape (the tool's fields
+// round-trip an obstacle through float64 degrees and metres).
+const sameObstacleTolM = 1e-3
+
+// sameObstacle reports whether a and b have the same shape: the same kind,
+// footprint corners (render.ObstacleLoopXZ) and height range within
+// sameObstacleTolM.
+func sameObstacle(a, b *voxel.Obstacle) bool {
+	if a.Shape != b.Shape {
+		return false
+	}
+	la, lb := render.ObstacleLoopXZ(a, 0), render.ObstacleLoopXZ(b, 0)
+	if len(la) != len(lb) {
+		return false
+	}
+	near := func(x, y float64) bool { return math.Abs(x-y) <= sameObstacleTolM }
+	for i := range la {
+		if !near(la[i][0], lb[i][0]) || !near(la[i][1], lb[i][1]) {
+			return false
+		}
+	}
+	alo, ahi := a.HeightRangeM()
+	blo, bhi := b.HeightRangeM()
+	return near(alo, blo) && near(ahi, bhi)
 }
 
 // obstacleDrag is a drag of the Obstacle tool in progress.
