@@ -79,3 +79,55 @@ func hsv(h, s, v int) color.RGBA {
 	}
 	return color.RGBA{uint8(r), uint8(g), uint8(b), 255}
 }
+
+// The Okabe-Ito palette (Okabe and Ito, "Color Universal Design", 2002):
+// eight colours that people with the common forms of colour blindness
+// (protanopia, deuteranopia, tritanopia) still tell apart. The cache
+// overlays that mark kinds of change (swaps) use them.
+var (
+	OkabeItoBlack         = color.RGBA{0, 0, 0, 255}
+	OkabeItoOrange        = color.RGBA{230, 159, 0, 255}
+	OkabeItoSkyBlue       = color.RGBA{86, 180, 233, 255}
+	OkabeItoBluishGreen   = color.RGBA{0, 158, 115, 255}
+	OkabeItoYellow        = color.RGBA{240, 228, 66, 255}
+	OkabeItoBlue          = color.RGBA{0, 114, 178, 255}
+	OkabeItoVermillion    = color.RGBA{213, 94, 0, 255}
+	OkabeItoReddishPurple = color.RGBA{204, 121, 167, 255}
+)
+
+// Colours of the swap kinds, drawn as outlines over the live navmesh
+// (whose walkable fill is AreaWalkableColour, a light blue): kept dark
+// grey, replaced Okabe-Ito orange, added reddish purple, removed
+// vermillion. They all stand out against the light blue (blue and green
+// outlines do not), none is the yellow of the obstacles' grown footprints
+// (which a replaced layer's outline follows), and they differ in
+// lightness as well as hue.
+var (
+	SwapKeptColour     = color.RGBA{96, 96, 96, 255}
+	SwapReplacedColour = OkabeItoOrange
+	SwapAddedColour    = OkabeItoReddishPurple
+	SwapRemovedColour  = OkabeItoVermillion
+	// SwapLatestColour outlines the tiles of the latest update: white.
+	SwapLatestColour = color.RGBA{255, 255, 255, 255}
+)
+
+// QueueRamp is the colour ramp of queue positions, front to back: one hue
+// (Okabe-Ito yellow to a dark olive) falling in lightness, so that the
+// order reads without telling hues apart (colour-blind safe) and every
+// stop stands out against the walkable blue of the mesh (a ramp ending in
+// a dark blue or purple, such as viridis, vanishes on it); navviz also
+// writes each tile's order number on it.
+var QueueRamp = [...]color.RGBA{OkabeItoYellow, {190, 180, 40, 255}, {130, 120, 10, 255}}
+
+// Colours of the navmesh polygon drawing (as RecastDemo's debug draw):
+// the fill is the area colour at PolyFillAlpha, so the level shows
+// through; edges between two polygons of a tile are PolyInnerEdgeColour
+// (dark, faint); edges without a neighbour (the walkable area's outline)
+// are PolyBoundaryColour (dark, opaque, drawn wider); edges on a tile
+// border (portals to the next tile) are PolyTileBorderColour.
+var (
+	PolyFillAlpha        = uint8(150)
+	PolyInnerEdgeColour  = color.RGBA{0, 30, 48, 90}
+	PolyBoundaryColour   = color.RGBA{0, 22, 36, 255}
+	PolyTileBorderColour = color.RGBA{255, 255, 255, 170}
+)

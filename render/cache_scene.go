@@ -21,7 +21,7 @@ type CacheState struct {
 }
 
 // CacheStateOverlay returns the cache overlay called name (cache-polys,
-// obstacles, volumes-rt, queue or swaps) drawn from st; any other name,
+// cache-layers, obstacles, volumes-rt, queue or swaps) drawn from st; any other name,
 // or a nil cache, gives an empty overlay of that name. navviz and the
 // scenario runner draw the cache with it.
 func CacheStateOverlay(name string, st *CacheState) *Overlay {
@@ -32,6 +32,8 @@ func CacheStateOverlay(name string, st *CacheState) *Overlay {
 	switch name {
 	case OverlayCachePolys:
 		return CachePolysOverlay(c.Mesh())
+	case OverlayCacheLayers:
+		return CacheLayersOverlay(c.Mesh())
 	case OverlayObstacles:
 		obs := c.Obstacles()
 		list := make([]voxel.Obstacle, len(obs))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"navviz/assets"
 	"navviz/core/geom"
 	"navviz/core/navmesh"
 	"navviz/core/pipeline"
@@ -19,6 +20,11 @@ const (
 	// tile), coloured by run-time area like "polys"; it changes with every
 	// swap.
 	OverlayCachePolys = "cache-polys"
+	// OverlayCacheLayers: the polygons of the cache's live navmesh coloured
+	// by the tile layer they belong to (LayerColour), edges as "polys":
+	// the layers of the cache's layered build (the plain build's "layers"
+	// has one layer per tile under the watershed and monotone partitions).
+	OverlayCacheLayers = "cache-layers"
 	// OverlayObstacles: the cache's obstacles as translucent solids over
 	// their height range, with the footprint grown by the agent radius
 	// (what MarkObstacle tests, tilecache.Cache.ObstacleGrowthM) outlined at
@@ -28,13 +34,15 @@ const (
 	// prisms in their area colour (the build-time ones are "volumes").
 	OverlayVolumesRT = "volumes-rt"
 	// OverlayQueue: the queued tiles outlined on their lowest floor and
-	// their polygons tinted, coloured by queue position (QueueColour: the
-	// front, next to rebuild, yellow; the back purple).
+	// the outlines of their walkable areas, coloured by queue position
+	// (QueueColour: the front, next to rebuild, yellow; the back dark
+	// olive).
 	OverlayQueue = "queue"
-	// OverlaySwaps: the polygons of the tiles rebuilt since the last edit
-	// filled by what their swap did (SwapColour: kept grey, replaced
-	// orange, added green, removed red outline), and the tiles of the
-	// latest Update outlined in white on their lowest floor.
+	// OverlaySwaps: the outlines of the walkable areas of the tiles
+	// rebuilt since the last edit, coloured by what their swap did
+	// (SwapColour: kept dark grey, replaced orange, added reddish purple,
+	// removed vermillion: the old box), and the tiles of the latest Update
+	// outlined in white on their lowest floor.
 	OverlaySwaps = "swaps"
 	// OverlayToolPreview: what a navviz tool is about to do: the obstacle
 	// being placed or dragged, the corners of a volume being drawn.
@@ -43,7 +51,7 @@ const (
 
 // CacheOverlayNames lists the cache overlays in drawing order.
 var CacheOverlayNames = []string{
-	OverlayCachePolys, OverlayVolumesRT, OverlayObstacles, OverlayQueue, OverlaySwaps, OverlayToolPreview,
+	OverlayCachePolys, OverlayCacheLayers, OverlayVolumesRT, OverlayObstacles, OverlayQueue, OverlaySwaps, OverlayToolPreview,
 }
 
 // IsCacheOverlay reports whether name is one of CacheOverlayNames.
@@ -51,22 +59,18 @@ func IsCacheOverlay(name string) bool { return slices.Contains(CacheOverlayNames
 
 // Colours of the cache overlays (straight alpha).
 var (
-	obstacleFill         = color.RGBA{255, 120, 40, 110}
-	obstacleEdge         = color.RGBA{255, 160, 70, 255}
-	obstacleGrown        = color.RGBA{255, 235, 90, 255}
-	obstacleSelFill      = color.RGBA{70, 215, 255, 120}
-	obstacleSelEdge      = color.RGBA{160, 240, 255, 255}
-	obstacleSelGrown     = color.RGBA{255, 255, 255, 255}
-	previewEdge          = color.RGBA{255, 255, 255, 255}
-	previewFill          = color.RGBA{255, 255, 255, 50}
-	previewGrown         = color.RGBA{200, 200, 200, 255}
-	previewPolyOK        = color.RGBA{90, 255, 120, 255}
-	previewPolyBad       = color.RGBA{255, 70, 60, 255}
-	previewPolyClose     = color.RGBA{90, 255, 120, 130}
-	queueFillAlpha       = uint8(80)
-	swapFillAlpha        = uint8(110)
-	swapKeptAlpha        = uint8(60)
-	rebuiltOutlineColour = color.RGBA{255, 255, 255, 255}
+	obstacleFill     = color.RGBA{255, 120, 40, 110}
+	obstacleEdge     = color.RGBA{255, 160, 70, 255}
+	obstacleGrown    = color.RGBA{255, 235, 90, 255}
+	obstacleSelFill  = color.RGBA{70, 215, 255, 120}
+	obstacleSelEdge  = color.RGBA{160, 240, 255, 255}
+	obstacleSelGrown = color.RGBA{255, 255, 255, 255}
+	previewEdge      = color.RGBA{255, 255, 255, 255}
+	previewFill      = color.RGBA{255, 255, 255, 50}
+	previewGrown     = color.RGBA{200, 200, 200, 255}
+	previewPolyOK    = color.RGBA{90, 255, 120, 255}
+	previewPolyBad   = color.RGBA{255, 70, 60, 255}
+	previewPolyClose = color.RGBA{90, 255, 120, 130}
 )
 
 // Segments of a drawn cylinder; every cylSideEvery-th corner gets a
@@ -76,22 +80,22 @@ const (
 	cylSideEvery = 10
 )
 
-// Heights of the cache overlays above the mesh, in cell heights of each
-// tile (see meshFillLiftRows): queue tints and swap fills over the live
-// polygons, the swaps over the queue.
+// Heights of the cache overlays' outlines above the mesh, in cell heights
+// of each tile (see meshLineLiftRows): over the live polygons' edges, the
+// swaps over the queue.
 const (
-	queueFillLiftRows = float32(0.45)
 	queueLineLiftRows = float32(0.7)
-	swapFillLiftRows  = float32(0.6)
 	swapLineLiftRows  = float32(0.9)
 )
 
 // queueInsetFrac and rebuiltInsetFrac shrink a tile's outline by that
 // fraction of the tile size on each side, so that neighbouring outlines
-// stay apart and a rebuilt outline sits inside a queue outline.
+// stay apart and a rebuilt outline sits inside a queue outline, a swap's
+// frame inside that.
 const (
 	queueInsetFrac   = 0.04
 	rebuiltInsetFrac = 0.08
+	swapInsetFrac    = 0.12
 )
 
 // ObstacleLoopXZ returns the outline of obstacle o's footprint grown by
@@ -227,15 +231,24 @@ func CachePolysOverlay(m *navmesh.Mesh) *Overlay {
 	return o
 }
 
+// CacheLayersOverlay returns the overlay "cache-layers": the polygons of
+// every tile of m coloured by layer as LayersOverlay draws them (the
+// cache's live mesh). A nil mesh gives an empty overlay.
+func CacheLayersOverlay(m *navmesh.Mesh) *Overlay {
+	o := LayersOverlay(m, nil)
+	o.Name = OverlayCacheLayers
+	return o
+}
+
 // QueueColour returns the colour of queue position pos (0 = the front) of
-// a queue of n tiles: from yellow at the front through orange and red to
-// purple at the back.
+// a queue of n tiles: interpolated along assets.QueueRamp, from yellow at
+// the front to dark olive at the back.
 func QueueColour(pos, n int) color.RGBA {
 	t := 0.0
 	if n > 1 {
 		t = float64(min(max(pos, 0), n-1)) / float64(n-1)
 	}
-	stops := [...]color.RGBA{{255, 240, 60, 255}, {255, 140, 30, 255}, {235, 40, 60, 255}, {160, 60, 255, 255}}
+	stops := assets.QueueRamp
 	f := float64(t * float64(len(stops)-1))
 	i := min(int(f), len(stops)-2)
 	u := f - float64(i)
@@ -244,25 +257,26 @@ func QueueColour(pos, n int) color.RGBA {
 	return color.RGBA{l(a.R, b.R), l(a.G, b.G), l(a.B, b.B), 255}
 }
 
-// SwapColour returns the colour of a swap kind in the swaps overlay: kept
-// grey, replaced orange, added green, removed red (other values white).
+// SwapColour returns the colour of a swap kind in the swaps overlay, from
+// the colour-blind-safe assets palette: kept dark grey, replaced orange,
+// added reddish purple, removed vermillion (other values white).
 func SwapColour(k tilecache.SwapKind) color.RGBA {
 	switch k {
 	case tilecache.SwapKept:
-		return color.RGBA{175, 175, 185, 255}
+		return assets.SwapKeptColour
 	case tilecache.SwapReplaced:
-		return color.RGBA{255, 150, 30, 255}
+		return assets.SwapReplacedColour
 	case tilecache.SwapAdded:
-		return color.RGBA{60, 225, 90, 255}
+		return assets.SwapAddedColour
 	case tilecache.SwapRemoved:
-		return color.RGBA{245, 45, 45, 255}
+		return assets.SwapRemovedColour
 	}
 	return color.RGBA{255, 255, 255, 255}
 }
 
 // RebuiltColour is the outline colour of the tiles of the latest Update in
-// the swaps overlay.
-func RebuiltColour() color.RGBA { return rebuiltOutlineColour }
+// the swaps overlay (assets.SwapLatestColour).
+func RebuiltColour() color.RGBA { return assets.SwapLatestColour }
 
 // positionBox returns the box of tile position (tx, tz): x and z of its own
 // cells (TileBoxM) shrunk by inset of the tile size on each side, y the
@@ -351,30 +365,48 @@ func TileMarkFrame(grid *pipeline.TileGrid, m *navmesh.Mesh, tx, tz int, inset f
 	return b, true
 }
 
-// appendRect adds the outline of b's x/z rectangle at height b.Min.Y.
-func appendRect(o *Overlay, b geom.Box3, col color.RGBA) {
+// appendRect adds the outline of b's x/z rectangle at height b.Min.Y as
+// wide edges (appendWideEdge) widthM wide on the inside.
+func appendRect(o *Overlay, b geom.Box3, col color.RGBA, widthM float32) {
 	y := b.Min.Y
 	c := [4]geom.Vec3{geom.V3(b.Min.X, y, b.Min.Z), geom.V3(b.Max.X, y, b.Min.Z), geom.V3(b.Max.X, y, b.Max.Z), geom.V3(b.Min.X, y, b.Max.Z)}
+	cx := (float64(b.Min.X) + float64(b.Max.X)) / 2
+	cz := (float64(b.Min.Z) + float64(b.Max.Z)) / 2
 	for i := range c {
-		o.Lines = append(o.Lines, Vertex{c[i], col}, Vertex{c[(i+1)%4], col})
+		appendWideEdge(o, c[i], c[(i+1)%4], cx, cz, widthM, col)
 	}
 }
 
-// appendTilePolys adds the polygons of tile t filled in fill (lifted
-// fillLift cell heights) with their walls (the outline of the tile's
-// walkable area) in line (lifted lineLift).
-func appendTilePolys(o *Overlay, t *navmesh.Tile, fill, line color.RGBA, fillLift, lineLift float32) {
+// rectWidthCells is the width of the queue's and the latest update's tile
+// outlines (a frame inside the tile), outlineWidthCells that of the
+// outlines of the walkable areas of queued and swapped tiles, cells: wider
+// than the mesh's own boundaries so that they show over them.
+const (
+	rectWidthCells    = 2
+	outlineWidthCells = 1
+)
+
+// rectWidthM is the width of the tile outlines of grid, metres.
+func rectWidthM(grid *pipeline.TileGrid) float32 {
+	return float32(rectWidthCells * grid.CellSizeM)
+}
+
+// appendTileOutline adds the boundary edges of the polygons of tile t (the
+// outline of the tile's walkable area: edges without a neighbour) as wide
+// edges (appendWideEdge, outlineWidthCells into the polygon) in col,
+// lifted lift cell heights, following the detail heights. Nothing is
+// filled, so the live navmesh's colours show unchanged under it.
+func appendTileOutline(o *Overlay, t *navmesh.Tile, col color.RGBA, lift float32) {
+	widthM := float32(outlineWidthCells * t.Header.CellSizeM)
 	for pi := range t.Polys {
-		t.PolyTris(pi, func(_ int, a, b, c geom.Vec3, _ uint8) {
-			o.Tris = append(o.Tris, Vertex{up(t, a, fillLift), fill}, Vertex{up(t, b, fillLift), fill}, Vertex{up(t, c, fillLift), fill})
-		})
 		p := &t.Polys[pi]
+		cx, cz := polyCentreXZ(t, p)
 		for j := 0; j < int(p.VertCount) && j < navmesh.MaxVertsPerPoly; j++ {
 			if p.Neis[j] != navmesh.NullIndex {
 				continue
 			}
 			polyEdgePieces(t, pi, j, func(a, b geom.Vec3) {
-				o.Lines = append(o.Lines, Vertex{up(t, a, lineLift), line}, Vertex{up(t, b, lineLift), line})
+				appendWideEdge(o, up(t, a, lift), up(t, b, lift), cx, cz, widthM, col)
 			})
 		}
 	}
@@ -383,8 +415,9 @@ func appendTilePolys(o *Overlay, t *navmesh.Tile, fill, line color.RGBA, fillLif
 // QueueOverlay returns the overlay "queue": each queued tile (tx, tz) of
 // queue, front first, in QueueColour of its position: the rectangle of its
 // own cells (inset 4 % of the tile size) outlined at its lowest floor
-// (TileMarkFrame), and the polygons of every layer the mesh m holds there
-// tinted, with their walls outlined. Tiles outside grid are skipped.
+// (TileMarkFrame), and the outline of the walkable area of every layer the
+// mesh m holds there (appendTileOutline; no fill, so the live polygons'
+// colours stay as they are). Tiles outside grid are skipped.
 func QueueOverlay(grid *pipeline.TileGrid, m *navmesh.Mesh, queue [][2]int) *Overlay {
 	o := surfaceOverlay(OverlayQueue)
 	for i, p := range queue {
@@ -393,11 +426,9 @@ func QueueOverlay(grid *pipeline.TileGrid, m *navmesh.Mesh, queue [][2]int) *Ove
 			continue
 		}
 		col := QueueColour(i, len(queue))
-		appendRect(o, r, col)
-		fill := col
-		fill.A = queueFillAlpha
+		appendRect(o, r, col, rectWidthM(grid))
 		for _, t := range positionTiles(m, p[0], p[1]) {
-			appendTilePolys(o, t, fill, col, queueFillLiftRows, queueLineLiftRows)
+			appendTileOutline(o, t, col, queueLineLiftRows)
 		}
 	}
 	return o
@@ -423,10 +454,12 @@ type SwapView struct {
 }
 
 // SwapsOverlay returns the overlay "swaps" for the live mesh m of grid:
-// for the last entry of each position of v.Tiles, the polygons of every
-// kept, replaced or added layer filled in SwapColour (kept fainter) with
-// their walls outlined, and every removed layer as a red outline of its
-// old box crossed from corner to corner; then each position of v.Latest
+// for the last entry of each position of v.Tiles, the outline of the
+// walkable area of every kept, replaced or added layer in SwapColour
+// (appendTileOutline: wide edges, no fill, so they never mix with the
+// live polygons' colours) and a frame inside the position (inset 12 % of
+// the tile size) at the layer's bottom, and every removed layer as the outline of its
+// old box crossed from corner to corner in SwapColour(SwapRemoved); then each position of v.Latest
 // outlined in white at its lowest floor (TileMarkFrame, inset 8 % of the
 // tile size). A swap whose tile is no longer in m draws nothing.
 func SwapsOverlay(grid *pipeline.TileGrid, m *navmesh.Mesh, v SwapView) *Overlay {
@@ -463,17 +496,16 @@ func SwapsOverlay(grid *pipeline.TileGrid, m *navmesh.Mesh, v SwapView) *Overlay
 			if err != nil {
 				continue
 			}
-			fill := col
-			fill.A = swapFillAlpha
-			if s.Kind == tilecache.SwapKept {
-				fill.A = swapKeptAlpha
+			appendTileOutline(o, t, col, swapLineLiftRows)
+			if r, ok := positionBox(grid, m, u.TX, u.TZ, swapInsetFrac); ok {
+				r.Min.Y = t.Header.BMin.Y + grid.CellHeightM
+				appendRect(o, r, col, rectWidthM(grid))
 			}
-			appendTilePolys(o, t, fill, col, swapFillLiftRows, swapLineLiftRows)
 		}
 	}
 	for _, p := range v.Latest {
 		if r, ok := TileMarkFrame(grid, m, p[0], p[1], rebuiltInsetFrac); ok {
-			appendRect(o, r, rebuiltOutlineColour)
+			appendRect(o, r, assets.SwapLatestColour, rectWidthM(grid))
 		}
 	}
 	return o

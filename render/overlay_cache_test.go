@@ -4,8 +4,10 @@ import (
 	"context"
 	"image/color"
 	"math"
+	"reflect"
 	"testing"
 
+	"navviz/assets"
 	"navviz/core/geom"
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
@@ -126,10 +128,10 @@ func TestObstaclesOverlay(t *testing.T) {
 }
 
 func TestQueueColour(t *testing.T) {
-	if c := QueueColour(0, 5); c != (color.RGBA{255, 240, 60, 255}) {
+	if c := QueueColour(0, 5); c != assets.QueueRamp[0] {
 		t.Errorf("front colour %v", c)
 	}
-	if c := QueueColour(4, 5); c != (color.RGBA{160, 60, 255, 255}) {
+	if c := QueueColour(4, 5); c != assets.QueueRamp[len(assets.QueueRamp)-1] {
 		t.Errorf("back colour %v", c)
 	}
 	if QueueColour(0, 1) != QueueColour(0, 5) || QueueColour(-3, 5) != QueueColour(0, 5) || QueueColour(9, 5) != QueueColour(4, 5) {
@@ -235,9 +237,21 @@ func TestCacheOverlays(t *testing.T) {
 		}
 		return false
 	}
-	fill := func(k tilecache.SwapKind) color.RGBA { c := SwapColour(k); c.A = swapFillAlpha; return c }
-	if !has(so, fill(tilecache.SwapReplaced), true) {
-		t.Error("no replaced polygons drawn")
+	// Outlines only: every triangle is part of a wide edge in an opaque
+	// palette colour (no translucent tint mixing with the live polygons).
+	outlinesOnly := func(o *Overlay) {
+		t.Helper()
+		for _, v := range o.Tris {
+			if v.Col.A != 255 {
+				t.Fatalf("%s has a translucent triangle %v", o.Name, v.Col)
+			}
+		}
+	}
+	outlinesOnly(qo)
+	outlinesOnly(so)
+	fill := SwapColour
+	if !has(so, fill(tilecache.SwapReplaced), true) || !has(so, fill(tilecache.SwapReplaced), false) {
+		t.Error("no replaced layer outlined")
 	}
 	if !has(so, SwapColour(tilecache.SwapRemoved), false) {
 		t.Error("no removed layer outlined")
@@ -357,5 +371,38 @@ func TestCacheOverlaysRasterize(t *testing.T) {
 		if diff < 100 {
 			t.Errorf("%s changed %d bytes of the picture", o.Name, diff)
 		}
+	}
+}
+
+// TestCacheLayersOverlay: "cache-layers" fills the cache's live polygons
+// with the colour of their tile layer (translucent), one colour per layer
+// the mesh holds, with the polys edge style, through CacheStateOverlay.
+func TestCacheLayersOverlay(t *testing.T) {
+	c := cacheFixture(t)
+	m := c.Mesh()
+	want := map[color.RGBA]bool{}
+	for _, ref := range m.Tiles() {
+		tl, err := m.Tile(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[LayerColour(tl.Header.Layer)] = true
+	}
+	o := CacheStateOverlay(OverlayCacheLayers, &CacheState{Cache: c})
+	if o.Name != OverlayCacheLayers || len(o.Tris) == 0 {
+		t.Fatalf("cache-layers: %q with %d tri vertices", o.Name, len(o.Tris))
+	}
+	got := map[color.RGBA]bool{}
+	for _, v := range o.Tris {
+		if v.Col.A == assets.PolyFillAlpha {
+			c := v.Col
+			c.A = 255
+			got[c] = true
+		} else if v.Col != assets.PolyBoundaryColour {
+			t.Fatalf("triangle colour %v is neither a layer fill nor a boundary", v.Col)
+		}
+	}
+	if len(want) < 2 || !reflect.DeepEqual(got, want) {
+		t.Errorf("layer fills %v, want %v (one per layer of the mesh)", got, want)
 	}
 }

@@ -28,9 +28,10 @@ const (
 	// OverlayContours: the simplified contours as lines and vertex points
 	// (tile-border vertices white).
 	OverlayContours = "contours"
-	// OverlayPolys: the navmesh polygons filled in their area colour,
-	// internal edges thin and dim, walls dark, portal edges (on a tile
-	// border) white.
+	// OverlayPolys: the navmesh polygons as RecastDemo draws them: a
+	// translucent fill in their area colour, faint dark edges between the
+	// polygons of a tile, dark wide boundary edges (walls), light tile
+	// borders (portal edges).
 	OverlayPolys = "polys"
 	// OverlayDetail: the detail triangles, shaded alternately, with their
 	// wireframe and the detail vertices that are not polygon corners.
@@ -73,11 +74,7 @@ var (
 	contourSimpLight   = float32(0.45)                  // simplified: region colour towards white
 	contourPointShade  = float32(0.5)                   // simplified vertices: darker
 	contourBorderVert  = color.RGBA{255, 255, 255, 255}
-	meshFillAlpha      = uint8(210)
-	meshWallColour     = color.RGBA{12, 28, 44, 255}
-	meshInternalShade  = float32(0.55)
-	meshInternalAlpha  = uint8(150)
-	meshPortalColour   = color.RGBA{255, 255, 255, 255}
+	meshFillAlpha      = uint8(210) // detail overlay
 	detailWireColour   = color.RGBA{10, 20, 30, 140}
 	detailVertColour   = color.RGBA{255, 240, 120, 255}
 	detailTriShade     = float32(0.82) // every other detail triangle
@@ -91,6 +88,7 @@ var (
 const (
 	contourPointPx = 5
 	detailPointPx  = 3
+	portalTipPx    = 6
 )
 
 // linkArrowCells is the length of a link arrow across the tile border, in
@@ -342,25 +340,81 @@ type polyColour func(nt *navTile, i int) color.RGBA
 
 // edgeStyle says how appendNavPolys draws the edges of the polygons.
 type edgeStyle struct {
-	portal color.RGBA // portal edges on the tile border
-	wall   color.RGBA // edges without a neighbour
-	// internal edges are the fill colour shaded by meshInternalShade at
-	// meshInternalAlpha; internalOff leaves them out.
-	internalOff bool
+	tileBorder color.RGBA // portal edges on the tile border
+	boundary   color.RGBA // edges without a neighbour, drawn wide
+	inner      color.RGBA // edges between two polygons of the tile
+}
+
+// polyEdgeStyle is the edge style of "polys" and "cache-polys" (as
+// RecastDemo's navmesh debug draw): faint dark inner edges, dark wide
+// boundaries, light tile borders.
+var polyEdgeStyle = edgeStyle{
+	tileBorder: assets.PolyTileBorderColour,
+	boundary:   assets.PolyBoundaryColour,
+	inner:      assets.PolyInnerEdgeColour,
+}
+
+// boundaryWidthCells is the width of a wide edge (a polygon boundary, a
+// swap or queue outline), in cells of its tile: a band of triangles on the
+// inner side of the edge, with the edge's line along its outer side, so
+// that it reads as a thick line when zoomed in and stays at least a line
+// when zoomed out.
+const boundaryWidthCells = 0.35
+
+// polyCentreXZ returns the mean of the corners of polygon p of t.
+func polyCentreXZ(t *navmesh.Tile, p *navmesh.Poly) (x, z float64) {
+	n := 0
+	for j := 0; j < int(p.VertCount) && j < navmesh.MaxVertsPerPoly; j++ {
+		if v, ok := polyVert(t, p, j); ok {
+			x += float64(v.X)
+			z += float64(v.Z)
+			n++
+		}
+	}
+	if n > 0 {
+		x, z = x/float64(n), z/float64(n)
+	}
+	return x, z
+}
+
+// appendWideEdge adds the segment a-b to o as a line in col and a band of
+// width widthM on the side of the segment towards (cx, cz) in x/z, its
+// triangles in col too. A segment shorter than a millimetre in x/z gets
+// the line only.
+func appendWideEdge(o *Overlay, a, b geom.Vec3, cx, cz float64, widthM float32, col color.RGBA) {
+	o.Lines = append(o.Lines, Vertex{a, col}, Vertex{b, col})
+	dx, dz := float64(b.X)-float64(a.X), float64(b.Z)-float64(a.Z)
+	l := geom.Hypot(dx, dz)
+	if !(l > 1e-3) || !(widthM > 0) {
+		return
+	}
+	nx, nz := -dz/l, dx/l
+	mx := float64(a.X+b.X)/2 - cx
+	mz := float64(a.Z+b.Z)/2 - cz
+	if float64(nx*mx)+float64(nz*mz) > 0 { // points away from the centre
+		nx, nz = -nx, -nz
+	}
+	ox, oz := float32(nx*float64(widthM)), float32(nz*float64(widthM))
+	a2 := geom.V3(a.X+ox, a.Y, a.Z+oz)
+	b2 := geom.V3(b.X+ox, b.Y, b.Z+oz)
+	o.Tris = quad(o.Tris, a, b, b2, a2, col)
 }
 
 // appendNavPolys adds to o the polygons of the tiles ts: each polygon's
-// detail triangles filled in fill's colour at meshFillAlpha (lifted
+// detail triangles filled in fill's colour at assets.PolyFillAlpha (lifted
 // meshFillLiftRows), then its edges (lifted meshLineLiftRows) following
-// the detail heights: walls, portal edges and internal edges (each
-// internal edge drawn once, by the polygon of lower index) as style says.
+// the detail heights, as style says: boundary edges (no neighbour) wide
+// (appendWideEdge, boundaryWidthCells into the polygon), tile-border
+// (portal) edges and inner edges as lines, each inner edge once (by the
+// polygon of lower index). A colour of alpha 0 leaves those edges out.
 func appendNavPolys(o *Overlay, ts []navTile, fill polyColour, style edgeStyle) {
 	for ti := range ts {
 		nt := &ts[ti]
 		t := nt.t
+		widthM := float32(boundaryWidthCells * t.Header.CellSizeM)
 		for i := range t.Polys {
 			col := fill(nt, i)
-			col.A = meshFillAlpha
+			col.A = assets.PolyFillAlpha
 			t.PolyTris(i, func(_ int, a, b, c geom.Vec3, _ uint8) {
 				o.Tris = append(o.Tris,
 					Vertex{up(t, a, meshFillLiftRows), col},
@@ -368,23 +422,31 @@ func appendNavPolys(o *Overlay, ts []navTile, fill polyColour, style edgeStyle) 
 					Vertex{up(t, c, meshFillLiftRows), col})
 			})
 			p := &t.Polys[i]
-			inner := shade(col, meshInternalShade)
-			inner.A = meshInternalAlpha
+			cx, cz := polyCentreXZ(t, p)
 			for j := 0; j < int(p.VertCount) && j < navmesh.MaxVertsPerPoly; j++ {
 				nei := p.Neis[j]
 				var lc color.RGBA
 				switch {
 				case nei == navmesh.NullIndex:
-					lc = style.wall
+					lc = style.boundary
 				case nei&navmesh.ExtLink != 0:
-					lc = style.portal
-				case style.internalOff || int(nei) < i:
+					lc = style.tileBorder
+				case int(nei) < i:
 					continue
 				default:
-					lc = inner
+					lc = style.inner
 				}
+				if lc.A == 0 {
+					continue
+				}
+				wide := nei == navmesh.NullIndex
 				polyEdgePieces(t, i, j, func(a, b geom.Vec3) {
-					o.Lines = append(o.Lines, Vertex{up(t, a, meshLineLiftRows), lc}, Vertex{up(t, b, meshLineLiftRows), lc})
+					a, b = up(t, a, meshLineLiftRows), up(t, b, meshLineLiftRows)
+					if wide {
+						appendWideEdge(o, a, b, cx, cz, widthM, lc)
+						return
+					}
+					o.Lines = append(o.Lines, Vertex{a, lc}, Vertex{b, lc})
 				})
 			}
 		}
@@ -423,35 +485,37 @@ const (
 func LayerColour(layer uint8) color.RGBA { return assets.Distinct(uint32(layer) + 1) }
 
 // PolysOverlay returns the overlay "polys": the polygons of the tiles of m
-// that keep selects (nil: all), filled with their area colour
-// (assets.AreaColour of the run-time area) over their detail triangles,
-// with internal edges thin and dim, wall edges dark and portal edges on
-// the tile border white. A nil mesh gives an empty overlay.
+// that keep selects (nil: all), filled translucently with their area
+// colour (assets.AreaColour of the run-time area) over their detail
+// triangles, with faint dark inner edges, dark wide boundary edges and
+// light tile-border (portal) edges (polyEdgeStyle). A nil mesh gives an
+// empty overlay.
 func PolysOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
 	o := surfaceOverlay(OverlayPolys)
-	appendNavPolys(o, navTiles(m, keep), areaFill(m), edgeStyle{portal: meshPortalColour, wall: meshWallColour})
+	appendNavPolys(o, navTiles(m, keep), areaFill(m), polyEdgeStyle)
 	return o
 }
 
 // TilesOverlay returns the overlay "tiles": the polygons of the selected
 // tiles filled with their tile position's colour (TileColour), the layers
-// of one position alike, with dark walls and dim internal edges.
+// of one position alike, with dark boundaries and tile borders and faint
+// inner edges.
 func TilesOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
 	o := surfaceOverlay(OverlayTiles)
 	fill := func(nt *navTile, _ int) color.RGBA {
 		return TileColour(int(nt.t.Header.TileX), int(nt.t.Header.TileZ))
 	}
-	appendNavPolys(o, navTiles(m, keep), fill, edgeStyle{portal: meshWallColour, wall: meshWallColour})
+	appendNavPolys(o, navTiles(m, keep), fill, edgeStyle{tileBorder: assets.PolyBoundaryColour, boundary: assets.PolyBoundaryColour, inner: assets.PolyInnerEdgeColour})
 	return o
 }
 
 // LayersOverlay returns the overlay "layers": the polygons of the selected
-// tiles filled with their tile's layer colour (LayerColour), with dark
-// walls and dim internal edges.
+// tiles filled with their tile's layer colour (LayerColour), edges as in
+// "polys".
 func LayersOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
 	o := surfaceOverlay(OverlayLayers)
 	fill := func(nt *navTile, _ int) color.RGBA { return LayerColour(nt.t.Header.Layer) }
-	appendNavPolys(o, navTiles(m, keep), fill, edgeStyle{portal: meshWallColour, wall: meshWallColour})
+	appendNavPolys(o, navTiles(m, keep), fill, polyEdgeStyle)
 	return o
 }
 
@@ -538,10 +602,13 @@ func dirXZ(dir uint8) (dx, dz float32, ok bool) {
 // every link across a tile border an arrow from the middle of the part of
 // the edge it uses (Link.BMin..BMax) into the neighbouring tile,
 // linkArrowCells cells long, green towards +x/+z and blue towards -x/-z,
-// so a reciprocal pair shows as a double arrow. Everything is lifted
+// so a reciprocal pair shows as a double arrow, its tip marked by a point
+// of portalTipPx pixels (the same size on screen at any zoom, so the
+// arrows stay visible when zoomed out). Everything is lifted
 // portalLiftRows above the polygon edge.
 func PortalsOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
 	o := surfaceOverlay(OverlayPortals)
+	o.PointSizePx = portalTipPx
 	for _, nt := range navTiles(m, keep) {
 		t := nt.t
 		for i := range t.Polys {
@@ -588,6 +655,7 @@ func PortalsOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
 					h2 := geom.V3(e.X-float32(dx*h)+float32(dz*h), e.Y, e.Z-float32(dz*h)-float32(dx*h))
 					o.Lines = append(o.Lines, Vertex{s, col}, Vertex{e, col},
 						Vertex{e, col}, Vertex{h1, col}, Vertex{e, col}, Vertex{h2, col})
+					o.Points = append(o.Points, Vertex{e, col})
 				}
 				col := portalOpenColour
 				if linked {

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -317,16 +318,32 @@ func TestNavMeshOverlays(t *testing.T) {
 		t.Error("regions is not a navmesh overlay")
 	}
 
-	// Polys: area colour fill, white portals, dark walls.
+	// Polys: translucent area colour fill, and the three edge kinds of
+	// the palette: boundaries as lines and wide bands, inner edges and
+	// tile borders as lines.
 	po := PolysOverlay(fx.mesh, nil)
 	fill := assets.AreaWalkableColour
-	fill.A = meshFillAlpha
-	cols := map[color.RGBA]int{}
-	for _, v := range append(po.Tris, po.Lines...) {
-		cols[v.Col]++
+	fill.A = assets.PolyFillAlpha
+	triCols, lineCols := map[color.RGBA]int{}, map[color.RGBA]int{}
+	for _, v := range po.Tris {
+		triCols[v.Col]++
 	}
-	if cols[fill] == 0 || cols[meshPortalColour] == 0 || cols[meshWallColour] == 0 {
-		t.Errorf("polys colours %v", cols)
+	for _, v := range po.Lines {
+		lineCols[v.Col]++
+	}
+	if fill.A == 255 || triCols[fill] == 0 || triCols[assets.PolyBoundaryColour] == 0 {
+		t.Errorf("polys triangle colours %v", triCols)
+	}
+	for _, c := range []color.RGBA{assets.PolyBoundaryColour, assets.PolyInnerEdgeColour, assets.PolyTileBorderColour} {
+		if lineCols[c] == 0 {
+			t.Errorf("polys has no %v lines: %v", c, lineCols)
+		}
+	}
+	if len(triCols)+len(lineCols) != 5 {
+		t.Errorf("polys uses colours outside the palette: tris %v lines %v", triCols, lineCols)
+	}
+	if again := PolysOverlay(fx.mesh, nil); !slices.Equal(again.Tris, po.Tris) || !slices.Equal(again.Lines, po.Lines) {
+		t.Error("polys is not deterministic")
 	}
 
 	// Portals: an arrow (three strokes) per link across a tile border.
@@ -352,6 +369,22 @@ func TestNavMeshOverlays(t *testing.T) {
 	if links == 0 || arrows != 6*links {
 		t.Errorf("%d link arrow vertices for %d links", arrows, links)
 	}
+	// Each arrow's tip is a point of a fixed screen size, at the arrow's
+	// end (the second vertex of its shaft).
+	if len(pt.Points) != links || pt.PointSizePx != portalTipPx {
+		t.Errorf("%d tip points of %v px for %d links", len(pt.Points), pt.PointSizePx, links)
+	}
+	ends := map[geom.Vec3]bool{}
+	for i := 0; i+1 < len(pt.Lines); i += 2 {
+		if c := pt.Lines[i].Col; c == linkPosColour || c == linkNegColour {
+			ends[pt.Lines[i+1].Pos] = true
+		}
+	}
+	for _, p := range pt.Points {
+		if !ends[p.Pos] || (p.Col != linkPosColour && p.Col != linkNegColour) {
+			t.Errorf("tip point %v is not at an arrow's end", p)
+		}
+	}
 
 	// Layers: a tile added again as layer 1 gets the second colour.
 	m := navmesh.NewMesh()
@@ -373,6 +406,9 @@ func TestNavMeshOverlays(t *testing.T) {
 	lc := map[color.RGBA]bool{}
 	for _, v := range LayersOverlay(m, nil).Tris {
 		c := v.Col
+		if c.A != assets.PolyFillAlpha {
+			continue // a boundary band
+		}
 		c.A = 255
 		lc[c] = true
 	}
@@ -706,6 +742,9 @@ func TestLayerFirstOverlays(t *testing.T) {
 	got := map[color.RGBA]bool{}
 	for _, v := range LayersOverlay(b.Mesh, keep).Tris {
 		c := v.Col
+		if c.A != assets.PolyFillAlpha {
+			continue // a boundary band
+		}
 		c.A = 255
 		got[c] = true
 	}

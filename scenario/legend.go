@@ -12,7 +12,6 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"navviz/render"
-	"navviz/tilecache"
 )
 
 // legendEntry is one line of a shot's legend: a colour swatch (none when
@@ -24,8 +23,8 @@ type legendEntry struct {
 }
 
 // legendEntries returns the legend of the state: the scope line, then for
-// each visible overlay its name, and the colour keys of the overlays that
-// have them (queue, swaps, removed, ring, repair-contours).
+// each visible overlay its entries of render.OverlayLegend (the list
+// navviz's View panel shows too).
 func (r *Runner) legendEntries() []legendEntry {
 	scope := "scope: " + r.Scope
 	if r.HasSelected {
@@ -36,22 +35,8 @@ func (r *Runner) legendEntries() []legendEntry {
 		if !slices.Contains(r.Visible, name) {
 			continue
 		}
-		switch name {
-		case render.OverlayQueue:
-			out = append(out, legendEntry{Col: render.QueueColour(0, 2), Label: "queue: next"}, legendEntry{Col: render.QueueColour(1, 2), Label: "queue: last"})
-		case render.OverlaySwaps:
-			for _, k := range []tilecache.SwapKind{tilecache.SwapKept, tilecache.SwapReplaced, tilecache.SwapAdded, tilecache.SwapRemoved} {
-				out = append(out, legendEntry{Col: render.SwapColour(k), Label: "swap: " + k.String()})
-			}
-			out = append(out, legendEntry{Col: render.RebuiltColour(), Label: "latest update"})
-		case render.OverlayRemoved:
-			out = append(out, legendEntry{Col: render.InspectRemovedColour(), Label: "removed span"})
-		case render.OverlayRing:
-			out = append(out, legendEntry{Col: render.InspectRingColour(), Label: "ring span"})
-		case render.OverlayRepairContours:
-			out = append(out, legendEntry{Plain: true, Label: "repair-contours"}, legendEntry{Col: render.InspectDifferColour(), Label: "contour differs"})
-		default:
-			out = append(out, legendEntry{Plain: true, Label: name})
+		for _, e := range render.OverlayLegend(name) {
+			out = append(out, legendEntry{Col: e.Col, Plain: e.Plain, Label: e.Label})
 		}
 	}
 	return out
@@ -94,7 +79,9 @@ func drawLegend(img *image.RGBA, entries []legendEntry) {
 			sw := image.Rect(x0, top+2, x0+legendSwatchPx, top+2+legendSwatchPx).Intersect(box)
 			c := e.Col
 			c.A = 255
-			draw.Draw(img, sw, image.NewUniform(c), image.Point{}, draw.Src)
+			// A light frame, so that dark swatches show on the dark box.
+			draw.Draw(img, sw, image.NewUniform(color.RGBA{150, 150, 150, 255}), image.Point{}, draw.Src)
+			draw.Draw(img, sw.Inset(1), image.NewUniform(c), image.Point{}, draw.Src)
 		}
 		d.Dot = fixed.P(x0+legendSwatchPx+legendPadPx, top+11)
 		d.DrawString(e.Label)

@@ -83,6 +83,7 @@ type buildForm struct {
 	volumes   []string // one line per volume, see parseVolume
 	volErr    string   // the first volume line that does not parse
 	scopeIdx  int
+	nums      numberFields // the number fields' texts and errors
 
 	shownProblem string // the settings problem the panel showed last frame
 }
@@ -90,6 +91,7 @@ type buildForm struct {
 // load fills the form from s.
 func (f *buildForm) load(s *pipeline.NavSettings) {
 	f.floats, f.ints = map[string]float64{}, map[string]int{}
+	f.nums = nil // show the loaded values, dropping texts being edited
 	for _, list := range [][]floatSetting{floatSettings, floatSettingsB, floatSettingsC} {
 		for _, fs := range list {
 			f.floats[fs.label] = float64(*fs.field(s))
@@ -223,17 +225,18 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 	mark := func() { changed = true }
 
 	ctx.Header("Settings", true, func() {
-		ctx.SetGridLayout([]int{-3, -2}, nil)
+		grid := []int{-3, -2}
+		ctx.SetGridLayout(grid, nil)
 		floatRows := func(list []floatSetting) {
 			ctx.Loop(len(list), func(i int) {
 				fs := list[i]
 				v := g.form.floats[fs.label]
 				ctx.Text(fs.label)
-				ctx.NumberFieldF(&v, fs.step, fs.digits).On(mark)
-				if v != g.form.floats[fs.label] {
+				if g.form.nums.float(ctx, fs.label, &v, numberSpec{digits: fs.digits, step: fs.step}) {
 					g.form.floats[fs.label] = v
 					changed = true
 				}
+				g.form.nums.errorRow(ctx, fs.label, grid)
 			})
 		}
 		intRows := func(list []intSetting) {
@@ -241,11 +244,11 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 				is := list[i]
 				v := g.form.ints[is.label]
 				ctx.Text(is.label)
-				ctx.NumberField(&v, is.step).On(mark)
-				if v != g.form.ints[is.label] {
+				if g.form.nums.int(ctx, is.label, &v, numberSpec{step: float64(is.step)}) {
 					g.form.ints[is.label] = v
 					changed = true
 				}
+				g.form.nums.errorRow(ctx, is.label, grid)
 			})
 		}
 		ctx.IDScope("a", func() { floatRows(floatSettings) })

@@ -69,6 +69,8 @@ type cacheUI struct {
 	// open shows the Cache panel (the Level panel's switch; closed at
 	// start so that the 3D view stays clear, opened by the demo).
 	open bool
+	// nums are the texts of the panel's number fields (number_field.go).
+	nums numberFields
 }
 
 // cacheToggle is the Level panel's switch of the Cache panel. Closing the
@@ -666,6 +668,36 @@ func displayName(lvl string) string {
 	return lvl
 }
 
+// obstacleSizeRows edits the Obstacle tool's size settings of its shape:
+// per setting a label, a slider to drag and a number field to type into
+// (number_field.go). Any change redraws the tool preview, which shows the
+// selected obstacle at the new size with its grown footprint before Apply
+// (App.obstacleGhost).
+func (g *Game) obstacleSizeRows(ctx *debugui.Context) {
+	a := g.App
+	t := &a.ObstacleTool
+	grid := []int{-4, -3, -2}
+	ctx.SetGridLayout(grid, nil)
+	fields := t.sizeFields()
+	sh := t.shape()
+	ctx.Loop(len(fields), func(i int) {
+		f := &fields[i]
+		if !f.shown(sh) {
+			return
+		}
+		before := *f.v
+		ctx.Text(f.label)
+		lo, hi := f.sliderRange(*f.v)
+		ctx.SliderF(f.v, lo, hi, f.step, f.digits)
+		t.nums.float(ctx, f.label, f.v, numberSpec{digits: f.digits})
+		t.nums.errorRow(ctx, f.label, grid)
+		if *f.v != before {
+			a.gens.preview++
+		}
+	})
+	ctx.SetGridLayout(nil, nil)
+}
+
 // toolsSection is the Tools part of the Cache panel.
 func (g *Game) toolsSection(ctx *debugui.Context) {
 	a := g.App
@@ -687,36 +719,16 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 		t := &a.ObstacleTool
 		ctx.SetGridLayout([]int{-3, -2}, nil)
 		ctx.Text("Shape")
-		ctx.Dropdown(&t.ShapeIdx, obstacleShapeNames)
-		fields := []struct {
-			label string
-			v     *float64
-			step  float64
-			show  bool
-		}{
-			{"Radius (m)", &t.RadiusM, 0.1, t.shape() == obstacleShapes[0]},
-			{"Size x (m)", &t.SizeXM, 0.1, t.shape() != obstacleShapes[0]},
-			{"Size z (m)", &t.SizeZM, 0.1, t.shape() != obstacleShapes[0]},
-			{"Yaw (deg)", &t.YawDeg, 5, t.shape() == obstacleShapes[2]},
-			{"Height above floor (m)", &t.HeightM, 0.1, true},
-			{"Start below floor (m)", &t.BelowM, 0.1, true},
-		}
-		ctx.Loop(len(fields), func(i int) {
-			f := fields[i]
-			if !f.show {
-				return
-			}
-			ctx.Text(f.label)
-			ctx.NumberFieldF(f.v, f.step, 2)
-		})
+		ctx.Dropdown(&t.ShapeIdx, obstacleShapeNames).On(func() { a.gens.preview++ })
 		ctx.SetGridLayout(nil, nil)
+		g.obstacleSizeRows(ctx)
 		if a.SelectedObstacle != 0 {
 			ctx.SetGridLayout([]int{-1, -1}, nil)
 			ctx.Button(fmt.Sprintf("Apply to #%d", a.SelectedObstacle)).On(func() { _ = a.ApplyToolToSelected() })
 			ctx.Button("Deselect").On(func() { a.SelectObstacle(0) })
 			ctx.SetGridLayout(nil, nil)
 		}
-		ctx.Text("Click the level: place. Drag an obstacle: move it. Wheel over an oriented box: turn 15°. Delete: remove the selected one. The yellow outline is the footprint grown by the agent radius.")
+		ctx.Text("Click the level: place. Drag an obstacle: move it. Wheel over an oriented box: turn 15°. Delete: remove the selected one. The yellow outline is the footprint grown by the agent radius. With an obstacle selected, the sliders show its new size as a white ghost (grey: grown footprint); Apply makes it so.")
 	case toolVolume:
 		t := &a.VolumeTool
 		state := "convex so far"
@@ -724,13 +736,18 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 			state = "NOT convex"
 		}
 		ctx.Text(fmt.Sprintf("Corners: %d (%s)", len(t.Corners), state))
-		ctx.SetGridLayout([]int{-3, -2}, nil)
+		grid := []int{-3, -2}
+		ctx.SetGridLayout(grid, nil)
+		nf := &g.cache.nums
 		ctx.Text("Min y (m)")
-		ctx.NumberFieldF(&t.MinYM, 0.5, 2)
+		nf.float(ctx, "vol-min-y", &t.MinYM, numberSpec{digits: 2, step: 0.5})
+		nf.errorRow(ctx, "vol-min-y", grid)
 		ctx.Text("Max y (m)")
-		ctx.NumberFieldF(&t.MaxYM, 0.5, 2)
+		nf.float(ctx, "vol-max-y", &t.MaxYM, numberSpec{digits: 2, step: 0.5})
+		nf.errorRow(ctx, "vol-max-y", grid)
 		ctx.Text("Area id (0-63)")
-		ctx.NumberField(&t.AreaID, 1)
+		nf.int(ctx, "vol-area", &t.AreaID, numberSpec{step: 1})
+		nf.errorRow(ctx, "vol-area", grid)
 		ctx.SetGridLayout(nil, nil)
 		t.AreaID = min(max(t.AreaID, 0), int(maxAreaID))
 		ctx.SetGridLayout([]int{-1, -1, -1}, nil)
@@ -778,10 +795,12 @@ const maxAreaID = 63
 func (g *Game) updateSection(ctx *debugui.Context) {
 	a := g.App
 	c := a.Cache
-	ctx.SetGridLayout([]int{-4, -3, -2}, nil)
+	grid := []int{-4, -3, -2}
+	ctx.SetGridLayout(grid, nil)
 	ctx.Checkbox(&a.AutoUpdate, "Auto update")
 	ctx.Text("tiles per frame")
-	ctx.NumberField(&a.TilesPerFrame, 1)
+	g.cache.nums.int(ctx, "tiles-per-frame", &a.TilesPerFrame, numberSpec{step: 1})
+	g.cache.nums.errorRow(ctx, "tiles-per-frame", grid)
 	ctx.SetGridLayout(nil, nil)
 	a.TilesPerFrame = min(max(a.TilesPerFrame, 1), maxTilesPerFrame)
 	ctx.SetGridLayout([]int{-1, -1}, nil)
@@ -807,34 +826,21 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 	}
 	ctx.Text(fmt.Sprintf("Since the build: %s, %s.", plural(a.Updates, "update"), plural(a.LayersBuilt, "layer build")))
 	ctx.Text("Legend (swaps since the last edit, queue):")
-	ctx.SetGridLayout([]int{16, -1, 16, -1}, nil)
-	for _, e := range []struct {
-		col   color.RGBA
-		label string
-	}{
-		{render.SwapColour(tilecache.SwapKept), "kept"},
-		{render.SwapColour(tilecache.SwapReplaced), "replaced"},
-		{render.SwapColour(tilecache.SwapAdded), "added"},
-		{render.SwapColour(tilecache.SwapRemoved), "removed"},
-		{render.RebuiltColour(), "just rebuilt"},
-		{render.QueueColour(0, 2), "queue front"},
-		{render.QueueColour(1, 2), "queue back"},
-	} {
-		swatch(ctx, e.col)
-		ctx.Text(e.label)
-	}
-	ctx.SetGridLayout(nil, nil)
+	legendRows(ctx, []string{render.OverlaySwaps, render.OverlayQueue})
 }
 
-// swatch draws a square of colour col in the next layout cell.
+// swatch draws a square of colour col (opaque) in the next layout cell,
+// in a light frame so that dark colours show on the dark panel.
 func swatch(ctx *debugui.Context, col color.RGBA) {
+	col.A = 255
 	ctx.GridCell(func(bounds image.Rectangle) {
 		ctx.DrawOnlyWidget(func(screen *ebiten.Image) {
 			s := float32(ctx.Scale())
 			side := float32(min(bounds.Dx(), bounds.Dy())) - 4
 			x := float32(bounds.Min.X) + (float32(bounds.Dx())-side)/2
 			y := float32(bounds.Min.Y) + (float32(bounds.Dy())-side)/2
-			vector.DrawFilledRect(screen, x*s, y*s, side*s, side*s, col, false)
+			vector.DrawFilledRect(screen, x*s, y*s, side*s, side*s, color.RGBA{150, 150, 150, 255}, false)
+			vector.DrawFilledRect(screen, (x+1)*s, (y+1)*s, (side-2)*s, (side-2)*s, col, false)
 		})
 	})
 }

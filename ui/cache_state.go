@@ -418,7 +418,7 @@ func (a *App) syncCacheOverlays() {
 func (a *App) cacheOverlayKey(name string) cacheOverlayKey {
 	k := cacheOverlayKey{cache: a.Cache}
 	switch name {
-	case render.OverlayCachePolys:
+	case render.OverlayCachePolys, render.OverlayCacheLayers:
 		k.a = a.gens.mesh
 	case render.OverlayObstacles, render.OverlayVolumesRT:
 		k.a = a.gens.shapes
@@ -454,10 +454,7 @@ func (a *App) previewOverlay() *render.Overlay {
 	if a.Cache != nil {
 		growM = a.Cache.ObstacleGrowthM()
 	}
-	if d := &a.ObstacleTool.drag; d.active && a.Tool == toolObstacle {
-		g := d.cur
-		ghost = &g
-	}
+	ghost = a.obstacleGhost() // tools_obstacle.go
 	var poly []geom.Vec3
 	ok := true
 	if a.Tool == toolVolume {

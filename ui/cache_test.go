@@ -452,6 +452,24 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	if d := math.Hypot(float64(obs[0].Obstacle.CentreM.X-p.X), float64(obs[0].Obstacle.CentreM.Z-p.Z)); d > 0.1 {
 		t.Errorf("the cylinder stands %.3f m from the clicked point", d)
 	}
+	// The size fields preview the selected obstacle at a new size (the
+	// tool preview's ghost, grown footprint included) before Apply; at
+	// its own size there is no ghost.
+	if gh := a.obstacleGhost(); gh != nil {
+		t.Errorf("a ghost %+v of the selected obstacle at its own size", *gh)
+	}
+	a.ObstacleTool.RadiusM = 2.5
+	gh := a.obstacleGhost()
+	if gh == nil || gh.RadiusM != 2.5 || gh.CentreM != obs[0].Obstacle.CentreM || gh.HeightM != obs[0].Obstacle.HeightM {
+		t.Errorf("ghost at radius 2.5: %+v, obstacle %+v", gh, obs[0].Obstacle)
+	}
+	if pv := a.previewOverlay(); len(pv.Lines) == 0 || len(c.Obstacles()) != 1 || c.Obstacles()[0].Obstacle.RadiusM != obs[0].Obstacle.RadiusM {
+		t.Errorf("preview of %d line vertices; the cache's obstacle %+v changed", len(pv.Lines), c.Obstacles())
+	}
+	a.ObstacleTool.RadiusM = float64(obs[0].Obstacle.RadiusM)
+	if gh := a.obstacleGhost(); gh != nil {
+		t.Errorf("a ghost %+v after the radius went back", *gh)
+	}
 	queued := c.QueueLen()
 	if n, err := a.StepCache(1); err != nil || n != 1 || len(a.Swaps.Latest) != 1 || c.QueueLen() != queued-1 {
 		t.Fatalf("step: %d tiles, err %v, latest %d, queue %d -> %d", n, err, len(a.Swaps.Latest), queued, c.QueueLen())

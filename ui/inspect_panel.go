@@ -2,11 +2,11 @@ package ui
 
 import (
 	"fmt"
-	"image/color"
 	"strings"
 
 	"github.com/ebitengine/debugui"
 
+	"navviz/core/navmesh"
 	"navviz/inspect"
 	"navviz/render"
 	"navviz/tilecache"
@@ -41,6 +41,9 @@ type inspectState struct {
 	gen   uint64
 	built map[string]uint64
 	vis   map[string]bool
+	// picked is the picked polygon syncInspect last saw (see
+	// inspectForPick).
+	picked navmesh.PolyRef
 }
 
 // SetInspect turns the recording of layer rebuilds on or off. On, the
@@ -139,6 +142,12 @@ func (a *App) syncInspect() {
 		}
 		s.rec.Begin()
 	}
+	if a.Picked != s.picked {
+		s.picked = a.Picked
+		if i := inspectForPick(s.reports, a.Picked, &a.PickedInfo); i >= 0 {
+			a.SelectInspect(i)
+		}
+	}
 	if a.Scene == nil {
 		return
 	}
@@ -153,6 +162,23 @@ func (a *App) syncInspect() {
 	}
 }
 
+// inspectForPick returns the index of the report of the tile layer that
+// the picked polygon ref (described by info) lies in, or -1 (no pick, or
+// no report of that layer): clicking a layer in the view selects its
+// verdict.
+func inspectForPick(reps []inspect.LayerReport, ref navmesh.PolyRef, info *render.PolyInfo) int {
+	if ref == 0 || info == nil {
+		return -1
+	}
+	for i := range reps {
+		r := &reps[i]
+		if r.TX == int(info.TileX) && r.TZ == int(info.TileZ) && r.Layer == int(info.Layer) {
+			return i
+		}
+	}
+	return -1
+}
+
 // inspectShown returns the reports the overlays draw: the selected one, or
 // every one.
 func (a *App) inspectShown() []inspect.LayerReport {
@@ -163,13 +189,15 @@ func (a *App) inspectShown() []inspect.LayerReport {
 	return s.reports
 }
 
-// inspectRow is the one-line label of report r in the section's list.
-func inspectRow(r *inspect.LayerReport) string {
-	v := r.Verdict
+// inspectRow is the label of report r's button in the section's list
+// (short, so that a button holds it) and its verdict, shown in full as
+// wrapped text under the button.
+func inspectRow(r *inspect.LayerReport) (label, verdict string) {
+	verdict = r.Verdict
 	if r.Repaired {
-		v = "contours " + r.Compare()
+		verdict = "contours " + r.Compare()
 	}
-	return fmt.Sprintf("(%d,%d) L%d %s: %s", r.TX, r.TZ, r.Layer, r.Mode(), v)
+	return fmt.Sprintf("(%d,%d) L%d %s", r.TX, r.TZ, r.Layer, r.Mode()), verdict
 }
 
 // inspectDetail returns the lines describing report r.
@@ -242,11 +270,12 @@ func (g *Game) inspectSection(ctx *debugui.Context) {
 	ctx.Button(all).On(func() { a.SelectInspect(-1) })
 	n := min(len(reps), maxInspectRows)
 	ctx.Loop(n, func(i int) {
-		label := inspectRow(&reps[i])
+		label, verdict := inspectRow(&reps[i])
 		if i == sel {
 			label = "> " + label
 		}
 		ctx.Button(label).On(func() { a.SelectInspect(i) })
+		ctx.Text("    " + verdict) // debugui's Text wraps at the panel's width
 	})
 	if len(reps) > n {
 		ctx.Text(fmt.Sprintf("… %d more layers", len(reps)-n))
@@ -256,17 +285,5 @@ func (g *Game) inspectSection(ctx *debugui.Context) {
 		ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
 	}
 	ctx.Text("Legend (overlays removed, ring, repair-contours):")
-	ctx.SetGridLayout([]int{16, -1, 16, -1}, nil)
-	for _, e := range []struct {
-		col   color.RGBA
-		label string
-	}{
-		{render.InspectRemovedColour(), "removed span"},
-		{render.InspectRingColour(), "ring span"},
-		{render.InspectDifferColour(), "contour differs"},
-	} {
-		swatch(ctx, e.col)
-		ctx.Text(e.label)
-	}
-	ctx.SetGridLayout(nil, nil)
+	legendRows(ctx, render.InspectOverlayNames)
 }

@@ -59,7 +59,7 @@ func TestInspectOnTerrain(t *testing.T) {
 		if reps[i].Compared && !reps[i].ContoursEqual {
 			t.Errorf("%v: %s", &reps[i], reps[i].Diff)
 		}
-		if row := inspectRow(&reps[i]); !strings.Contains(row, reps[i].Mode()) {
+		if row, verdict := inspectRow(&reps[i]); !strings.Contains(row, reps[i].Mode()) || verdict == "" {
 			t.Errorf("row %q", row)
 		}
 	}

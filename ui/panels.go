@@ -10,6 +10,7 @@ import (
 
 	"navviz/core/level"
 	"navviz/core/pipeline"
+	"navviz/render"
 )
 
 // Initial panel rectangles (debugui keeps them after the user moves them).
@@ -114,6 +115,18 @@ func (g *Game) viewPanel(ctx *debugui.Context) {
 		ctx.Checkbox(&v, o.Name).On(func() { a.SetOverlayVisible(o.Name, v) })
 	})
 	ctx.SetGridLayout(nil, nil)
+	ctx.Header("Legend", true, func() {
+		var names []string
+		for _, o := range ovs {
+			if o != nil && o.Visible {
+				names = append(names, o.Name)
+			}
+		}
+		if len(names) == 0 {
+			ctx.Text("No overlay is on.")
+		}
+		legendRows(ctx, names)
+	})
 
 	g.viewModeIdx = 0
 	if a.Camera.TopDown {
@@ -128,6 +141,30 @@ func (g *Game) viewPanel(ctx *debugui.Context) {
 	ctx.Checkbox(&ortho, "Orthographic").On(func() { a.SetOrtho(ortho) })
 	ctx.Button("Frame level (F)").On(a.FrameLevel)
 	ctx.Text("Right-drag orbit, middle or shift+left drag pan, wheel zoom, T top-down, F12 screenshot. Left-click picks a polygon (after a build) and its tile. Ctrl+left-click sets a path start, Ctrl+right- or Alt+left-click its end.")
+}
+
+// legendRows lists the legends (render.OverlayLegend, the list the
+// scenario shots draw too) of the overlays names: a swatch and a label
+// per colour key, the meaning after the label.
+func legendRows(ctx *debugui.Context, names []string) {
+	ctx.SetGridLayout([]int{16, -1}, nil)
+	ctx.Loop(len(names), func(i int) {
+		entries := render.OverlayLegend(names[i])
+		ctx.Loop(len(entries), func(k int) {
+			e := entries[k]
+			if e.Plain {
+				ctx.Text("")
+			} else {
+				swatch(ctx, e.Col)
+			}
+			label := e.Label
+			if e.Meaning != "" {
+				label += ": " + e.Meaning
+			}
+			ctx.Text(label)
+		})
+	})
+	ctx.SetGridLayout(nil, nil)
 }
 
 // statsPanel shows the size of the level and the frame rate.

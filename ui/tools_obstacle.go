@@ -7,6 +7,7 @@ import (
 
 	"navviz/core/geom"
 	"navviz/core/voxel"
+	"navviz/render"
 	"navviz/tilecache"
 )
 
@@ -70,6 +71,103 @@ type obstacleTool struct {
 	YawDeg float64
 
 	drag obstacleDrag
+	// nums are the size fields' texts (number_field.go).
+	nums numberFields
+}
+
+// sizeField is one size setting of the Obstacle tool as the Cache panel
+// edits it: a slider from lo to hi (widened to hold the value) in steps of
+// step, and a number field of digits decimals.
+type sizeField struct {
+	label         string
+	v             *float64
+	lo, hi, step  float64
+	digits        int
+	forCylinder   bool // shown for a cylinder
+	forBox        bool // shown for a box and an oriented box
+	forOrientedOn bool // shown for an oriented box only
+}
+
+// sizeFields lists the tool's size settings.
+func (t *obstacleTool) sizeFields() []sizeField {
+	return []sizeField{
+		{label: "Radius (m)", v: &t.RadiusM, lo: 0.1, hi: 10, step: 0.05, digits: 2, forCylinder: true},
+		{label: "Size x (m)", v: &t.SizeXM, lo: 0.1, hi: 20, step: 0.1, digits: 2, forBox: true},
+		{label: "Size z (m)", v: &t.SizeZM, lo: 0.1, hi: 20, step: 0.1, digits: 2, forBox: true},
+		{label: "Yaw (deg)", v: &t.YawDeg, lo: -180, hi: 180, step: 5, digits: 1, forOrientedOn: true},
+		{label: "Height above floor (m)", v: &t.HeightM, lo: 0, hi: 10, step: 0.1, digits: 2, forCylinder: true, forBox: true},
+		{label: "Start below floor (m)", v: &t.BelowM, lo: 0, hi: 5, step: 0.1, digits: 2, forCylinder: true, forBox: true},
+	}
+}
+
+// shown reports whether field f applies to shape sh.
+func (f *sizeField) shown(sh voxel.ObstacleShape) bool {
+	switch sh {
+	case voxel.ShapeCylinder:
+		return f.forCylinder
+	case voxel.ShapeOrientedBox:
+		return f.forBox || f.forOrientedOn
+	}
+	return f.forBox
+}
+
+// sliderRange returns the slider's range for value v: [lo, hi] widened to
+// hold v, so that the slider never clamps a value typed or loaded from an
+// obstacle.
+func (f *sizeField) sliderRange(v float64) (lo, hi float64) {
+	return min(f.lo, v), max(f.hi, v)
+}
+
+// obstacleGhost returns the obstacle the tool's preview shows (nil: none):
+// the one being placed or dragged; else, when an obstacle is selected and
+// the tool's shape and size fields differ from it, what Apply would make of
+// it (the same floor point), so that the grown footprint of a new size
+// shows while the sliders move, before Apply.
+func (a *App) obstacleGhost() *voxel.Obstacle {
+	if a.Tool != toolObstacle {
+		return nil
+	}
+	t := &a.ObstacleTool
+	if d := &t.drag; d.active {
+		g := d.cur
+		return &g
+	}
+	o, ok := a.obstacleByID(a.SelectedObstacle)
+	if !ok {
+		return nil
+	}
+	g := t.newObstacle(t.obstacleFloor(o))
+	if sameObstacle(&g, &o) || g.Validate() != nil {
+		return nil
+	}
+	return &g
+}
+
+// sameObstacleTolM is how close two obstacles' footprint corners and
+// height ranges must be to count as the same shape (the tool's fields
+// round-trip an obstacle through float64 degrees and metres).
+const sameObstacleTolM = 1e-3
+
+// sameObstacle reports whether a and b have the same shape: the same kind,
+// footprint corners (render.ObstacleLoopXZ) and height range within
+// sameObstacleTolM.
+func sameObstacle(a, b *voxel.Obstacle) bool {
+	if a.Shape != b.Shape {
+		return false
+	}
+	la, lb := render.ObstacleLoopXZ(a, 0), render.ObstacleLoopXZ(b, 0)
+	if len(la) != len(lb) {
+		return false
+	}
+	near := func(x, y float64) bool { return math.Abs(x-y) <= sameObstacleTolM }
+	for i := range la {
+		if !near(la[i][0], lb[i][0]) || !near(la[i][1], lb[i][1]) {
+			return false
+		}
+	}
+	alo, ahi := a.HeightRangeM()
+	blo, bhi := b.HeightRangeM()
+	return near(alo, blo) && near(ahi, bhi)
 }
 
 // obstacleDrag is a drag of the Obstacle tool in progress.

@@ -17,8 +17,8 @@ func TestShotMeshOverlays(t *testing.T) {
 		note string   // in the report
 	}{
 		// The polygons of the bridge tile, in the default area's blue
-		// blended over the background.
-		{[]string{"--overlays", "polys", "--tile", "5,8", "--view", "top"}, [3]uint8{5, 163, 216}, 8, "watershed partition"},
+		// blended over the background (assets.PolyFillAlpha, 150).
+		{[]string{"--overlays", "polys", "--tile", "5,8", "--view", "top"}, [3]uint8{12, 126, 166}, 8, "watershed partition"},
 		// The tiles overlay from above: tile (0, 0)'s colour.
 		{[]string{"--overlays", "tiles", "--view", "top", "--ortho"}, [3]uint8{0, 0, 0}, 0, "121 navmesh tiles"},
 		// Regions of the bridge tile with the monotone partition.
