@@ -6,7 +6,7 @@ export PATH := $(PATH):/usr/local/go/bin
 # headless GUI tests (Xvfb) and the arm64 determinism tests (qemu-aarch64 from
 # qemu-user, run explicitly: no binfmt registration needed) need.
 DEB_PKGS := libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev \
-	libgl-dev libx11-dev pkg-config libgtk-3-dev xvfb xauth gcc qemu-user
+	libgl-dev libx11-dev pkg-config libgtk-3-dev xvfb xauth gcc qemu-user xdotool imagemagick
 
 # GUI tests need an X display: use the real one if set, otherwise a virtual one.
 XRUN := $(if $(DISPLAY),,xvfb-run -a)
@@ -40,7 +40,7 @@ run: deps
 ## test: formatting, vet and every test (GUI tests under Xvfb when no display is set;
 ## the arm64 tests under qemu fail instead of skipping when qemu-aarch64 is missing)
 test: deps fmt vet
-	NAVVIZ_REQUIRE_QEMU=1 $(XRUN) go test -count=1 ./...
+	NAVVIZ_REQUIRE_QEMU=1 NAVVIZ_REQUIRE_X11_TOOLS=1 $(XRUN) go test -count=1 ./...
 
 fmt:
 	@out=$$(gofmt -l .); \

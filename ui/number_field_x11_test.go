@@ -20,13 +20,17 @@ import (
 // in red, and Backspace plus "0.25" and Enter makes it go away (it would
 // stay red if a Backspace were lost: "0.300.40.25" is not a number). The
 // picture is read with ImageMagick's import. Without xdotool or import the
-// test is skipped (make deps installs both).
+// test is skipped, except under make test (NAVVIZ_REQUIRE_X11_TOOLS=1,
+// make deps installs both), where that is a failure.
 func TestNumberFieldTyping(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and drives navviz: not with -short")
 	}
 	for _, tool := range []string{"xdotool", "import", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("NAVVIZ_REQUIRE_X11_TOOLS") != "" {
+				t.Fatalf("%s not found (NAVVIZ_REQUIRE_X11_TOOLS is set; make deps installs it): %v", tool, err)
+			}
 			t.Skipf("%s not found: %v", tool, err)
 		}
 	}
