@@ -294,3 +294,37 @@ func TestRaycastStartOnEdge(t *testing.T) {
 		}
 	}
 }
+
+// TestStraightPathStartOnSharedCorner: three triangles fan around the
+// corner V = (1.5, 1, 0) m; both portals of the corridor end at V. A path
+// from V (its height, or its x and z, off by rounding) into the last
+// triangle runs straight to the end: the funnel takes a start within
+// samePointEpsM of a portal end for that end, and turns at no corner.
+func TestStraightPathStartOnSharedCorner(t *testing.T) {
+	verts := [][3]uint16{{0, 5, 0}, {0, 5, 10}, {5, 5, 0}, {10, 5, 10}, {10, 5, 0}}
+	fan := handMesh(0, 0, verts, [][2][]uint16{
+		{{0, 1, 2}, {pNegX, 1, pNegZ}},
+		{{2, 1, 3}, {0, pPosZ, 2}},
+		{{2, 3, 4}, {1, pPosX, pNegZ}},
+	})
+	m := meshOf(t, tileData(t, fan, 0, 0))
+	tr := m.Tiles()[0]
+	corridor := []navmesh.PolyRef{tr.Poly(0), tr.Poly(1), tr.Poly(2)}
+	end := geom.V3(2.7, 1, 0.3)
+	for _, tc := range []struct {
+		name  string
+		start geom.Vec3
+	}{
+		{"exactly at V", geom.V3(1.5, 1, 0)},
+		{"at V, 1 cm higher", geom.V3(1.5, 1.01, 0)},
+		{"at V, x and z off by 1e-6", geom.V3(1.5-1e-6, 1, 1e-6)},
+	} {
+		pts, err := StraightPath(m, tc.start, end, corridor)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if len(pts) != 2 || pts[0] != tc.start || pts[1] != end {
+			t.Errorf("%s: straight path %v, want [%v %v]", tc.name, pts, tc.start, end)
+		}
+	}
+}
