@@ -230,3 +230,50 @@ func bfsCorridor(parent map[navmesh.PolyRef]navmesh.PolyRef, end navmesh.PolyRef
 	}
 	return c
 }
+
+// TestRaycastFromBoundaryPoints: on every polygon of each level, a ray
+// from a point ClosestPointOnPoly put on the boundary (the nearest point
+// to a point 1 m outside each corner and each edge midpoint, rounded to
+// float32 and so often a hair outside the polygon) to the polygon's
+// centroid stays in the polygon and reaches its end: the start counts as
+// on the boundary (StartSlackM), not outside.
+func TestRaycastFromBoundaryPoints(t *testing.T) {
+	for _, level := range []string{"dungeon", "nav_test", "city"} {
+		t.Run(level, func(t *testing.T) {
+			m := levelMesh(t, level)
+			rays := 0
+			for _, ref := range allPolys(m) {
+				tile, i, err := polyData(m, "test", ref)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := centroid(tile, i)
+				vs := polyVerts(tile, i)
+				for j, v := range vs {
+					w := vs[(j+1)%len(vs)]
+					for _, p := range []geom.Vec3{v, midpoint(v, w)} {
+						dx, dz := float64(p.X)-float64(c.X), float64(p.Z)-float64(c.Z)
+						l := math.Hypot(dx, dz)
+						if l < 1e-3 {
+							continue
+						}
+						out := geom.Vec3{X: float32(float64(p.X) + dx/l), Y: p.Y, Z: float32(float64(p.Z) + dz/l)}
+						sp, err := ClosestPointOnPoly(m, ref, out)
+						if err != nil {
+							t.Fatal(err)
+						}
+						h, err := Raycast(m, ref, sp, c, nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						rays++
+						if !h.Reached() || len(h.Path) != 1 {
+							t.Fatalf("polygon %#x: ray %v -> centroid %v stopped at T %v after %d polygons", ref, sp, c, h.T, len(h.Path))
+						}
+					}
+				}
+			}
+			t.Logf("%s: %d rays", level, rays)
+		})
+	}
+}

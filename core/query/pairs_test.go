@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"navviz/core/geom"
@@ -256,5 +257,74 @@ func TestDungeonRaycastAgreesWithPath(t *testing.T) {
 	checkCorridor(t, m, h.Path)
 	if h.Reached() && len(pts) > 2 {
 		t.Logf("straight ray reached the end though the path turns %d times", len(pts)-2)
+	}
+}
+
+// TestRaycastStartOnEdge: a start that rounding put a few micrometres
+// outside startRef (a point NearestPoly put on an edge or corner) counts
+// as on the edge, within StartSlackM; further out the ray stops at once.
+// The tile is split at x = 1.5 m into two quads (z 0..3).
+func TestRaycastStartOnEdge(t *testing.T) {
+	m := meshOf(t, tileData(t, twoColumns(0, 0, 5), 0, 0))
+	tr := m.Tiles()[0]
+	left, right := tr.Poly(0), tr.Poly(1)
+	const off = 5e-6 // rounding: well inside StartSlackM
+	for _, tc := range []struct {
+		name       string
+		start, end geom.Vec3
+		wantT      float64 // +Inf: reaches end
+		wantPath   []navmesh.PolyRef
+	}{
+		{"on the portal, out by rounding, heading across", geom.V3(1.5+off, 1, 1.5), geom.V3(2.5, 1, 1.5), math.Inf(1), []navmesh.PolyRef{left, right}},
+		{"on the portal, out by rounding, heading back", geom.V3(1.5+off, 1, 1.5), geom.V3(-1.5, 1, 1.5), (1.5 + off) / (3 + off), []navmesh.PolyRef{left}},
+		{"on the wall, out by rounding, heading in", geom.V3(-off, 1, 1.5), geom.V3(2.5, 1, 1.5), math.Inf(1), []navmesh.PolyRef{left, right}},
+		{"on the wall, out by rounding, heading out", geom.V3(-off, 1, 1.5), geom.V3(-1, 1, 1.5), 0, []navmesh.PolyRef{left}},
+		{"on a corner, out by rounding, along the portal", geom.V3(1.5+off, 1, -off), geom.V3(1.5+off, 1, 2), math.Inf(1), nil},
+		{"1 mm outside", geom.V3(-0.001, 1, 1.5), geom.V3(1, 1, 1.5), 0, []navmesh.PolyRef{left}},
+	} {
+		h, err := Raycast(m, left, tc.start, tc.end, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if math.IsInf(tc.wantT, 1) != h.Reached() || !h.Reached() && math.Abs(h.T-tc.wantT) > 1e-6 {
+			t.Errorf("%s: T %v, want %v", tc.name, h.T, tc.wantT)
+		}
+		if tc.wantPath != nil && !slices.Equal(h.Path, tc.wantPath) {
+			t.Errorf("%s: path %#x, want %#x", tc.name, h.Path, tc.wantPath)
+		}
+	}
+}
+
+// TestStraightPathStartOnSharedCorner: three triangles fan around the
+// corner V = (1.5, 1, 0) m; both portals of the corridor end at V. A path
+// from V (its height, or its x and z, off by rounding) into the last
+// triangle runs straight to the end: the funnel takes a start within
+// samePointEpsM of a portal end for that end, and turns at no corner.
+func TestStraightPathStartOnSharedCorner(t *testing.T) {
+	verts := [][3]uint16{{0, 5, 0}, {0, 5, 10}, {5, 5, 0}, {10, 5, 10}, {10, 5, 0}}
+	fan := handMesh(0, 0, verts, [][2][]uint16{
+		{{0, 1, 2}, {pNegX, 1, pNegZ}},
+		{{2, 1, 3}, {0, pPosZ, 2}},
+		{{2, 3, 4}, {1, pPosX, pNegZ}},
+	})
+	m := meshOf(t, tileData(t, fan, 0, 0))
+	tr := m.Tiles()[0]
+	corridor := []navmesh.PolyRef{tr.Poly(0), tr.Poly(1), tr.Poly(2)}
+	end := geom.V3(2.7, 1, 0.3)
+	for _, tc := range []struct {
+		name  string
+		start geom.Vec3
+	}{
+		{"exactly at V", geom.V3(1.5, 1, 0)},
+		{"at V, 1 cm higher", geom.V3(1.5, 1.01, 0)},
+		{"at V, x and z off by 1e-6", geom.V3(1.5-1e-6, 1, 1e-6)},
+	} {
+		pts, err := StraightPath(m, tc.start, end, corridor)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if len(pts) != 2 || pts[0] != tc.start || pts[1] != end {
+			t.Errorf("%s: straight path %v, want [%v %v]", tc.name, pts, tc.start, end)
+		}
 	}
 }

@@ -15,6 +15,12 @@ const maxRaycastPolys = 1 << 16
 // of the edge) the ray may cross and still pass through it.
 const portalSlack = 1e-6
 
+// StartSlackM is how far outside startRef (XZ distance to an edge's line,
+// metres) Raycast's start may lie and still count as on that edge: a
+// point NearestPoly or ClosestPointOnPoly put on an edge is rounded to
+// float32 and can land a few micrometres outside the polygon.
+const StartSlackM = 1e-4
+
 // RaycastHit is the result of Raycast.
 type RaycastHit struct {
 	// T is where the ray stopped, as a fraction of the segment from start
@@ -61,7 +67,11 @@ func Raycast(m *navmesh.Mesh, startRef navmesh.PolyRef, start, end geom.Vec3, fi
 		}
 		hit.Path = append(hit.Path, cur)
 		vs := polyVerts(t, pi)
-		tmin, tmax, segMin, segMax, ok := clipSegment(start, end, vs)
+		slack := 0.0
+		if cur == startRef {
+			slack = StartSlackM
+		}
+		tmin, tmax, segMin, segMax, ok := clipSegment(start, end, vs, slack)
 		if !ok && cur != startRef {
 			// Rounding at a shared corner: stop where the ray entered.
 			hit.T, hit.Normal = lastT, lastNormal
@@ -95,7 +105,7 @@ func Raycast(m *navmesh.Mesh, startRef navmesh.PolyRef, start, end geom.Vec3, fi
 				continue
 			}
 			a, b := linkPortal(t, pi, l)
-			if !onPortal(q, vs[segMax], vs[(segMax+1)%len(vs)], a, b) {
+			if !onPortal(q, vs[segMax], vs[(segMax+1)%len(vs)], a, b, slack) {
 				continue
 			}
 			next = l.Ref
@@ -114,8 +124,9 @@ func Raycast(m *navmesh.Mesh, startRef navmesh.PolyRef, start, end geom.Vec3, fi
 
 // clipSegment clips start→end to convex polygon vs in the XZ plane
 // (either winding): the parameter range [tmin, tmax] inside it and the
-// edges it enters and leaves by (-1: none), false when it misses.
-func clipSegment(start, end geom.Vec3, vs []geom.Vec3) (tmin, tmax float64, segMin, segMax int, ok bool) {
+// edges it enters and leaves by (-1: none), false when it misses. A start
+// at most slackM metres outside an edge's line counts as on that line.
+func clipSegment(start, end geom.Vec3, vs []geom.Vec3, slackM float64) (tmin, tmax float64, segMin, segMax int, ok bool) {
 	area := 0.0
 	for j := 1; j+1 < len(vs); j++ {
 		area += cross2(vs[0], vs[j], vs[j+1])
@@ -129,6 +140,9 @@ func clipSegment(start, end geom.Vec3, vs []geom.Vec3) (tmin, tmax float64, segM
 		a, b := vs[j], vs[(j+1)%len(vs)]
 		fs := float64(sign * cross2(a, b, start))
 		fe := float64(sign * cross2(a, b, end))
+		if fs < 0 && slackM > 0 && fs >= -slackM*geom.Hypot(float64(b.X)-float64(a.X), float64(b.Z)-float64(a.Z)) {
+			fs = 0 // start on the edge's line, within the slack
+		}
 		d := fe - fs
 		if d == 0 {
 			if fs < 0 {
@@ -160,8 +174,9 @@ func lerpPoint(a, b geom.Vec3, t float64) geom.Vec3 {
 }
 
 // onPortal reports whether q (on edge va-vb) lies within the part a-b of
-// the edge, by its parameter along the edge in the XZ plane.
-func onPortal(q, va, vb, a, b geom.Vec3) bool {
+// the edge, by its parameter along the edge in the XZ plane, give or take
+// portalSlack of the edge and slackM metres.
+func onPortal(q, va, vb, a, b geom.Vec3, slackM float64) bool {
 	dx, dz := float64(vb.X)-float64(va.X), float64(vb.Z)-float64(va.Z)
 	l := float64(dx*dx) + float64(dz*dz)
 	if !(l > 0) {
@@ -174,7 +189,8 @@ func onPortal(q, va, vb, a, b geom.Vec3) bool {
 	if s0 > s1 {
 		s0, s1 = s1, s0
 	}
-	return s >= s0-portalSlack && s <= s1+portalSlack
+	e := portalSlack + slackM/math.Sqrt(l)
+	return s >= s0-e && s <= s1+e
 }
 
 // wallNormal returns the unit normal of edge a-b in the XZ plane facing

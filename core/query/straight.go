@@ -211,9 +211,22 @@ func segPortal(a, b geom.Vec3, p portal) (geom.Vec3, bool) {
 	return lerpPoint(p.left, p.right, min(max(s, 0), 1)), true
 }
 
+// samePointEpsM is the XZ distance, metres, under which the funnel takes
+// two points for one (a start or end on a portal's end, rounded to
+// float32, differs from the corner by micrometres and in height).
+const samePointEpsM = 1e-4
+
+// samePointXZ reports whether a and b are one point for the funnel: less
+// than samePointEpsM apart in the XZ plane.
+func samePointXZ(a, b geom.Vec3) bool {
+	dx, dz := float64(a.X)-float64(b.X), float64(a.Z)-float64(b.Z)
+	return float64(dx*dx)+float64(dz*dz) < samePointEpsM*samePointEpsM
+}
+
 // funnel pulls a string through portals: ps[0] is (start, start), the last
 // (end, end). It returns start followed by the corners, and for each the
-// index in ps of the portal it lies on.
+// index in ps of the portal it lies on. A corner that is one point with
+// the one before (samePointXZ) is not repeated.
 func funnel(ps []portal) ([]geom.Vec3, []int) {
 	apex := ps[0].left
 	left, right := apex, apex
@@ -221,7 +234,7 @@ func funnel(ps []portal) ([]geom.Vec3, []int) {
 	pts := []geom.Vec3{apex}
 	at := []int{0}
 	add := func(v geom.Vec3, i int) {
-		if v != pts[len(pts)-1] {
+		if !samePointXZ(v, pts[len(pts)-1]) {
 			pts = append(pts, v)
 			at = append(at, i)
 		}
@@ -232,7 +245,7 @@ func funnel(ps []portal) ([]geom.Vec3, []int) {
 		l, r := ps[i].left, ps[i].right
 		// Tighten the right side: r lies left of (or on) apex→right.
 		if cross2(apex, right, r) >= 0 {
-			if apex == right || cross2(apex, left, r) < 0 {
+			if samePointXZ(apex, right) || cross2(apex, left, r) < 0 {
 				right, rightI = r, i
 			} else {
 				// r crosses the left side: the left end is a corner.
@@ -245,7 +258,7 @@ func funnel(ps []portal) ([]geom.Vec3, []int) {
 		}
 		// Tighten the left side: l lies right of (or on) apex→left.
 		if cross2(apex, left, l) <= 0 {
-			if apex == left || cross2(apex, right, l) > 0 {
+			if samePointXZ(apex, left) || cross2(apex, right, l) > 0 {
 				left, leftI = l, i
 			} else {
 				add(right, rightI)

@@ -222,7 +222,7 @@ func PolysAroundShape(m *navmesh.Mesh, startRef navmesh.PolyRef, shape []geom.Ve
 		return nil, nil, nil, err
 	}
 	nodes, err := circleSearch(m, startRef, centre, filter, func(a, b geom.Vec3) bool {
-		_, _, _, _, ok := clipSegment(a, b, shape)
+		_, _, _, _, ok := clipSegment(a, b, shape, 0)
 		return ok
 	}, func(*navmesh.Tile, int, *circleNode) error { return nil })
 	if err != nil {
