@@ -389,8 +389,9 @@ func appendWideEdge(o *Overlay, a, b geom.Vec3, cx, cz float64, widthM float32, 
 		return
 	}
 	nx, nz := -dz/l, dx/l
-	mx := float64(a.X+b.X)/2 - cx
-	mz := float64(a.Z+b.Z)/2 - cz
+	// Halves rounded first: x/2 compiles to x*0.5, which would fuse with - c.
+	mx := float64(float64(a.X+b.X)/2) - cx
+	mz := float64(float64(a.Z+b.Z)/2) - cz
 	if float64(nx*mx)+float64(nz*mz) > 0 { // points away from the centre
 		nx, nz = -nx, -nz
 	}
