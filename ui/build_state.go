@@ -552,3 +552,17 @@ func progressBar(done, total, width int) string {
 	}
 	return fmt.Sprintf("%s %d/%d", bar, done, total)
 }
+
+// parseScope returns the span scope of a scenario scope name ("selected",
+// "neighbours", "all"; "" is the default).
+func parseScope(name string) (spanScope, error) {
+	for _, s := range []spanScope{scopeSelected, scopeNeighbours, scopeAll} {
+		if name == scopeName(s) {
+			return s, nil
+		}
+	}
+	if name == "" {
+		return defaultSpanScope, nil
+	}
+	return 0, fmt.Errorf("ui: unknown scope %q: want selected, neighbours or all", name)
+}

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -66,8 +67,10 @@ type viewKey struct {
 // through the render camera (render.Camera.ProjectTris/ProjectLines/
 // ProjectPoints, the same projection and clipping as the software
 // rasterizer), sorts everything back to front (Ebitengine has no depth
-// buffer) and keeps the sorted batches until the camera, the window size or
-// the scene changes.
+// buffer) and keeps the sorted batches (of the view key) until it is built
+// again. Building touches only v and the scene snapshot, so it runs in a
+// background job (jobs.go) while the game goroutine draws another
+// sceneView.
 type sceneView struct {
 	valid bool
 	key   viewKey
@@ -78,8 +81,6 @@ type sceneView struct {
 	prims []prim
 	keys  []uint64 // drawing order of prims (see sortKeys)
 
-	white *ebiten.Image // 1x1 white source image
-
 	// Per-build projection parameters.
 	vw, vh           float64 // viewport size in pixels
 	ortho            bool    // orthographic camera
@@ -89,29 +90,75 @@ type sceneView struct {
 
 	drawnTris, drawnBatches int     // of the last build, for the Stats panel
 	buildMs                 float64 // time of the last build, milliseconds
+	builds                  int     // builds so far
 }
 
-// whiteSource returns the 1x1 white source image (a sub-image of a 3x3
-// white image, so that sampling never bleeds from a texture atlas
-// neighbour).
-func (v *sceneView) whiteSource() *ebiten.Image {
-	if v.white == nil {
+// whiteImage is the 1x1 white source image of every DrawTriangles call
+// (a sub-image of a 3x3 white image, so that sampling never bleeds from a
+// texture atlas neighbour), made on first use.
+var whiteImage struct {
+	once sync.Once
+	img  *ebiten.Image
+}
+
+// whiteSource returns the 1x1 white source image.
+func whiteSource() *ebiten.Image {
+	whiteImage.once.Do(func() {
 		img := ebiten.NewImage(3, 3)
 		img.Fill(color.White)
-		v.white = img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
-	}
-	return v.white
+		whiteImage.img = img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
+	})
+	return whiteImage.img
 }
 
-// draw draws the visible overlays of a.Scene through a.Camera onto dst.
+// sceneKey returns the key of the view a's scene and camera give on a
+// wPx x hPx screen.
+func sceneKey(a *App, wPx, hPx int) viewKey {
+	return viewKey{cam: a.Camera, w: wPx, h: hPx, scene: a.Scene, gen: a.Gen}
+}
+
+// current reports whether v shows key.
+func (v *sceneView) current(key viewKey) bool { return v.valid && v.key == key }
+
+// draw draws the visible overlays of a.Scene through a.Camera onto dst,
+// projecting them first (on this goroutine) when v does not show them
+// yet.
 func (v *sceneView) draw(dst *ebiten.Image, a *App) {
-	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
-	key := viewKey{cam: a.Camera, w: w, h: h, scene: a.Scene, gen: a.Gen}
-	if !v.valid || v.key != key {
-		v.build(a.Scene, a.Camera, w, h)
-		v.key, v.valid = key, true
+	key := sceneKey(a, dst.Bounds().Dx(), dst.Bounds().Dy())
+	if !v.current(key) {
+		v.buildKey(visibleScene(a.Scene), key)
 	}
-	src := v.whiteSource()
+	v.drawBatches(dst)
+}
+
+// visibleScene returns a scene of the visible overlays of s: a snapshot a
+// background job may read while the game goroutine goes on (overlays are
+// replaced, never changed in place, once in a scene; see syncOverlay).
+func visibleScene(s *render.Scene) *render.Scene {
+	out := &render.Scene{}
+	if s == nil {
+		return out
+	}
+	for _, o := range s.Overlays {
+		if o != nil && o.Visible {
+			out.Overlays = append(out.Overlays, o)
+		}
+	}
+	return out
+}
+
+// buildKey builds the view of the snapshot s (visibleScene) for key.
+func (v *sceneView) buildKey(s *render.Scene, key viewKey) {
+	v.build(s, key.cam, key.w, key.h)
+	v.key, v.valid = key, true
+}
+
+// drawBatches draws the batches of the last build onto dst.
+func (v *sceneView) drawBatches(dst *ebiten.Image) {
+	if v.bt == nil {
+		return
+	}
+	src := whiteSource()
 	// Scene colours are straight alpha (render.Overlay).
 	op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModeStraightAlpha}
 	for _, b := range v.bt.batches {
@@ -125,7 +172,10 @@ func (v *sceneView) draw(dst *ebiten.Image, a *App) {
 // viewport.
 func (v *sceneView) build(s *render.Scene, cam render.Camera, w, h int) {
 	t0 := time.Now()
-	defer func() { v.buildMs = float64(time.Since(t0)) / float64(time.Millisecond) }()
+	defer func() {
+		v.buildMs = float64(time.Since(t0)) / float64(time.Millisecond)
+		v.builds++
+	}()
 	if v.bt == nil {
 		v.bt = newBatcher(MaxBatchVertices)
 	}

@@ -40,6 +40,18 @@ func readInput(captured debugui.InputCapturingState) frameInput {
 	}
 }
 
+// nextInput returns the input of this Update: the first injected snapshot
+// (Game.injected, as given, debugui's capture included) when there is one,
+// else Ebitengine's (readInput).
+func (g *Game) nextInput(captured debugui.InputCapturingState) frameInput {
+	if len(g.injected) > 0 {
+		in := g.injected[0]
+		g.injected = g.injected[1:]
+		return in
+	}
+	return readInput(captured)
+}
+
 // viewIntent is what one frame of input asks of the 3D view.
 type viewIntent struct {
 	OrbitDX, OrbitDY float64 // pixels dragged with the orbit button
