@@ -117,13 +117,13 @@ type benchRun struct {
 	started time.Time
 	stats   BenchStats
 
-	lastDraw   time.Time
-	lastView   time.Time
+	lastDraw    time.Time
+	lastView    time.Time
 	lastViewCam render.Camera
-	frameMs    []float64
-	viewMs     []float64
-	drawMs     []float64
-	projectMs  []float64
+	frameMs     []float64
+	viewMs      []float64
+	drawMs      []float64
+	projectMs   []float64
 }
 
 // benchStep runs the benchmark's part of one Update (only with

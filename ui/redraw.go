@@ -89,7 +89,7 @@ type redrawState struct {
 
 	// Of the last drawn frame, for the Stats panel: why it was drawn and
 	// how many frames were drawn and skipped.
-	lastReason    redrawReason
+	lastReason     redrawReason
 	drawn, skipped int
 }
 
