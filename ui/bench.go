@@ -43,6 +43,8 @@ type BenchStats struct {
 	// ProjectMs is the time one projection of the whole visible scene took
 	// (project, cut, sort, batch) while orbiting.
 	ProjectMs Spread `json:"project_ms"`
+	// DrawnTris is the triangles the GPU drew per view while orbiting.
+	DrawnTris Spread `json:"drawn_tris"`
 	// DrawMs is the time Draw itself took.
 	DrawMs Spread `json:"draw_ms"`
 	// TPS is the Updates per second while orbiting; EbitenTPS what
@@ -124,6 +126,7 @@ type benchRun struct {
 	viewMs      []float64
 	drawMs      []float64
 	projectMs   []float64
+	drawnTris   []float64
 }
 
 // benchStep runs the benchmark's part of one Update (only with
@@ -240,6 +243,7 @@ func (g *Game) benchFinish() {
 	s.ViewMs = spreadOf(b.viewMs)
 	s.DrawMs = spreadOf(b.drawMs)
 	s.ProjectMs = spreadOf(b.projectMs)
+	s.DrawnTris = spreadOf(b.drawnTris)
 	if wall > 0 {
 		s.TPS = round2(float64(b.tick) / wall)
 	}

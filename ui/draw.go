@@ -55,12 +55,16 @@ type prim struct {
 	size  float32
 }
 
-// viewKey is everything the cached triangles depend on.
+// viewKey is everything the cached triangles depend on: the camera, the
+// screen size in pixels, the scene and its generation, and the
+// resolution divisor (1: full; movingScale while the camera moves, see
+// jobs.go).
 type viewKey struct {
 	cam   render.Camera
 	w, h  int
 	scene *render.Scene
 	gen   uint64
+	scale int
 }
 
 // sceneView draws a render.Scene with DrawTriangles. It projects on the CPU
@@ -88,6 +92,11 @@ type sceneView struct {
 	// triangle sort bias of the overlay being added (Overlay.SortBiasPx)
 	triBiasRel, triBiasAbs float64
 
+	// coarse multiplies the piece sizes (maxTriEdgePx, maxLinePiecePx):
+	// 0 or 1 for a still view, movingScale for a moving one (fewer,
+	// larger pieces; the order is less exact, for a fraction of a second).
+	coarse int
+
 	drawnTris, drawnBatches int     // of the last build, for the Stats panel
 	buildMs                 float64 // time of the last build, milliseconds
 	builds                  int     // builds so far
@@ -114,7 +123,7 @@ func whiteSource() *ebiten.Image {
 // sceneKey returns the key of the view a's scene and camera give on a
 // wPx x hPx screen.
 func sceneKey(a *App, wPx, hPx int) viewKey {
-	return viewKey{cam: a.Camera, w: wPx, h: hPx, scene: a.Scene, gen: a.Gen}
+	return viewKey{cam: a.Camera, w: wPx, h: hPx, scene: a.Scene, gen: a.Gen, scale: 1}
 }
 
 // current reports whether v shows key.
@@ -147,10 +156,20 @@ func visibleScene(s *render.Scene) *render.Scene {
 	return out
 }
 
-// buildKey builds the view of the snapshot s (visibleScene) for key.
+// buildKey builds the view of the snapshot s (visibleScene) for key, at
+// the key's resolution (viewSize).
 func (v *sceneView) buildKey(s *render.Scene, key viewKey) {
-	v.build(s, key.cam, key.w, key.h)
+	w, h := key.viewSize()
+	v.coarse = key.scale
+	v.build(s, key.cam, w, h)
 	v.key, v.valid = key, true
+}
+
+// viewSize returns the size in pixels the view of k is projected at: the
+// screen size divided by k.scale.
+func (k viewKey) viewSize() (wPx, hPx int) {
+	d := max(k.scale, 1)
+	return max(k.w/d, 1), max(k.h/d, 1)
 }
 
 // drawBatches draws the batches of the last build onto dst.
@@ -273,7 +292,11 @@ func (v *sceneView) pushTri(a, b, c render.ScreenVertex, level int) {
 	}
 	ab, bc, ca := dist2(a, b), dist2(b, c), dist2(c, a)
 	longest := max(ab, bc, ca)
-	if !(longest > maxTriEdgePx*maxTriEdgePx) || level >= maxSplitDepth {
+	if v.coarse > 1 && level == 0 && triArea2(a, b, c) < minMovingTriArea2Px {
+		return // level of detail while moving: drop sub-pixel triangles
+	}
+	lim := float64(maxTriEdgePx * max(v.coarse, 1))
+	if !(longest > lim*lim) || level >= maxSplitDepth {
 		d := (a.DepthM + b.DepthM + c.DepthM) / 3
 		v.push(primTri, d*(1-v.triBiasRel)-v.triBiasAbs, 0, a, b, c)
 		return
@@ -290,6 +313,16 @@ func (v *sceneView) pushTri(a, b, c render.ScreenVertex, level int) {
 	v.pushTri(m, b, c, level+1)
 }
 
+// minMovingTriArea2Px is twice the screen area in pixels below which a
+// moving (coarse) view drops a triangle: the triangle would cover about
+// half a pixel of the reduced-resolution view.
+const minMovingTriArea2Px = 1
+
+// triArea2 returns twice the screen area of abc in square pixels.
+func triArea2(a, b, c render.ScreenVertex) float64 {
+	return math.Abs((b.XPx-a.XPx)*(c.YPx-a.YPx) - (c.XPx-a.XPx)*(b.YPx-a.YPx))
+}
+
 // dist2 returns the squared screen distance of a and b in pixels.
 func dist2(a, b render.ScreenVertex) float64 {
 	dx, dy := b.XPx-a.XPx, b.YPx-a.YPx
@@ -299,7 +332,7 @@ func dist2(a, b render.ScreenVertex) float64 {
 // pushLine records the segment a-b cut into pieces of at most
 // maxLinePiecePx pixels, dropping the pieces outside the viewport.
 func (v *sceneView) pushLine(a, b render.ScreenVertex) {
-	n := splitCount(a, b)
+	n := splitCountPx(a, b, float64(maxLinePiecePx*max(v.coarse, 1)))
 	prev := a
 	for i := 1; i <= n; i++ {
 		cur := b
@@ -314,13 +347,18 @@ func (v *sceneView) pushLine(a, b render.ScreenVertex) {
 	}
 }
 
-// splitCount returns how many pieces the segment a-b is cut into.
-func splitCount(a, b render.ScreenVertex) int {
+// splitCount returns how many pieces a still view cuts the segment a-b
+// into.
+func splitCount(a, b render.ScreenVertex) int { return splitCountPx(a, b, maxLinePiecePx) }
+
+// splitCountPx returns how many pieces of at most piecePx pixels the
+// segment a-b is cut into.
+func splitCountPx(a, b render.ScreenVertex, piecePx float64) int {
 	l := math.Hypot(b.XPx-a.XPx, b.YPx-a.YPx)
-	if !(l > maxLinePiecePx) {
+	if !(l > piecePx) {
 		return 1
 	}
-	return min(int(math.Ceil(l/maxLinePiecePx)), 4096)
+	return min(int(math.Ceil(l/piecePx)), 4096)
 }
 
 // lerpScreen returns the point at fraction t from a to b in screen space.

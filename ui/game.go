@@ -242,6 +242,7 @@ func (g *Game) endUpdate(captured debugui.InputCapturingState) {
 		g.redraw.mark(reasonView)
 		if g.bench != nil && g.bench.phase == benchOrbit {
 			g.bench.projectMs = append(g.bench.projectMs, g.view.buildMs)
+			g.bench.drawnTris = append(g.bench.drawnTris, float64(g.view.drawnTris))
 		}
 	}
 	g.redraw.observe(g.readSignature(captured))
@@ -348,7 +349,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		g.bench.benchFrame(t0, t1.Sub(t0), g.view.key.cam)
 	}()
 	screen.Fill(backgroundColor)
-	g.view.drawBatches(screen)
+	g.drawView(screen)
 	if !g.opts.HideUI {
 		// --hide-ui: the scene only, no labels, panels or messages.
 		g.drawCacheLabels(screen)

@@ -2,6 +2,10 @@ package ui
 
 import (
 	"context"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"navviz/render"
 )
 
 // Work off the frame.
@@ -34,11 +38,70 @@ type sceneJobs struct {
 	sync bool
 	// asked is the key the running job builds.
 	asked viewKey
+	// lastCam is the camera of the previous Update, still the number of
+	// Updates since it last changed.
+	lastCam render.Camera
+	still   int
+	// low is the image a reduced-resolution view is drawn into before it
+	// is scaled onto the screen (nil until needed).
+	low *ebiten.Image
 }
+
+// While the camera moves (and for stillTicks Updates after), views are
+// projected and drawn at 1/movingScale of the window's resolution in each
+// direction: a quarter of the pixels for llvmpipe to fill and of the
+// pieces to cut and sort, so an orbit stays smooth; the full-resolution
+// view follows when the camera stops. Scripted runs (sync) always draw at
+// full resolution, so that their pictures do not depend on timing.
+const (
+	movingScale = 2
+	stillTicks  = 12
+)
 
 // newSceneJobs returns an idle projection.
 func newSceneJobs(sync bool) sceneJobs {
-	return sceneJobs{runner: newJobRunner[*sceneView](), sync: sync}
+	return sceneJobs{runner: newJobRunner[*sceneView](), sync: sync, still: stillTicks}
+}
+
+// wantKey returns the key of the view this Update asks for.
+func (g *Game) wantKey() viewKey {
+	k := sceneKey(g.App, g.w, g.h)
+	if !g.scene.sync && g.scene.still < stillTicks {
+		k.scale = movingScale
+	}
+	return k
+}
+
+// noteCamera counts the Updates since the camera last moved.
+func (j *sceneJobs) noteCamera(cam render.Camera) {
+	if cam != j.lastCam {
+		j.lastCam, j.still = cam, 0
+		return
+	}
+	j.still = min(j.still+1, stillTicks)
+}
+
+// drawView draws g.view onto screen: directly at full resolution, or
+// through the low-resolution image scaled up.
+func (g *Game) drawView(screen *ebiten.Image) {
+	v := g.view
+	if v.key.scale <= 1 {
+		v.drawBatches(screen)
+		return
+	}
+	w, h := v.key.viewSize()
+	j := &g.scene
+	if j.low == nil || j.low.Bounds().Dx() != w || j.low.Bounds().Dy() != h {
+		if j.low != nil {
+			j.low.Deallocate()
+		}
+		j.low = ebiten.NewImage(w, h)
+	}
+	j.low.Fill(backgroundColor)
+	v.drawBatches(j.low)
+	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
+	op.GeoM.Scale(float64(v.key.w)/float64(w), float64(v.key.h)/float64(h))
+	screen.DrawImage(j.low, op)
 }
 
 // syncScene makes g.view show the current camera, scene and window size:
@@ -52,7 +115,8 @@ func (g *Game) syncScene() bool {
 		j.spare, g.view = g.view, v
 		swapped = true
 	}
-	key := sceneKey(g.App, g.w, g.h)
+	j.noteCamera(g.App.Camera)
+	key := g.wantKey()
 	if g.view.current(key) {
 		return swapped
 	}
@@ -82,13 +146,13 @@ func (g *Game) syncScene() bool {
 // window size (tests and scripted frames use it to take a frame of a known
 // state).
 func (g *Game) waitScene() {
-	for !g.view.current(sceneKey(g.App, g.w, g.h)) {
+	for !g.view.current(g.wantKey()) {
 		if v, ok := g.scene.runner.wait(); ok {
 			g.scene.spare, g.view = g.view, v
 			continue
 		}
 		g.syncScene()
-		if !g.sceneBusy() && !g.view.current(sceneKey(g.App, g.w, g.h)) {
+		if !g.sceneBusy() && !g.view.current(g.wantKey()) {
 			return // cannot happen: syncScene starts or builds it
 		}
 	}

@@ -110,7 +110,7 @@ func TestInputWhileBusy(t *testing.T) {
 	}
 	// The view catches up with the last camera.
 	g.waitScene()
-	if !g.view.current(sceneKey(g.App, g.w, g.h)) {
+	if !g.view.current(g.wantKey()) {
 		t.Error("the view does not show the current camera after the job")
 	}
 	if !strings.HasPrefix(g.App.Status, "selected tile") && !strings.HasPrefix(g.App.Status, "picked") {
