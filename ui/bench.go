@@ -138,7 +138,7 @@ func (g *Game) benchStep() {
 	}
 	switch b.phase {
 	case benchWaiting:
-		if g.buildRequested || g.autoCachePending() {
+		if g.buildRequested || g.autoCachePending() || g.App.stagePending() {
 			return
 		}
 		g.benchOverlays()

@@ -99,6 +99,9 @@ func NewGame(opts Options) (*Game, error) {
 		scene: newSceneJobs(syncScenes || opts.Frames > 0 || opts.Scenario != ""),
 	}
 	g.App.SetViewport(g.w, g.h)
+	if !g.scene.sync {
+		g.App.EnableStageJobs() // the stage overlays too are built off the frame
+	}
 	if opts.Scenario != "" {
 		return g, g.loadScenario(opts.Scenario)
 	}

@@ -170,3 +170,48 @@ func TestRedrawOnlyWhenChanged(t *testing.T) {
 		t.Errorf("another screen image: reason %v", r.lastReason)
 	}
 }
+
+// TestInputWhileOverlaysBuild: a click, a key and a wheel step sent while
+// the stage overlays are rebuilt in the background (the scope changed to
+// every tile) all take effect, and the overlays arrive afterwards.
+func TestInputWhileOverlaysBuild(t *testing.T) {
+	overlays := []string{render.OverlayInput, render.OverlaySolid, render.OverlayWalkable, render.OverlayRegions}
+	g, err := NewGame(Options{Level: "city", Width: testW, Height: testH, Build: true, Overlays: overlays, Scope: "selected"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.App.stageJobs != nil {
+		t.Fatal("tests build stage overlays at once unless they ask")
+	}
+	g.scene.sync = false
+	g.App.EnableStageJobs()
+	waitBuild(t, g)
+	for g.App.stagePending() {
+		drawFrames(t, g, 1)
+	}
+	at := image.Pt(testW/2, testH/2)
+	runs := 0
+	for try := 0; try < 10 && runs == 0; try++ {
+		// Alternate the scope so that every try rebuilds the overlays.
+		scope := scopeAll
+		if try%2 == 1 {
+			scope = scopeNeighbours
+		}
+		g.App.SetScope(scope)
+		if err := g.Update(); err != nil {
+			t.Fatal(err)
+		}
+		if inputWhileBusy(t, g, at, g.App.stageBusy) {
+			runs++
+		}
+		for g.App.stagePending() {
+			drawFrames(t, g, 1)
+		}
+	}
+	if runs == 0 {
+		t.Fatal("every overlay rebuild ended before the input was sent")
+	}
+	if o := g.App.Scene.Overlay(render.OverlayWalkable); o == nil || len(o.Tris) == 0 {
+		t.Fatal("walkable has nothing after its background rebuild")
+	}
+}
