@@ -61,6 +61,7 @@ type BenchStats struct {
 
 	PeakRSSMB    float64 `json:"peak_rss_mb"`
 	RSSMB        float64 `json:"rss_mb"`
+	HeapLiveMB   float64 `json:"heap_live_mb"`  // Go heap live after the last collection
 	NavmeshPolys int     `json:"navmesh_polys"` // the live cache's (0: no cache)
 	BuildPolys   int     `json:"build_polys"`   // the plain build's (0: none)
 	CacheBuildMs float64 `json:"cache_build_ms"`
@@ -250,6 +251,7 @@ func (g *Game) benchFinish() {
 	s.EbitenTPS = round2(ebiten.ActualTPS())
 	s.PeakRSSMB = round2(float64(peakResidentBytes()) / (1 << 20))
 	s.RSSMB = round2(float64(residentBytes()) / (1 << 20))
+	s.HeapLiveMB = round2(float64(liveHeapBytes()) / (1 << 20))
 	if a.Cache != nil {
 		s.NavmeshPolys = meshPolys(a.Cache.Mesh())
 	}

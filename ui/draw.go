@@ -156,6 +156,25 @@ func visibleScene(s *render.Scene) *render.Scene {
 	return out
 }
 
+// projScratch holds a sceneView's projection buffers between builds. The
+// batches are all a view needs to be drawn, so the two views of the
+// background projection (jobs.go) share one scratch, handed to the view
+// being built and taken back after (one build runs at a time).
+type projScratch struct {
+	sv, tmp []render.ScreenVertex
+	prims   []prim
+	keys    []uint64
+}
+
+// buildShared is buildKey with the projection buffers of sc, which it
+// takes back afterwards (v keeps only its batches).
+func (v *sceneView) buildShared(s *render.Scene, key viewKey, sc *projScratch) {
+	v.sv, v.tmp, v.prims, v.keys = sc.sv, sc.tmp, sc.prims, sc.keys
+	v.buildKey(s, key)
+	sc.sv, sc.tmp, sc.prims, sc.keys = v.sv[:0], v.tmp[:0], v.prims[:0], v.keys[:0]
+	v.sv, v.tmp, v.prims, v.keys = nil, nil, nil, nil
+}
+
 // buildKey builds the view of the snapshot s (visibleScene) for key, at
 // the key's resolution (viewSize).
 func (v *sceneView) buildKey(s *render.Scene, key viewKey) {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -18,6 +19,13 @@ import (
 
 	"navviz/render"
 )
+
+// memoryLimitBytes is the Go heap's soft limit in the window
+// (runtime/debug.SetMemoryLimit; the GOMEMLIMIT variable overrides it):
+// near it the collector runs more often instead of letting the heap grow
+// to twice the live data, which keeps navviz with every overlay on a
+// large level within a few hundred megabytes.
+const memoryLimitBytes = 384 << 20
 
 // Background colour of the 3D view.
 var backgroundColor = color.RGBA{R: 0x26, G: 0x2a, B: 0x30, A: 0xff}
@@ -144,6 +152,9 @@ func Run(opts Options) error {
 	}
 	if loadErr != nil {
 		fmt.Fprintln(os.Stderr, "navviz:", loadErr)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimitBytes)
 	}
 	ebiten.SetWindowTitle("navviz")
 	ebiten.SetWindowSize(g.opts.Width, g.opts.Height)

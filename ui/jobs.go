@@ -42,6 +42,8 @@ type sceneJobs struct {
 	// Updates since it last changed.
 	lastCam render.Camera
 	still   int
+	// scratch is the projection buffers the views share (draw.go).
+	scratch projScratch
 	// low is the image a reduced-resolution view is drawn into before it
 	// is scaled onto the screen (nil until needed).
 	low *ebiten.Image
@@ -129,14 +131,15 @@ func (g *Game) syncScene() bool {
 		v = &sceneView{}
 	}
 	snap := visibleScene(g.App.Scene)
+	sc := &j.scratch
 	if j.sync {
-		v.buildKey(snap, key)
+		v.buildShared(snap, key, sc)
 		j.spare, g.view = g.view, v
 		return true
 	}
 	j.asked = key
 	j.runner.run(func(context.Context, func(done, total int)) *sceneView {
-		v.buildKey(snap, key)
+		v.buildShared(snap, key, sc)
 		return v
 	})
 	return swapped
