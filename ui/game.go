@@ -271,6 +271,11 @@ func (g *Game) endUpdate(captured debugui.InputCapturingState) {
 // applyIntent moves the camera and triggers the actions of one frame.
 func (g *Game) applyIntent(in viewIntent) {
 	cam := &g.App.Camera
+	// Framing first: a wheel step or drag that arrived in the same tick
+	// (input of a slow frame) then still moves the framed camera.
+	if in.Frame {
+		g.App.FrameLevel()
+	}
 	if in.OrbitDX != 0 || in.OrbitDY != 0 {
 		cam.Orbit(in.OrbitDX, in.OrbitDY)
 	}
@@ -279,9 +284,6 @@ func (g *Game) applyIntent(in viewIntent) {
 	}
 	if in.ZoomSteps != 0 {
 		cam.Zoom(in.ZoomSteps)
-	}
-	if in.Frame {
-		g.App.FrameLevel()
 	}
 	if in.ToggleTopDown {
 		g.App.SetTopDown(!cam.TopDown)

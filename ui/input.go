@@ -144,7 +144,10 @@ func (c *viewController) step(in frameInput) viewIntent {
 	// released near where it started.
 	switch {
 	case in.Left && !c.prev.Left:
-		c.clicking = free && !in.Shift && c.mode == dragNone
+		// A right-button orbit or middle-button pan that began in the
+		// same tick (events that arrived together on a slow frame) does
+		// not eat the left click; a shift+left pan does.
+		c.clicking = free && !in.Shift && c.mode != dragPanShiftLeft
 		c.pressX, c.pressY = in.X, in.Y
 	case !in.Left && c.prev.Left && c.clicking:
 		c.clicking = false

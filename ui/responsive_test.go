@@ -215,3 +215,33 @@ func TestInputWhileOverlaysBuild(t *testing.T) {
 		t.Fatal("walkable has nothing after its background rebuild")
 	}
 }
+
+// TestInputOfOneSlowTick: a click, F and a wheel step that arrive in the
+// same tick (a slow frame gathers them; Ebitengine reports a press and
+// release between two ticks as a press) all take effect, even with a
+// right-button orbit starting in that tick: the camera is framed, then
+// zoomed, and the click selects.
+func TestInputOfOneSlowTick(t *testing.T) {
+	g, err := NewGame(Options{Level: "city", Width: testW, Height: testH})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := g.App
+	a.Camera.YawRad += 0.5
+	zoomedFrame := a.Camera
+	a.FrameLevel()
+	a.Camera.Zoom(1)
+	zoomedFrame, a.Camera = a.Camera, zoomedFrame
+	at := image.Pt(testW/2, testH/2)
+	g.injected = []frameInput{
+		{X: at.X, Y: at.Y, Left: true, Right: true, KeyFrame: true, WheelY: 1},
+		{X: at.X, Y: at.Y},
+	}
+	drawFrames(t, g, 2)
+	if a.Camera != zoomedFrame {
+		t.Errorf("camera %+v, want framed then zoomed %+v", a.Camera, zoomedFrame)
+	}
+	if !a.Selected.OK {
+		t.Errorf("click lost: status %q", a.Status)
+	}
+}
