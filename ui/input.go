@@ -94,6 +94,7 @@ type viewController struct {
 	// A plain left press in the view that may become a click.
 	clicking       bool
 	pressX, pressY int
+	pressTicks     int // snapshots the left button has been seen down
 }
 
 // step consumes one snapshot and returns the intent of this frame.
@@ -149,9 +150,18 @@ func (c *viewController) step(in frameInput) viewIntent {
 		// not eat the left click; a shift+left pan does.
 		c.clicking = free && !in.Shift && c.mode != dragPanShiftLeft
 		c.pressX, c.pressY = in.X, in.Y
+		c.pressTicks = 1
+	case in.Left:
+		c.pressTicks++
 	case !in.Left && c.prev.Left && c.clicking:
 		c.clicking = false
 		dx, dy := in.X-c.pressX, in.Y-c.pressY
+		// A press seen in one snapshot only was released before the next
+		// (Ebitengine reports such a press once): the pointer may have
+		// moved on by the time the release is seen, but it was no drag.
+		if c.pressTicks <= 1 {
+			dx, dy = 0, 0
+		}
 		if dx >= -clickSlopPx && dx <= clickSlopPx && dy >= -clickSlopPx && dy <= clickSlopPx {
 			out.Click, out.ClickX, out.ClickY = true, c.pressX, c.pressY
 		}
