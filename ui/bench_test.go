@@ -7,7 +7,7 @@ import (
 
 // BenchmarkSceneBuildMoving compares the projection of city (level alone)
 // for a still view (full resolution, 16-pixel pieces) with a moving one
-// (jobs.go: half resolution, coarser pieces, sub-pixel triangles
+// (jobs.go: half resolution, coarser pieces, triangles under 4 pixels
 // dropped). "tris" is what the GPU draws.
 //
 //	xvfb-run -a go test -run '^$' -bench SceneBuild ./ui

@@ -333,9 +333,10 @@ func (v *sceneView) pushTri(a, b, c render.ScreenVertex, level int) {
 }
 
 // minMovingTriArea2Px is twice the screen area in pixels below which a
-// moving (coarse) view drops a triangle: the triangle would cover about
-// half a pixel of the reduced-resolution view.
-const minMovingTriArea2Px = 1
+// moving (coarse) view drops a triangle: under 4 pixels of the
+// reduced-resolution view (small props vanish while the camera moves; on
+// city this halves the triangles llvmpipe sets up per frame).
+const minMovingTriArea2Px = 8
 
 // triArea2 returns twice the screen area of abc in square pixels.
 func triArea2(a, b, c render.ScreenVertex) float64 {
