@@ -312,7 +312,7 @@ func (v *sceneView) pushTri(a, b, c render.ScreenVertex, level int) {
 	ab, bc, ca := dist2(a, b), dist2(b, c), dist2(c, a)
 	longest := max(ab, bc, ca)
 	if v.coarse > 1 && level == 0 && triArea2(a, b, c) < minMovingTriArea2Px {
-		return // level of detail while moving: drop sub-pixel triangles
+		return // level of detail while moving: drop tiny triangles
 	}
 	lim := float64(maxTriEdgePx * max(v.coarse, 1))
 	if !(longest > lim*lim) || level >= maxSplitDepth {

@@ -51,8 +51,9 @@ type sceneJobs struct {
 
 // While the camera moves (and for stillTicks Updates after), views are
 // projected and drawn at 1/movingScale of the window's resolution in each
-// direction: a quarter of the pixels for llvmpipe to fill and of the
-// pieces to cut and sort, so an orbit stays smooth; the full-resolution
+// direction, with coarser pieces and triangles under 4 of its pixels
+// dropped (draw.go): a quarter of the pixels for llvmpipe to fill and
+// fewer triangles to set up, cut and sort; the full-resolution
 // view follows when the camera stops. Scripted runs (sync) always draw at
 // full resolution, so that their pictures do not depend on timing.
 const (
