@@ -80,7 +80,8 @@ type OverlayCost struct {
 	// ContentMs builds the overlay's triangles and lines from the state
 	// (render's overlay builders).
 	ContentMs float64 `json:"content_ms"`
-	// ProjectMs projects, cuts, sorts and batches it alone.
+	// ProjectMs projects, cuts, sorts and batches it alone (full
+	// resolution, the faster of two runs).
 	ProjectMs float64 `json:"project_ms"`
 	// SceneMs is their sum: what a change of the overlay costs.
 	SceneMs float64 `json:"scene_ms"`
@@ -218,9 +219,12 @@ func (g *Game) benchOverlays() {
 		one := *built
 		one.Visible = true
 		var v sceneView
-		t1 := time.Now()
-		v.build(&render.Scene{Overlays: []*render.Overlay{&one}}, a.Camera, g.w, g.h)
-		proj := msSince(t1, time.Now())
+		proj := math.Inf(1)
+		for range 2 { // the faster of two: the first one also allocates
+			t1 := time.Now()
+			v.build(&render.Scene{Overlays: []*render.Overlay{&one}}, a.Camera, g.w, g.h)
+			proj = min(proj, msSince(t1, time.Now()))
+		}
 		costs[name] = OverlayCost{ContentMs: round2(content), ProjectMs: round2(proj), SceneMs: round2(content + proj),
 			Tris: len(built.Tris) / 3, DrawnTris: v.drawnTris}
 		g.bench.stats.Overlays = append(g.bench.stats.Overlays, name)

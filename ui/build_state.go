@@ -516,6 +516,11 @@ func (a *App) spanOverlayKey(name string) overlayKey {
 	case render.OverlayPicked:
 		return overlayKey{build: a.Build, pick: a.Picked}
 	}
+	if a.Scope == scopeAll {
+		// Every tile whatever the selection: a click does not rebuild
+		// the whole level's overlays.
+		return overlayKey{build: a.Build, scope: a.Scope}
+	}
 	return overlayKey{build: a.Build, scope: a.Scope, sel: a.Selected}
 }
 

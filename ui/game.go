@@ -25,7 +25,7 @@ import (
 // near it the collector runs more often instead of letting the heap grow
 // to twice the live data, which keeps navviz with every overlay on a
 // large level within a few hundred megabytes.
-const memoryLimitBytes = 384 << 20
+const memoryLimitBytes = 300 << 20
 
 // Background colour of the 3D view.
 var backgroundColor = color.RGBA{R: 0x26, G: 0x2a, B: 0x30, A: 0xff}

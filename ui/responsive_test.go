@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"image"
 	"strings"
 	"testing"
@@ -245,5 +246,35 @@ func TestInputOfOneSlowTick(t *testing.T) {
 	}
 	if !a.Selected.OK {
 		t.Errorf("click lost: status %q", a.Status)
+	}
+}
+
+// TestScopeAllIgnoresSelection: at scope all a stage overlay's content
+// does not depend on the selected tile, so selecting another tile keeps
+// it (no whole-level rebuild); at the other scopes it is rebuilt.
+func TestScopeAllIgnoresSelection(t *testing.T) {
+	a := NewApp()
+	if err := a.Load("terrain"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := buildLevel(context.Background(), a.Soup, &a.Settings, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetBuild(b)
+	a.SetOverlayVisible(render.OverlayWalkable, true)
+	for _, tc := range []struct {
+		scope   spanScope
+		rebuilt bool
+	}{{scopeAll, false}, {scopeNeighbours, true}, {scopeSelected, true}} {
+		a.SetScope(tc.scope)
+		a.Selected = tileRef{0, 0, true}
+		a.syncSpanOverlays()
+		before := a.Scene.Overlay(render.OverlayWalkable)
+		a.Selected = tileRef{1, 1, true}
+		a.syncSpanOverlays()
+		if got := a.Scene.Overlay(render.OverlayWalkable) != before; got != tc.rebuilt {
+			t.Errorf("scope %s: rebuilt on a new selection %v, want %v", spanScopeNames[tc.scope], got, tc.rebuilt)
+		}
 	}
 }
