@@ -66,17 +66,28 @@ const settleFrames = 2
 // uiSignature is what Update compares from tick to tick to find input and
 // state changes that need a redraw.
 type uiSignature struct {
+	in uiInput
+	st uiState
+}
+
+// uiInput is the input part of a uiSignature.
+type uiInput struct {
 	x, y     int
 	buttons  [3]bool
 	wheel    float64
 	keys     string // keys held, in Ebitengine's order
 	chars    string // text typed this tick
 	captured debugui.InputCapturingState
+}
 
+// uiState is the state part of a uiSignature: what the panels and the
+// message bar show.
+type uiState struct {
 	gen           uint64
 	status, err   string
 	progress      [3]int // running, done, total of the plain build
 	cacheProgress [3]int // of the cache build
+	cacheWork     [2]int // the cache's queue length and Update count
 	dialog        bool
 }
 
@@ -104,14 +115,10 @@ func (r *redrawState) mark(reason redrawReason) {
 func (r *redrawState) observe(sig uiSignature) {
 	prev := r.last
 	r.last = sig
-	inputPrev, inputNow := prev, sig
-	inputPrev.gen, inputPrev.status, inputPrev.err, inputPrev.progress, inputPrev.cacheProgress, inputPrev.dialog = 0, "", "", [3]int{}, [3]int{}, false
-	inputNow.gen, inputNow.status, inputNow.err, inputNow.progress, inputNow.cacheProgress, inputNow.dialog = 0, "", "", [3]int{}, [3]int{}, false
-	if inputPrev != inputNow || sig.wheel != 0 || sig.chars != "" {
+	if sig.in != prev.in || sig.in.wheel != 0 || sig.in.chars != "" {
 		r.mark(reasonInput)
 	}
-	if sig.gen != prev.gen || sig.status != prev.status || sig.err != prev.err ||
-		sig.progress != prev.progress || sig.cacheProgress != prev.cacheProgress || sig.dialog != prev.dialog {
+	if sig.st != prev.st {
 		r.mark(reasonState)
 	}
 }
@@ -150,21 +157,28 @@ func (g *Game) readSignature(captured debugui.InputCapturingState) uiSignature {
 	chars := string(ebiten.AppendInputChars(nil))
 	running, done, total := g.runner.progress()
 	sig := uiSignature{
-		x: x, y: y,
-		buttons:  [3]bool{ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft), ebiten.IsMouseButtonPressed(ebiten.MouseButtonMiddle), ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight)},
-		wheel:    wy,
-		keys:     kb.String(),
-		chars:    chars,
-		captured: captured,
-		gen:      g.App.Gen,
-		status:   g.App.Status,
-		err:      g.App.Err,
-		progress: [3]int{b2i(running), done, total},
-		dialog:   g.dialogBusy,
+		in: uiInput{
+			x: x, y: y,
+			buttons:  [3]bool{ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft), ebiten.IsMouseButtonPressed(ebiten.MouseButtonMiddle), ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight)},
+			wheel:    wy,
+			keys:     kb.String(),
+			chars:    chars,
+			captured: captured,
+		},
+		st: uiState{
+			gen:      g.App.Gen,
+			status:   g.App.Status,
+			err:      g.App.Err,
+			progress: [3]int{b2i(running), done, total},
+			dialog:   g.dialogBusy,
+		},
+	}
+	if c := g.App.Cache; c != nil {
+		sig.st.cacheWork = [2]int{c.QueueLen(), g.App.Updates}
 	}
 	if g.cache.runner != nil {
 		running, done, total := g.cache.runner.progress()
-		sig.cacheProgress = [3]int{b2i(running), done, total}
+		sig.st.cacheProgress = [3]int{b2i(running), done, total}
 	}
 	return sig
 }

@@ -141,19 +141,20 @@ func TestRedrawOnlyWhenChanged(t *testing.T) {
 		sig  uiSignature
 		want redrawReason
 	}{
-		{"pointer moved", uiSignature{x: 3}, reasonInput},
-		{"wheel", uiSignature{x: 3, wheel: 1}, reasonInput},
-		{"key held", uiSignature{x: 3, keys: "F,"}, reasonInput},
-		{"scene changed", uiSignature{x: 3, keys: "F,", gen: 1}, reasonState},
-		{"status", uiSignature{x: 3, keys: "F,", gen: 1, status: "loaded"}, reasonState},
-		{"build progress", uiSignature{x: 3, keys: "F,", gen: 1, status: "loaded", progress: [3]int{1, 2, 9}}, reasonState},
+		{"pointer moved", uiSignature{in: uiInput{x: 3}}, reasonInput},
+		{"wheel", uiSignature{in: uiInput{x: 3, wheel: 1}}, reasonInput},
+		{"key held", uiSignature{in: uiInput{x: 3, keys: "F,"}}, reasonInput},
+		{"scene changed", uiSignature{in: uiInput{x: 3, keys: "F,"}, st: uiState{gen: 1}}, reasonState},
+		{"status", uiSignature{in: uiInput{x: 3, keys: "F,"}, st: uiState{gen: 1, status: "loaded"}}, reasonState},
+		{"build progress", uiSignature{in: uiInput{x: 3, keys: "F,"}, st: uiState{gen: 1, status: "loaded", progress: [3]int{1, 2, 9}}}, reasonState},
+		{"cache queue", uiSignature{in: uiInput{x: 3, keys: "F,"}, st: uiState{gen: 1, status: "loaded", progress: [3]int{1, 2, 9}, cacheWork: [2]int{4, 1}}}, reasonState},
 	} {
 		r.observe(tc.sig)
 		if !r.due(img) || r.lastReason&tc.want == 0 {
 			t.Errorf("%s: drawn with reason %v, want %v", tc.name, r.lastReason, tc.want)
 		}
 		still := tc.sig
-		still.wheel = 0 // a wheel step lasts one tick
+		still.in.wheel = 0 // a wheel step lasts one tick
 		for range settleFrames {
 			r.observe(still)
 			r.due(img)
