@@ -140,9 +140,11 @@ func (v *sceneView) draw(dst *ebiten.Image, a *App) {
 	v.drawBatches(dst)
 }
 
-// visibleScene returns a scene of the visible overlays of s: a snapshot a
-// background job may read while the game goroutine goes on (overlays are
-// replaced, never changed in place, once in a scene; see syncOverlay).
+// visibleScene returns a scene of copies of the visible overlays of s: a
+// snapshot a background job may read while the game goroutine goes on
+// (it toggles Visible in place; the triangles, lines and points of an
+// overlay in a scene are replaced, never changed in place: see
+// syncOverlay, so the copies share them).
 func visibleScene(s *render.Scene) *render.Scene {
 	out := &render.Scene{}
 	if s == nil {
@@ -150,7 +152,8 @@ func visibleScene(s *render.Scene) *render.Scene {
 	}
 	for _, o := range s.Overlays {
 		if o != nil && o.Visible {
-			out.Overlays = append(out.Overlays, o)
+			c := *o
+			out.Overlays = append(out.Overlays, &c)
 		}
 	}
 	return out
