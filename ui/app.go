@@ -44,6 +44,10 @@ type App struct {
 
 	// aspect is the viewport's width/height, for framing (0: unknown).
 	aspect float64
+	// soupBox is the bounds of soupBoxOf, computed once per level (the
+	// Stats panel reads them every Update).
+	soupBox   geom.Box3
+	soupBoxOf *level.Soup
 
 	// buildState holds the build settings, the last build, the selected
 	// tile and the span overlays (build_state.go).
@@ -200,6 +204,14 @@ func (a *App) Stats() Stats {
 	return Stats{
 		Triangles: len(a.Soup.Tris),
 		Vertices:  len(a.Soup.Verts),
-		Bounds:    a.Soup.Bounds(),
+		Bounds:    a.soupBounds(),
 	}
+}
+
+// soupBounds returns the bounds of Soup (not nil), computed once per soup.
+func (a *App) soupBounds() geom.Box3 {
+	if a.soupBoxOf != a.Soup {
+		a.soupBoxOf, a.soupBox = a.Soup, a.Soup.Bounds()
+	}
+	return a.soupBox
 }

@@ -91,6 +91,9 @@ type buildState struct {
 	sizeSrc    sizeSource            // the level's source for the size estimate
 	spanBuilt  map[string]overlayKey // content key of each span overlay
 	spanVis    map[string]bool       // remembered visibility across levels
+	// stageJobs builds stage overlays off the caller's goroutine (nil:
+	// at once; see EnableStageJobs).
+	stageJobs *jobRunner[stageResult]
 
 	// pickState is the picked navmesh polygon (inspector.go).
 	pickState
@@ -340,14 +343,136 @@ func (a *App) syncSpanOverlays() {
 		a.initBuildState()
 	}
 	keep, show := a.spanFilter()
+	a.pollStageOverlays()
+	var deferred []string // stage overlays to build in the background
 	for _, name := range buildOverlayNames {
-		syncOverlay(a, name, a.spanVis, a.spanBuilt, a.spanOverlayKey(name), func() *render.Overlay {
+		want := a.spanOverlayKey(name)
+		if a.stageJobs != nil && isStageOverlay(name) {
+			if o := a.Scene.Overlay(name); o != nil && o.Visible {
+				if got, ok := a.spanBuilt[name]; !ok || got != want {
+					a.spanVis[name] = true
+					deferred = append(deferred, name)
+					continue
+				}
+			}
+		}
+		syncOverlay(a, name, a.spanVis, a.spanBuilt, want, func() *render.Overlay {
 			return a.buildSpanOverlay(name, keep, show)
 		})
 	}
+	a.startStageOverlays(deferred, keep, show)
 	a.syncCacheOverlays() // the tile cache's overlays (cache_state.go)
 	a.syncInspect()       // the repair inspector's (inspect_panel.go)
 	a.syncPath()          // the Path tool's (path_tool.go)
+}
+
+// isStageOverlay reports whether name is a span or mesh overlay of the
+// plain build (other than volumes): what can take a few hundred
+// milliseconds to build on a large level at scope all.
+func isStageOverlay(name string) bool {
+	return (render.IsSpanOverlay(name) || render.IsMeshOverlay(name)) && name != render.OverlayVolumes
+}
+
+// stageResult is what a background build of stage overlays hands back:
+// each overlay with the content key it was built for.
+type stageResult struct {
+	overlays []*render.Overlay
+	keys     []overlayKey
+}
+
+// EnableStageJobs makes syncSpanOverlays build the visible stage overlays
+// (span and mesh overlays of the plain build) in a background job, one at
+// a time, instead of on the caller's goroutine: until the job ends an
+// overlay keeps its previous content. The job reads only the plain build,
+// which nothing changes once built. navviz's window enables it; without
+// it (tests, scripted runs) the overlays are built at once.
+func (a *App) EnableStageJobs() {
+	if a.stageJobs == nil {
+		a.stageJobs = newJobRunner[stageResult]()
+	}
+}
+
+// stageBusy reports whether stage overlays are being built in the
+// background.
+func (a *App) stageBusy() bool {
+	if a.stageJobs == nil {
+		return false
+	}
+	running, _, _ := a.stageJobs.progress()
+	return running
+}
+
+// stagePending reports whether a visible stage overlay does not show the
+// current build, scope and selection yet (its background job runs or is
+// to start).
+func (a *App) stagePending() bool {
+	if a.stageBusy() {
+		return true
+	}
+	for _, name := range buildOverlayNames {
+		if o := a.Scene.Overlay(name); isStageOverlay(name) && o != nil && o.Visible {
+			if got, ok := a.spanBuilt[name]; !ok || got != a.spanOverlayKey(name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pollStageOverlays installs the overlays of a finished stage job whose
+// content key is still the one wanted (the others are built again).
+func (a *App) pollStageOverlays() {
+	if a.stageJobs == nil {
+		return
+	}
+	res, ok := a.stageJobs.poll()
+	if !ok {
+		return
+	}
+	for i, o := range res.overlays {
+		name := o.Name
+		cur := a.Scene.Overlay(name)
+		if cur == nil || !cur.Visible || a.spanOverlayKey(name) != res.keys[i] {
+			continue
+		}
+		a.Scene.Add(o)
+		a.spanBuilt[name] = res.keys[i]
+		a.Gen++
+	}
+}
+
+// startStageOverlays starts a background job building the stage overlays
+// names for the tiles keep selects (nothing unless show), unless one is
+// running: it is asked again when that one has ended.
+func (a *App) startStageOverlays(names []string, keep render.TileFilter, show bool) {
+	if len(names) == 0 || a.stageBusy() {
+		return
+	}
+	b := a.Build
+	keys := make([]overlayKey, len(names))
+	for i, n := range names {
+		keys[i] = a.spanOverlayKey(n)
+	}
+	a.stageJobs.run(func(context.Context, func(done, total int)) stageResult {
+		res := stageResult{keys: keys}
+		for _, n := range names {
+			res.overlays = append(res.overlays, stageOverlay(n, b, keep, show))
+		}
+		return res
+	})
+}
+
+// stageOverlay builds the stage overlay name of b for the tiles keep
+// selects; an empty overlay unless show (or without a build).
+func stageOverlay(name string, b *pipeline.Build, keep render.TileFilter, show bool) *render.Overlay {
+	var n *render.Overlay
+	if show {
+		n, _ = render.StageOverlay(name, b, keep) // names are valid
+	}
+	if n == nil {
+		n = &render.Overlay{Name: name}
+	}
+	return n
 }
 
 // syncOverlay makes the scene's overlay name match the state: it exists
@@ -391,6 +516,11 @@ func (a *App) spanOverlayKey(name string) overlayKey {
 	case render.OverlayPicked:
 		return overlayKey{build: a.Build, pick: a.Picked}
 	}
+	if a.Scope == scopeAll {
+		// Every tile whatever the selection: a click does not rebuild
+		// the whole level's overlays.
+		return overlayKey{build: a.Build, scope: a.Scope}
+	}
 	return overlayKey{build: a.Build, scope: a.Scope, sel: a.Selected}
 }
 
@@ -410,14 +540,7 @@ func (a *App) buildSpanOverlay(name string, keep render.TileFilter, show bool) *
 	case render.OverlayPicked:
 		n = render.PickedOverlay(a.navMesh(), a.Picked)
 	default:
-		if show && render.IsMeshOverlay(name) {
-			n, _ = render.MeshOverlay(name, a.Build, keep) // names are valid
-		} else if show {
-			n, _ = render.SpanOverlay(name, a.Build, keep)
-		}
-		if n == nil {
-			n = &render.Overlay{Name: name}
-		}
+		n = stageOverlay(name, a.Build, keep, show)
 	}
 	return n
 }
@@ -551,4 +674,18 @@ func progressBar(done, total, width int) string {
 		return string(bar) + " starting"
 	}
 	return fmt.Sprintf("%s %d/%d", bar, done, total)
+}
+
+// parseScope returns the span scope of a scenario scope name ("selected",
+// "neighbours", "all"; "" is the default).
+func parseScope(name string) (spanScope, error) {
+	for _, s := range []spanScope{scopeSelected, scopeNeighbours, scopeAll} {
+		if name == scopeName(s) {
+			return s, nil
+		}
+	}
+	if name == "" {
+		return defaultSpanScope, nil
+	}
+	return 0, fmt.Errorf("ui: unknown scope %q: want selected, neighbours or all", name)
 }

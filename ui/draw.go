@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -54,20 +55,26 @@ type prim struct {
 	size  float32
 }
 
-// viewKey is everything the cached triangles depend on.
+// viewKey is everything the cached triangles depend on: the camera, the
+// screen size in pixels, the scene and its generation, and the
+// resolution divisor (1: full; movingScale while the camera moves, see
+// jobs.go).
 type viewKey struct {
 	cam   render.Camera
 	w, h  int
 	scene *render.Scene
 	gen   uint64
+	scale int
 }
 
 // sceneView draws a render.Scene with DrawTriangles. It projects on the CPU
 // through the render camera (render.Camera.ProjectTris/ProjectLines/
 // ProjectPoints, the same projection and clipping as the software
 // rasterizer), sorts everything back to front (Ebitengine has no depth
-// buffer) and keeps the sorted batches until the camera, the window size or
-// the scene changes.
+// buffer) and keeps the sorted batches (of the view key) until it is built
+// again. Building touches only v and the scene snapshot, so it runs in a
+// background job (jobs.go) while the game goroutine draws another
+// sceneView.
 type sceneView struct {
 	valid bool
 	key   viewKey
@@ -78,8 +85,6 @@ type sceneView struct {
 	prims []prim
 	keys  []uint64 // drawing order of prims (see sortKeys)
 
-	white *ebiten.Image // 1x1 white source image
-
 	// Per-build projection parameters.
 	vw, vh           float64 // viewport size in pixels
 	ortho            bool    // orthographic camera
@@ -87,31 +92,114 @@ type sceneView struct {
 	// triangle sort bias of the overlay being added (Overlay.SortBiasPx)
 	triBiasRel, triBiasAbs float64
 
+	// coarse multiplies the piece sizes (maxTriEdgePx, maxLinePiecePx):
+	// 0 or 1 for a still view, movingScale for a moving one (fewer,
+	// larger pieces; the order is less exact, for a fraction of a second).
+	coarse int
+
 	drawnTris, drawnBatches int     // of the last build, for the Stats panel
 	buildMs                 float64 // time of the last build, milliseconds
+	builds                  int     // builds so far
 }
 
-// whiteSource returns the 1x1 white source image (a sub-image of a 3x3
-// white image, so that sampling never bleeds from a texture atlas
-// neighbour).
-func (v *sceneView) whiteSource() *ebiten.Image {
-	if v.white == nil {
+// whiteImage is the 1x1 white source image of every DrawTriangles call
+// (a sub-image of a 3x3 white image, so that sampling never bleeds from a
+// texture atlas neighbour), made on first use.
+var whiteImage struct {
+	once sync.Once
+	img  *ebiten.Image
+}
+
+// whiteSource returns the 1x1 white source image.
+func whiteSource() *ebiten.Image {
+	whiteImage.once.Do(func() {
 		img := ebiten.NewImage(3, 3)
 		img.Fill(color.White)
-		v.white = img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
-	}
-	return v.white
+		whiteImage.img = img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
+	})
+	return whiteImage.img
 }
 
-// draw draws the visible overlays of a.Scene through a.Camera onto dst.
+// sceneKey returns the key of the view a's scene and camera give on a
+// wPx x hPx screen.
+func sceneKey(a *App, wPx, hPx int) viewKey {
+	return viewKey{cam: a.Camera, w: wPx, h: hPx, scene: a.Scene, gen: a.Gen, scale: 1}
+}
+
+// current reports whether v shows key.
+func (v *sceneView) current(key viewKey) bool { return v.valid && v.key == key }
+
+// draw draws the visible overlays of a.Scene through a.Camera onto dst,
+// projecting them first (on this goroutine) when v does not show them
+// yet.
 func (v *sceneView) draw(dst *ebiten.Image, a *App) {
-	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
-	key := viewKey{cam: a.Camera, w: w, h: h, scene: a.Scene, gen: a.Gen}
-	if !v.valid || v.key != key {
-		v.build(a.Scene, a.Camera, w, h)
-		v.key, v.valid = key, true
+	key := sceneKey(a, dst.Bounds().Dx(), dst.Bounds().Dy())
+	if !v.current(key) {
+		v.buildKey(visibleScene(a.Scene), key)
 	}
-	src := v.whiteSource()
+	v.drawBatches(dst)
+}
+
+// visibleScene returns a scene of copies of the visible overlays of s: a
+// snapshot a background job may read while the game goroutine goes on
+// (it toggles Visible in place; the triangles, lines and points of an
+// overlay in a scene are replaced, never changed in place: see
+// syncOverlay, so the copies share them).
+func visibleScene(s *render.Scene) *render.Scene {
+	out := &render.Scene{}
+	if s == nil {
+		return out
+	}
+	for _, o := range s.Overlays {
+		if o != nil && o.Visible {
+			c := *o
+			out.Overlays = append(out.Overlays, &c)
+		}
+	}
+	return out
+}
+
+// projScratch holds a sceneView's projection buffers between builds. The
+// batches are all a view needs to be drawn, so the two views of the
+// background projection (jobs.go) share one scratch, handed to the view
+// being built and taken back after (one build runs at a time).
+type projScratch struct {
+	sv, tmp []render.ScreenVertex
+	prims   []prim
+	keys    []uint64
+}
+
+// buildShared is buildKey with the projection buffers of sc, which it
+// takes back afterwards (v keeps only its batches).
+func (v *sceneView) buildShared(s *render.Scene, key viewKey, sc *projScratch) {
+	v.sv, v.tmp, v.prims, v.keys = sc.sv, sc.tmp, sc.prims, sc.keys
+	v.buildKey(s, key)
+	sc.sv, sc.tmp, sc.prims, sc.keys = v.sv[:0], v.tmp[:0], v.prims[:0], v.keys[:0]
+	v.sv, v.tmp, v.prims, v.keys = nil, nil, nil, nil
+}
+
+// buildKey builds the view of the snapshot s (visibleScene) for key, at
+// the key's resolution (viewSize).
+func (v *sceneView) buildKey(s *render.Scene, key viewKey) {
+	w, h := key.viewSize()
+	v.coarse = key.scale
+	v.build(s, key.cam, w, h)
+	v.key, v.valid = key, true
+}
+
+// viewSize returns the size in pixels the view of k is projected at: the
+// screen size divided by k.scale.
+func (k viewKey) viewSize() (wPx, hPx int) {
+	d := max(k.scale, 1)
+	return max(k.w/d, 1), max(k.h/d, 1)
+}
+
+// drawBatches draws the batches of the last build onto dst.
+func (v *sceneView) drawBatches(dst *ebiten.Image) {
+	if v.bt == nil {
+		return
+	}
+	src := whiteSource()
 	// Scene colours are straight alpha (render.Overlay).
 	op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModeStraightAlpha}
 	for _, b := range v.bt.batches {
@@ -125,7 +213,10 @@ func (v *sceneView) draw(dst *ebiten.Image, a *App) {
 // viewport.
 func (v *sceneView) build(s *render.Scene, cam render.Camera, w, h int) {
 	t0 := time.Now()
-	defer func() { v.buildMs = float64(time.Since(t0)) / float64(time.Millisecond) }()
+	defer func() {
+		v.buildMs = float64(time.Since(t0)) / float64(time.Millisecond)
+		v.builds++
+	}()
 	if v.bt == nil {
 		v.bt = newBatcher(MaxBatchVertices)
 	}
@@ -223,7 +314,11 @@ func (v *sceneView) pushTri(a, b, c render.ScreenVertex, level int) {
 	}
 	ab, bc, ca := dist2(a, b), dist2(b, c), dist2(c, a)
 	longest := max(ab, bc, ca)
-	if !(longest > maxTriEdgePx*maxTriEdgePx) || level >= maxSplitDepth {
+	if v.coarse > 1 && level == 0 && triArea2(a, b, c) < minMovingTriArea2Px {
+		return // level of detail while moving: drop tiny triangles
+	}
+	lim := float64(maxTriEdgePx * max(v.coarse, 1))
+	if !(longest > lim*lim) || level >= maxSplitDepth {
 		d := (a.DepthM + b.DepthM + c.DepthM) / 3
 		v.push(primTri, d*(1-v.triBiasRel)-v.triBiasAbs, 0, a, b, c)
 		return
@@ -240,6 +335,17 @@ func (v *sceneView) pushTri(a, b, c render.ScreenVertex, level int) {
 	v.pushTri(m, b, c, level+1)
 }
 
+// minMovingTriArea2Px is twice the screen area in pixels below which a
+// moving (coarse) view drops a triangle: under 4 pixels of the
+// reduced-resolution view (small props vanish while the camera moves; on
+// city this halves the triangles llvmpipe sets up per frame).
+const minMovingTriArea2Px = 8
+
+// triArea2 returns twice the screen area of abc in square pixels.
+func triArea2(a, b, c render.ScreenVertex) float64 {
+	return math.Abs((b.XPx-a.XPx)*(c.YPx-a.YPx) - (c.XPx-a.XPx)*(b.YPx-a.YPx))
+}
+
 // dist2 returns the squared screen distance of a and b in pixels.
 func dist2(a, b render.ScreenVertex) float64 {
 	dx, dy := b.XPx-a.XPx, b.YPx-a.YPx
@@ -249,7 +355,7 @@ func dist2(a, b render.ScreenVertex) float64 {
 // pushLine records the segment a-b cut into pieces of at most
 // maxLinePiecePx pixels, dropping the pieces outside the viewport.
 func (v *sceneView) pushLine(a, b render.ScreenVertex) {
-	n := splitCount(a, b)
+	n := splitCountPx(a, b, float64(maxLinePiecePx*max(v.coarse, 1)))
 	prev := a
 	for i := 1; i <= n; i++ {
 		cur := b
@@ -264,13 +370,18 @@ func (v *sceneView) pushLine(a, b render.ScreenVertex) {
 	}
 }
 
-// splitCount returns how many pieces the segment a-b is cut into.
-func splitCount(a, b render.ScreenVertex) int {
+// splitCount returns how many pieces a still view cuts the segment a-b
+// into.
+func splitCount(a, b render.ScreenVertex) int { return splitCountPx(a, b, maxLinePiecePx) }
+
+// splitCountPx returns how many pieces of at most piecePx pixels the
+// segment a-b is cut into.
+func splitCountPx(a, b render.ScreenVertex, piecePx float64) int {
 	l := math.Hypot(b.XPx-a.XPx, b.YPx-a.YPx)
-	if !(l > maxLinePiecePx) {
+	if !(l > piecePx) {
 		return 1
 	}
-	return min(int(math.Ceil(l/maxLinePiecePx)), 4096)
+	return min(int(math.Ceil(l/piecePx)), 4096)
 }
 
 // lerpScreen returns the point at fraction t from a to b in screen space.

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -15,7 +16,16 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"navviz/render"
 )
+
+// memoryLimitBytes is the Go heap's soft limit in the window
+// (runtime/debug.SetMemoryLimit; the GOMEMLIMIT variable overrides it):
+// near it the collector runs more often instead of letting the heap grow
+// to twice the live data, which keeps navviz with every overlay on a
+// large level within a few hundred megabytes.
+const memoryLimitBytes = 300 << 20
 
 // Background colour of the 3D view.
 var backgroundColor = color.RGBA{R: 0x26, G: 0x2a, B: 0x30, A: 0xff}
@@ -38,7 +48,9 @@ type Game struct {
 	opts    Options
 	ui      debugui.DebugUI
 	ctl     viewController
-	view    sceneView
+	view    *sceneView // the view Draw shows (never nil)
+	scene   sceneJobs  // builds the next view off the frame (jobs.go)
+	redraw  redrawState
 	stats   frameStats // frame times and memory for the Stats panel
 	w, h    int        // screen size from Layout
 	frames  int        // frames drawn so far
@@ -59,6 +71,14 @@ type Game struct {
 
 	cache   cacheUI   // the tile cache's builds, dialogs, tool pointer and demo (cache_panel.go)
 	session sessionUI // "Save session as scenario…" (session_panel.go)
+
+	// injected are input snapshots that replace Ebitengine's input in
+	// the next Updates, one each (tests drive the Game with them; see
+	// nextInput).
+	injected []frameInput
+
+	// bench is the frame benchmark (Options.BenchFrames; nil otherwise).
+	bench *benchRun
 
 	// scen is the scenario being played (--scenario; nil otherwise):
 	// the window then shows the scenario runner's scene
@@ -81,18 +101,39 @@ func NewGame(opts Options) (*Game, error) {
 		h:          opts.Height,
 		dialogDone: make(chan dialogResult, 1),
 		runner:     newBuildRunner(),
+		view:       &sceneView{},
+		// Scripted runs and scenarios take each frame of the state of its
+		// own Update: the view is built in Update, not in a job.
+		scene: newSceneJobs(syncScenes || opts.Frames > 0 || opts.Scenario != ""),
 	}
 	g.App.SetViewport(g.w, g.h)
+	if !g.scene.sync {
+		g.App.EnableStageJobs() // the stage overlays too are built off the frame
+	}
 	if opts.Scenario != "" {
 		return g, g.loadScenario(opts.Scenario)
 	}
 	err = g.App.Load(opts.Level)
+	scope, serr := parseScope(opts.Scope)
+	if serr != nil {
+		return nil, serr
+	}
+	g.App.SetScope(scope)
 	if opts.Overlays != nil {
 		if oerr := g.App.ShowOnly(opts.Overlays); oerr != nil {
 			return nil, oerr
 		}
 	}
-	if err == nil && opts.Build {
+	if opts.BenchFrames > 0 {
+		g.bench = &benchRun{}
+		// A stage overlay shows nothing without the plain build.
+		for _, n := range opts.Overlays {
+			if render.IsSpanOverlay(n) || render.IsMeshOverlay(n) {
+				g.opts.Build = true
+			}
+		}
+	}
+	if err == nil && g.opts.Build {
 		g.startBuild()
 	}
 	return g, err
@@ -112,9 +153,15 @@ func Run(opts Options) error {
 	if loadErr != nil {
 		fmt.Fprintln(os.Stderr, "navviz:", loadErr)
 	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimitBytes)
+	}
 	ebiten.SetWindowTitle("navviz")
 	ebiten.SetWindowSize(g.opts.Width, g.opts.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	// Draw only when something changed (redraw.go): the screen keeps the
+	// last frame.
+	ebiten.SetScreenClearedEveryFrame(false)
 	if g.opts.HideUI {
 		ebiten.SetCursorMode(ebiten.CursorModeHidden)
 	}
@@ -175,6 +222,8 @@ func (g *Game) Update() error {
 	if g.scen != nil {
 		// Playing a scenario: its runner owns the scene (scenario_panel.go).
 		g.scenarioUpdate(captured)
+		g.redraw.mark(reasonPlayback)
+		g.endUpdate(captured)
 		return nil
 	}
 
@@ -193,14 +242,40 @@ func (g *Game) Update() error {
 	// them (cache_panel.go).
 	// The Path tool's modifier clicks come first (path_tool.go); the path
 	// follows every swap through syncSpanOverlays.
-	g.applyIntent(g.ctl.step(g.cacheFrame(g.pathFrame(readInput(captured)))))
+	g.applyIntent(g.ctl.step(g.cacheFrame(g.pathFrame(g.nextInput(captured)))))
 	g.App.syncSpanOverlays()
+	g.benchStep()
+	g.endUpdate(captured)
 	return nil
+}
+
+// endUpdate ends every Update: it asks for the view of the new state (off
+// the frame, jobs.go) and marks what must be redrawn (redraw.go).
+func (g *Game) endUpdate(captured debugui.InputCapturingState) {
+	if g.syncScene() {
+		g.redraw.mark(reasonView)
+		if g.bench != nil && g.bench.phase == benchOrbit {
+			g.bench.projectMs = append(g.bench.projectMs, g.view.buildMs)
+			g.bench.drawnTris = append(g.bench.drawnTris, float64(g.view.drawnTris))
+		}
+	}
+	g.redraw.observe(g.readSignature(captured))
+	if g.opts.Frames > 0 {
+		g.redraw.mark(reasonScripted)
+	}
+	if g.shotPath != "" {
+		g.redraw.mark(reasonScreenshot)
+	}
 }
 
 // applyIntent moves the camera and triggers the actions of one frame.
 func (g *Game) applyIntent(in viewIntent) {
 	cam := &g.App.Camera
+	// Framing first: a wheel step or drag that arrived in the same tick
+	// (input of a slow frame) then still moves the framed camera.
+	if in.Frame {
+		g.App.FrameLevel()
+	}
 	if in.OrbitDX != 0 || in.OrbitDY != 0 {
 		cam.Orbit(in.OrbitDX, in.OrbitDY)
 	}
@@ -209,9 +284,6 @@ func (g *Game) applyIntent(in viewIntent) {
 	}
 	if in.ZoomSteps != 0 {
 		cam.Zoom(in.ZoomSteps)
-	}
-	if in.Frame {
-		g.App.FrameLevel()
 	}
 	if in.ToggleTopDown {
 		g.App.SetTopDown(!cam.TopDown)
@@ -282,11 +354,18 @@ func (g *Game) RequestLoad(nameOrPath string) { g.pending = nameOrPath }
 // Draw implements ebiten.Game: the scene, the panels, the message bar, and a
 // screenshot when one was asked for.
 func (g *Game) Draw(screen *ebiten.Image) {
+	if !g.redraw.due(screen) {
+		return // the screen keeps the last frame
+	}
 	t0 := time.Now()
 	g.stats.frameStart(t0)
-	defer func() { g.stats.frameEnd(t0, time.Now()) }()
+	defer func() {
+		t1 := time.Now()
+		g.stats.frameEnd(t0, t1)
+		g.bench.benchFrame(t0, t1.Sub(t0), g.view.key.cam)
+	}()
 	screen.Fill(backgroundColor)
-	g.view.draw(screen, g.App)
+	g.drawView(screen)
 	if !g.opts.HideUI {
 		// --hide-ui: the scene only, no labels, panels or messages.
 		g.drawCacheLabels(screen)

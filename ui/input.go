@@ -40,6 +40,18 @@ func readInput(captured debugui.InputCapturingState) frameInput {
 	}
 }
 
+// nextInput returns the input of this Update: the first injected snapshot
+// (Game.injected, as given, debugui's capture included) when there is one,
+// else Ebitengine's (readInput).
+func (g *Game) nextInput(captured debugui.InputCapturingState) frameInput {
+	if len(g.injected) > 0 {
+		in := g.injected[0]
+		g.injected = g.injected[1:]
+		return in
+	}
+	return readInput(captured)
+}
+
 // viewIntent is what one frame of input asks of the 3D view.
 type viewIntent struct {
 	OrbitDX, OrbitDY float64 // pixels dragged with the orbit button
@@ -82,6 +94,7 @@ type viewController struct {
 	// A plain left press in the view that may become a click.
 	clicking       bool
 	pressX, pressY int
+	pressTicks     int // snapshots the left button has been seen down
 }
 
 // step consumes one snapshot and returns the intent of this frame.
@@ -132,11 +145,23 @@ func (c *viewController) step(in frameInput) viewIntent {
 	// released near where it started.
 	switch {
 	case in.Left && !c.prev.Left:
-		c.clicking = free && !in.Shift && c.mode == dragNone
+		// A right-button orbit or middle-button pan that began in the
+		// same tick (events that arrived together on a slow frame) does
+		// not eat the left click; a shift+left pan does.
+		c.clicking = free && !in.Shift && c.mode != dragPanShiftLeft
 		c.pressX, c.pressY = in.X, in.Y
+		c.pressTicks = 1
+	case in.Left:
+		c.pressTicks++
 	case !in.Left && c.prev.Left && c.clicking:
 		c.clicking = false
 		dx, dy := in.X-c.pressX, in.Y-c.pressY
+		// A press seen in one snapshot only was released before the next
+		// (Ebitengine reports such a press once): the pointer may have
+		// moved on by the time the release is seen, but it was no drag.
+		if c.pressTicks <= 1 {
+			dx, dy = 0, 0
+		}
 		if dx >= -clickSlopPx && dx <= clickSlopPx && dy >= -clickSlopPx && dy <= clickSlopPx {
 			out.Click, out.ClickX, out.ClickY = true, c.pressX, c.pressY
 		}

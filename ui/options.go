@@ -60,6 +60,16 @@ type Options struct {
 	// HideUI draws the scene only: no panels, labels, message bar or
 	// cursor (screenshots for regression checks).
 	HideUI bool
+	// Scope is the span scope at start: "selected", "neighbours" or "all"
+	// ("": the default, neighbours).
+	Scope string
+	// BenchFrames, when positive, runs the frame benchmark (bench.go):
+	// after the automatic cache build (and the plain build, started when a
+	// stage overlay is shown), it times each visible overlay's scene
+	// rebuild, orbits the camera once around the level over BenchFrames
+	// Updates, writes BenchStats as JSON to StatsJSON and exits.
+	BenchFrames int
+	StatsJSON   string
 }
 
 // ParseSize parses "WxH" (for example "1280x800") into a window size.
@@ -106,6 +116,15 @@ func (o Options) normalize() (Options, error) {
 	}
 	if o.Scenario != "" && (o.Build || o.Overlays != nil || o.DemoObstacles > 0 || o.AutoCache) {
 		return o, fmt.Errorf("ui: a scenario sets its own level, build and overlays: build, overlays and demo obstacles do not go with it")
+	}
+	if o.BenchFrames < 0 || (o.BenchFrames > 0) != (o.StatsJSON != "") {
+		return o, fmt.Errorf("ui: bench frames %d with stats file %q: a positive frame count and a file go together", o.BenchFrames, o.StatsJSON)
+	}
+	if o.BenchFrames > 0 && (o.Scenario != "" || o.Frames > 0) {
+		return o, fmt.Errorf("ui: bench frames %d: does not go with a scenario or a frame count", o.BenchFrames)
+	}
+	if _, err := parseScope(o.Scope); err != nil {
+		return o, err
 	}
 	if o.Screenshot != "" && o.Frames == 0 {
 		o.Frames = 10

@@ -107,6 +107,29 @@ func (r *jobRunner[R]) poll() (R, bool) {
 	}
 }
 
+// wait blocks until the result of the current job arrives and returns it;
+// ok is false when no job runs. Results of replaced jobs are dropped.
+func (r *jobRunner[R]) wait() (val R, ok bool) {
+	for {
+		r.mu.Lock()
+		running := r.running
+		r.mu.Unlock()
+		if running == nil {
+			return val, false
+		}
+		res := <-r.results
+		r.mu.Lock()
+		current := r.running != nil && r.running.id == res.id
+		if current {
+			r.running = nil
+		}
+		r.mu.Unlock()
+		if current {
+			return res.val, true
+		}
+	}
+}
+
 // detachSettings returns s with its own copies of the volumes (and their
 // corners) and the obstacles, for a background job while the caller goes
 // on editing s.

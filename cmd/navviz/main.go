@@ -34,6 +34,14 @@
 //	                    and report.json once every step ran
 //	--hide-ui           draw the scene only: no panels, labels, messages or
 //	                    cursor (byte-identical --screenshot pictures)
+//	--scope S           which tiles the stage overlays draw at start:
+//	                    selected, neighbours (default) or all
+//	--bench-frames N    frame benchmark: after the automatic cache build
+//	                    (and the plain build when --overlays names a stage
+//	                    overlay) time each visible overlay's scene rebuild,
+//	                    orbit the camera once around the level over N
+//	                    frames, write the figures to --stats-json and exit
+//	--stats-json FILE   where --bench-frames writes its JSON
 //
 // In the window: right-drag orbits, middle-drag or shift+left-drag pans, the
 // wheel zooms, left-click picks the navmesh polygon under the cursor (shown
@@ -94,9 +102,13 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 	runAll := fs.Bool("run", false, "with --scenario: run every step at once; --frames counts from the last one")
 	out := fs.String("out", "", "with --scenario: write the shot steps' PNGs, and report.json when every step ran, into `DIR`")
 	hide := fs.Bool("hide-ui", false, "draw the scene only: no panels, labels, messages or cursor")
+	scope := fs.String("scope", "", "which tiles the stage overlays draw at start: `selected`, neighbours or all")
+	benchFrames := fs.Int("bench-frames", 0, "frame benchmark: orbit the camera once over `N` frames after the builds, write --stats-json, exit")
+	statsJSON := fs.String("stats-json", "", "with --bench-frames: write the figures as JSON to `FILE`")
 	noCache := fs.Bool("no-cache", false, "do not build the tile cache of the level on start (the live navmesh)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [--build] [--overlays a,b] [--demo-obstacles N] [--no-cache] [--hide-ui] [LEVEL]")
+		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [--build] [--overlays a,b] [--demo-obstacles N] [--no-cache] [--hide-ui] [--scope S] [LEVEL]")
+		fmt.Fprintln(stderr, "       navviz --bench-frames N --stats-json FILE [--overlays a,b] [--scope all] [--size WxH] [LEVEL]")
 		fmt.Fprintln(stderr, "       navviz --scenario FILE [--run] [--out DIR] [--size WxH] [--frames N] [--screenshot FILE] [--hide-ui]")
 		fmt.Fprintln(stderr, "LEVEL is a built-in level (city, terrain) or an .obj file; default city.")
 		fs.PrintDefaults()
@@ -126,6 +138,12 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 	if *demo < 0 {
 		return ui.Options{}, fmt.Errorf("--demo-obstacles %d: must not be negative", *demo)
 	}
+	if *benchFrames < 0 || (*benchFrames > 0) != (*statsJSON != "") {
+		return ui.Options{}, fmt.Errorf("--bench-frames %d and --stats-json %q go together (N > 0)", *benchFrames, *statsJSON)
+	}
+	if *benchFrames > 0 && (*scen != "" || *frames > 0) {
+		return ui.Options{}, fmt.Errorf("--bench-frames goes with neither --scenario nor --frames")
+	}
 	if *scen != "" && len(levels) > 0 {
 		return ui.Options{}, fmt.Errorf("--scenario %s: the scenario names its level; drop the level %q", *scen, levels[0])
 	}
@@ -134,6 +152,7 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 	}
 	opts := ui.Options{Level: ui.DefaultLevel, Width: w, Height: h, Frames: *frames, Screenshot: *shot, Build: *build, DemoObstacles: *demo,
 		Scenario: *scen, RunScenario: *runAll, OutDir: *out, HideUI: *hide,
+		Scope: *scope, BenchFrames: *benchFrames, StatsJSON: *statsJSON,
 		AutoCache: !*noCache && *scen == "" && *demo == 0}
 	if *overlays != "" {
 		for _, n := range strings.Split(*overlays, ",") {

@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"context"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"navviz/render"
+)
+
+// Work off the frame.
+//
+// Projecting, cutting, sorting and batching the scene for a camera (a
+// sceneView build: 25-70 ms on city, more on a loaded machine) runs in a
+// background job, never in Draw: Update asks for the view of the current
+// camera, scene and window size, one job at a time, and swaps the result in
+// when it arrives; Draw only draws the batches of the view it has (the
+// previous camera position while the next one is being projected). A job
+// is never cancelled for a newer camera: the latest camera is asked for
+// when the running job ends, so a continuous orbit still shows a new view
+// every job.
+//
+// The job reads only a snapshot of the visible overlays (visibleScene) and
+// its own sceneView: two sceneViews alternate, the one Draw shows and the
+// one the job fills.
+
+// syncScenes makes every new Game build its views in Update (the tests
+// that look at the pixels of the frame after an Update set it).
+var syncScenes bool
+
+// sceneJobs is the Game's background scene projection.
+type sceneJobs struct {
+	runner *jobRunner[*sceneView]
+	spare  *sceneView // the view the next job fills (nil: make one)
+	// sync builds the view on the game goroutine, in Update, instead of
+	// in a job: scripted runs (--frames, --screenshot) and tests, whose
+	// frames must show the state of their own Update.
+	sync bool
+	// asked is the key the running job builds.
+	asked viewKey
+	// lastCam is the camera of the previous Update, still the number of
+	// Updates since it last changed.
+	lastCam render.Camera
+	still   int
+	// scratch is the projection buffers the views share (draw.go).
+	scratch projScratch
+	// low is the image a reduced-resolution view is drawn into before it
+	// is scaled onto the screen (nil until needed).
+	low *ebiten.Image
+}
+
+// While the camera moves (and for stillTicks Updates after), views are
+// projected and drawn at 1/movingScale of the window's resolution in each
+// direction, with coarser pieces and triangles under 4 of its pixels
+// dropped (draw.go): a quarter of the pixels for llvmpipe to fill and
+// fewer triangles to set up, cut and sort; the full-resolution
+// view follows when the camera stops. Scripted runs (sync) always draw at
+// full resolution, so that their pictures do not depend on timing.
+const (
+	movingScale = 2
+	stillTicks  = 12
+)
+
+// newSceneJobs returns an idle projection.
+func newSceneJobs(sync bool) sceneJobs {
+	return sceneJobs{runner: newJobRunner[*sceneView](), sync: sync, still: stillTicks}
+}
+
+// wantKey returns the key of the view this Update asks for.
+func (g *Game) wantKey() viewKey {
+	k := sceneKey(g.App, g.w, g.h)
+	if !g.scene.sync && g.scene.still < stillTicks {
+		k.scale = movingScale
+	}
+	return k
+}
+
+// noteCamera counts the Updates since the camera last moved.
+func (j *sceneJobs) noteCamera(cam render.Camera) {
+	if cam != j.lastCam {
+		j.lastCam, j.still = cam, 0
+		return
+	}
+	j.still = min(j.still+1, stillTicks)
+}
+
+// drawView draws g.view onto screen: directly at full resolution, or
+// through the low-resolution image scaled up.
+func (g *Game) drawView(screen *ebiten.Image) {
+	v := g.view
+	if v.key.scale <= 1 {
+		v.drawBatches(screen)
+		return
+	}
+	w, h := v.key.viewSize()
+	j := &g.scene
+	if j.low == nil || j.low.Bounds().Dx() != w || j.low.Bounds().Dy() != h {
+		if j.low != nil {
+			j.low.Deallocate()
+		}
+		j.low = ebiten.NewImage(w, h)
+	}
+	j.low.Fill(backgroundColor)
+	v.drawBatches(j.low)
+	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
+	op.GeoM.Scale(float64(v.key.w)/float64(w), float64(v.key.h)/float64(h))
+	screen.DrawImage(j.low, op)
+}
+
+// syncScene makes g.view show the current camera, scene and window size:
+// it swaps in a finished job's view, and starts a job for the current key
+// when the shown view is out of date and no job runs (with sync, builds
+// it here). It reports whether g.view changed.
+func (g *Game) syncScene() bool {
+	j := &g.scene
+	swapped := false
+	if v, ok := j.runner.poll(); ok {
+		j.spare, g.view = g.view, v
+		swapped = true
+	}
+	j.noteCamera(g.App.Camera)
+	key := g.wantKey()
+	if g.view.current(key) {
+		return swapped
+	}
+	if running, _, _ := j.runner.progress(); running {
+		return swapped
+	}
+	v := j.spare
+	j.spare = nil
+	if v == nil {
+		v = &sceneView{}
+	}
+	snap := visibleScene(g.App.Scene)
+	sc := &j.scratch
+	if j.sync {
+		v.buildShared(snap, key, sc)
+		j.spare, g.view = g.view, v
+		return true
+	}
+	j.asked = key
+	j.runner.run(func(context.Context, func(done, total int)) *sceneView {
+		v.buildShared(snap, key, sc)
+		return v
+	})
+	return swapped
+}
+
+// waitScene blocks until g.view shows the current camera, scene and
+// window size (tests and scripted frames use it to take a frame of a known
+// state).
+func (g *Game) waitScene() {
+	for !g.view.current(g.wantKey()) {
+		if v, ok := g.scene.runner.wait(); ok {
+			g.scene.spare, g.view = g.view, v
+			continue
+		}
+		g.syncScene()
+		if !g.sceneBusy() && !g.view.current(g.wantKey()) {
+			return // cannot happen: syncScene starts or builds it
+		}
+	}
+}
+
+// sceneBusy reports whether a projection job is running.
+func (g *Game) sceneBusy() bool {
+	running, _, _ := g.scene.runner.progress()
+	return running
+}
