@@ -9,8 +9,8 @@ import (
 )
 
 // frameStats measures what the Stats panel reports besides Ebitengine's
-// FPS: the time between two drawn frames and the time Draw took (both
-// smoothed), and the process memory, sampled once a second (reading it
+// FPS: the time between two redraws (Draw returns early when nothing
+// changed, redraw.go) and the time a redraw took (both smoothed), and the process memory, sampled once a second (reading it
 // every frame would cost more than it tells).
 type frameStats struct {
 	last      time.Time // start of the previous Draw

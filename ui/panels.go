@@ -178,7 +178,7 @@ func (g *Game) statsPanel(ctx *debugui.Context) {
 			s.Bounds.Max.X, s.Bounds.Max.Y, s.Bounds.Max.Z))
 	}
 	ctx.Text(fmt.Sprintf("FPS: %.1f  TPS: %.1f", ebiten.ActualFPS(), ebiten.ActualTPS()))
-	ctx.Text(fmt.Sprintf("Frame: %.1f ms (draw %.1f ms)", g.stats.frameMs, g.stats.drawMs))
+	ctx.Text(fmt.Sprintf("Redraws %.1f ms apart (draw %.1f ms)", g.stats.frameMs, g.stats.drawMs))
 	if st := &g.stats; st.rssBytes > 0 {
 		ctx.Text(fmt.Sprintf("Memory: %s resident, Go heap %s", pipeline.FormatBytes(int64(st.rssBytes)), pipeline.FormatBytes(int64(st.heapBytes))))
 	} else {
