@@ -703,24 +703,20 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 	a := g.App
 	c := a.Cache
 	toolIdx := int(a.Tool)
-	ctx.SetGridLayout([]int{50, -1}, nil)
-	ctx.Text("Tool")
-	ctx.Dropdown(&toolIdx, toolNames).On(func() {
+	if choiceButtons(ctx, "Tool", &toolIdx, toolNames) {
 		a.CancelObstacleDrag()
 		a.Tool = toolKind(toolIdx)
 		a.gens.preview++
-	})
-	ctx.SetGridLayout(nil, nil)
+	}
 
 	switch a.Tool {
 	case toolSelect:
 		ctx.Text("Left-click picks a polygon of the plain build (Inspector). Choose obstacle or volume to edit the cache.")
 	case toolObstacle:
 		t := &a.ObstacleTool
-		ctx.SetGridLayout([]int{-3, -2}, nil)
-		ctx.Text("Shape")
-		ctx.Dropdown(&t.ShapeIdx, obstacleShapeNames).On(func() { a.gens.preview++ })
-		ctx.SetGridLayout(nil, nil)
+		if choiceButtons(ctx, "Shape", &t.ShapeIdx, obstacleShapeNames) {
+			a.gens.preview++
+		}
 		g.obstacleSizeRows(ctx)
 		if a.SelectedObstacle != 0 {
 			ctx.SetGridLayout([]int{-1, -1}, nil)
@@ -1035,3 +1031,31 @@ func drawCentred(screen *ebiten.Image, s string, x, y float64, col color.RGBA) {
 
 // maxDemoObstacles bounds Options.DemoObstacles.
 const maxDemoObstacles = 200
+
+// choiceButtons draws label and one button per choice on a row, the
+// current one (*idx) in brackets, and reports whether a click changed
+// *idx: every choice visible and one click away, as RecastDemo's tool
+// radio buttons (a dropdown takes two).
+func choiceButtons(ctx *debugui.Context, label string, idx *int, names []string) bool {
+	widths := []int{50}
+	for range names {
+		widths = append(widths, -1)
+	}
+	ctx.SetGridLayout(widths, nil)
+	ctx.Text(label)
+	changed := false
+	ctx.Loop(len(names), func(i int) {
+		name := names[i]
+		if i == *idx {
+			name = "[" + name + "]"
+		}
+		ctx.Button(name).On(func() {
+			if *idx != i {
+				*idx = i
+				changed = true
+			}
+		})
+	})
+	ctx.SetGridLayout(nil, nil)
+	return changed
+}

@@ -27,7 +27,7 @@ const (
 )
 
 // toolNames are the Cache panel's tool choices, indexed by toolKind.
-var toolNames = []string{"select / pick", "obstacle", "volume"}
+var toolNames = []string{"select", "obstacle", "volume"}
 
 // obstacleShapes are the Obstacle tool's shape choices, in dropdown order.
 var obstacleShapes = []voxel.ObstacleShape{voxel.ShapeCylinder, voxel.ShapeBox, voxel.ShapeOrientedBox}
