@@ -62,15 +62,9 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the text report")
 	out := fs.String("o", "", "write the navmesh (Mesh.MarshalBinary) to `file` (- for stdout)")
 	limits := limitFlags(fs)
-	pos, err := parseArgs(fs, args)
+	name, err := parseOneArg(fs, args, levelArg)
 	if err != nil {
 		return err
-	}
-	switch {
-	case len(pos) == 0:
-		return usagef("missing LEVEL (a built-in level name or a .obj file)")
-	case len(pos) > 1:
-		return usagef("unexpected argument %q", pos[1])
 	}
 	s, err := settings()
 	if err != nil {
@@ -80,9 +74,9 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 		return usagef("--workers %d, want >= 0", *workers)
 	}
 
-	soup, err := level.Load(pos[0])
+	soup, err := level.Load(name)
 	if err != nil {
-		return fmt.Errorf("load level %q: %w", pos[0], err)
+		return fmt.Errorf("load level %q: %w", name, err)
 	}
 	chunky, err := level.NewChunky(soup, 256)
 	if err != nil {
@@ -93,7 +87,7 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	opt := pipeline.BuildOptions{Workers: *workers, Limits: *limits}
-	src = src.Named(pos[0])
+	src = src.Named(name)
 	var b *pipeline.Build
 	if *solo {
 		b, err = pipeline.BuildSolo(context.Background(), &s, src, opt)
@@ -128,7 +122,7 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 			Tiles: b.NavTiles, Layers: b.Layers, WalkableArea: b.WalkableAreaM2, StageMs: stageMs(b),
 		})
 	}
-	return printBuild(report, pos[0], b, *out)
+	return printBuild(report, name, b, *out)
 }
 
 // printBuild writes the text report of build b of level name.

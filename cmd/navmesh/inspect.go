@@ -65,23 +65,19 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&obs, "obstacle", "a cylinder `x,y,z,r,h`: base centre, radius and height in metres (repeatable)")
 	asJSON := fs.Bool("json", false, "print a JSON array instead of the text report")
 	limits := limitFlags(fs)
-	pos, err := parseArgs(fs, args)
+	name, err := parseOneArg(fs, args, levelArg)
 	if err != nil {
 		return err
 	}
 	switch {
-	case len(pos) == 0:
-		return usagef("missing LEVEL (a built-in level name or a .obj file)")
-	case len(pos) > 1:
-		return usagef("unexpected argument %q", pos[1])
 	case len(obs) == 0:
 		return usagef("missing --obstacle x,y,z,r,h")
 	}
-	soup, err := level.Load(pos[0])
+	soup, err := level.Load(name)
 	if err != nil {
 		return err
 	}
-	reps, err := inspectLevel(soup, pos[0], obs, *limits)
+	reps, err := inspectLevel(soup, name, obs, *limits)
 	if err != nil {
 		return err
 	}
@@ -95,7 +91,7 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(lines)
 	}
-	return writeInspect(stdout, pos[0], len(obs), lines)
+	return writeInspect(stdout, name, len(obs), lines)
 }
 
 // inspectLevel builds soup (level name) with a layer-first cache (refused

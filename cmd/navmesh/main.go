@@ -134,6 +134,25 @@ func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 // arguments (the std flag package stops at the first positional one) and
 // returns the positional arguments in order. Everything after "--" is
 // positional. -h prints the usage and returns errHelp.
+// levelArg names the LEVEL argument in usage errors.
+const levelArg = "LEVEL (a built-in level name or a .obj file)"
+
+// parseOneArg parses args with fs and returns its one positional
+// argument, what (say "LEVEL (a built-in level name or a .obj file)")
+// naming it in the usage error when it is missing.
+func parseOneArg(fs *flag.FlagSet, args []string, what string) (string, error) {
+	pos, err := parseArgs(fs, args)
+	switch {
+	case err != nil:
+		return "", err
+	case len(pos) == 0:
+		return "", usagef("missing %s", what)
+	case len(pos) > 1:
+		return "", usagef("unexpected argument %q", pos[1])
+	}
+	return pos[0], nil
+}
+
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {

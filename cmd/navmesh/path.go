@@ -109,15 +109,11 @@ func runPath(args []string, stdout, stderr io.Writer) error {
 	var obs obstacleList
 	fs.Var(&obs, "obstacle", "with --cache, a cylinder `x,y,z,r,h`: base centre, radius and height in metres (repeatable)")
 	limits := limitFlags(fs)
-	pos, err := parseArgs(fs, args)
+	name, err := parseOneArg(fs, args, levelArg)
 	if err != nil {
 		return err
 	}
 	switch {
-	case len(pos) == 0:
-		return usagef("missing LEVEL (a built-in level name or a .obj file)")
-	case len(pos) > 1:
-		return usagef("unexpected argument %q", pos[1])
 	case *pairsFile == "" && *raysFile == "":
 		return usagef("missing --pairs FILE (or --rays FILE)")
 	case len(obs) > 0 && !*cached:
@@ -140,7 +136,7 @@ func runPath(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	m, err := pathMesh(pos[0], &s, *workers, *limits, *cached, obs)
+	m, err := pathMesh(name, &s, *workers, *limits, *cached, obs)
 	if err != nil {
 		return err
 	}

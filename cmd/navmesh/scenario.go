@@ -36,15 +36,11 @@ func runScenario(args []string, stdout, stderr io.Writer) error {
 	thr := fs.Int("threshold", scenario.DefaultThreshold, "a pixel differs when a channel differs by more than `N` (0-255)")
 	update := fs.Bool("update", false, "write the shots as the goldens of --compare's directory instead of comparing")
 	asJSON := fs.Bool("json", false, "print the report and the comparisons as JSON")
-	pos, err := parseArgs(fs, args)
+	file, err := parseOneArg(fs, args, "FILE (a scenario file, see docs/scenario.md)")
 	if err != nil {
 		return err
 	}
 	switch {
-	case len(pos) == 0:
-		return usagef("missing FILE (a scenario file, see docs/scenario.md)")
-	case len(pos) > 1:
-		return usagef("unexpected argument %q", pos[1])
 	case *thr < 0 || *thr > 255:
 		return usagef("invalid --threshold %d: want 0 to 255", *thr)
 	case math.IsNaN(*tol) || *tol < 0 || *tol > 100:
@@ -52,7 +48,6 @@ func runScenario(args []string, stdout, stderr io.Writer) error {
 	case *update && *golden == "":
 		return usagef("--update needs --compare GOLDEN_DIR (the directory to write)")
 	}
-	file := pos[0]
 	dir := *out
 	if dir == "" {
 		dir = scenario.DefaultOutDir(file)
