@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"navviz/core/geom"
-	"navviz/core/level"
 	"navviz/core/navmesh"
 	"navviz/core/pipeline"
 	"navviz/core/query"
@@ -177,19 +176,10 @@ func textErr(e string) string {
 // pathMesh builds level name with s: the plain tiled build, or with
 // cached a tile cache with obs added and every tile updated.
 func pathMesh(name string, s *pipeline.NavSettings, workers int, limits pipeline.BuildLimits, cached bool, obs []voxel.Obstacle) (*navmesh.Mesh, error) {
-	soup, err := level.Load(name)
-	if err != nil {
-		return nil, fmt.Errorf("load level %q: %w", name, err)
-	}
-	chunky, err := level.NewChunky(soup, 256)
+	src, err := loadSource(name)
 	if err != nil {
 		return nil, err
 	}
-	src, err := pipeline.NewSoupSource(soup, chunky)
-	if err != nil {
-		return nil, err
-	}
-	src = src.Named(name)
 	if !cached {
 		b, err := pipeline.BuildLevel(context.Background(), s, src, pipeline.BuildOptions{Workers: workers, Limits: limits})
 		if err != nil {
