@@ -18,12 +18,9 @@ import (
 	"navviz/core/pipeline"
 	"navviz/core/query"
 	"navviz/core/voxel"
+	"navviz/scenario"
 	"navviz/tilecache"
 )
-
-// pathHalfExtentsM are the half extents of the nearest-polygon search of
-// navmesh path, metres (Detour's usual 2, 4, 2).
-var pathHalfExtentsM = geom.V3(2, 4, 2)
 
 // rayLengthM is the length of a --rays ray, metres.
 const rayLengthM = 10
@@ -90,7 +87,7 @@ func arr(v geom.Vec3) [3]float32 { return [3]float32{v.X, v.Y, v.Z} }
 // a tile cache with the same settings, the --obstacle cylinders added and
 // every tile updated) and answers, with the default query filter: for
 // every line "sx sy sz ex ey ez" of the pairs file, the nearest polygons
-// within half extents 2, 4, 2 m, FindPath and StraightPath (a partial
+// within scenario.PathHalfExtentsM (2, 4, 2 m), FindPath and StraightPath (a partial
 // corridor's path ends at the point of its last polygon nearest to the
 // end); for every line "x y z dx dz" of the rays file, a 10 m Raycast from
 // the nearest point along (dx, dz) normalised. Blank lines and lines
@@ -205,12 +202,12 @@ func pathMesh(name string, s *pipeline.NavSettings, workers int, limits pipeline
 // answerPair answers pair i from a to b.
 func answerPair(m *navmesh.Mesh, i int, a, b geom.Vec3) pathResult {
 	r := pathResult{I: i, Status: "none", Start: arr(a), End: arr(b), Points: [][3]float32{}}
-	sr, sp, err := query.NearestPoly(m, a, pathHalfExtentsM)
+	sr, sp, err := query.NearestPoly(m, a, scenario.PathHalfExtentsM)
 	if err != nil {
 		r.Error = err.Error()
 		return r
 	}
-	er, ep, err := query.NearestPoly(m, b, pathHalfExtentsM)
+	er, ep, err := query.NearestPoly(m, b, scenario.PathHalfExtentsM)
 	if err != nil {
 		r.Error = err.Error()
 		return r
@@ -254,7 +251,7 @@ func answerRay(m *navmesh.Mesh, i int, p geom.Vec3, dx, dz float64) rayResult {
 		r.Error = fmt.Sprintf("direction (%v, %v) has no length", dx, dz)
 		return r
 	}
-	ref, sp, err := query.NearestPoly(m, p, pathHalfExtentsM)
+	ref, sp, err := query.NearestPoly(m, p, scenario.PathHalfExtentsM)
 	if err != nil {
 		r.Error = err.Error()
 		return r
