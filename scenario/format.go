@@ -505,11 +505,7 @@ func (s *Scenario) NavSettings() (pipeline.NavSettings, error) {
 	if st == nil {
 		return ns, nil
 	}
-	floats := []struct {
-		name string
-		v    *float64
-		dst  *float32
-	}{
+	if err := setNums([]numSetting[float64, float32]{
 		{"cell_size_m", st.CellSizeM, &ns.CellSizeM},
 		{"cell_height_m", st.CellHeightM, &ns.CellHeightM},
 		{"agent_height_m", st.AgentHeightM, &ns.AgentHeightM},
@@ -520,34 +516,16 @@ func (s *Scenario) NavSettings() (pipeline.NavSettings, error) {
 		{"edge_max_error_cells", st.EdgeMaxErrorCells, &ns.EdgeMaxErrorCells},
 		{"detail_sample_dist_cells", st.DetailSampleDistCells, &ns.DetailSampleDistCells},
 		{"detail_sample_max_error_cells", st.DetailSampleMaxErrorCells, &ns.DetailSampleMaxErrorCells},
+	}); err != nil {
+		return ns, err
 	}
-	for _, f := range floats {
-		if f.v == nil {
-			continue
-		}
-		if err := checkNum("settings."+f.name, *f.v); err != nil {
-			return ns, err
-		}
-		*f.dst = float32(*f.v)
-	}
-	ints := []struct {
-		name string
-		v    *int
-		dst  *int
-	}{
+	if err := setNums([]numSetting[int, int]{
 		{"tile_size_cells", st.TileSizeCells, &ns.TileSizeCells},
 		{"region_min_size_cells", st.RegionMinSizeCells, &ns.RegionMinSizeCells},
 		{"region_merge_size_cells", st.RegionMergeSizeCells, &ns.RegionMergeSizeCells},
 		{"verts_per_poly", st.VertsPerPoly, &ns.VertsPerPoly},
-	}
-	for _, f := range ints {
-		if f.v == nil {
-			continue
-		}
-		if err := checkNum("settings."+f.name, float64(*f.v)); err != nil {
-			return ns, err
-		}
-		*f.dst = *f.v
+	}); err != nil {
+		return ns, err
 	}
 	if st.Partition != "" {
 		p, err := pipeline.ParsePartitionType(st.Partition)
@@ -560,6 +538,29 @@ func (s *Scenario) NavSettings() (pipeline.NavSettings, error) {
 		return ns, fmt.Errorf("settings: %w", err)
 	}
 	return ns, nil
+}
+
+// numSetting is one numeric field of Settings: its JSON name, its value
+// (nil: keep the default) and the NavSettings field it sets.
+type numSetting[S float64 | int, D float32 | int] struct {
+	name string
+	v    *S
+	dst  *D
+}
+
+// setNums sets the destination of every field given a value, in order,
+// after checkNum; the first bad value is the error.
+func setNums[S float64 | int, D float32 | int](fields []numSetting[S, D]) error {
+	for _, f := range fields {
+		if f.v == nil {
+			continue
+		}
+		if err := checkNum("settings."+f.name, float64(*f.v)); err != nil {
+			return err
+		}
+		*f.dst = D(*f.v)
+	}
+	return nil
 }
 
 // cacheKinds are the step kinds that need the tile cache.

@@ -102,6 +102,8 @@ type Runner struct {
 	// needs it (the span and mesh overlays; the path without a cache).
 	Build *pipeline.Build
 
+	// chunky indexes Soup (made by NewRunner, reused by plainBuild).
+	chunky    *level.Chunky
 	rec       *inspect.Recorder
 	reports   []inspect.LayerReport
 	swaps     SwapLog
@@ -170,12 +172,12 @@ func NewRunner(sc *Scenario, file string) (*Runner, error) {
 	if err != nil {
 		return fail(fmt.Errorf("level: %w", err))
 	}
-	chunky, err := level.NewChunky(r.Soup, chunkyTrisPerNode)
+	r.chunky, err = level.NewChunky(r.Soup, chunkyTrisPerNode)
 	if err != nil {
 		return fail(fmt.Errorf("index level %s: %w", levelName, err))
 	}
 	if sc.CacheBuilt() {
-		r.Cache, err = tilecache.BuildChunk(context.Background(), &r.Settings, r.Soup, chunky, tilecache.Options{})
+		r.Cache, err = tilecache.BuildChunk(context.Background(), &r.Settings, r.Soup, r.chunky, tilecache.Options{})
 		if err != nil {
 			return fail(fmt.Errorf("build the tile cache of %s: %w", levelName, err))
 		}
@@ -186,7 +188,7 @@ func NewRunner(sc *Scenario, file string) (*Runner, error) {
 		r.Grid = &g
 		r.Visible = slices.Clone(DefaultOverlays)
 	} else {
-		src, err := pipeline.NewSoupSource(r.Soup, chunky)
+		src, err := pipeline.NewSoupSource(r.Soup, r.chunky)
 		if err != nil {
 			return fail(fmt.Errorf("level %s: %w", levelName, err))
 		}
@@ -576,11 +578,7 @@ func (r *Runner) plainBuild() error {
 	if r.Build != nil {
 		return nil
 	}
-	chunky, err := level.NewChunky(r.Soup, chunkyTrisPerNode)
-	if err != nil {
-		return fmt.Errorf("index level: %w", err)
-	}
-	src, err := pipeline.NewSoupSource(r.Soup, chunky)
+	src, err := pipeline.NewSoupSource(r.Soup, r.chunky)
 	if err != nil {
 		return fmt.Errorf("build source: %w", err)
 	}

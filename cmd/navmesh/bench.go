@@ -283,17 +283,13 @@ func bench(name string, soup *level.Soup, pts []geom.Vec3, cycles, warmup, worke
 		r.PeakSys = max(r.PeakSys, mst.Sys)
 		r.PeakHeap = max(r.PeakHeap, mst.HeapAlloc)
 	}
-	ch, err := level.NewChunky(soup, 256)
-	if err != nil {
-		return nil, err
-	}
-	src, err := pipeline.NewSoupSource(soup, ch)
+	src, err := levelSource(soup, name)
 	if err != nil {
 		return nil, err
 	}
 	p0, _ := processCPU()
 	t0 := time.Now()
-	c, err := tilecache.Build(context.Background(), &s, src.Named(name), tilecache.Options{Workers: workers, Limits: limits})
+	c, err := tilecache.Build(context.Background(), &s, src, tilecache.Options{Workers: workers, Limits: limits})
 	if err != nil {
 		return nil, err
 	}

@@ -74,20 +74,11 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 		return usagef("--workers %d, want >= 0", *workers)
 	}
 
-	soup, err := level.Load(name)
-	if err != nil {
-		return fmt.Errorf("load level %q: %w", name, err)
-	}
-	chunky, err := level.NewChunky(soup, 256)
-	if err != nil {
-		return err
-	}
-	src, err := pipeline.NewSoupSource(soup, chunky)
+	src, err := loadSource(name)
 	if err != nil {
 		return err
 	}
 	opt := pipeline.BuildOptions{Workers: *workers, Limits: *limits}
-	src = src.Named(name)
 	var b *pipeline.Build
 	if *solo {
 		b, err = pipeline.BuildSolo(context.Background(), &s, src, opt)
@@ -159,6 +150,30 @@ func printBuild(w io.Writer, name string, b *pipeline.Build, out string) error {
 		fmt.Fprintf(w, "wrote %s\n", out)
 	}
 	return nil
+}
+
+// loadSource loads level name (a built-in name or a .obj file) and
+// returns its source, see levelSource.
+func loadSource(name string) (*pipeline.Source, error) {
+	soup, err := level.Load(name)
+	if err != nil {
+		return nil, fmt.Errorf("load level %q: %w", name, err)
+	}
+	return levelSource(soup, name)
+}
+
+// levelSource returns the build source of soup indexed by a chunky mesh,
+// named name.
+func levelSource(soup *level.Soup, name string) (*pipeline.Source, error) {
+	chunky, err := level.NewChunky(soup, 256)
+	if err != nil {
+		return nil, err
+	}
+	src, err := pipeline.NewSoupSource(soup, chunky)
+	if err != nil {
+		return nil, err
+	}
+	return src.Named(name), nil
 }
 
 // limitFlags defines the size-limit flags of a command that builds a whole

@@ -100,15 +100,11 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 func inspectLevel(soup *level.Soup, name string, obs []voxel.Obstacle, limits pipeline.BuildLimits) ([]inspect.LayerReport, error) {
 	s := pipeline.DefaultSettings()
 	s.Partition, s.DetailSampleDistCells = pipeline.Layers, 0
-	ch, err := level.NewChunky(soup, 256)
+	src, err := levelSource(soup, name)
 	if err != nil {
 		return nil, err
 	}
-	src, err := pipeline.NewSoupSource(soup, ch)
-	if err != nil {
-		return nil, err
-	}
-	c, err := tilecache.Build(context.Background(), &s, src.Named(name), tilecache.Options{Limits: limits})
+	c, err := tilecache.Build(context.Background(), &s, src, tilecache.Options{Limits: limits})
 	if err != nil {
 		return nil, err
 	}

@@ -130,10 +130,6 @@ func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseArgs parses flags that may come before, between or after positional
-// arguments (the std flag package stops at the first positional one) and
-// returns the positional arguments in order. Everything after "--" is
-// positional. -h prints the usage and returns errHelp.
 // levelArg names the LEVEL argument in usage errors.
 const levelArg = "LEVEL (a built-in level name or a .obj file)"
 
@@ -153,6 +149,10 @@ func parseOneArg(fs *flag.FlagSet, args []string, what string) (string, error) {
 	return pos[0], nil
 }
 
+// parseArgs parses flags that may come before, between or after positional
+// arguments (the std flag package stops at the first positional one) and
+// returns the positional arguments in order. Everything after "--" is
+// positional. -h prints the usage and returns errHelp.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {

@@ -14,17 +14,13 @@ import (
 	"strings"
 
 	"navviz/core/geom"
-	"navviz/core/level"
 	"navviz/core/navmesh"
 	"navviz/core/pipeline"
 	"navviz/core/query"
 	"navviz/core/voxel"
+	"navviz/scenario"
 	"navviz/tilecache"
 )
-
-// pathHalfExtentsM are the half extents of the nearest-polygon search of
-// navmesh path, metres (Detour's usual 2, 4, 2).
-var pathHalfExtentsM = geom.V3(2, 4, 2)
 
 // rayLengthM is the length of a --rays ray, metres.
 const rayLengthM = 10
@@ -91,7 +87,7 @@ func arr(v geom.Vec3) [3]float32 { return [3]float32{v.X, v.Y, v.Z} }
 // a tile cache with the same settings, the --obstacle cylinders added and
 // every tile updated) and answers, with the default query filter: for
 // every line "sx sy sz ex ey ez" of the pairs file, the nearest polygons
-// within half extents 2, 4, 2 m, FindPath and StraightPath (a partial
+// within scenario.PathHalfExtentsM (2, 4, 2 m), FindPath and StraightPath (a partial
 // corridor's path ends at the point of its last polygon nearest to the
 // end); for every line "x y z dx dz" of the rays file, a 10 m Raycast from
 // the nearest point along (dx, dz) normalised. Blank lines and lines
@@ -177,19 +173,10 @@ func textErr(e string) string {
 // pathMesh builds level name with s: the plain tiled build, or with
 // cached a tile cache with obs added and every tile updated.
 func pathMesh(name string, s *pipeline.NavSettings, workers int, limits pipeline.BuildLimits, cached bool, obs []voxel.Obstacle) (*navmesh.Mesh, error) {
-	soup, err := level.Load(name)
-	if err != nil {
-		return nil, fmt.Errorf("load level %q: %w", name, err)
-	}
-	chunky, err := level.NewChunky(soup, 256)
+	src, err := loadSource(name)
 	if err != nil {
 		return nil, err
 	}
-	src, err := pipeline.NewSoupSource(soup, chunky)
-	if err != nil {
-		return nil, err
-	}
-	src = src.Named(name)
 	if !cached {
 		b, err := pipeline.BuildLevel(context.Background(), s, src, pipeline.BuildOptions{Workers: workers, Limits: limits})
 		if err != nil {
@@ -215,12 +202,12 @@ func pathMesh(name string, s *pipeline.NavSettings, workers int, limits pipeline
 // answerPair answers pair i from a to b.
 func answerPair(m *navmesh.Mesh, i int, a, b geom.Vec3) pathResult {
 	r := pathResult{I: i, Status: "none", Start: arr(a), End: arr(b), Points: [][3]float32{}}
-	sr, sp, err := query.NearestPoly(m, a, pathHalfExtentsM)
+	sr, sp, err := query.NearestPoly(m, a, scenario.PathHalfExtentsM)
 	if err != nil {
 		r.Error = err.Error()
 		return r
 	}
-	er, ep, err := query.NearestPoly(m, b, pathHalfExtentsM)
+	er, ep, err := query.NearestPoly(m, b, scenario.PathHalfExtentsM)
 	if err != nil {
 		r.Error = err.Error()
 		return r
@@ -264,7 +251,7 @@ func answerRay(m *navmesh.Mesh, i int, p geom.Vec3, dx, dz float64) rayResult {
 		r.Error = fmt.Sprintf("direction (%v, %v) has no length", dx, dz)
 		return r
 	}
-	ref, sp, err := query.NearestPoly(m, p, pathHalfExtentsM)
+	ref, sp, err := query.NearestPoly(m, p, scenario.PathHalfExtentsM)
 	if err != nil {
 		r.Error = err.Error()
 		return r
