@@ -1,11 +1,9 @@
 package render
 
 import (
-	"context"
 	"sync"
 	"testing"
 
-	"navviz/core/level"
 	"navviz/core/pipeline"
 )
 
@@ -23,21 +21,9 @@ func cityStagesBuild(tb testing.TB, p pipeline.PartitionType) *pipeline.Build {
 	if b := benchCity.builds[p]; b != nil {
 		return b
 	}
-	soup := builtinCity(tb)
-	chunky, err := level.NewChunky(soup, 256)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	src, err := pipeline.NewSoupSource(soup, chunky)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	s := pipeline.DefaultSettings()
 	s.Partition = p
-	b, err := pipeline.BuildLevel(context.Background(), &s, src, pipeline.BuildOptions{KeepStages: true})
-	if err != nil {
-		tb.Fatalf("build city (%v): %v", p, err)
-	}
+	b := buildCity(tb, &s, pipeline.BuildOptions{KeepStages: true})
 	benchCity.builds[p] = b
 	return b
 }

@@ -379,13 +379,16 @@ func polyCentreXZ(t *navmesh.Tile, p *navmesh.Poly) (x, z float64) {
 
 // appendWideEdge adds the segment a-b to o as a line in col and a band of
 // width widthM on the side of the segment towards (cx, cz) in x/z, its
-// triangles in col too. A segment shorter than a millimetre in x/z gets
-// the line only.
+// triangles in col too. A segment shorter than a millimetre in x/z, or a
+// width that is not positive, gets the line only.
 func appendWideEdge(o *Overlay, a, b geom.Vec3, cx, cz float64, widthM float32, col color.RGBA) {
 	o.Lines = append(o.Lines, Vertex{a, col}, Vertex{b, col})
+	if !(widthM > 0) {
+		return
+	}
 	dx, dz := float64(b.X)-float64(a.X), float64(b.Z)-float64(a.Z)
 	l := geom.Hypot(dx, dz)
-	if !(l > 1e-3) || !(widthM > 0) {
+	if !(l > 1e-3) {
 		return
 	}
 	nx, nz := -dz/l, dx/l
@@ -440,14 +443,12 @@ func appendNavPolys(o *Overlay, ts []navTile, fill polyColour, style edgeStyle) 
 				if lc.A == 0 {
 					continue
 				}
-				wide := nei == navmesh.NullIndex
+				w := float32(0) // a line only
+				if nei == navmesh.NullIndex {
+					w = widthM
+				}
 				polyEdgePieces(t, i, j, func(a, b geom.Vec3) {
-					a, b = up(t, a, meshLineLiftRows), up(t, b, meshLineLiftRows)
-					if wide {
-						appendWideEdge(o, a, b, cx, cz, widthM, lc)
-						return
-					}
-					o.Lines = append(o.Lines, Vertex{a, lc}, Vertex{b, lc})
+					appendWideEdge(o, up(t, a, meshLineLiftRows), up(t, b, meshLineLiftRows), cx, cz, w, lc)
 				})
 			}
 		}

@@ -701,6 +701,15 @@ func TestMeshOverlaysFromBuild(t *testing.T) {
 // partition, no detail sampling): tiles built one height layer at a time.
 func cityLayerBuild(tb testing.TB) *pipeline.Build {
 	tb.Helper()
+	s := pipeline.DefaultSettings()
+	s.Partition, s.DetailSampleDistCells = pipeline.Layers, 0
+	return buildCity(tb, &s, pipeline.BuildOptions{})
+}
+
+// buildCity builds the built-in city level with settings s and options
+// opts (a chunky tree of 256 triangles a leaf).
+func buildCity(tb testing.TB, s *pipeline.NavSettings, opts pipeline.BuildOptions) *pipeline.Build {
+	tb.Helper()
 	soup := builtinCity(tb)
 	chunky, err := level.NewChunky(soup, 256)
 	if err != nil {
@@ -710,11 +719,9 @@ func cityLayerBuild(tb testing.TB) *pipeline.Build {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s := pipeline.DefaultSettings()
-	s.Partition, s.DetailSampleDistCells = pipeline.Layers, 0
-	b, err := pipeline.BuildLevel(context.Background(), &s, src, pipeline.BuildOptions{})
+	b, err := pipeline.BuildLevel(context.Background(), s, src, opts)
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("build city (partition %v): %v", s.Partition, err)
 	}
 	return b
 }

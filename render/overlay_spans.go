@@ -229,17 +229,24 @@ func appendBoxes(dst []Vertex, h *voxel.Heightfield, f *cellFrame, colour boxCol
 		sides[0].flush(slot)
 		sides[2].flush(slot)
 	}
-	tops.merge(func(k planeKey, x0, z0, x1, z1 int) {
-		y := f.rowY(float32(k.row()))
+	dst = mergedQuads(dst, tops, f, 0, true)
+	return mergedQuads(dst, bottoms, f, 0, false)
+}
+
+// mergedQuads merges the squares of m (rectMerger.merge, whose grid is
+// the columns of frame f) and appends each rectangle as a quad at its
+// group's row plus liftRows in its group's colour, wound to face up
+// (a span top, a floor) or down (a span bottom).
+func mergedQuads(dst []Vertex, m *rectMerger, f *cellFrame, liftRows float32, facingUp bool) []Vertex {
+	m.merge(func(k planeKey, x0, z0, x1, z1 int) {
+		y := f.rowY(float32(k.row()) + liftRows)
 		xa, xb := f.lineX(f.x0+x0), f.lineX(f.x0+x1)
 		za, zb := f.lineZ(f.z0+z0), f.lineZ(f.z0+z1)
-		dst = quad(dst, geom.V3(xa, y, za), geom.V3(xa, y, zb), geom.V3(xb, y, zb), geom.V3(xb, y, za), k.colour())
-	})
-	bottoms.merge(func(k planeKey, x0, z0, x1, z1 int) {
-		y := f.rowY(float32(k.row()))
-		xa, xb := f.lineX(f.x0+x0), f.lineX(f.x0+x1)
-		za, zb := f.lineZ(f.z0+z0), f.lineZ(f.z0+z1)
-		dst = quad(dst, geom.V3(xa, y, za), geom.V3(xb, y, za), geom.V3(xb, y, zb), geom.V3(xa, y, zb), k.colour())
+		if facingUp {
+			dst = quad(dst, geom.V3(xa, y, za), geom.V3(xa, y, zb), geom.V3(xb, y, zb), geom.V3(xb, y, za), k.colour())
+		} else {
+			dst = quad(dst, geom.V3(xa, y, za), geom.V3(xb, y, za), geom.V3(xb, y, zb), geom.V3(xa, y, zb), k.colour())
+		}
 	})
 	return dst
 }
@@ -331,13 +338,7 @@ func appendFloors(dst []Vertex, c *voxel.CompactHeightfield, f *cellFrame, colou
 			}
 		}
 	}
-	m.merge(func(k planeKey, x0, z0, x1, z1 int) {
-		y := f.rowY(float32(k.row()) + floorLiftRows)
-		xa, xb := f.lineX(f.x0+x0), f.lineX(f.x0+x1)
-		za, zb := f.lineZ(f.z0+z0), f.lineZ(f.z0+z1)
-		dst = quad(dst, geom.V3(xa, y, za), geom.V3(xa, y, zb), geom.V3(xb, y, zb), geom.V3(xb, y, za), k.colour())
-	})
-	return dst
+	return mergedQuads(dst, m, f, floorLiftRows, true)
 }
 
 // surfaceOverlay returns an empty, visible overlay named name whose faces
