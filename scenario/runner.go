@@ -648,10 +648,7 @@ func (r *Runner) overlay(name string) (*render.Overlay, error) {
 		if err := r.plainBuild(); err != nil {
 			return nil, err
 		}
-		if render.IsMeshOverlay(name) {
-			return render.MeshOverlay(name, r.Build, keep)
-		}
-		return render.SpanOverlay(name, r.Build, keep)
+		return render.StageOverlay(name, r.Build, keep)
 	case name == render.OverlaySelection:
 		if r.HasSelected {
 			b, err := r.tileFrame(r.Selected[0], r.Selected[1])

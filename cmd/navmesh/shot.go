@@ -42,15 +42,6 @@ func isBuildOverlay(name string) bool {
 	return render.IsSpanOverlay(name) || render.IsMeshOverlay(name)
 }
 
-// buildOverlay returns the span or mesh overlay called name of b for the
-// tiles keep selects.
-func buildOverlay(name string, b *pipeline.Build, keep render.TileFilter) (*render.Overlay, error) {
-	if render.IsMeshOverlay(name) {
-		return render.MeshOverlay(name, b, keep)
-	}
-	return render.SpanOverlay(name, b, keep)
-}
-
 // runShot implements
 //
 //	navmesh shot --level city|terrain|FILE.obj [--view orbit|top] [--size WxH]
@@ -177,7 +168,7 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 			cam.PitchRad = tilePitchRad // (the top view ignores it)
 		}
 		for _, n := range spans {
-			o, err := buildOverlay(n, b, keep)
+			o, err := render.StageOverlay(n, b, keep)
 			if err != nil {
 				return err
 			}
