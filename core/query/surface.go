@@ -209,15 +209,12 @@ func PolysAroundShape(m *navmesh.Mesh, startRef navmesh.PolyRef, shape []geom.Ve
 	if len(shape) < 3 {
 		return nil, nil, nil, fmt.Errorf("query: PolysAroundShape: %d corners, want at least 3", len(shape))
 	}
-	var x, y, z float64
 	for _, v := range shape {
 		if !finite3(v) {
 			return nil, nil, nil, fmt.Errorf("query: PolysAroundShape: corner %v is not finite", v)
 		}
-		x, y, z = x+float64(v.X), y+float64(v.Y), z+float64(v.Z)
 	}
-	n := float64(len(shape))
-	centre := geom.Vec3d{X: x / n, Y: y / n, Z: z / n}.F32()
+	centre := meanPoint(shape)
 	if filter, err = checkCircle(m, "PolysAroundShape", centre, 0, filter); err != nil {
 		return nil, nil, nil, err
 	}
