@@ -153,7 +153,7 @@ func (c *Cache) layersOf(t *tile) (*tileLayers, error) {
 	}
 	tl := &tileLayers{views: views, first: make([]layerKey, len(views))}
 	for li := range views {
-		tl.first[li].areas = gather(nil, t.spans.Areas, views[li].Index)
+		tl.first[li].areas = views[li].GatherAreas(nil, t.spans.Areas)
 		for j := range t.first {
 			if int(t.first[j].layer) == views[li].Layer {
 				tl.first[li].data = &t.first[j]
@@ -162,12 +162,4 @@ func (c *Cache) layersOf(t *tile) (*tileLayers, error) {
 	}
 	t.layers = tl
 	return tl, nil
-}
-
-// gather appends areas[i] for every i of index to dst.
-func gather(dst, areas []uint8, index []int32) []uint8 {
-	for _, i := range index {
-		dst = append(dst, areas[i])
-	}
-	return dst
 }

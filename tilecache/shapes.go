@@ -193,12 +193,16 @@ func (c *Cache) QueueTile(tx, tz int) error {
 	if c.tileAt(tx, tz) == nil {
 		return fmt.Errorf("tilecache: QueueTile: tile (%d, %d) is not a cached tile of the %d x %d tiles", tx, tz, c.grid.TilesX, c.grid.TilesZ)
 	}
-	ti := int32(tz*c.grid.TilesX + tx)
+	c.enqueue(int32(tz*c.grid.TilesX + tx))
+	return nil
+}
+
+// enqueue appends tile ti to the back of the queue unless it is queued.
+func (c *Cache) enqueue(ti int32) {
 	if !c.queued[ti] {
 		c.queued[ti] = true
 		c.queue = append(c.queue, ti)
 	}
-	return nil
 }
 
 // QueueLen returns the number of queued tiles.
@@ -245,12 +249,7 @@ func (c *Cache) TilesForVolume(v voxel.ConvexVolume) ([][2]int, error) {
 // turned, grown box can reach; volumes pass their polygon's box and the
 // agent radius.
 func (c *Cache) queueBox(minX, minZ, maxX, maxZ, widenM float64) {
-	c.eachTileIn(minX, minZ, maxX, maxZ, widenM, func(ti int32) {
-		if !c.queued[ti] {
-			c.queued[ti] = true
-			c.queue = append(c.queue, ti)
-		}
-	})
+	c.eachTileIn(minX, minZ, maxX, maxZ, widenM, c.enqueue)
 }
 
 // tilesIn lists the cached tiles whose build grid widened by one cell and

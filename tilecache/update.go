@@ -530,7 +530,7 @@ func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
 	p.keys = make([]layerKey, len(tl.views))
 	for li := range tl.views {
 		v := &tl.views[li]
-		sc.gather = gather(sc.gather[:0], p.areas, v.Index)
+		sc.gather = v.GatherAreas(sc.gather[:0], p.areas)
 		var k layerKey
 		switch {
 		case li < len(last) && bytes.Equal(sc.gather, last[li].areas):

@@ -317,10 +317,7 @@ func layerFirstMesh(s *NavSettings, at TilePlace, c *voxel.CompactHeightfield, a
 		v := &views[li]
 		va := v.Areas // the areas in force on the layer's spans
 		if !same {
-			va = scratch.viewAreas[:0]
-			for _, i := range v.Index {
-				va = append(va, areas[i])
-			}
+			va = v.GatherAreas(scratch.viewAreas[:0], areas)
 			scratch.viewAreas = va
 		}
 		lb, err := layerMesh(s, &at, &c.Grid, v, va, lab, true, clock)

@@ -15,9 +15,11 @@ type portal struct{ left, right geom.Vec3 }
 
 // centroid returns the mean of polygon i's corners (inside it: the polygon
 // is convex).
-func centroid(t *navmesh.Tile, i int) geom.Vec3 {
+func centroid(t *navmesh.Tile, i int) geom.Vec3 { return meanPoint(polyVerts(t, i)) }
+
+// meanPoint returns the mean of vs, summed in float64.
+func meanPoint(vs []geom.Vec3) geom.Vec3 {
 	var x, y, z float64
-	vs := polyVerts(t, i)
 	for _, v := range vs {
 		x += float64(v.X)
 		y += float64(v.Y)

@@ -209,15 +209,12 @@ func PolysAroundShape(m *navmesh.Mesh, startRef navmesh.PolyRef, shape []geom.Ve
 	if len(shape) < 3 {
 		return nil, nil, nil, fmt.Errorf("query: PolysAroundShape: %d corners, want at least 3", len(shape))
 	}
-	var x, y, z float64
 	for _, v := range shape {
 		if !finite3(v) {
 			return nil, nil, nil, fmt.Errorf("query: PolysAroundShape: corner %v is not finite", v)
 		}
-		x, y, z = x+float64(v.X), y+float64(v.Y), z+float64(v.Z)
 	}
-	n := float64(len(shape))
-	centre := geom.Vec3d{X: x / n, Y: y / n, Z: z / n}.F32()
+	centre := meanPoint(shape)
 	if filter, err = checkCircle(m, "PolysAroundShape", centre, 0, filter); err != nil {
 		return nil, nil, nil, err
 	}
@@ -350,11 +347,15 @@ func MoveAlongSurface(m *navmesh.Mesh, startRef navmesh.PolyRef, start, end geom
 	return bestPos, visited, nil
 }
 
+// triAreaXZ returns the XZ area of triangle abc, square metres, rounded
+// so that it is never fused into a sum or difference.
+func triAreaXZ(a, b, c geom.Vec3) float64 { return float64(math.Abs(cross2(a, b, c)) / 2) }
+
 // polyAreaXZ returns the XZ area of polygon vs, square metres.
 func polyAreaXZ(vs []geom.Vec3) float64 {
 	a := 0.0
 	for j := 2; j < len(vs); j++ {
-		a += float64(math.Abs(cross2(vs[0], vs[j-1], vs[j])) / 2) // rounded: never fused into the sum
+		a += triAreaXZ(vs[0], vs[j-1], vs[j])
 	}
 	return a
 }
@@ -367,7 +368,7 @@ func randomPointInPoly(t *navmesh.Tile, i int, rng *rand.Rand) geom.Vec3 {
 	u := rng.Float64() * total
 	k := 2
 	for ; k < len(vs)-1; k++ {
-		a := float64(math.Abs(cross2(vs[0], vs[k-1], vs[k])) / 2) // rounded: never fused into u -= a
+		a := triAreaXZ(vs[0], vs[k-1], vs[k])
 		if u < a {
 			break
 		}

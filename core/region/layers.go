@@ -69,6 +69,19 @@ func (v *LayerView) Len() int {
 	return len(v.Index)
 }
 
+// GatherAreas appends areas[Index[k]] for every span k of the view to dst:
+// per-span values of the compact heightfield (such as the areas in force)
+// in the view's order. areas must hold every span of Index.
+func (v *LayerView) GatherAreas(dst, areas []uint8) []uint8 {
+	if v == nil {
+		return dst
+	}
+	for _, i := range v.Index {
+		dst = append(dst, areas[i])
+	}
+	return dst
+}
+
 // InBorder reports whether span k of the view lies in the border ring.
 // k must be in 0..Len()-1.
 func (v *LayerView) InBorder(k int) bool {
@@ -220,10 +233,7 @@ func layers(fn string, c *voxel.CompactHeightfield, split []uint8, borderCells, 
 		v := &views[li]
 		va := v.Areas
 		if split != nil {
-			va = s.areas[:0]
-			for _, i := range v.Index {
-				va = append(va, c.Areas[i])
-			}
+			va = v.GatherAreas(s.areas[:0], c.Areas)
 			s.areas = va
 		}
 		if err := v.regions(va, minAreaCells, &s.lab); err != nil {
