@@ -69,8 +69,7 @@ type Game struct {
 	buildRequested bool         // a build was started and has not ended
 	framedBuild    bool         // opts.Build: the first build was framed
 
-	cache   cacheUI   // the tile cache's builds, dialogs, tool pointer and demo (cache_panel.go)
-	session sessionUI // "Save session as scenario…" (session_panel.go)
+	cache cacheUI // the tile cache's builds, dialogs, tool pointer and demo (cache_panel.go)
 
 	// injected are input snapshots that replace Ebitengine's input in
 	// the next Updates, one each (tests drive the Game with them; see
