@@ -916,12 +916,8 @@ func (g *Game) snapshotSection(ctx *debugui.Context) {
 	a := g.App
 	if hasFileDialog {
 		ctx.SetGridLayout([]int{-1, -1}, nil)
-		save, restore := "Save snapshot…", "Restore snapshot…"
-		if g.dialogBusy {
-			save, restore = "(dialog open)", "(dialog open)"
-		}
-		ctx.Button(save).On(func() { g.startSnapshotDialog(true) })
-		ctx.Button(restore).On(func() { g.startSnapshotDialog(false) })
+		ctx.Button(g.dialogLabel("Save snapshot…")).On(func() { g.startSnapshotDialog(true) })
+		ctx.Button(g.dialogLabel("Restore snapshot…")).On(func() { g.startSnapshotDialog(false) })
 		ctx.SetGridLayout(nil, nil)
 	} else {
 		ctx.Text("Snapshot file path:")

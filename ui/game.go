@@ -346,6 +346,15 @@ func (g *Game) startOpenDialog() {
 	}()
 }
 
+// dialogLabel is the label of a button that opens a file dialog, or
+// "(dialog open)" while one is open.
+func (g *Game) dialogLabel(label string) string {
+	if g.dialogBusy {
+		return "(dialog open)"
+	}
+	return label
+}
+
 // RequestLoad asks the game to load a level (built-in name or .obj path) in
 // the next Update, as the Level panel, a drop or the dialog do.
 func (g *Game) RequestLoad(nameOrPath string) { g.pending = nameOrPath }

@@ -11,11 +11,7 @@ import (
 // panel's path field and a button.
 func (g *Game) sessionControls(ctx *debugui.Context) {
 	if hasFileDialog {
-		label := "Save session as scenario…"
-		if g.dialogBusy {
-			label = "(dialog open)"
-		}
-		ctx.Button(label).On(g.startSessionDialog)
+		ctx.Button(g.dialogLabel("Save session as scenario…")).On(g.startSessionDialog)
 	} else {
 		ctx.Button("Save session as scenario (path above)").On(func() {
 			_, _ = g.App.SaveSession(g.cache.pathField, g.w, g.h) // errors are shown
