@@ -347,14 +347,10 @@ func (a *App) syncSpanOverlays() {
 	var deferred []string // stage overlays to build in the background
 	for _, name := range buildOverlayNames {
 		want := a.spanOverlayKey(name)
-		if a.stageJobs != nil && isStageOverlay(name) {
-			if o := a.Scene.Overlay(name); o != nil && o.Visible {
-				if got, ok := a.spanBuilt[name]; !ok || got != want {
-					a.spanVis[name] = true
-					deferred = append(deferred, name)
-					continue
-				}
-			}
+		if a.stageJobs != nil && a.stageStale(name) {
+			a.spanVis[name] = true
+			deferred = append(deferred, name)
+			continue
 		}
 		syncOverlay(a, name, a.spanVis, a.spanBuilt, want, func() *render.Overlay {
 			return a.buildSpanOverlay(name, keep, show)
@@ -410,13 +406,24 @@ func (a *App) stagePending() bool {
 		return true
 	}
 	for _, name := range buildOverlayNames {
-		if o := a.Scene.Overlay(name); isStageOverlay(name) && o != nil && o.Visible {
-			if got, ok := a.spanBuilt[name]; !ok || got != a.spanOverlayKey(name) {
-				return true
-			}
+		if a.stageStale(name) {
+			return true
 		}
 	}
 	return false
+}
+
+// stageStale reports whether name is a visible stage overlay that does
+// not show the current build, scope and selection.
+func (a *App) stageStale(name string) bool {
+	if !isStageOverlay(name) {
+		return false
+	}
+	if o := a.Scene.Overlay(name); o == nil || !o.Visible {
+		return false
+	}
+	got, ok := a.spanBuilt[name]
+	return !ok || got != a.spanOverlayKey(name)
 }
 
 // pollStageOverlays installs the overlays of a finished stage job whose

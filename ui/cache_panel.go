@@ -36,11 +36,12 @@ func cachePanelRect(wPx, hPx int) image.Rectangle {
 	return image.Rect(x0, y0, x0+cachePanelSize.X, y1)
 }
 
-// snapshotAnswer is the answer of a snapshot file dialog.
-type snapshotAnswer struct {
-	save bool
-	path string
-	err  error
+// cacheDialogAnswer is the answer of a Cache panel file dialog (snapshot
+// save or restore, session save): the path and what to do with it.
+type cacheDialogAnswer struct {
+	apply func(a *App, path string)
+	path  string
+	err   error
 }
 
 // demoStage is how far the --demo-obstacles scenario got.
@@ -58,8 +59,8 @@ type cacheUI struct {
 	runner    *cacheRunner
 	buildSoup *level.Soup // the level the running build is of
 	ptr       toolPointer
-	answers   chan snapshotAnswer
-	dialog    bool   // a snapshot dialog is open
+	answers   chan cacheDialogAnswer
+	dialog    bool   // a Cache panel file dialog is open
 	pathField string // nodialog builds: the snapshot path
 	demo      demoStage
 	// autoSoup is the level Options.AutoCache last started a build for;
@@ -94,7 +95,7 @@ func (g *Game) setCachePanel(open bool) {
 func (g *Game) ensureCacheUI() {
 	if g.cache.runner == nil {
 		g.cache.runner = newCacheRunner()
-		g.cache.answers = make(chan snapshotAnswer, 1)
+		g.cache.answers = make(chan cacheDialogAnswer, 1)
 	}
 }
 
@@ -195,8 +196,7 @@ func (g *Game) cacheStep(in frameInput, keys toolKeys) frameInput {
 	g.ensureCacheUI()
 	a := g.App
 	g.pollCache()
-	g.pollSnapshotDialog()
-	g.pollSessionDialog() // session_panel.go
+	g.pollCacheDialog()
 	g.runDemo()
 	g.runAutoCache()
 
@@ -364,10 +364,24 @@ func (g *Game) applyObstaclePreset() {
 	g.App.Status = "settings: partition layers, detail sample distance 0 (obstacle preset)"
 }
 
-// startSnapshotDialog opens the save (save true) or restore dialog off the
-// game loop; the answer arrives in a later Update. It shares the Level
-// panel's "a dialog is open" flag, so only one dialog is open at a time.
+// startSnapshotDialog opens the save (save true) or restore dialog.
 func (g *Game) startSnapshotDialog(save bool) {
+	if save {
+		g.startCacheDialog(func() (string, error) {
+			return saveFileDialog("Save tile cache snapshot", "snapshot"+snapshotExt, "navviz cache snapshots (*.nvtc)", "nvtc")
+		}, func(a *App, p string) { _, _ = a.SaveSnapshot(p) }) // errors are shown
+		return
+	}
+	g.startCacheDialog(func() (string, error) {
+		return openAnyFileDialog("Restore tile cache snapshot", "navviz cache snapshots (*.nvtc)", "nvtc")
+	}, func(a *App, p string) { _ = a.RestoreSnapshot(p) })
+}
+
+// startCacheDialog runs the file dialog show off the game loop; its
+// answer arrives in a later Update (pollCacheDialog), which applies the
+// path. It shares the Level panel's "a dialog is open" flag, so only one
+// dialog is open at a time.
+func (g *Game) startCacheDialog(show func() (string, error), apply func(a *App, path string)) {
 	g.ensureCacheUI()
 	if g.dialogBusy || g.cache.dialog {
 		return
@@ -375,31 +389,23 @@ func (g *Game) startSnapshotDialog(save bool) {
 	g.dialogBusy, g.cache.dialog = true, true
 	ch := g.cache.answers
 	go func() {
-		var p string
-		var err error
-		if save {
-			p, err = saveFileDialog("Save tile cache snapshot", "snapshot"+snapshotExt, "navviz cache snapshots (*.nvtc)", "nvtc")
-		} else {
-			p, err = openAnyFileDialog("Restore tile cache snapshot", "navviz cache snapshots (*.nvtc)", "nvtc")
-		}
-		ch <- snapshotAnswer{save: save, path: p, err: err}
+		p, err := show()
+		ch <- cacheDialogAnswer{apply: apply, path: p, err: err}
 	}()
 }
 
-// pollSnapshotDialog saves or restores once a snapshot dialog answered.
-func (g *Game) pollSnapshotDialog() {
+// pollCacheDialog applies the answer of a Cache panel file dialog once it
+// arrived.
+func (g *Game) pollCacheDialog() {
 	select {
 	case r := <-g.cache.answers:
 		g.dialogBusy, g.cache.dialog = false, false
-		a := g.App
 		switch {
 		case errors.Is(r.err, errDialogCancelled):
 		case r.err != nil:
-			_ = a.cacheFail(r.err)
-		case r.save:
-			_, _ = a.SaveSnapshot(r.path) // errors are shown
+			_ = g.App.cacheFail(r.err)
 		default:
-			_ = a.RestoreSnapshot(r.path)
+			r.apply(g.App, r.path)
 		}
 	default:
 	}
@@ -910,12 +916,8 @@ func (g *Game) snapshotSection(ctx *debugui.Context) {
 	a := g.App
 	if hasFileDialog {
 		ctx.SetGridLayout([]int{-1, -1}, nil)
-		save, restore := "Save snapshot…", "Restore snapshot…"
-		if g.dialogBusy {
-			save, restore = "(dialog open)", "(dialog open)"
-		}
-		ctx.Button(save).On(func() { g.startSnapshotDialog(true) })
-		ctx.Button(restore).On(func() { g.startSnapshotDialog(false) })
+		ctx.Button(g.dialogLabel("Save snapshot…")).On(func() { g.startSnapshotDialog(true) })
+		ctx.Button(g.dialogLabel("Restore snapshot…")).On(func() { g.startSnapshotDialog(false) })
 		ctx.SetGridLayout(nil, nil)
 	} else {
 		ctx.Text("Snapshot file path:")

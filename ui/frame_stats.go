@@ -27,7 +27,7 @@ const smoothing = 0.1
 // frameStart notes the start of a Draw at now.
 func (s *frameStats) frameStart(now time.Time) {
 	if !s.last.IsZero() {
-		s.frameMs = smooth(s.frameMs, float64(now.Sub(s.last))/float64(time.Millisecond))
+		s.frameMs = smooth(s.frameMs, msSince(s.last, now))
 	}
 	s.last = now
 	if now.Sub(s.sampledAt) >= time.Second {
@@ -39,7 +39,7 @@ func (s *frameStats) frameStart(now time.Time) {
 
 // frameEnd notes the end of the Draw begun at start.
 func (s *frameStats) frameEnd(start, now time.Time) {
-	s.drawMs = smooth(s.drawMs, float64(now.Sub(start))/float64(time.Millisecond))
+	s.drawMs = smooth(s.drawMs, msSince(start, now))
 }
 
 func smooth(avg, sample float64) float64 {

@@ -69,8 +69,7 @@ type Game struct {
 	buildRequested bool         // a build was started and has not ended
 	framedBuild    bool         // opts.Build: the first build was framed
 
-	cache   cacheUI   // the tile cache's builds, dialogs, tool pointer and demo (cache_panel.go)
-	session sessionUI // "Save session as scenario…" (session_panel.go)
+	cache cacheUI // the tile cache's builds, dialogs, tool pointer and demo (cache_panel.go)
 
 	// injected are input snapshots that replace Ebitengine's input in
 	// the next Updates, one each (tests drive the Game with them; see
@@ -345,6 +344,15 @@ func (g *Game) startOpenDialog() {
 		p, err := openFileDialog()
 		g.dialogDone <- dialogResult{path: p, err: err}
 	}()
+}
+
+// dialogLabel is the label of a button that opens a file dialog, or
+// "(dialog open)" while one is open.
+func (g *Game) dialogLabel(label string) string {
+	if g.dialogBusy {
+		return "(dialog open)"
+	}
+	return label
 }
 
 // RequestLoad asks the game to load a level (built-in name or .obj path) in

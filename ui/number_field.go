@@ -89,11 +89,26 @@ type numberSpec struct {
 // replaces the text.
 func (e *numberEdit) follow(v float64, sp numberSpec) {
 	if e.text == e.shown && (v != e.value || e.shown == "") {
-		e.value = v
-		e.shown = formatNumber(v, sp.digits, sp.integer)
-		e.text = e.shown
-		e.err = ""
+		e.show(v, sp)
 	}
+}
+
+// show makes n the value and shows it formatted, with no error.
+func (e *numberEdit) show(n float64, sp numberSpec) {
+	e.value = n
+	e.shown = formatNumber(n, sp.digits, sp.integer)
+	e.text = e.shown
+	e.err = ""
+}
+
+// set shows n and stores it in v; it reports whether v changed.
+func (e *numberEdit) set(v *float64, n float64, sp numberSpec) bool {
+	e.show(n, sp)
+	if n == *v {
+		return false
+	}
+	*v = n
+	return true
 }
 
 // commit parses the text: a number becomes the value (the text
@@ -105,15 +120,7 @@ func (e *numberEdit) commit(v *float64, sp numberSpec) bool {
 		e.err = fmt.Sprintf("%v; kept %s", err, formatNumber(*v, sp.digits, sp.integer))
 		return false
 	}
-	e.err = ""
-	e.value = n
-	e.shown = formatNumber(n, sp.digits, sp.integer)
-	e.text = e.shown
-	if n == *v {
-		return false
-	}
-	*v = n
-	return true
+	return e.set(v, n, sp)
 }
 
 // stepBy adds d steps to v (from the value, not from text being edited)
@@ -126,15 +133,7 @@ func (e *numberEdit) stepBy(v *float64, sp numberSpec, d float64) bool {
 		p := math.Pow(10, float64(sp.digits))
 		n = math.Round(float64(n*p)) / p
 	}
-	e.err = ""
-	e.value = n
-	e.shown = formatNumber(n, sp.digits, sp.integer)
-	e.text = e.shown
-	if n == *v {
-		return false
-	}
-	*v = n
-	return true
+	return e.set(v, n, sp)
 }
 
 // numberFields holds the editing state of a panel's number fields by key.

@@ -68,11 +68,7 @@ func (g *Game) levelPanel(ctx *debugui.Context) {
 	ctx.SetGridLayout(nil, nil)
 
 	if hasFileDialog {
-		label := "Open…"
-		if g.dialogBusy {
-			label = "(dialog open)"
-		}
-		ctx.Button(label).On(g.startOpenDialog)
+		ctx.Button(g.dialogLabel("Open…")).On(g.startOpenDialog)
 	} else {
 		ctx.Text("OBJ file path:")
 		ctx.SetGridLayout([]int{-3, -1}, nil)

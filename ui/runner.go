@@ -91,13 +91,7 @@ func (r *jobRunner[R]) poll() (R, bool) {
 	for {
 		select {
 		case res := <-r.results:
-			r.mu.Lock()
-			current := r.running != nil && r.running.id == res.id
-			if current {
-				r.running = nil
-			}
-			r.mu.Unlock()
-			if current {
+			if r.finish(res) {
 				return res.val, true
 			}
 		default:
@@ -117,17 +111,22 @@ func (r *jobRunner[R]) wait() (val R, ok bool) {
 		if running == nil {
 			return val, false
 		}
-		res := <-r.results
-		r.mu.Lock()
-		current := r.running != nil && r.running.id == res.id
-		if current {
-			r.running = nil
-		}
-		r.mu.Unlock()
-		if current {
+		if res := <-r.results; r.finish(res) {
 			return res.val, true
 		}
 	}
+}
+
+// finish reports whether res is the result of the current job, which then
+// is no longer running; results of cancelled or replaced jobs are not.
+func (r *jobRunner[R]) finish(res jobResult[R]) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	current := r.running != nil && r.running.id == res.id
+	if current {
+		r.running = nil
+	}
+	return current
 }
 
 // detachSettings returns s with its own copies of the volumes (and their
