@@ -441,12 +441,18 @@ func (g *Game) runDemo() {
 	}
 }
 
+// autoCacheWanted reports whether Options.AutoCache applies now: a level
+// without a cache, and no demo (which builds its own).
+func (g *Game) autoCacheWanted() bool {
+	return g.opts.AutoCache && g.opts.DemoObstacles <= 0 && g.App.Soup != nil && g.App.Cache == nil
+}
+
 // runAutoCache starts the background cache build of a newly loaded level
 // when Options.AutoCache is set (the first run's live navmesh): the
 // obstacle preset the first time, then the Build panel's settings.
 func (g *Game) runAutoCache() {
 	a := g.App
-	if !g.opts.AutoCache || g.opts.DemoObstacles > 0 || a.Soup == nil || g.cache.autoSoup == a.Soup || a.Cache != nil {
+	if !g.autoCacheWanted() || g.cache.autoSoup == a.Soup {
 		return
 	}
 	if running, _, _ := g.cache.runner.progress(); running {
@@ -463,7 +469,7 @@ func (g *Game) runAutoCache() {
 // autoCachePending reports whether the automatic cache build of the
 // current level has not ended yet (scripted frames are counted after it).
 func (g *Game) autoCachePending() bool {
-	if !g.opts.AutoCache || g.opts.DemoObstacles > 0 || g.App.Soup == nil || g.App.Cache != nil || g.App.CacheErr != "" {
+	if !g.autoCacheWanted() || g.App.CacheErr != "" {
 		return false
 	}
 	if g.cache.autoSoup != g.App.Soup {
