@@ -54,6 +54,11 @@ type BenchStats struct {
 	// ViewsShown is how many distinct camera positions were drawn out of
 	// Frames.
 	ViewsShown int `json:"views_shown"`
+	// CPUMsPerView is the CPU time of the whole process (every thread:
+	// the projection jobs and llvmpipe's rasterizer threads too) while
+	// orbiting, divided by ViewsShown: what a view costs, much less
+	// dependent on the machine's load than the frame times (0: unknown).
+	CPUMsPerView float64 `json:"cpu_ms_per_view"`
 
 	// Overlay is the rebuild cost of each visible overlay: building its
 	// content and projecting it alone at the framed camera.
@@ -119,6 +124,7 @@ type benchRun struct {
 	tick    int     // Updates while orbiting
 	yaw0    float64 // camera yaw when the orbit began
 	started time.Time
+	cpu0    time.Duration // process CPU time when the orbit began
 	stats   BenchStats
 
 	lastDraw    time.Time
@@ -148,6 +154,7 @@ func (g *Game) benchStep() {
 		b.yaw0 = g.App.Camera.YawRad
 		b.phase = benchOrbit
 		b.started = time.Now()
+		b.cpu0 = processCPU()
 	case benchOrbit:
 		if b.tick >= g.opts.BenchFrames {
 			g.benchFinish()
@@ -253,6 +260,9 @@ func (g *Game) benchFinish() {
 		s.TPS = round2(float64(b.tick) / wall)
 	}
 	s.EbitenTPS = round2(ebiten.ActualTPS())
+	if cpu := processCPU(); cpu > 0 && s.ViewsShown > 0 {
+		s.CPUMsPerView = round2(float64(cpu-b.cpu0) / float64(time.Millisecond) / float64(s.ViewsShown))
+	}
 	s.PeakRSSMB = round2(float64(peakResidentBytes()) / (1 << 20))
 	s.RSSMB = round2(float64(residentBytes()) / (1 << 20))
 	s.HeapLiveMB = round2(float64(liveHeapBytes()) / (1 << 20))
@@ -312,6 +322,30 @@ func peakResidentBytes() uint64 {
 		}
 	}
 	return 0
+}
+
+// processCPU returns the user and system CPU time of the process so far
+// (/proc/self/stat, in clock ticks of 10 ms), or 0 when unknown.
+func processCPU() time.Duration {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) may hold spaces: count fields after its ')'.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, err1 := strconv.ParseUint(f[11], 10, 64)
+	stime, err2 := strconv.ParseUint(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 // loadAvg1m is the one-minute load average (/proc/loadavg), or 0.

@@ -155,6 +155,7 @@ func Run(opts Options) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimitBytes)
 	}
+	keepCHeap()
 	ebiten.SetWindowTitle("navviz")
 	ebiten.SetWindowSize(g.opts.Width, g.opts.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"navviz/core/level"
 	"navviz/core/pipeline"
@@ -97,6 +98,29 @@ func (r *jobRunner[R]) poll() (R, bool) {
 		default:
 			var zero R
 			return zero, false
+		}
+	}
+}
+
+// waitUntil is poll that waits until deadline for the current job's
+// result; ok is false when no job runs or it did not finish in time.
+func (r *jobRunner[R]) waitUntil(deadline time.Time) (val R, ok bool) {
+	if val, ok = r.poll(); ok {
+		return val, true
+	}
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	for {
+		if running, _, _ := r.progress(); !running {
+			return val, false
+		}
+		select {
+		case res := <-r.results:
+			if r.finish(res) {
+				return res.val, true
+			}
+		case <-timer.C:
+			return val, false
 		}
 	}
 }
