@@ -362,13 +362,6 @@ func (a *App) syncSpanOverlays() {
 	a.syncPath()          // the Path tool's (path_tool.go)
 }
 
-// isStageOverlay reports whether name is a span or mesh overlay of the
-// plain build (other than volumes): what can take a few hundred
-// milliseconds to build on a large level at scope all.
-func isStageOverlay(name string) bool {
-	return (render.IsSpanOverlay(name) || render.IsMeshOverlay(name)) && name != render.OverlayVolumes
-}
-
 // stageResult is what a background build of stage overlays hands back:
 // each overlay with the content key it was built for.
 type stageResult struct {
@@ -416,7 +409,7 @@ func (a *App) stagePending() bool {
 // stageStale reports whether name is a visible stage overlay that does
 // not show the current build, scope and selection.
 func (a *App) stageStale(name string) bool {
-	if !isStageOverlay(name) {
+	if !render.IsPerTileOverlay(name) { // a stage overlay: up to a few hundred ms at scope all
 		return false
 	}
 	if o := a.Scene.Overlay(name); o == nil || !o.Visible {
