@@ -14,29 +14,21 @@ import (
 	"navviz/render"
 )
 
-// legendEntry is one line of a shot's legend: a colour swatch (none when
-// Plain) and a label.
-type legendEntry struct {
-	Col   color.RGBA
-	Plain bool
-	Label string
-}
-
 // legendEntries returns the legend of the state: the scope line, then for
 // each visible overlay its entries of render.OverlayLegend (the list
 // navviz's View panel shows too).
-func (r *Runner) legendEntries() []legendEntry {
+func (r *Runner) legendEntries() []render.LegendEntry {
 	scope := "scope: " + r.Scope
 	if r.HasSelected {
 		scope += fmt.Sprintf(", tile (%d, %d)", r.Selected[0], r.Selected[1])
 	}
-	out := []legendEntry{{Plain: true, Label: scope}}
+	out := []render.LegendEntry{{Plain: true, Label: scope}}
 	for _, name := range OverlayNames() {
 		if !slices.Contains(r.Visible, name) {
 			continue
 		}
 		for _, e := range render.OverlayLegend(name) {
-			out = append(out, legendEntry{Col: e.Col, Plain: e.Plain, Label: e.Label})
+			out = append(out, e)
 		}
 	}
 	return out
@@ -53,7 +45,7 @@ const (
 // drawLegend draws entries in a translucent box at the top-left corner of
 // img (integer arithmetic and a bitmap font: the same pixels everywhere);
 // what does not fit is cut.
-func drawLegend(img *image.RGBA, entries []legendEntry) {
+func drawLegend(img *image.RGBA, entries []render.LegendEntry) {
 	face := basicfont.Face7x13
 	wPx := 0
 	for _, e := range entries {

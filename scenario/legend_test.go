@@ -13,11 +13,11 @@ import (
 func TestLegendEntries(t *testing.T) {
 	r := &Runner{Scope: "all", Visible: []string{render.OverlaySwaps, render.OverlayCachePolys}}
 	got := r.legendEntries()
-	var want []legendEntry
-	want = append(want, legendEntry{Plain: true, Label: "scope: all"})
+	var want []render.LegendEntry
+	want = append(want, render.LegendEntry{Plain: true, Label: "scope: all"})
 	for _, n := range []string{render.OverlayCachePolys, render.OverlaySwaps} { // drawing order
 		for _, e := range render.OverlayLegend(n) {
-			want = append(want, legendEntry{Col: e.Col, Plain: e.Plain, Label: e.Label})
+			want = append(want, e)
 		}
 	}
 	if len(got) != len(want) {
