@@ -162,7 +162,7 @@ func (v *verdictCount) Layer(lt *tilecache.LayerTrace) {
 // --json it prints benchResult as JSON instead.
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", "[LEVEL] [--level FILE.obj] [--points FILE.txt] [--cycles N] [--warmup N] [--workers N] [--json]", stdout)
-	levelFlag := fs.String("level", "", "the level: a built-in name (city, terrain) or a Wavefront OBJ `file` (same as the LEVEL argument)")
+	levelFlag := fs.String("level", "", "the level: a built-in name (city, terrain, city4x4) or a Wavefront OBJ `file` (same as the LEVEL argument)")
 	pointsFlag := fs.String("points", "", "obstacle base points, one `x y z` per line (metres; default on city: its 16 street points)")
 	cycles := fs.Int("cycles", 20, "measured cycles")
 	warmup := fs.Int("warmup", 40, "cycles run before measuring (until the heap stops growing, the first cycles run slower: fresh pages fault in)")
@@ -199,10 +199,10 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-	case name == "city":
+	case name == "city" || name == "city4x4": // city4x4's first copy is city
 		pts = tilecache.CityCyclePoints()
 	default:
-		return usagef("--points FILE.txt is needed for level %q (only city has built-in points)", name)
+		return usagef("--points FILE.txt is needed for level %q (only city and city4x4 have built-in points)", name)
 	}
 	soup, err := level.Load(name)
 	if err != nil {

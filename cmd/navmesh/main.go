@@ -10,7 +10,7 @@
 //
 //	bench         time the tile cache's obstacle cycle on a level
 //	build         build a level's navmesh and print its counts and stage times
-//	export-level  write a generated level (city, terrain) as a Wavefront OBJ file
+//	export-level  write a generated level (city, terrain, city4x4) as a Wavefront OBJ file
 //	hashmatrix    print the hash matrix of the tile-cache scenarios
 //	inspect       report what the layer repair did for added obstacles
 //	path          answer path and ray queries on a level's navmesh
@@ -46,7 +46,7 @@ type command struct {
 var commands = []command{
 	{"bench", "time the tile cache's obstacle cycle on a level", runBench},
 	{"build", "build a level's navmesh and print its counts and stage times", runBuild},
-	{"export-level", "write a generated level (city, terrain) as a Wavefront OBJ file", runExportLevel},
+	{"export-level", "write a generated level (city, terrain, city4x4) as a Wavefront OBJ file", runExportLevel},
 	{"hashmatrix", "print the hash matrix of the tile-cache scenarios", runHashMatrix},
 	{"inspect", "report what the layer repair did for added obstacles", runInspect},
 	{"path", "answer path and ray queries on a level's navmesh", runPath},

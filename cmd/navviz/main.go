@@ -5,7 +5,7 @@
 //
 //	navviz [flags] [LEVEL]
 //
-// LEVEL is a built-in level name (city, terrain) or a Wavefront .obj path;
+// LEVEL is a built-in level name (city, terrain, city4x4) or a Wavefront .obj path;
 // it defaults to city. Flags:
 //
 //	--size WxH          initial window size in pixels (default 1280x800)
@@ -110,7 +110,7 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [--build] [--overlays a,b] [--demo-obstacles N] [--no-cache] [--hide-ui] [--scope S] [LEVEL]")
 		fmt.Fprintln(stderr, "       navviz --bench-frames N --stats-json FILE [--overlays a,b] [--scope all] [--size WxH] [LEVEL]")
 		fmt.Fprintln(stderr, "       navviz --scenario FILE [--run] [--out DIR] [--size WxH] [--frames N] [--screenshot FILE] [--hide-ui]")
-		fmt.Fprintln(stderr, "LEVEL is a built-in level (city, terrain) or an .obj file; default city.")
+		fmt.Fprintln(stderr, "LEVEL is a built-in level (city, terrain, city4x4) or an .obj file; default city.")
 		fs.PrintDefaults()
 	}
 	// Flags may come before or after the level.

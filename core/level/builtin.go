@@ -17,9 +17,11 @@ var generators = []struct {
 }{
 	{"city", City},
 	{"terrain", Terrain},
+	{"city4x4", City4x4},
 }
 
-// BuiltinNames returns the names of the generated levels: "city", "terrain".
+// BuiltinNames returns the names of the generated levels: "city",
+// "terrain", "city4x4".
 func BuiltinNames() []string {
 	names := make([]string, len(generators))
 	for i, g := range generators {

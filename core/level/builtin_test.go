@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"navviz/core/geom"
 )
 
 // TestRNG pins the splitmix64 stream (reference values of the published
@@ -33,7 +35,7 @@ func TestRNG(t *testing.T) {
 }
 
 func TestBuiltin(t *testing.T) {
-	if got := BuiltinNames(); !reflect.DeepEqual(got, []string{"city", "terrain"}) {
+	if got := BuiltinNames(); !reflect.DeepEqual(got, []string{"city", "terrain", "city4x4"}) {
 		t.Fatalf("BuiltinNames() = %q", got)
 	}
 	for _, name := range BuiltinNames() {
@@ -54,7 +56,7 @@ func TestBuiltin(t *testing.T) {
 		}
 	}
 	_, err := Builtin("citty")
-	if err == nil || !strings.Contains(err.Error(), `"citty"`) || !strings.Contains(err.Error(), "city, terrain") {
+	if err == nil || !strings.Contains(err.Error(), `"citty"`) || !strings.Contains(err.Error(), "city, terrain, city4x4") {
 		t.Errorf("Builtin(citty) error = %v, want the name and the valid names", err)
 	}
 	if s, err := Generate("terrain", 77); err != nil || objHash(t, s) != objHash(t, Terrain(77)) {
@@ -90,5 +92,37 @@ func TestLoadFile(t *testing.T) {
 	missing := filepath.Join(dir, "nope.obj")
 	if _, err := Load(missing); err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("Load(%s) error = %v, want one naming the path", missing, err)
+	}
+}
+
+// TestCity4x4: the 4 x 4 city is 16 translated copies of City, the first
+// one at City's own coordinates.
+func TestCity4x4(t *testing.T) {
+	one, grid := City(5), City4x4(5)
+	if len(grid.Verts) != 16*len(one.Verts) || len(grid.Tris) != 16*len(one.Tris) || len(grid.Areas) != 16*len(one.Areas) {
+		t.Fatalf("City4x4: %d verts, %d tris, %d areas; want 16 x (%d, %d, %d)",
+			len(grid.Verts), len(grid.Tris), len(grid.Areas), len(one.Verts), len(one.Tris), len(one.Areas))
+	}
+	for i, v := range one.Verts {
+		if grid.Verts[i] != v {
+			t.Fatalf("vertex %d = %v, want City's %v", i, grid.Verts[i], v)
+		}
+	}
+	last := 15 * len(one.Verts)
+	for i, v := range one.Verts {
+		want := v.Add(geom.V3(600, 0, 600))
+		if grid.Verts[last+i] != want {
+			t.Fatalf("last copy vertex %d = %v, want %v", i, grid.Verts[last+i], want)
+		}
+	}
+	for i, tr := range one.Tris {
+		want := [3]int32{tr[0] + int32(last), tr[1] + int32(last), tr[2] + int32(last)}
+		if got := grid.Tris[15*len(one.Tris)+i]; got != want {
+			t.Fatalf("last copy triangle %d = %v, want %v", i, got, want)
+		}
+	}
+	b := grid.Bounds()
+	if b.Min.X != 0 || b.Min.Z != 0 || b.Max.X != 800 || b.Max.Z != 800 {
+		t.Errorf("bounds %v, want x and z in [0, 800]", b)
 	}
 }

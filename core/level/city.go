@@ -1,5 +1,7 @@
 package level
 
+import "navviz/core/geom"
+
 // City layout constants, metres.
 const (
 	citySize      = 200.0 // extent in x and in z
@@ -395,4 +397,37 @@ func (g *cityGen) cars(streets [5][2]float64, spans [4][2]float64, alongX bool, 
 			}
 		}
 	}
+}
+
+// cityGridSide is how many copies of the city City4x4 lays out along x and
+// along z.
+const cityGridSide = 4
+
+// City4x4 returns City(seed) repeated 4 x 4 times side by side: an 800 m
+// square of about 690 000 triangles whose first copy is City(seed) itself
+// (same coordinates). It is the scale test of the tile cache: an update
+// near the origin touches the same few tiles as on city, whatever else the
+// level holds.
+func City4x4(seed uint64) *Soup {
+	one := City(seed)
+	n := len(one.Verts)
+	out := &Soup{
+		Verts: make([]geom.Vec3, 0, n*cityGridSide*cityGridSide),
+		Tris:  make([][3]int32, 0, len(one.Tris)*cityGridSide*cityGridSide),
+		Areas: make([]uint8, 0, len(one.Areas)*cityGridSide*cityGridSide),
+	}
+	for gz := range cityGridSide {
+		for gx := range cityGridSide {
+			dx, dz := float32(gx*citySize), float32(gz*citySize)
+			base := int32(len(out.Verts))
+			for _, v := range one.Verts {
+				out.Verts = append(out.Verts, geom.Vec3{X: v.X + dx, Y: v.Y, Z: v.Z + dz})
+			}
+			for _, t := range one.Tris {
+				out.Tris = append(out.Tris, [3]int32{t[0] + base, t[1] + base, t[2] + base})
+			}
+			out.Areas = append(out.Areas, one.Areas...)
+		}
+	}
+	return out
 }

@@ -23,7 +23,8 @@ func ExampleBuiltin() {
 	// Output:
 	// city: 43132 triangles, 200 m x 200 m
 	// terrain: 20000 triangles, 150 m x 150 m
-	// level: unknown built-in level "castle" (have city, terrain)
+	// city4x4: 690112 triangles, 800 m x 800 m
+	// level: unknown built-in level "castle" (have city, terrain, city4x4)
 }
 
 // City takes a seed: each seed lays out different streets, blocks and
