@@ -15,8 +15,9 @@ type frameInput struct {
 	Shift               bool // either shift key held
 	WheelY              float64
 
-	// Key presses of this frame (just pressed, not held).
-	KeyFrame, KeyTopDown, KeyScreenshot bool
+	// Key presses of this frame (just pressed, not held): F, T, F12 and
+	// Tab (the dock, dock.go).
+	KeyFrame, KeyTopDown, KeyScreenshot, KeyDock bool
 
 	// Captured is debugui's capture state for this frame.
 	Captured debugui.InputCapturingState
@@ -36,6 +37,7 @@ func readInput(captured debugui.InputCapturingState) frameInput {
 		KeyFrame:      inpututil.IsKeyJustPressed(ebiten.KeyF),
 		KeyTopDown:    inpututil.IsKeyJustPressed(ebiten.KeyT),
 		KeyScreenshot: inpututil.IsKeyJustPressed(ebiten.KeyF12),
+		KeyDock:       inpututil.IsKeyJustPressed(ebiten.KeyTab),
 		Captured:      captured,
 	}
 }

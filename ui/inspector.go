@@ -2,18 +2,12 @@ package ui
 
 import (
 	"fmt"
-	"image"
 
 	"github.com/ebitengine/debugui"
 
 	"navviz/core/navmesh"
 	"navviz/render"
 )
-
-// inspectorPanelRect is the Inspector's initial rectangle: at the top of
-// the view, between the left panels and the Build panel. The window exists
-// only while a polygon is picked.
-var inspectorPanelRect = image.Rect(statsPanelRect.Max.X+10, 10, statsPanelRect.Max.X+10+380, 330)
 
 // pickOcclusionSlackM is how far behind the first level triangle under the
 // cursor (along the ray, metres) a polygon may lie and still be picked:

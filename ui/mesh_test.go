@@ -145,7 +145,7 @@ func TestPickPolygon(t *testing.T) {
 	a.FrameSelection()
 	sel := a.Selected
 	want, c := bestPickTarget(t, a)
-	x, y, _, ok := a.Camera.Project(c, testW, testH)
+	x, y, _, ok := a.Camera.Project(c, g.w, g.h)
 	if !ok {
 		t.Fatal("target polygon not in view")
 	}
@@ -177,7 +177,7 @@ func TestPickPolygon(t *testing.T) {
 	if po := a.Scene.Overlay(render.OverlayPicked); po == nil || !po.Visible || len(po.Tris) == 0 {
 		t.Error("picked overlay missing, hidden or empty")
 	}
-	if n := changedPixels(before, after, inspectorPanelRect); n < 2000 {
+	if n := changedPixels(before, after, g.lay.cols[dockRight]); n < 2000 {
 		t.Errorf("the Inspector changed only %d pixels", n)
 	}
 
