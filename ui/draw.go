@@ -63,9 +63,9 @@ type viewKey struct {
 	cam    render.Camera
 	w, h   int
 	x0, y0 int
-	scene *render.Scene
-	gen   uint64
-	scale int
+	scene  *render.Scene
+	gen    uint64
+	scale  int
 }
 
 // sceneView draws a render.Scene with DrawTriangles. It projects on the CPU

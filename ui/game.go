@@ -45,13 +45,13 @@ type Game struct {
 	// App is the session state; tests inspect it.
 	App *App
 
-	opts    Options
-	ui      debugui.DebugUI
-	ctl     viewController
-	view    *sceneView // the view Draw shows (never nil)
-	scene   sceneJobs  // builds the next view off the frame (jobs.go)
-	redraw  redrawState
-	stats   frameStats // frame times and memory for the Stats panel
+	opts   Options
+	ui     debugui.DebugUI
+	ctl    viewController
+	view   *sceneView // the view Draw shows (never nil)
+	scene  sceneJobs  // builds the next view off the frame (jobs.go)
+	redraw redrawState
+	stats  frameStats // frame times and memory for the Stats panel
 	// w, h are the size of the 3D view in pixels (the rectangle lay.view
 	// of the screen the docked panels leave, dock.go): the camera
 	// projects into it, and picking and the tools take positions in its
@@ -65,8 +65,8 @@ type Game struct {
 	lay              screenLayout
 	dock             dockState
 	dockPrevLeft     bool
-	frames  int        // frames drawn so far
-	pending string     // level to load in the next Update ("" none)
+	frames           int    // frames drawn so far
+	pending          string // level to load in the next Update ("" none)
 
 	shotPath    string            // screenshot to save at the end of the next Draw
 	quit        bool              // Update returns ebiten.Termination
