@@ -304,7 +304,7 @@ func (g *Game) applyIntent(in viewIntent) {
 		cam.Pan(in.PanDX, in.PanDY, g.w, g.h)
 	}
 	if in.ZoomSteps != 0 {
-		cam.Zoom(in.ZoomSteps)
+		g.App.ZoomAt(in.ZoomSteps, float64(in.ZoomX), float64(in.ZoomY), g.w, g.h)
 	}
 	if in.ToggleTopDown {
 		g.App.SetTopDown(!cam.TopDown)

@@ -59,6 +59,7 @@ type viewIntent struct {
 	OrbitDX, OrbitDY float64 // pixels dragged with the orbit button
 	PanDX, PanDY     float64 // pixels dragged with a pan button
 	ZoomSteps        float64 // wheel steps, positive = closer
+	ZoomX, ZoomY     int     // where the cursor was (zoom towards it)
 	Frame            bool    // frame the level (F)
 	ToggleTopDown    bool    // toggle top-down view (T)
 	Screenshot       bool    // save a screenshot (F12)
@@ -171,6 +172,7 @@ func (c *viewController) step(in frameInput) viewIntent {
 
 	if !hover && in.WheelY != 0 {
 		out.ZoomSteps = in.WheelY
+		out.ZoomX, out.ZoomY = in.X, in.Y
 	}
 	if !focus {
 		out.Frame = in.KeyFrame
