@@ -93,8 +93,13 @@ func TestMeshOverlaysDraw(t *testing.T) {
 // first (the highest large polygon), and that centroid.
 func bestPickTarget(t *testing.T, a *App) (navmesh.PolyRef, geom.Vec3) {
 	t.Helper()
-	m := a.Build.Mesh
-	refs := m.TilesAt(int32(a.Selected.X), int32(a.Selected.Z))
+	return bestPickTargetIn(t, a.Build.Mesh, a.Selected)
+}
+
+// bestPickTargetIn is bestPickTarget in the navmesh m at tile sel.
+func bestPickTargetIn(t *testing.T, m *navmesh.Mesh, sel tileRef) (navmesh.PolyRef, geom.Vec3) {
+	t.Helper()
+	refs := m.TilesAt(int32(sel.X), int32(sel.Z))
 	if len(refs) == 0 {
 		t.Fatal("no navmesh tile at the selected tile")
 	}

@@ -66,13 +66,12 @@ type pathState struct {
 	pathPrevLeft, pathPrevRight bool
 }
 
-// pathMesh returns the navmesh the path uses: the cache's when there is a
-// cache, else the plain build's (nil when there is neither).
+// pathMesh returns the navmesh the path uses: the live one (liveMesh,
+// the cache's when there is a cache, else the plain build's; nil when
+// there is neither).
 func (a *App) pathMesh() *navmesh.Mesh {
-	if a.Cache != nil {
-		return a.Cache.Mesh()
-	}
-	return a.navMesh()
+	m, _ := a.liveMesh()
+	return m
 }
 
 // pathMeshSig returns a signature of m's tiles: their references (a swap
