@@ -14,7 +14,7 @@ import (
 // The docked layout.
 //
 // The panels sit in two columns of fixed width at the window's edges, as
-// in RecastDemo: the left one (Level, View, Stats; in scenario mode
+// in RecastDemo: the left one (Level, Stats, View; in scenario mode
 // Scenario and Stats) and the right one (Build, Cache, Inspector, Path),
 // each a column of collapsible sections. The 3D view is the rectangle
 // left between them, above a status strip for the message bar: the

@@ -28,9 +28,10 @@ func (g *Game) panels(ctx *debugui.Context) error {
 		return nil
 	}
 	g.dockWindow(ctx, dockLeft, "navviz", func() {
+		// Stats before View, whose legend grows with the overlays.
 		g.section(ctx, dockLeft, "Level", func() { g.levelPanel(ctx) })
-		g.section(ctx, dockLeft, "View", func() { g.viewPanel(ctx) })
 		g.section(ctx, dockLeft, "Stats", func() { g.statsPanel(ctx) })
+		g.section(ctx, dockLeft, "View", func() { g.viewPanel(ctx) })
 	})
 	g.dockWindow(ctx, dockRight, "Properties", func() {
 		if g.App.Picked != 0 {
