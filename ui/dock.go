@@ -309,7 +309,7 @@ func (g *Game) dockInput(in frameInput) frameInput {
 	}
 	g.dockPrevLeft = in.Left
 	onGrip := d.grip >= 0 || pt.In(g.lay.grips[dockLeft]) || pt.In(g.lay.grips[dockRight])
-	if onGrip != d.cursorEW && !g.opts.HideUI && len(g.injected) == 0 {
+	if onGrip != d.cursorEW {
 		d.cursorEW = onGrip
 		if onGrip {
 			ebiten.SetCursorShape(ebiten.CursorShapeEWResize)

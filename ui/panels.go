@@ -21,7 +21,7 @@ var viewModes = []string{"orbit", "top"}
 func (g *Game) panels(ctx *debugui.Context) error {
 	if g.scen != nil {
 		// Playing a scenario: its panel and the Stats.
-		g.dockWindow(ctx, dockLeft, "Scenario", func() {
+		g.dockWindow(ctx, dockLeft, "navviz", func() {
 			g.section(ctx, dockLeft, "Scenario", func() { g.scenarioPanel(ctx) }) // scenario_panel.go
 			g.section(ctx, dockLeft, "Stats", func() { g.statsPanel(ctx) })
 		})
