@@ -389,3 +389,32 @@ func (c *Camera) Zoom(steps float64) {
 	d *= math.Pow(ZoomFactorPerStep, steps)
 	c.DistanceM = max(MinDistanceM, min(MaxDistanceM, d))
 }
+
+// ZoomToward is Zoom keeping the world point p where it is on the screen
+// (zoom towards the cursor: p is a point on the ray through it): Target
+// moves towards p by the factor DistanceM changes by, so that the eye
+// does too and the view turns by nothing. Every point of the ray through
+// p's pixel keeps that pixel, in perspective (the eye stays on the ray)
+// and orthographic mode (offsets from the view's axis scale with its
+// height); which point of the ray p is only decides how far along it
+// Target goes. A p that is not finite zooms as Zoom does.
+func (c *Camera) ZoomToward(p geom.Vec3, steps float64) {
+	if c == nil || !finite(steps) {
+		return
+	}
+	before := c.sanitized().DistanceM
+	c.Zoom(steps)
+	if !p.Finite() || !c.Target.Finite() {
+		return
+	}
+	f := c.DistanceM / before
+	t, q := vec64(c.Target), vec64(p)
+	n := geom.Vec3{
+		X: float32(q[0] + float64((t[0]-q[0])*f)),
+		Y: float32(q[1] + float64((t[1]-q[1])*f)),
+		Z: float32(q[2] + float64((t[2]-q[2])*f)),
+	}
+	if n.Finite() {
+		c.Target = n
+	}
+}

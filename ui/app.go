@@ -175,6 +175,34 @@ func (a *App) FrameLevel() {
 	}
 }
 
+// zoomPickRange bounds how far (in multiples of the target's distance
+// along the ray) the level point under the cursor may be for the wheel to
+// zoom towards it; farther (a ray grazing the floor) it zooms towards the
+// point of the ray nearest the target.
+const zoomPickRange = 4
+
+// ZoomAt zooms the camera by steps wheel steps (positive: closer) towards
+// the pixel (xPx, yPx) of the wPx x hPx view: the level point under the
+// cursor (pickPoint) stays under it (render.Camera.ZoomToward). Without a
+// level point there, or one too far, it zooms towards the point of the
+// cursor's ray nearest the target, which also stays under the cursor.
+func (a *App) ZoomAt(steps, xPx, yPx float64, wPx, hPx int) {
+	o, d := a.Camera.Ray(xPx, yPx, wPx, hPx)
+	// rayT returns how far along the ray q's nearest point is.
+	rayT := func(q geom.Vec3) float64 {
+		dx, dy, dz := float64(q.X)-o[0], float64(q.Y)-o[1], float64(q.Z)-o[2]
+		return float64(dx*d[0]) + float64(dy*d[1]) + float64(dz*d[2])
+	}
+	tFocus := max(rayT(a.Camera.Target), 0)
+	p := geom.Vec3{X: float32(o[0] + float64(d[0]*tFocus)), Y: float32(o[1] + float64(d[1]*tFocus)), Z: float32(o[2] + float64(d[2]*tFocus))}
+	if q, ok := pickPoint(a.Soup, o, d); ok {
+		if s := rayT(q); s > 0 && s <= zoomPickRange*max(tFocus, a.Camera.DistanceM) {
+			p = q
+		}
+	}
+	a.Camera.ZoomToward(p, steps)
+}
+
 // levelBounds returns the box of the level geometry, or of the scene when
 // there is no soup.
 func (a *App) levelBounds() geom.Box3 {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"image"
 	"testing"
 )
 
@@ -19,7 +20,7 @@ func BenchmarkSceneBuildMoving(b *testing.B) {
 	a.SetViewport(testW, testH)
 	for _, scale := range []int{1, movingScale} {
 		b.Run(fmt.Sprintf("scale%d", scale), func(b *testing.B) {
-			key := sceneKey(a, testW, testH)
+			key := sceneKey(a, image.Rect(0, 0, testW, testH))
 			key.scale = scale
 			snap := visibleScene(a.Scene)
 			var v sceneView

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"image"
 	"strconv"
 	"strings"
 	"time"
@@ -12,17 +11,6 @@ import (
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
 )
-
-// buildPanelSize is the Build panel's initial size; it opens at the right
-// edge of the window.
-var buildPanelSize = image.Pt(330, 740)
-
-// buildPanelRect returns the Build panel's initial rectangle for a window
-// wPx wide.
-func buildPanelRect(wPx int) image.Rectangle {
-	x0 := max(statsPanelRect.Max.X+10, wPx-buildPanelSize.X-10)
-	return image.Rect(x0, 10, x0+buildPanelSize.X, 10+buildPanelSize.Y)
-}
 
 // floatSetting is one float32 field of NavSettings in the form.
 type floatSetting struct {

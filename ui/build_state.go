@@ -69,6 +69,8 @@ type overlayKey struct {
 	sel     tileRef
 	volumes uint64          // App.volumesGen, for the volumes overlay
 	pick    navmesh.PolyRef // App.Picked, for the picked overlay
+	from    meshSource      // App.PickedFrom
+	meshGen uint64          // the cache's mesh generation, for a pick of it
 }
 
 // buildState is the part of App about the plain build: the settings being
@@ -514,7 +516,11 @@ func (a *App) spanOverlayKey(name string) overlayKey {
 	case render.OverlaySelection:
 		return overlayKey{sel: a.Selected, build: a.Build}
 	case render.OverlayPicked:
-		return overlayKey{build: a.Build, pick: a.Picked}
+		k := overlayKey{build: a.Build, pick: a.Picked, from: a.PickedFrom}
+		if a.PickedFrom == meshCache {
+			k.meshGen = a.gens.mesh
+		}
+		return k
 	}
 	if a.Scope == scopeAll {
 		// Every tile whatever the selection: a click does not rebuild
@@ -538,7 +544,7 @@ func (a *App) buildSpanOverlay(name string, keep render.TileFilter, show bool) *
 	case render.OverlaySelection:
 		n = render.SelectionOverlay(a.selectionBoxes())
 	case render.OverlayPicked:
-		n = render.PickedOverlay(a.navMesh(), a.Picked)
+		n = render.PickedOverlay(a.meshOf(a.PickedFrom), a.Picked)
 	default:
 		n = stageOverlay(name, a.Build, keep, show)
 	}

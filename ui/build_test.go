@@ -119,7 +119,7 @@ func TestBuildPanelValidation(t *testing.T) {
 		t.Errorf("panel shows %q, want the Validate error %q", g.form.shownProblem, want.Error())
 	}
 	// The panel's pixels changed (the error text replaced the voxel line).
-	pr := buildPanelRect(testW)
+	pr := buildPanelRect(testW, testH)
 	diff := 0
 	for y := pr.Min.Y; y < pr.Max.Y; y++ {
 		for x := pr.Min.X; x < pr.Max.X; x++ {

@@ -22,20 +22,6 @@ import (
 	"navviz/tilecache"
 )
 
-// cachePanelSize is the Cache panel's initial size (its height shrinks to
-// fit small windows).
-var cachePanelSize = image.Pt(380, 460)
-
-// cachePanelRect returns the Cache panel's initial rectangle for a wPx x
-// hPx window: right of the left column, at the bottom, under the
-// Inspector's place.
-func cachePanelRect(wPx, hPx int) image.Rectangle {
-	x0 := statsPanelRect.Max.X + 10
-	y1 := max(hPx-40, inspectorPanelRect.Max.Y+130)
-	y0 := max(inspectorPanelRect.Max.Y+10, y1-cachePanelSize.Y)
-	return image.Rect(x0, y0, x0+cachePanelSize.X, y1)
-}
-
 // cacheDialogAnswer is the answer of a Cache panel file dialog (snapshot
 // save or restore, session save): the path and what to do with it.
 type cacheDialogAnswer struct {
@@ -967,7 +953,9 @@ func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 	if c == nil {
 		return
 	}
+	// screen is the view's rectangle of the screen (dock.go).
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	ox, oy := float64(screen.Bounds().Min.X), float64(screen.Bounds().Min.Y)
 	shown := func(name string) bool {
 		o := a.Scene.Overlay(name)
 		return o != nil && o.Visible
@@ -977,6 +965,7 @@ func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 		if !ok || x < -50 || y < -20 || x > float64(w)+50 || y > float64(h)+20 {
 			return
 		}
+		x, y = x+ox, y+oy
 		for _, d := range [][2]float64{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}} {
 			drawCentred(screen, s, x+d[0], y+d[1], labelShadow)
 		}

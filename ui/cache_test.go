@@ -333,12 +333,12 @@ func meshTiles(t *testing.T, m *navmesh.Mesh) []byte {
 // would read the real mouse and end a gesture the test is making).
 func drawOnly(g *Game) *image.RGBA {
 	g.App.syncSpanOverlays()
-	img := ebiten.NewImage(g.w, g.h)
+	img := ebiten.NewImage(g.screenW, g.screenH)
 	defer img.Deallocate()
 	g.Draw(img)
-	pix := make([]byte, 4*g.w*g.h)
+	pix := make([]byte, 4*g.screenW*g.screenH)
 	img.ReadPixels(pix)
-	return rgbaFromPixels(pix, g.w, g.h)
+	return rgbaFromPixels(pix, g.screenW, g.screenH)
 }
 
 // waitCache runs frames until the cache build of g ended.
@@ -374,7 +374,8 @@ func terrainCacheGame(t *testing.T) *Game {
 	return g
 }
 
-// pixelOf returns where p is on g's screen.
+// pixelOf returns where p is in g's 3D view (the coordinates the tools
+// take).
 func pixelOf(t *testing.T, g *Game, p geom.Vec3) (int, int) {
 	t.Helper()
 	x, y, _, ok := g.App.Camera.Project(p, g.w, g.h)

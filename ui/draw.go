@@ -56,15 +56,16 @@ type prim struct {
 }
 
 // viewKey is everything the cached triangles depend on: the camera, the
-// screen size in pixels, the scene and its generation, and the
-// resolution divisor (1: full; movingScale while the camera moves, see
-// jobs.go).
+// view's size in pixels and its top-left corner on the screen (x0, y0),
+// the scene and its generation, and the resolution divisor (1: full;
+// movingScale while the camera moves, see jobs.go).
 type viewKey struct {
-	cam   render.Camera
-	w, h  int
-	scene *render.Scene
-	gen   uint64
-	scale int
+	cam    render.Camera
+	w, h   int
+	x0, y0 int
+	scene  *render.Scene
+	gen    uint64
+	scale  int
 }
 
 // sceneView draws a render.Scene with DrawTriangles. It projects on the CPU
@@ -96,6 +97,10 @@ type sceneView struct {
 	// 0 or 1 for a still view, movingScale for a moving one (fewer,
 	// larger pieces; the order is less exact, for a fraction of a second).
 	coarse int
+	// ox, oy are added to the screen positions of the batches: the
+	// view's corner on the screen (0 for a reduced-resolution view, which
+	// is drawn into an image of its own).
+	ox, oy float64
 
 	drawnTris, drawnBatches int     // of the last build, for the Stats panel
 	buildMs                 float64 // time of the last build, milliseconds
@@ -120,20 +125,21 @@ func whiteSource() *ebiten.Image {
 	return whiteImage.img
 }
 
-// sceneKey returns the key of the view a's scene and camera give on a
-// wPx x hPx screen.
-func sceneKey(a *App, wPx, hPx int) viewKey {
-	return viewKey{cam: a.Camera, w: wPx, h: hPx, scene: a.Scene, gen: a.Gen, scale: 1}
+// sceneKey returns the key of the view a's scene and camera give in the
+// rectangle vp of the screen.
+func sceneKey(a *App, vp image.Rectangle) viewKey {
+	return viewKey{cam: a.Camera, w: vp.Dx(), h: vp.Dy(), x0: vp.Min.X, y0: vp.Min.Y, scene: a.Scene, gen: a.Gen, scale: 1}
 }
 
 // current reports whether v shows key.
 func (v *sceneView) current(key viewKey) bool { return v.valid && v.key == key }
 
-// draw draws the visible overlays of a.Scene through a.Camera onto dst,
+// draw draws the visible overlays of a.Scene through a.Camera onto dst
+// (the view fills dst's bounds, which may be a sub-image of the screen),
 // projecting them first (on this goroutine) when v does not show them
 // yet.
 func (v *sceneView) draw(dst *ebiten.Image, a *App) {
-	key := sceneKey(a, dst.Bounds().Dx(), dst.Bounds().Dy())
+	key := sceneKey(a, dst.Bounds())
 	if !v.current(key) {
 		v.buildKey(visibleScene(a.Scene), key)
 	}
@@ -183,6 +189,10 @@ func (v *sceneView) buildShared(s *render.Scene, key viewKey, sc *projScratch) {
 func (v *sceneView) buildKey(s *render.Scene, key viewKey) {
 	w, h := key.viewSize()
 	v.coarse = key.scale
+	v.ox, v.oy = 0, 0
+	if key.scale <= 1 {
+		v.ox, v.oy = float64(key.x0), float64(key.y0)
+	}
 	v.build(s, key.cam, w, h)
 	v.key, v.valid = key, true
 }
@@ -231,7 +241,7 @@ func (v *sceneView) build(s *render.Scene, cam render.Camera, w, h int) {
 	}
 	v.keys = sortKeys(v.prims, v.keys)
 	v.bt.reset()
-	v.drawnTris = emitPrims(v.bt, v.prims, v.keys, v.sv)
+	v.drawnTris = emitPrims(v.bt, v.prims, v.keys, v.sv, v.ox, v.oy)
 	v.drawnBatches = len(v.bt.batches)
 }
 
@@ -425,24 +435,32 @@ func sortKeys(ps []prim, keys []uint64) []uint64 {
 }
 
 // emitPrims turns the primitives ps, in the order of keys (see sortKeys),
-// into batched Ebitengine vertices and returns the number of triangles
-// emitted.
-func emitPrims(bt *batcher, ps []prim, keys []uint64, sv []render.ScreenVertex) int {
+// into batched Ebitengine vertices moved by (ox, oy) pixels and returns
+// the number of triangles emitted.
+func emitPrims(bt *batcher, ps []prim, keys []uint64, sv []render.ScreenVertex, ox, oy float64) int {
 	tris := 0
+	move := func(q *[4]ebiten.Vertex) {
+		for i := range q {
+			q[i].DstX += float32(ox)
+			q[i].DstY += float32(oy)
+		}
+	}
 	for _, k := range keys {
 		p := &ps[uint32(k)]
 		vs := sv[p.first:]
 		switch p.kind {
 		case primTri:
-			bt.addTri(ebVertex(vs[0].XPx, vs[0].YPx, vs[0].Col), ebVertex(vs[1].XPx, vs[1].YPx, vs[1].Col), ebVertex(vs[2].XPx, vs[2].YPx, vs[2].Col))
+			bt.addTri(ebVertex(vs[0].XPx+ox, vs[0].YPx+oy, vs[0].Col), ebVertex(vs[1].XPx+ox, vs[1].YPx+oy, vs[1].Col), ebVertex(vs[2].XPx+ox, vs[2].YPx+oy, vs[2].Col))
 			tris++
 		case primLine:
 			if q, ok := lineQuad(vs[0], vs[1], lineWidthPx); ok {
+				move(&q)
 				bt.addQuad(q[0], q[1], q[2], q[3])
 				tris += 2
 			}
 		case primPoint:
 			q := pointQuad(vs[0], float64(p.size))
+			move(&q)
 			bt.addQuad(q[0], q[1], q[2], q[3])
 			tris += 2
 		}

@@ -45,16 +45,28 @@ type Game struct {
 	// App is the session state; tests inspect it.
 	App *App
 
-	opts    Options
-	ui      debugui.DebugUI
-	ctl     viewController
-	view    *sceneView // the view Draw shows (never nil)
-	scene   sceneJobs  // builds the next view off the frame (jobs.go)
-	redraw  redrawState
-	stats   frameStats // frame times and memory for the Stats panel
-	w, h    int        // screen size from Layout
-	frames  int        // frames drawn so far
-	pending string     // level to load in the next Update ("" none)
+	opts   Options
+	ui     debugui.DebugUI
+	ctl    viewController
+	view   *sceneView // the view Draw shows (never nil)
+	scene  sceneJobs  // builds the next view off the frame (jobs.go)
+	redraw redrawState
+	stats  frameStats // frame times and memory for the Stats panel
+	// w, h are the size of the 3D view in pixels (the rectangle lay.view
+	// of the screen the docked panels leave, dock.go): the camera
+	// projects into it, and picking and the tools take positions in its
+	// coordinates.
+	w, h int
+	// screenW, screenH are the window's size from Layout; lay is where
+	// the columns, the view and the status strip are on it; dock the
+	// columns' state; dockPrevLeft the left button in the previous
+	// snapshot dockInput saw.
+	screenW, screenH int
+	lay              screenLayout
+	dock             dockState
+	dockPrevLeft     bool
+	frames           int    // frames drawn so far
+	pending          string // level to load in the next Update ("" none)
 
 	shotPath    string            // screenshot to save at the end of the next Draw
 	quit        bool              // Update returns ebiten.Termination
@@ -96,8 +108,9 @@ func NewGame(opts Options) (*Game, error) {
 	g := &Game{
 		App:        NewApp(),
 		opts:       opts,
-		w:          opts.Width,
-		h:          opts.Height,
+		screenW:    opts.Width,
+		screenH:    opts.Height,
+		dock:       newDockState(),
 		dialogDone: make(chan dialogResult, 1),
 		runner:     newBuildRunner(),
 		view:       &sceneView{},
@@ -105,12 +118,14 @@ func NewGame(opts Options) (*Game, error) {
 		// own Update: the view is built in Update, not in a job.
 		scene: newSceneJobs(syncScenes || opts.Frames > 0 || opts.Scenario != ""),
 	}
-	g.App.SetViewport(g.w, g.h)
+	g.relayout()
 	if !g.scene.sync {
 		g.App.EnableStageJobs() // the stage overlays too are built off the frame
 	}
 	if opts.Scenario != "" {
-		return g, g.loadScenario(opts.Scenario)
+		err := g.loadScenario(opts.Scenario)
+		g.relayout() // one column in scenario mode
+		return g, err
 	}
 	err = g.App.Load(opts.Level)
 	scope, serr := parseScope(opts.Scope)
@@ -178,11 +193,15 @@ func Run(opts Options) error {
 	return nil
 }
 
-// Layout implements ebiten.Game: the screen has the window's size in pixels.
+// Layout implements ebiten.Game: the screen has the window's size in
+// pixels; the docked panels and the 3D view share it (dock.go).
 func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
-	g.w, g.h = max(1, outsideWidth), max(1, outsideHeight)
-	g.App.SetViewport(g.w, g.h)
-	return g.w, g.h
+	w, h := max(1, outsideWidth), max(1, outsideHeight)
+	if w != g.screenW || h != g.screenH {
+		g.screenW, g.screenH = w, h
+		g.relayout()
+	}
+	return g.screenW, g.screenH
 }
 
 // Update implements ebiten.Game: it applies dialog results and dropped
@@ -212,6 +231,7 @@ func (g *Game) Update() error {
 	// debugui reports whether the pointer is over a panel or a widget has
 	// the focus; the camera controller ignores such input. --hide-ui
 	// shows no panel.
+	g.relayout()
 	var captured debugui.InputCapturingState
 	if !g.opts.HideUI {
 		var err error
@@ -242,7 +262,9 @@ func (g *Game) Update() error {
 	// them (cache_panel.go).
 	// The Path tool's modifier clicks come first (path_tool.go); the path
 	// follows every swap through syncSpanOverlays.
-	g.applyIntent(g.ctl.step(g.cacheFrame(g.pathFrame(g.nextInput(captured)))))
+	// The dock (Tab, its grips) first: it hands on input in the view's
+	// coordinates (dock.go).
+	g.applyIntent(g.ctl.step(g.cacheFrame(g.pathFrame(g.dockInput(g.nextInput(captured))))))
 	g.App.syncSpanOverlays()
 	g.benchStep()
 	g.endUpdate(captured)
@@ -283,7 +305,7 @@ func (g *Game) applyIntent(in viewIntent) {
 		cam.Pan(in.PanDX, in.PanDY, g.w, g.h)
 	}
 	if in.ZoomSteps != 0 {
-		cam.Zoom(in.ZoomSteps)
+		g.App.ZoomAt(in.ZoomSteps, float64(in.ZoomX), float64(in.ZoomY), g.w, g.h)
 	}
 	if in.ToggleTopDown {
 		g.App.SetTopDown(!cam.TopDown)
@@ -374,10 +396,13 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		g.bench.benchFrame(t0, t1.Sub(t0), g.view.key.cam)
 	}()
 	screen.Fill(backgroundColor)
-	g.drawView(screen)
+	// The scene and its labels are drawn clipped to the view's rectangle.
+	view := screen.SubImage(g.lay.view.Intersect(screen.Bounds())).(*ebiten.Image)
+	g.drawView(view)
 	if !g.opts.HideUI {
 		// --hide-ui: the scene only, no labels, panels or messages.
-		g.drawCacheLabels(screen)
+		g.drawCacheLabels(view)
+		g.drawGrips(screen)
 		g.ui.Draw(screen)
 		g.drawMessages(screen)
 	}
@@ -423,6 +448,7 @@ var (
 	messageBarColor = color.RGBA{R: 0x10, G: 0x10, B: 0x10, A: 0xd0}
 	errorTextColor  = color.RGBA{R: 0xff, G: 0x55, B: 0x4d, A: 0xff}
 	statusTextColor = color.RGBA{R: 0xc8, G: 0xd8, B: 0xc8, A: 0xff}
+	hintTextColor   = color.RGBA{R: 0x80, G: 0x88, B: 0x90, A: 0xff}
 )
 
 // Message bar layout: the debugui font is 12 px high with 6 px wide
@@ -435,23 +461,33 @@ const (
 	msgMinCharsW = 20
 )
 
-// drawMessages draws the last error (red) or status (grey) in a bar along
-// the bottom of the window, wrapped to at most msgMaxLines lines.
+// drawMessages draws the last error (red) or status (grey) in the status
+// strip under the view (the bottom of the view when there is no strip),
+// wrapped to at most msgMaxLines lines: a message longer than the strip
+// grows over the bottom of the view.
 func (g *Game) drawMessages(screen *ebiten.Image) {
 	msg, col := g.App.Status, statusTextColor
 	if g.App.Err != "" {
 		msg, col = "error: "+g.App.Err, errorTextColor
 	}
-	if msg == "" {
-		return
+	r := g.lay.status
+	if r.Empty() {
+		r = g.lay.view
+		r.Min.Y = r.Max.Y
 	}
-	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
-	lines := wrapText(msg, max(msgMinCharsW, (w-2*msgPadPx)/msgGlyphWPx), msgMaxLines)
-	barH := len(lines)*msgLineHPx + 2*msgPadPx
-	vector.DrawFilledRect(screen, 0, float32(h-barH), float32(w), float32(barH), messageBarColor, false)
+	if msg == "" {
+		if g.lay.status.Empty() {
+			return
+		}
+		msg, col = "Tab hides or shows the panels; drag the bars beside them to resize.", hintTextColor
+	}
+	lines := wrapText(msg, max(msgMinCharsW, (r.Dx()-2*msgPadPx)/msgGlyphWPx), msgMaxLines)
+	barH := max(len(lines)*msgLineHPx+2*msgPadPx, r.Dy())
+	y0 := r.Max.Y - barH
+	vector.DrawFilledRect(screen, float32(r.Min.X), float32(y0), float32(r.Dx()), float32(barH), messageBarColor, false)
 	for i, l := range lines {
 		op := &text.DrawOptions{}
-		op.GeoM.Translate(msgPadPx, float64(h-barH+msgPadPx+i*msgLineHPx))
+		op.GeoM.Translate(float64(r.Min.X+msgPadPx), float64(y0+msgPadPx+i*msgLineHPx))
 		op.ColorScale.ScaleWithColor(col)
 		debugui.DrawText(screen, l, op)
 	}

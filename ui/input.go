@@ -15,8 +15,9 @@ type frameInput struct {
 	Shift               bool // either shift key held
 	WheelY              float64
 
-	// Key presses of this frame (just pressed, not held).
-	KeyFrame, KeyTopDown, KeyScreenshot bool
+	// Key presses of this frame (just pressed, not held): F, T, F12 and
+	// Tab (the dock, dock.go).
+	KeyFrame, KeyTopDown, KeyScreenshot, KeyDock bool
 
 	// Captured is debugui's capture state for this frame.
 	Captured debugui.InputCapturingState
@@ -36,6 +37,7 @@ func readInput(captured debugui.InputCapturingState) frameInput {
 		KeyFrame:      inpututil.IsKeyJustPressed(ebiten.KeyF),
 		KeyTopDown:    inpututil.IsKeyJustPressed(ebiten.KeyT),
 		KeyScreenshot: inpututil.IsKeyJustPressed(ebiten.KeyF12),
+		KeyDock:       inpututil.IsKeyJustPressed(ebiten.KeyTab),
 		Captured:      captured,
 	}
 }
@@ -57,6 +59,7 @@ type viewIntent struct {
 	OrbitDX, OrbitDY float64 // pixels dragged with the orbit button
 	PanDX, PanDY     float64 // pixels dragged with a pan button
 	ZoomSteps        float64 // wheel steps, positive = closer
+	ZoomX, ZoomY     int     // where the cursor was (zoom towards it)
 	Frame            bool    // frame the level (F)
 	ToggleTopDown    bool    // toggle top-down view (T)
 	Screenshot       bool    // save a screenshot (F12)
@@ -169,6 +172,7 @@ func (c *viewController) step(in frameInput) viewIntent {
 
 	if !hover && in.WheelY != 0 {
 		out.ZoomSteps = in.WheelY
+		out.ZoomX, out.ZoomY = in.X, in.Y
 	}
 	if !focus {
 		out.Frame = in.KeyFrame

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"image"
 
 	"github.com/ebitengine/debugui"
 
@@ -10,21 +9,38 @@ import (
 	"navviz/render"
 )
 
-// inspectorPanelRect is the Inspector's initial rectangle: at the top of
-// the view, between the left panels and the Build panel. The window exists
-// only while a polygon is picked.
-var inspectorPanelRect = image.Rect(statsPanelRect.Max.X+10, 10, statsPanelRect.Max.X+10+380, 330)
-
 // pickOcclusionSlackM is how far behind the first level triangle under the
 // cursor (along the ray, metres) a polygon may lie and still be picked:
 // polygons float up to a detail error above the surface they cover, but
 // one hidden by a wall or a roof is not picked through it.
 const pickOcclusionSlackM = 0.5
 
+// meshSource says which navmesh a polygon reference is of.
+type meshSource uint8
+
+const (
+	meshNone  meshSource = iota
+	meshBuild            // the plain build's (Build panel)
+	meshCache            // the tile cache's live navmesh
+)
+
+// String names the source as the Inspector shows it.
+func (s meshSource) String() string {
+	switch s {
+	case meshBuild:
+		return "plain build"
+	case meshCache:
+		return "live cache"
+	}
+	return "no navmesh"
+}
+
 // pickState is the part of App about the picked polygon.
 type pickState struct {
-	// Picked is the picked polygon of the current build's navmesh (0: none).
-	Picked navmesh.PolyRef
+	// Picked is the picked polygon (0: none) of the navmesh PickedFrom
+	// says.
+	Picked     navmesh.PolyRef
+	PickedFrom meshSource
 	// PickedInfo describes it (valid when Picked is not 0).
 	PickedInfo render.PolyInfo
 }
@@ -32,7 +48,7 @@ type pickState struct {
 // clearPick forgets the picked polygon (its reference is stale once the
 // build or the level changes).
 func (a *App) clearPick() {
-	a.Picked = 0
+	a.Picked, a.PickedFrom = 0, meshNone
 	a.PickedInfo = render.PolyInfo{}
 }
 
@@ -44,15 +60,41 @@ func (a *App) navMesh() *navmesh.Mesh {
 	return render.BuildMesh(a.Build)
 }
 
-// PickPoly picks the navmesh polygon under the pixel (xPx, yPx) of a wPx x
-// hPx view: the first polygon the camera ray meets (render.PickPoly), unless
-// a level triangle lies more than pickOcclusionSlackM in front of it. On a
-// hit the polygon becomes Picked (with PickedInfo) and its tile Selected.
-// Without a navmesh, or on a miss, it returns an error and changes nothing.
+// liveMesh returns the navmesh a click picks from and the path runs on:
+// the tile cache's when there is a cache, else the plain build's (nil and
+// meshNone when there is neither).
+func (a *App) liveMesh() (*navmesh.Mesh, meshSource) {
+	if a.Cache != nil {
+		return a.Cache.Mesh(), meshCache
+	}
+	if m := a.navMesh(); m != nil {
+		return m, meshBuild
+	}
+	return nil, meshNone
+}
+
+// meshOf returns the current navmesh of source s (nil when it has none).
+func (a *App) meshOf(s meshSource) *navmesh.Mesh {
+	switch {
+	case s == meshCache && a.Cache != nil:
+		return a.Cache.Mesh()
+	case s == meshBuild:
+		return a.navMesh()
+	}
+	return nil
+}
+
+// PickPoly picks the polygon under the pixel (xPx, yPx) of a wPx x hPx
+// view in the live navmesh (liveMesh: the tile cache's when there is one):
+// the first polygon the camera ray meets (render.PickPoly), unless a level
+// triangle lies more than pickOcclusionSlackM in front of it. On a hit the
+// polygon becomes Picked (with PickedFrom and PickedInfo) and its tile
+// (in that navmesh's grid) Selected. Without a navmesh, or on a miss, it
+// returns an error and changes nothing.
 func (a *App) PickPoly(xPx, yPx float64, wPx, hPx int) (navmesh.PolyRef, error) {
-	m := a.navMesh()
+	m, from := a.liveMesh()
 	if m == nil {
-		return 0, fmt.Errorf("ui: no navmesh to pick from: build the level first")
+		return 0, fmt.Errorf("ui: no navmesh to pick from: build the level or its tile cache first")
 	}
 	o, d := a.Camera.Ray(xPx, yPx, wPx, hPx)
 	maxT := 0.0
@@ -67,10 +109,14 @@ func (a *App) PickPoly(xPx, yPx float64, wPx, hPx int) (navmesh.PolyRef, error) 
 	if err != nil {
 		return 0, fmt.Errorf("ui: picked polygon: %w", err)
 	}
-	if g, err := a.tileGrid(); err == nil && g.CheckTile(int(info.TileX), int(info.TileZ)) == nil {
+	g, err := a.tileGrid()
+	if from == meshCache {
+		g, err = a.cacheGrid(), nil
+	}
+	if err == nil && g.CheckTile(int(info.TileX), int(info.TileZ)) == nil {
 		a.Selected = tileRef{int(info.TileX), int(info.TileZ), true}
 	}
-	a.Picked, a.PickedInfo = hit.Ref, info
+	a.Picked, a.PickedFrom, a.PickedInfo = hit.Ref, from, info
 	return hit.Ref, nil
 }
 
@@ -79,10 +125,10 @@ func (a *App) PickPoly(xPx, yPx float64, wPx, hPx int) (navmesh.PolyRef, error) 
 // selected; otherwise (no navmesh, or no polygon there) the tile under the
 // cursor is selected and the pick cleared. It returns the status line.
 func (a *App) Click(xPx, yPx float64, wPx, hPx int) string {
-	if a.navMesh() != nil {
+	if m, _ := a.liveMesh(); m != nil {
 		if ref, err := a.PickPoly(xPx, yPx, wPx, hPx); err == nil {
 			p := &a.PickedInfo
-			return fmt.Sprintf("picked polygon %d (ref %#x) of tile (%d, %d) layer %d", p.Index, uint64(ref), p.TileX, p.TileZ, p.Layer)
+			return fmt.Sprintf("picked polygon %d (ref %#x) of tile (%d, %d) layer %d of the %s", p.Index, uint64(ref), p.TileX, p.TileZ, p.Layer, a.PickedFrom)
 		}
 	}
 	t, err := a.PickTile(xPx, yPx, wPx, hPx)
@@ -93,11 +139,30 @@ func (a *App) Click(xPx, yPx float64, wPx, hPx int) string {
 	return fmt.Sprintf("selected tile (%d, %d)", t.X, t.Z)
 }
 
-// inspectorPanel shows the picked polygon: reference, tile, layer, area,
-// flags, corners, edges and links (render.PolyInfo.Lines).
+// inspectorLines are the Inspector's lines: which navmesh the polygon was
+// picked from (and whether it is still in it: a tile-cache swap replaces
+// its tile), then render.PolyInfo.Lines.
+func (a *App) inspectorLines() []string {
+	from := "Picked from the " + a.PickedFrom.String()
+	switch a.PickedFrom {
+	case meshCache:
+		from += " (the tile cache's navmesh, cache-polys)"
+	case meshBuild:
+		from += " (the Build panel's navmesh, polys)"
+	}
+	lines := []string{from}
+	if m := a.meshOf(a.PickedFrom); m == nil || !m.IsValidRef(a.Picked) {
+		lines = append(lines, "Gone: its tile was rebuilt or its navmesh replaced; click again.")
+	}
+	return append(lines, a.PickedInfo.Lines()...)
+}
+
+// inspectorPanel shows the picked polygon: the navmesh it is of,
+// reference, tile, layer, area, flags, corners, edges and links
+// (inspectorLines).
 func (g *Game) inspectorPanel(ctx *debugui.Context) {
 	a := g.App
-	lines := a.PickedInfo.Lines()
+	lines := a.inspectorLines()
 	ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Frame its tile").On(a.FrameSelection)

@@ -75,7 +75,7 @@ func newSceneJobs(sync bool) sceneJobs {
 
 // wantKey returns the key of the view this Update asks for.
 func (g *Game) wantKey() viewKey {
-	k := sceneKey(g.App, g.w, g.h)
+	k := sceneKey(g.App, g.lay.view)
 	if !g.scene.sync && g.scene.still < stillTicks {
 		k.scale = movingScale
 	}
@@ -91,8 +91,9 @@ func (j *sceneJobs) noteCamera(cam render.Camera) {
 	j.still = min(j.still+1, stillTicks)
 }
 
-// drawView draws g.view onto screen: directly at full resolution, or
-// through the low-resolution image scaled up.
+// drawView draws g.view onto screen (the view's rectangle of the screen,
+// whose corner the full-resolution batches already include): directly at
+// full resolution, or through the low-resolution image scaled up.
 func (g *Game) drawView(screen *ebiten.Image) {
 	v := g.view
 	if v.key.scale <= 1 {
@@ -111,6 +112,7 @@ func (g *Game) drawView(screen *ebiten.Image) {
 	v.drawBatches(j.low)
 	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
 	op.GeoM.Scale(float64(v.key.w)/float64(w), float64(v.key.h)/float64(h))
+	op.GeoM.Translate(float64(v.key.x0), float64(v.key.y0))
 	screen.DrawImage(j.low, op)
 }
 

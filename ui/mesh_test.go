@@ -93,8 +93,13 @@ func TestMeshOverlaysDraw(t *testing.T) {
 // first (the highest large polygon), and that centroid.
 func bestPickTarget(t *testing.T, a *App) (navmesh.PolyRef, geom.Vec3) {
 	t.Helper()
-	m := a.Build.Mesh
-	refs := m.TilesAt(int32(a.Selected.X), int32(a.Selected.Z))
+	return bestPickTargetIn(t, a.Build.Mesh, a.Selected)
+}
+
+// bestPickTargetIn is bestPickTarget in the navmesh m at tile sel.
+func bestPickTargetIn(t *testing.T, m *navmesh.Mesh, sel tileRef) (navmesh.PolyRef, geom.Vec3) {
+	t.Helper()
+	refs := m.TilesAt(int32(sel.X), int32(sel.Z))
 	if len(refs) == 0 {
 		t.Fatal("no navmesh tile at the selected tile")
 	}
@@ -145,7 +150,7 @@ func TestPickPolygon(t *testing.T) {
 	a.FrameSelection()
 	sel := a.Selected
 	want, c := bestPickTarget(t, a)
-	x, y, _, ok := a.Camera.Project(c, testW, testH)
+	x, y, _, ok := a.Camera.Project(c, g.w, g.h)
 	if !ok {
 		t.Fatal("target polygon not in view")
 	}
@@ -177,7 +182,7 @@ func TestPickPolygon(t *testing.T) {
 	if po := a.Scene.Overlay(render.OverlayPicked); po == nil || !po.Visible || len(po.Tris) == 0 {
 		t.Error("picked overlay missing, hidden or empty")
 	}
-	if n := changedPixels(before, after, inspectorPanelRect); n < 2000 {
+	if n := changedPixels(before, after, g.lay.cols[dockRight]); n < 2000 {
 		t.Errorf("the Inspector changed only %d pixels", n)
 	}
 

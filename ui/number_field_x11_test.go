@@ -93,7 +93,7 @@ func TestNumberFieldTyping(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	// Cell size is the first field of the Build panel's Settings.
-	r := buildPanelRect(w)
+	r := buildPanelRect(w, h)
 	fx, fy := r.Max.X-100, r.Min.Y+59
 	click := func() {
 		run("mousemove", "--window", wid, fmt.Sprint(fx), fmt.Sprint(fy))

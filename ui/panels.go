@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"image"
 	"path/filepath"
 
 	"github.com/ebitengine/debugui"
@@ -13,38 +12,39 @@ import (
 	"navviz/render"
 )
 
-// Initial panel rectangles (debugui keeps them after the user moves them).
-var (
-	levelPanelRect = image.Rect(10, 10, 270, 200)
-	viewPanelRect  = image.Rect(10, 210, 270, 540)
-	statsPanelRect = image.Rect(10, 550, 270, 765)
-)
-
 // viewModes are the choices of the View panel's mode dropdown.
 var viewModes = []string{"orbit", "top"}
 
-// panels builds the debugui windows of one frame. Buttons only record what
-// to do; loading happens after the panels, in Update.
+// panels builds the debugui windows of one frame: the docked columns
+// (dock.go), each a list of sections. Buttons only record what to do;
+// loading happens after the panels, in Update.
 func (g *Game) panels(ctx *debugui.Context) error {
 	if g.scen != nil {
 		// Playing a scenario: its panel and the Stats.
-		ctx.Window("Scenario", scenarioPanelRect, func(debugui.ContainerLayout) { g.scenarioPanel(ctx) }) // scenario_panel.go
-		ctx.Window("Stats", statsPanelRect, func(debugui.ContainerLayout) { g.statsPanel(ctx) })
+		g.dockWindow(ctx, dockLeft, "navviz", func() {
+			g.section(ctx, dockLeft, "Scenario", func() { g.scenarioPanel(ctx) }) // scenario_panel.go
+			g.section(ctx, dockLeft, "Stats", func() { g.statsPanel(ctx) })
+		})
 		return nil
 	}
-	ctx.Window("Level", levelPanelRect, func(debugui.ContainerLayout) { g.levelPanel(ctx) })
-	ctx.Window("View", viewPanelRect, func(debugui.ContainerLayout) { g.viewPanel(ctx) })
-	ctx.Window("Stats", statsPanelRect, func(debugui.ContainerLayout) { g.statsPanel(ctx) })
-	ctx.Window("Build", buildPanelRect(g.w), func(debugui.ContainerLayout) { g.buildPanel(ctx) })
-	if g.cache.open {
-		ctx.Window("Cache", cachePanelRect(g.w, g.h), func(debugui.ContainerLayout) { g.cachePanel(ctx) }) // cache_panel.go
-	}
-	if g.App.Picked != 0 {
-		ctx.Window("Inspector", inspectorPanelRect, func(debugui.ContainerLayout) { g.inspectorPanel(ctx) })
-	}
-	if g.App.pathPanelOpen() {
-		ctx.Window("Path", pathPanelRect, func(debugui.ContainerLayout) { g.pathPanel(ctx) }) // path_tool.go
-	}
+	g.dockWindow(ctx, dockLeft, "navviz", func() {
+		// Stats before View, whose legend grows with the overlays.
+		g.section(ctx, dockLeft, "Level", func() { g.levelPanel(ctx) })
+		g.section(ctx, dockLeft, "Stats", func() { g.statsPanel(ctx) })
+		g.section(ctx, dockLeft, "View", func() { g.viewPanel(ctx) })
+	})
+	g.dockWindow(ctx, dockRight, "Properties", func() {
+		if g.App.Picked != 0 {
+			g.section(ctx, dockRight, "Inspector", func() { g.inspectorPanel(ctx) })
+		}
+		if g.App.pathPanelOpen() {
+			g.section(ctx, dockRight, "Path", func() { g.pathPanel(ctx) }) // path_tool.go
+		}
+		g.section(ctx, dockRight, "Build", func() { g.buildPanel(ctx) })
+		if g.cache.open {
+			g.section(ctx, dockRight, "Cache", func() { g.cachePanel(ctx) }) // cache_panel.go
+		}
+	})
 	return nil
 }
 
@@ -136,7 +136,7 @@ func (g *Game) viewPanel(ctx *debugui.Context) {
 	ortho := a.Camera.Ortho
 	ctx.Checkbox(&ortho, "Orthographic").On(func() { a.SetOrtho(ortho) })
 	ctx.Button("Frame level (F)").On(a.FrameLevel)
-	ctx.Text("Right-drag orbit, middle or shift+left drag pan, wheel zoom, T top-down, F12 screenshot. Left-click picks a polygon (after a build) and its tile. Ctrl+left-click sets a path start, Ctrl+right- or Alt+left-click its end.")
+	ctx.Text("Right-drag orbit, middle or shift+left drag pan, wheel zoom towards the cursor, F frame, T top-down, Tab hide panels, F12 screenshot. Left-click picks a polygon (after a build) and its tile. Ctrl+left-click sets a path start, Ctrl+right- or Alt+left-click its end.")
 }
 
 // legendRows lists the legends (render.OverlayLegend, the list the

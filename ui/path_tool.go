@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"image"
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
@@ -25,10 +24,6 @@ import (
 // corridor (query.FindPath) and the straight path (query.StraightPath).
 // The navmesh is the tile cache's when there is one, else the plain
 // build's. The "path" overlay shows it; the Path window its figures.
-
-// pathPanelRect is the Path window's initial rectangle, below the
-// Inspector's.
-var pathPanelRect = image.Rect(statsPanelRect.Max.X+10, 340, statsPanelRect.Max.X+10+300, 490)
 
 // pathKey is what a path result depends on.
 type pathKey struct {
@@ -71,13 +66,12 @@ type pathState struct {
 	pathPrevLeft, pathPrevRight bool
 }
 
-// pathMesh returns the navmesh the path uses: the cache's when there is a
-// cache, else the plain build's (nil when there is neither).
+// pathMesh returns the navmesh the path uses: the live one (liveMesh,
+// the cache's when there is a cache, else the plain build's; nil when
+// there is neither).
 func (a *App) pathMesh() *navmesh.Mesh {
-	if a.Cache != nil {
-		return a.Cache.Mesh()
-	}
-	return a.navMesh()
+	m, _ := a.liveMesh()
+	return m
 }
 
 // pathMeshSig returns a signature of m's tiles: their references (a swap

@@ -232,10 +232,11 @@ func TestInputOfOneSlowTick(t *testing.T) {
 	a := g.App
 	a.Camera.YawRad += 0.5
 	zoomedFrame := a.Camera
-	a.FrameLevel()
-	a.Camera.Zoom(1)
-	zoomedFrame, a.Camera = a.Camera, zoomedFrame
 	at := image.Pt(testW/2, testH/2)
+	a.FrameLevel()
+	// The wheel zooms towards the cursor (in the view's coordinates).
+	a.ZoomAt(1, float64(at.X-g.lay.view.Min.X), float64(at.Y-g.lay.view.Min.Y), g.w, g.h)
+	zoomedFrame, a.Camera = a.Camera, zoomedFrame
 	g.injected = []frameInput{
 		{X: at.X, Y: at.Y, Left: true, Right: true, KeyFrame: true, WheelY: 1},
 		// The release is seen a tick later, after the pointer moved on.

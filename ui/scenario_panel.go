@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"image"
 	"image/color"
 	"os"
 	"path/filepath"
@@ -28,10 +27,6 @@ import (
 // them (the same bytes, so the same goldens serve both), and written to
 // Options.OutDir when it is set; once every step ran, report.json,
 // timings.json and the snapshot files join them.
-
-// scenarioPanelRect is the Scenario window's initial rectangle (where the
-// Level and View panels are in the editing mode).
-var scenarioPanelRect = image.Rect(10, 10, 340, 540)
 
 // scenarioPlayer is the state of a scenario being played.
 type scenarioPlayer struct {
@@ -207,7 +202,7 @@ func (g *Game) scenarioUpdate(captured debugui.InputCapturingState) {
 	if p.runAll {
 		g.scenarioStep()
 	}
-	in := g.ctl.step(readInput(captured))
+	in := g.ctl.step(g.dockInput(readInput(captured)))
 	if in.OrbitDX != 0 || in.OrbitDY != 0 || in.PanDX != 0 || in.PanDY != 0 || in.ZoomSteps != 0 || in.Frame || in.ToggleTopDown {
 		p.follow = false
 	}

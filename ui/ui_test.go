@@ -68,7 +68,7 @@ const testW, testH = 1280, 800
 // returns the last picture.
 func drawFrames(t *testing.T, g *Game, n int) *image.RGBA {
 	t.Helper()
-	img := ebiten.NewImage(g.w, g.h)
+	img := ebiten.NewImage(g.screenW, g.screenH)
 	defer img.Deallocate()
 	for i := 0; i < n; i++ {
 		if err := g.Update(); err != nil && !errors.Is(err, ebiten.Termination) {
@@ -76,9 +76,9 @@ func drawFrames(t *testing.T, g *Game, n int) *image.RGBA {
 		}
 		g.Draw(img)
 	}
-	pix := make([]byte, 4*g.w*g.h)
+	pix := make([]byte, 4*g.screenW*g.screenH)
 	img.ReadPixels(pix)
-	return rgbaFromPixels(pix, g.w, g.h)
+	return rgbaFromPixels(pix, g.screenW, g.screenH)
 }
 
 // saveForInspection writes img to $NAVVIZ_TEST_SHOTS/name.png when that
@@ -93,10 +93,26 @@ func saveForInspection(t *testing.T, name string, img image.Image) {
 	}
 }
 
-// viewRect is the part of the window the panels and the message bar do
-// not cover.
+// viewRect is the 3D view's rectangle of a testW x testH window with the
+// docked columns open (dock.go).
 func viewRect() image.Rectangle {
-	return image.Rect(statsPanelRect.Max.X+10, 0, buildPanelRect(testW).Min.X-10, testH-40)
+	d := newDockState()
+	return d.layout(testW, testH, false, false).view
+}
+
+// sectionHeaderPx is the height of a section's header row in a dock
+// column (debugui's row height and spacing).
+const sectionHeaderPx = 24
+
+// buildPanelRect is where the Build section, the first of the right
+// column when nothing is picked, would have its window on a wPx x hPx
+// screen: the column, from one header row down (its content starts where
+// the content of a window there starts).
+func buildPanelRect(wPx, hPx int) image.Rectangle {
+	d := newDockState()
+	r := d.layout(wPx, hPx, false, false).cols[dockRight]
+	r.Min.Y += sectionHeaderPx
+	return r
 }
 
 // pictureStats counts, inside r, the pixels that differ from the
@@ -171,15 +187,19 @@ func TestMatchesSoftwareRasterizer(t *testing.T) {
 			g := newTestGame(t, tc.level)
 			tc.setup(&g.App.Camera)
 			gpu := drawFrames(t, g, 2)
-			sw := render.Rasterize(g.App.Scene, g.App.Camera, testW, testH, backgroundColor)
+			// The software picture is of the 3D view alone.
+			sw := render.Rasterize(g.App.Scene, g.App.Camera, g.w, g.h, backgroundColor)
 			saveForInspection(t, "gpu-"+tc.name, gpu)
 			saveForInspection(t, "sw-"+tc.name, sw)
-			r := viewRect()
+			r := g.lay.view
+			if r != viewRect() {
+				t.Fatalf("view %v, want %v", r, viewRect())
+			}
 			var close, total int
 			for y := r.Min.Y; y < r.Max.Y; y++ {
 				for x := r.Min.X; x < r.Max.X; x++ {
 					total++
-					a, b := gpu.RGBAAt(x, y), sw.RGBAAt(x, y)
+					a, b := gpu.RGBAAt(x, y), sw.RGBAAt(x-r.Min.X, y-r.Min.Y)
 					if absDiff(a.R, b.R) <= 24 && absDiff(a.G, b.G) <= 24 && absDiff(a.B, b.B) <= 24 {
 						close++
 					}
