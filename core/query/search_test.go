@@ -83,6 +83,75 @@ func TestSearchRulesDiffer(t *testing.T) {
 	}
 }
 
+// TestDetourRecordsPerSide pins SearchDetour's records: one per polygon
+// and tile side entered across, with a link across the +x border sharing
+// the record of the links inside the tile (Detour's node state, side / 2).
+// Two tiles of two quads each, S and A in the first tile, B and E in the
+// second; S|A and B|E inside a tile, S|B and A|E across the border.
+//   - Along x (tiles (0,0) and (1,0), S under A): from (0.2, 0.1) to
+//     (3.6, 1.6) m B is expanded first (total 3.91 against A's 4.01) and
+//     makes E's record at B|E's midpoint (4.5, 1.5); A enters E across the
+//     +x border into that same record, at that point, for 5.82 > 5.46:
+//     S B E, though S A E through A|E (3, 2.25) costs 4.47.
+//   - The same mesh and points with x and z swapped (tiles (0,0) and
+//     (0,1)): A enters E across the +z border, a record of its own at
+//     A|E's midpoint, and SearchDetour takes S A E like SearchOptimal.
+func TestDetourRecordsPerSide(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		side       uint8
+		tiles      [2][2]int32
+		start, end geom.Vec3
+		want       string
+	}{
+		{"across +x", navmesh.DirPosX, [2][2]int32{{0, 0}, {1, 0}}, geom.V3(0.2, 1, 0.1), geom.V3(3.6, 1, 1.6), "SBE"},
+		{"across +z", navmesh.DirPosZ, [2][2]int32{{0, 0}, {0, 1}}, geom.V3(0.1, 1, 0.2), geom.V3(1.6, 1, 3.6), "SAE"},
+	} {
+		var tiles [][]byte
+		for _, tt := range tc.tiles {
+			pm := twoColumns(tt[0], tt[1], 5) // split at x = 1.5 m: the +z case
+			if tc.side == navmesh.DirPosX {
+				y := uint16(5) // split at z = 1.5 m
+				pm = handMesh(tt[0], tt[1], [][3]uint16{{0, y, 0}, {0, y, 5}, {10, y, 5}, {10, y, 0}, {0, y, 10}, {10, y, 10}},
+					[][2][]uint16{{{0, 1, 2, 3}, {pNegX, 1, pPosX, pNegZ}}, {{1, 4, 5, 2}, {pNegX, pPosZ, pPosX, 0}}})
+			}
+			tiles = append(tiles, tileData(t, pm, tt[0], tt[1]))
+		}
+		m := meshOf(t, tiles...)
+		tr := m.Tiles()
+		names := map[navmesh.PolyRef]string{tr[0].Poly(0): "S", tr[0].Poly(1): "A", tr[1].Poly(0): "B", tr[1].Poly(1): "E"}
+		ls, _ := m.Links(tr[0].Poly(1))
+		if !slices.ContainsFunc(ls, func(l navmesh.Link) bool { return l.Ref == tr[1].Poly(1) && l.Side == tc.side }) {
+			t.Fatalf("%s: A has no link to E across side %d: %+v", tc.name, tc.side, ls)
+		}
+		for _, rule := range []SearchRule{SearchOptimal, SearchDetour} {
+			c, err := FindPathLimited(m, tr[0].Poly(0), tr[1].Poly(1), tc.start, tc.end, nil, PathLimits{Rule: rule})
+			got := ""
+			for _, r := range c {
+				got += names[r]
+			}
+			want := tc.want
+			if rule == SearchOptimal {
+				want = "SAE"
+			}
+			if err != nil || got != want {
+				t.Errorf("%s, %v: corridor %s (%v), want %s", tc.name, rule, got, err, want)
+			}
+		}
+	}
+}
+
+func TestDetourEntry(t *testing.T) {
+	for _, tc := range []struct {
+		side uint8
+		want uint64
+	}{{navmesh.InternalSide, 0}, {navmesh.DirPosX, 0}, {navmesh.DirPosZ, 1}, {navmesh.DirNegX, 2}, {navmesh.DirNegZ, 3}} {
+		if got := detourEntry(navmesh.Link{Side: tc.side}); got != tc.want {
+			t.Errorf("side %#x: record %d, want %d", tc.side, got, tc.want)
+		}
+	}
+}
+
 func TestParseSearchRule(t *testing.T) {
 	for _, tc := range []struct {
 		name string
