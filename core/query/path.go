@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -233,7 +234,7 @@ type PathSearch struct {
 	startRef, endRef navmesh.PolyRef
 	start, end       geom.Vec3
 	limits           PathLimits
-	hScale           float64
+	hScale           float64 // SearchOptimal's estimate per metre
 	endCost          float64 // the end polygon's area cost
 	nodes            []node
 	index            map[stateKey]int
@@ -275,13 +276,16 @@ func NewPathSearch(m *navmesh.Mesh, startRef, endRef navmesh.PolyRef, start, end
 	}
 	s := &PathSearch{m: m, filter: filter, startRef: startRef, endRef: endRef, start: start, end: end,
 		limits: limits, hScale: heuristicScale * filter.minCost(), endCost: filter.cost(endArea), reached: -1}
+	h, total := dist3(start, end), 0.0
 	if limits.Rule == SearchDetour {
-		s.hScale = heuristicScale // Detour's estimate ignores the area costs
+		h = float64(detourDist(start, end) * float32(heuristicScale))
+		total = h
+	} else {
+		total = h * s.hScale
 	}
-	h := dist3(start, end)
-	s.nodes = []node{{ref: startRef, parent: -1, pos: start, total: h * s.hScale}}
+	s.nodes = []node{{ref: startRef, parent: -1, pos: start, total: total}}
 	s.index = map[stateKey]int{{startRef, 0}: 0}
-	s.open = openHeap{{total: s.nodes[0].total, ref: startRef, node: 0}}
+	s.open = openHeap{{total: total, ref: startRef, node: 0}}
 	s.bestH = h
 	return s, nil
 }
@@ -344,7 +348,7 @@ func (s *PathSearch) expand(ci int) error {
 	detour := s.limits.Rule == SearchDetour
 	if cur.ref == s.endRef && !detour {
 		cost := cur.cost + float64(dist3(cur.pos, s.end)*c)
-		s.relax(ci, stateKey{s.endRef, goalEntry}, s.end, cost, 0)
+		s.relax(ci, stateKey{s.endRef, goalEntry}, s.end, cost, cost)
 	}
 	for k, l := range links {
 		nb := l.Ref
@@ -365,13 +369,16 @@ func (s *PathSearch) expand(ci int) error {
 			a, b := linkPortal(t, pi, l)
 			pos = midpoint(a, b)
 		}
+		if detour {
+			cost, h := s.detourStep(&cur, pos, c, nb == s.endRef)
+			if ni := s.relax(ci, key, pos, cost, float64(float32(cost)+float32(h))); ni >= 0 && h < s.bestH {
+				s.best, s.bestH = ni, h // Detour's nearest: the first with the least estimate
+			}
+			continue
+		}
 		cost := cur.cost + float64(dist3(cur.pos, pos)*c)
 		dh := dist3(pos, s.end)
-		h := float64(dh * s.hScale)
-		if detour && nb == s.endRef {
-			cost, h = cost+float64(dh*s.endCost), 0
-		}
-		ni := s.relax(ci, key, pos, cost, h)
+		ni := s.relax(ci, key, pos, cost, cost+float64(dh*s.hScale))
 		if ni < 0 {
 			continue
 		}
@@ -381,6 +388,28 @@ func (s *PathSearch) expand(ci int) error {
 		}
 	}
 	return nil
+}
+
+// detourStep returns, under SearchDetour, the cost of the state entered at
+// pos from cur (whose polygon costs c per metre) and its estimate, in
+// Detour's float32 arithmetic: the leg's length times c added to cur's
+// cost; entering the end polygon adds the end leg (times the end
+// polygon's cost) and has estimate 0, else the estimate is
+// heuristicScale times the distance from pos to the end (not scaled by
+// the smallest area cost, as Detour's).
+func (s *PathSearch) detourStep(cur *node, pos geom.Vec3, c float64, atEnd bool) (cost, h float64) {
+	cf := float32(cur.cost) + float32(detourDist(cur.pos, pos)*float32(c))
+	if atEnd {
+		return float64(cf + float32(detourDist(pos, s.end)*float32(s.endCost))), 0
+	}
+	return float64(cf), float64(detourDist(pos, s.end) * float32(heuristicScale))
+}
+
+// detourDist is Detour's dtVdist: the 3D distance in float32 arithmetic
+// (squares summed x, y, z in order; float32 sqrt, correctly rounded).
+func detourDist(a, b geom.Vec3) float32 {
+	dx, dy, dz := a.X-b.X, a.Y-b.Y, a.Z-b.Z
+	return float32(math.Sqrt(float64(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))))
 }
 
 // firstLinkBefore reports whether a link before links[k] leads to the
@@ -394,15 +423,16 @@ func firstLinkBefore(links []navmesh.Link, k int) bool {
 	return false
 }
 
-// relax offers state key at pos (for a new state) with cost from parent
-// ci: it is created, or reopened when cheaper, and pushed. It returns the
-// state's index, -1 when it was not improved (or the node limit was hit).
-func (s *PathSearch) relax(ci int, key stateKey, pos geom.Vec3, cost, h float64) int {
-	total := cost + h
+// relax offers state key at pos (for a new state) with cost and total
+// (cost + estimate) from parent ci: it is created, or reopened when
+// cheaper (SearchDetour: when its total is lower, as Detour), and pushed.
+// It returns the state's index, -1 when it was not improved (or the node
+// limit was hit).
+func (s *PathSearch) relax(ci int, key stateKey, pos geom.Vec3, cost, total float64) int {
 	ni, seen := s.index[key]
 	if seen {
 		n := &s.nodes[ni]
-		if cost >= n.cost {
+		if cost >= n.cost || s.limits.Rule == SearchDetour && total >= n.total {
 			return -1
 		}
 		n.parent, n.cost, n.total, n.closed = ci, cost, total, false
