@@ -176,9 +176,10 @@ func (h *openHeap) Pop() any {
 type PathLimits struct {
 	// Rule is the search rule, default SearchOptimal.
 	Rule SearchRule
-	// MaxNodes bounds the search states (SearchOptimal: one per polygon
-	// and the polygon it is entered from), default DefaultMaxNodes. A search that needs
-	// more ends partial.
+	// MaxNodes bounds the search states (one per polygon and the polygon
+	// it is entered from, or under SearchDetour the side it is entered
+	// across), default DefaultMaxNodes. A search that needs more ends
+	// partial.
 	MaxNodes int
 	// MaxPath bounds the corridor's polygons (default: no bound). A longer
 	// corridor is cut to its first MaxPath polygons and is partial.
@@ -241,7 +242,7 @@ type PathSearch struct {
 	open             openHeap
 	seq              uint64
 	best             int
-	bestH            float64
+	bestH            float64 // best's distance to end (SearchDetour: its estimate)
 	reached          int
 	outOfNodes       bool
 	done             bool
