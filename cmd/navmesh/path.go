@@ -80,14 +80,15 @@ func arr(v geom.Vec3) [3]float32 { return [3]float32{v.X, v.Y, v.Z} }
 //
 //	navmesh path LEVEL --pairs FILE [--rays FILE] [--partition P]
 //	                   [--tile-size N] [--detail-sample-dist X] [--workers N]
-//	                   [--json] [--cache --obstacle x,y,z,r,h ...]
-//	                   [--max-tiles N] [--max-columns N] [--max-memory-mib N]
+//	                   [--json] [--search detour|optimal]
+//	                   [--cache --obstacle x,y,z,r,h ...] [--max-tiles N] [--max-columns N] [--max-memory-mib N]
 //
 // It builds the level with the settings of navmesh build (tiled; --cache:
 // a tile cache with the same settings, the --obstacle cylinders added and
 // every tile updated) and answers, with the default query filter: for
 // every line "sx sy sz ex ey ez" of the pairs file, the nearest polygons
-// within scenario.PathHalfExtentsM (2, 4, 2 m), FindPath and StraightPath (a partial
+// within scenario.PathHalfExtentsM (2, 4, 2 m), FindPathLimited with the
+// --search rule (default detour, query.SearchDetour) and StraightPath (a partial
 // corridor's path ends at the point of its last polygon nearest to the
 // end); for every line "x y z dx dz" of the rays file, a 10 m Raycast from
 // the nearest point along (dx, dz) normalised. Blank lines and lines
@@ -95,7 +96,7 @@ func arr(v geom.Vec3) [3]float32 { return [3]float32{v.X, v.Y, v.Z} }
 // Text output is one line per answer; --json one JSON object per line
 // (docs/query.md, "navmesh path").
 func runPath(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("path", "LEVEL --pairs FILE [--rays FILE] [--partition P] [--tile-size N] [--detail-sample-dist X] [--json] [--cache --obstacle x,y,z,r,h ...]", stdout)
+	fs := newFlagSet("path", "LEVEL --pairs FILE [--rays FILE] [--partition P] [--tile-size N] [--detail-sample-dist X] [--json] [--search detour|optimal] [--cache --obstacle x,y,z,r,h ...]", stdout)
 	settings := settingsFlags(fs)
 	pairsFile := fs.String("pairs", "", "`file` of point pairs, one \"sx sy sz ex ey ez\" a line (- for stdin)")
 	raysFile := fs.String("rays", "", "`file` of rays, one \"x y z dx dz\" a line")
@@ -104,6 +105,7 @@ func runPath(args []string, stdout, stderr io.Writer) error {
 	cached := fs.Bool("cache", false, "answer on a tile cache after the --obstacle edits")
 	var obs obstacleList
 	fs.Var(&obs, "obstacle", "with --cache, a cylinder `x,y,z,r,h`: base centre, radius and height in metres (repeatable)")
+	search := fs.String("search", query.SearchDetour.String(), "path search `rule`: detour (Detour's corridors) or optimal (least cost for the cost model)")
 	limits := limitFlags(fs)
 	name, err := parseOneArg(fs, args, levelArg)
 	if err != nil {
@@ -116,6 +118,10 @@ func runPath(args []string, stdout, stderr io.Writer) error {
 		return usagef("--obstacle needs --cache")
 	case *workers < 0:
 		return usagef("--workers %d, want >= 0", *workers)
+	}
+	rule, err := query.ParseSearchRule(*search)
+	if err != nil {
+		return usagef("--search: %v", err)
 	}
 	s, err := settings()
 	if err != nil {
@@ -139,7 +145,7 @@ func runPath(args []string, stdout, stderr io.Writer) error {
 	bw := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(bw)
 	for i, p := range pairs {
-		r := answerPair(m, i, geom.V3(p[0], p[1], p[2]), geom.V3(p[3], p[4], p[5]))
+		r := answerPair(m, rule, i, geom.V3(p[0], p[1], p[2]), geom.V3(p[3], p[4], p[5]))
 		if *asJSON {
 			err = enc.Encode(r)
 		} else {
@@ -199,8 +205,8 @@ func pathMesh(name string, s *pipeline.NavSettings, workers int, limits pipeline
 	return c.Mesh(), nil
 }
 
-// answerPair answers pair i from a to b.
-func answerPair(m *navmesh.Mesh, i int, a, b geom.Vec3) pathResult {
+// answerPair answers pair i from a to b with the search rule.
+func answerPair(m *navmesh.Mesh, rule query.SearchRule, i int, a, b geom.Vec3) pathResult {
 	r := pathResult{I: i, Status: "none", Start: arr(a), End: arr(b), Points: [][3]float32{}}
 	sr, sp, err := query.NearestPoly(m, a, scenario.PathHalfExtentsM)
 	if err != nil {
@@ -213,7 +219,7 @@ func answerPair(m *navmesh.Mesh, i int, a, b geom.Vec3) pathResult {
 		return r
 	}
 	r.Start, r.End = arr(sp), arr(ep)
-	corridor, err := query.FindPath(m, sr, er, sp, ep, query.DefaultFilter())
+	corridor, err := query.FindPathLimited(m, sr, er, sp, ep, query.DefaultFilter(), query.PathLimits{Rule: rule})
 	end := ep
 	switch {
 	case err == nil:

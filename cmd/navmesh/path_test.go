@@ -88,6 +88,20 @@ func TestPathCommand(t *testing.T) {
 		math.Abs(r["dist"].(float64)-10*r["t"].(float64)) > 1e-9 {
 		t.Errorf("ray 0: %v", r)
 	}
+	// --search: detour is the default; optimal answers too, here with the
+	// same corridor (one room).
+	for _, rule := range []string{"detour", "optimal"} {
+		code, o, errOut := runCmd(t, "path", lvl, "--pairs", pairs, "--rays", rays, "--json", "--search", rule)
+		if code != 0 {
+			t.Fatalf("--search %s: code %d, stderr %q", rule, code, errOut)
+		}
+		if rule == "detour" && o != out {
+			t.Errorf("--search detour differs from the default:\n%s\n%s", o, out)
+		}
+		if q := decodeLines(t, o)[0]; q["status"] != "complete" || q["corridor"] != p["corridor"] {
+			t.Errorf("--search %s: %v, want complete with %v polygons", rule, q, p["corridor"])
+		}
+	}
 	// Text output: one line per answer.
 	code, text, _ := runCmd(t, "path", lvl, "--pairs", pairs, "--rays", rays)
 	if code != 0 || strings.Count(text, "\n") != 3 || !strings.HasPrefix(text, "pair 0: complete") {
@@ -117,6 +131,7 @@ func TestPathCommandErrors(t *testing.T) {
 		{[]string{"path", lvl}, 2, "missing --pairs"},
 		{[]string{"path", lvl, "--pairs", bad, "--obstacle", "0,0,0,1,1"}, 2, "--obstacle needs --cache"},
 		{[]string{"path", lvl, "--pairs", bad, "--partition", "nope"}, 2, "unknown partition"},
+		{[]string{"path", lvl, "--pairs", bad, "--search", "nope"}, 2, `--search: query: search rule "nope", want optimal or detour`},
 		{[]string{"path", lvl, "--pairs", bad}, 1, "bad.txt:1: 3 numbers, want 6"},
 		{[]string{"path", lvl, "--pairs", nan}, 1, `"NaN" is not a finite number`},
 		{[]string{"path", lvl, "--pairs", filepath.Join(t.TempDir(), "absent")}, 1, "absent"},

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -69,20 +70,78 @@ func midpoint(a, b geom.Vec3) geom.Vec3 {
 	}.F32()
 }
 
-// A search state: polygon ref entered from polygon from (0 for the start
-// state) at pos, the midpoint of the portal from→ref (the start point for
-// the start state). The goal state has ref endRef and from goalFrom.
-type node struct {
-	ref, from navmesh.PolyRef
-	parent    int // index in nodes, -1 for the start
-	pos       geom.Vec3
-	cost      float64 // from the start to pos
-	total     float64 // cost + estimate
-	closed    bool
+// SearchRule chooses how FindPath keeps its search records
+// (docs/query.md, "The cost model and FindPath"). The zero value is
+// SearchOptimal.
+type SearchRule uint8
+
+const (
+	// SearchOptimal keeps one record per (polygon, polygon it was entered
+	// from): the corridor is of least cost for the cost model.
+	SearchOptimal SearchRule = iota
+	// SearchDetour is Detour's findPath rule: one record per (polygon,
+	// tile side it was entered across), its entry point fixed when the
+	// record is made, the end leg costed when the end polygon is entered.
+	// Its corridors are Detour's, not always the cheapest.
+	SearchDetour
+)
+
+// searchRuleNames are the names String and ParseSearchRule use.
+var searchRuleNames = [...]string{SearchOptimal: "optimal", SearchDetour: "detour"}
+
+// String returns the rule's name: optimal or detour.
+func (r SearchRule) String() string {
+	if int(r) < len(searchRuleNames) {
+		return searchRuleNames[r]
+	}
+	return fmt.Sprintf("SearchRule(%d)", uint8(r))
 }
 
-// goalFrom marks the goal state: the end point reached.
-const goalFrom = navmesh.PolyRef(^uint64(0))
+// ParseSearchRule returns the rule named name (optimal or detour).
+func ParseSearchRule(name string) (SearchRule, error) {
+	for r, n := range searchRuleNames {
+		if n == name {
+			return SearchRule(r), nil
+		}
+	}
+	return 0, fmt.Errorf("query: search rule %q, want optimal or detour", name)
+}
+
+// A search state: polygon ref entered at pos (the start point for the
+// start state), reached from state parent. Its key is (ref, entry): entry
+// is the polygon ref was entered from (SearchOptimal, 0 for the start
+// state, goalEntry for the goal state) or detourEntry of the link it was
+// entered by (SearchDetour).
+type node struct {
+	ref    navmesh.PolyRef
+	entry  uint64
+	parent int // index in nodes, -1 for the start
+	pos    geom.Vec3
+	cost   float64 // from the start to pos
+	total  float64 // cost + estimate
+	closed bool
+}
+
+// stateKey identifies a search state.
+type stateKey struct {
+	ref   navmesh.PolyRef
+	entry uint64
+}
+
+// goalEntry marks SearchOptimal's goal state: the end point reached.
+const goalEntry = ^uint64(0)
+
+// detourEntry is the record a link leads into under SearchDetour, Detour's
+// node state: 0 for a link inside the tile, the border direction / 2 for
+// a link across a tile border. So a link across the +x border
+// (navmesh.DirPosX, 0) shares the record of the links inside the tile, as
+// in Detour.
+func detourEntry(l navmesh.Link) uint64 {
+	if l.Side == navmesh.InternalSide {
+		return 0
+	}
+	return uint64(l.Side >> 1)
+}
 
 type openEntry struct {
 	total float64
@@ -112,11 +171,15 @@ func (h *openHeap) Pop() any {
 	return e
 }
 
-// PathLimits bound a path search; 0 selects the default.
+// PathLimits bound a path search and choose its rule; 0 selects the
+// default.
 type PathLimits struct {
+	// Rule is the search rule, default SearchOptimal.
+	Rule SearchRule
 	// MaxNodes bounds the search states (one per polygon and the polygon
-	// it is entered from), default DefaultMaxNodes. A search that needs
-	// more ends partial.
+	// it is entered from, or under SearchDetour the side it is entered
+	// across), default DefaultMaxNodes. A search that needs more ends
+	// partial.
 	MaxNodes int
 	// MaxPath bounds the corridor's polygons (default: no bound). A longer
 	// corridor is cut to its first MaxPath polygons and is partial.
@@ -137,6 +200,9 @@ type PathLimits struct {
 // to end, which never overestimates, so the corridor is optimal; equal
 // costs go to the lower PolyRef, then the state pushed first, so the
 // result is deterministic.
+//
+// FindPathLimited with PathLimits.Rule SearchDetour gives Detour's
+// corridor instead.
 //
 // When endRef cannot be reached, the corridor leads to the visited
 // polygon nearest to end (ties: lower cost, then lower PolyRef) and the
@@ -169,13 +235,14 @@ type PathSearch struct {
 	startRef, endRef navmesh.PolyRef
 	start, end       geom.Vec3
 	limits           PathLimits
-	hScale           float64
+	hScale           float64 // SearchOptimal's estimate per metre
+	endCost          float64 // the end polygon's area cost
 	nodes            []node
-	index            map[[2]navmesh.PolyRef]int
+	index            map[stateKey]int
 	open             openHeap
 	seq              uint64
 	best             int
-	bestH            float64
+	bestH            float64 // best's distance to end (SearchDetour: its estimate)
 	reached          int
 	outOfNodes       bool
 	done             bool
@@ -195,8 +262,8 @@ func NewPathSearch(m *navmesh.Mesh, startRef, endRef navmesh.PolyRef, start, end
 	if !finite3(start) || !finite3(end) {
 		return nil, fmt.Errorf("query: FindPath: points %v, %v, want finite", start, end)
 	}
-	if limits.MaxNodes < 0 || limits.MaxPath < 0 {
-		return nil, fmt.Errorf("query: FindPath: limits %+v, want >= 0", limits)
+	if limits.MaxNodes < 0 || limits.MaxPath < 0 || limits.Rule > SearchDetour {
+		return nil, fmt.Errorf("query: FindPath: limits %+v, want MaxNodes and MaxPath >= 0 and Rule optimal or detour", limits)
 	}
 	if limits.MaxNodes == 0 {
 		limits.MaxNodes = DefaultMaxNodes
@@ -204,15 +271,22 @@ func NewPathSearch(m *navmesh.Mesh, startRef, endRef navmesh.PolyRef, start, end
 	if _, _, err := polyData(m, "FindPath start", startRef); err != nil {
 		return nil, err
 	}
-	if _, _, err := polyData(m, "FindPath end", endRef); err != nil {
-		return nil, err
+	endArea, err := m.PolyArea(endRef)
+	if err != nil {
+		return nil, fmt.Errorf("query: FindPath end: polygon %#x: %w", uint64(endRef), err)
 	}
 	s := &PathSearch{m: m, filter: filter, startRef: startRef, endRef: endRef, start: start, end: end,
-		limits: limits, hScale: heuristicScale * filter.minCost(), reached: -1}
-	h := dist3(start, end)
-	s.nodes = []node{{ref: startRef, parent: -1, pos: start, total: h * s.hScale}}
-	s.index = map[[2]navmesh.PolyRef]int{{startRef, 0}: 0}
-	s.open = openHeap{{total: s.nodes[0].total, ref: startRef, node: 0}}
+		limits: limits, hScale: heuristicScale * filter.minCost(), endCost: filter.cost(endArea), reached: -1}
+	h, total := dist3(start, end), 0.0
+	if limits.Rule == SearchDetour {
+		h = float64(detourDist(start, end) * float32(heuristicScale))
+		total = h
+	} else {
+		total = h * s.hScale
+	}
+	s.nodes = []node{{ref: startRef, parent: -1, pos: start, total: total}}
+	s.index = map[stateKey]int{{startRef, 0}: 0}
+	s.open = openHeap{{total: total, ref: startRef, node: 0}}
 	s.bestH = h
 	return s, nil
 }
@@ -235,7 +309,7 @@ func (s *PathSearch) Step(maxStates int) (bool, error) {
 			continue // a stale entry
 		}
 		cur.closed = true
-		if cur.from == goalFrom {
+		if cur.entry == goalEntry || s.limits.Rule == SearchDetour && cur.ref == s.endRef {
 			s.reached, s.done = e.node, true
 			break
 		}
@@ -247,10 +321,18 @@ func (s *PathSearch) Step(maxStates int) (bool, error) {
 }
 
 // expand relaxes the successors of state ci: the goal when it lies in
-// endRef, and every neighbour polygon (the first link to each) that
-// passes the filter, except the one ci came from.
+// endRef (SearchOptimal), and every neighbour polygon (the first link to
+// each) that passes the filter, except the one ci came from. A state
+// keeps the entry point it was made with (under SearchOptimal the key
+// fixes it; under SearchDetour it is the first visit's). Under
+// SearchDetour a state in endRef costs the end leg too and has no
+// estimate.
 func (s *PathSearch) expand(ci int) error {
 	cur := s.nodes[ci]
+	back := navmesh.PolyRef(0) // the polygon ci came from
+	if cur.parent >= 0 {
+		back = s.nodes[cur.parent].ref
+	}
 	t, pi, err := polyData(s.m, "FindPath", cur.ref)
 	if err != nil {
 		return err
@@ -264,23 +346,40 @@ func (s *PathSearch) expand(ci int) error {
 		return fmt.Errorf("query: FindPath: polygon %#x: %w", uint64(cur.ref), err)
 	}
 	c := s.filter.cost(area)
-	if cur.ref == s.endRef {
+	detour := s.limits.Rule == SearchDetour
+	if cur.ref == s.endRef && !detour {
 		cost := cur.cost + float64(dist3(cur.pos, s.end)*c)
-		s.relax(ci, s.endRef, goalFrom, s.end, cost, 0)
+		s.relax(ci, stateKey{s.endRef, goalEntry}, s.end, cost, cost)
 	}
 	for k, l := range links {
 		nb := l.Ref
-		if nb == cur.from || firstLinkBefore(links, k) {
+		if nb == back || firstLinkBefore(links, k) {
 			continue
 		}
 		if nb != s.endRef && !s.filter.passesRef(s.m, nb) {
 			continue
 		}
-		a, b := linkPortal(t, pi, l)
-		mid := midpoint(a, b)
-		cost := cur.cost + float64(dist3(cur.pos, mid)*c)
-		dh := dist3(mid, s.end)
-		ni := s.relax(ci, nb, cur.ref, mid, cost, float64(dh*s.hScale))
+		key := stateKey{nb, uint64(cur.ref)}
+		if detour {
+			key.entry = detourEntry(l)
+		}
+		var pos geom.Vec3
+		if ni, seen := s.index[key]; seen {
+			pos = s.nodes[ni].pos
+		} else {
+			a, b := linkPortal(t, pi, l)
+			pos = midpoint(a, b)
+		}
+		if detour {
+			cost, h := s.detourStep(&cur, pos, c, nb == s.endRef)
+			if ni := s.relax(ci, key, pos, cost, float64(float32(cost)+float32(h))); ni >= 0 && h < s.bestH {
+				s.best, s.bestH = ni, h // Detour's nearest: the first with the least estimate
+			}
+			continue
+		}
+		cost := cur.cost + float64(dist3(cur.pos, pos)*c)
+		dh := dist3(pos, s.end)
+		ni := s.relax(ci, key, pos, cost, cost+float64(dh*s.hScale))
 		if ni < 0 {
 			continue
 		}
@@ -290,6 +389,28 @@ func (s *PathSearch) expand(ci int) error {
 		}
 	}
 	return nil
+}
+
+// detourStep returns, under SearchDetour, the cost of the state entered at
+// pos from cur (whose polygon costs c per metre) and its estimate, in
+// Detour's float32 arithmetic: the leg's length times c added to cur's
+// cost; entering the end polygon adds the end leg (times the end
+// polygon's cost) and has estimate 0, else the estimate is
+// heuristicScale times the distance from pos to the end (not scaled by
+// the smallest area cost, as Detour's).
+func (s *PathSearch) detourStep(cur *node, pos geom.Vec3, c float64, atEnd bool) (cost, h float64) {
+	cf := float32(cur.cost) + float32(detourDist(cur.pos, pos)*float32(c))
+	if atEnd {
+		return float64(cf + float32(detourDist(pos, s.end)*float32(s.endCost))), 0
+	}
+	return float64(cf), float64(detourDist(pos, s.end) * float32(heuristicScale))
+}
+
+// detourDist is Detour's dtVdist: the 3D distance in float32 arithmetic
+// (squares summed x, y, z in order; float32 sqrt, correctly rounded).
+func detourDist(a, b geom.Vec3) float32 {
+	dx, dy, dz := a.X-b.X, a.Y-b.Y, a.Z-b.Z
+	return float32(math.Sqrt(float64(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))))
 }
 
 // firstLinkBefore reports whether a link before links[k] leads to the
@@ -303,16 +424,16 @@ func firstLinkBefore(links []navmesh.Link, k int) bool {
 	return false
 }
 
-// relax offers state (ref, from) at pos with cost from parent ci: it is
-// created, or reopened when cheaper, and pushed. It returns the state's
-// index, -1 when it was not improved (or the node limit was hit).
-func (s *PathSearch) relax(ci int, ref, from navmesh.PolyRef, pos geom.Vec3, cost, h float64) int {
-	total := cost + h
-	key := [2]navmesh.PolyRef{ref, from}
+// relax offers state key at pos (for a new state) with cost and total
+// (cost + estimate) from parent ci: it is created, or reopened when
+// cheaper (SearchDetour: when its total is lower, as Detour), and pushed.
+// It returns the state's index, -1 when it was not improved (or the node
+// limit was hit).
+func (s *PathSearch) relax(ci int, key stateKey, pos geom.Vec3, cost, total float64) int {
 	ni, seen := s.index[key]
 	if seen {
 		n := &s.nodes[ni]
-		if cost >= n.cost {
+		if cost >= n.cost || s.limits.Rule == SearchDetour && total >= n.total {
 			return -1
 		}
 		n.parent, n.cost, n.total, n.closed = ci, cost, total, false
@@ -322,11 +443,11 @@ func (s *PathSearch) relax(ci int, ref, from navmesh.PolyRef, pos geom.Vec3, cos
 			return -1
 		}
 		ni = len(s.nodes)
-		s.nodes = append(s.nodes, node{ref: ref, from: from, parent: ci, pos: pos, cost: cost, total: total})
+		s.nodes = append(s.nodes, node{ref: key.ref, entry: key.entry, parent: ci, pos: pos, cost: cost, total: total})
 		s.index[key] = ni
 	}
 	s.seq++
-	heap.Push(&s.open, openEntry{total: total, ref: ref, seq: s.seq, node: ni})
+	heap.Push(&s.open, openEntry{total: total, ref: key.ref, seq: s.seq, node: ni})
 	return ni
 }
 
@@ -345,7 +466,10 @@ func (s *PathSearch) Result() ([]navmesh.PolyRef, error) {
 	}
 	last := s.best
 	if s.reached >= 0 {
-		last = s.nodes[s.reached].parent
+		last = s.reached
+		if s.nodes[last].entry == goalEntry {
+			last = s.nodes[last].parent
+		}
 	}
 	var path []navmesh.PolyRef
 	for i := last; i >= 0; i = s.nodes[i].parent {
