@@ -13,23 +13,30 @@ import (
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
 	"navviz/tilecache"
+	"navviz/world"
 )
 
 // hashConfig is one column set of the hash matrix: the settings a scenario
 // runs with (the defaults with this partition; layerFirst sets no detail
-// height sampling, the layer-first setting).
+// height sampling, the layer-first setting) and, for a world of several
+// agent sizes, its agents (none: one agent of the default settings).
 type hashConfig struct {
 	name       string
 	partition  pipeline.PartitionType
 	layerFirst bool
+	agents     []world.Agent
 }
 
 // hashConfigs are the settings every scenario runs with, in table order.
 var hashConfigs = []hashConfig{
-	{"watershed", pipeline.Watershed, false},
-	{"monotone", pipeline.Monotone, false},
-	{"layers", pipeline.Layers, false},
-	{"layers-first", pipeline.Layers, true},
+	{"watershed", pipeline.Watershed, false, nil},
+	{"monotone", pipeline.Monotone, false, nil},
+	{"layers", pipeline.Layers, false, nil},
+	{"layers-first", pipeline.Layers, true, nil},
+	{"two-agents", pipeline.Watershed, false, []world.Agent{
+		{Name: "small", HeightM: 1.6, RadiusM: 0.3, MaxClimbM: 0.9, MaxSlopeDeg: 45},
+		{Name: "large", HeightM: 2.4, RadiusM: 1.2, MaxClimbM: 0.5, MaxSlopeDeg: 35},
+	}},
 }
 
 func (h hashConfig) settings() pipeline.NavSettings {
@@ -51,12 +58,20 @@ type hashRow struct {
 	mesh, content, snapshot uint64
 }
 
-// hashScenario is a hash-matrix scenario: it runs on a level under the
-// given settings and reports a row after every step.
+// agentList returns the config's agents: its own, or one agent of s.
+func (h hashConfig) agentList(s pipeline.NavSettings) []world.Agent {
+	if len(h.agents) > 0 {
+		return h.agents
+	}
+	return []world.Agent{world.AgentOf("default", s)}
+}
+
+// hashScenario is a hash-matrix scenario: it edits a World of a level
+// (built by hashMatrix) and reports rows after every step.
 type hashScenario struct {
 	name  string
 	level string
-	run   func(s *pipeline.NavSettings, soup *level.Soup, row func(step string, c *tilecache.Cache) error) error
+	run   func(w *world.World, row func(step string) error) error
 }
 
 // hashScenarios lists the scenarios in table order.
@@ -76,16 +91,8 @@ var hashScenarios = []hashScenario{
 //	restore   Restore(S)
 //	finish    UpdateAll
 //	clear     every obstacle and volume removed, UpdateAll
-func runTileCacheScenario(s *pipeline.NavSettings, soup *level.Soup, row func(string, *tilecache.Cache) error) error {
-	ch, err := level.NewChunky(soup, 256)
-	if err != nil {
-		return err
-	}
-	c, err := tilecache.BuildChunk(context.Background(), s, soup, ch, tilecache.Options{})
-	if err != nil {
-		return err
-	}
-	if err := row("build", c); err != nil {
+func runTileCacheScenario(w *world.World, row func(string) error) error {
+	if err := row("build"); err != nil {
 		return err
 	}
 	v := geom.V3
@@ -95,7 +102,7 @@ func runTileCacheScenario(s *pipeline.NavSettings, soup *level.Soup, row func(st
 		voxel.Box(v(40, -10, 40), v(44, 20, 41)),
 		voxel.OrientedBox(v(60, 2, 100), v(3, 15, 0.75), 0.6),
 	} {
-		id, err := c.AddObstacle(o)
+		id, err := w.AddObstacle(o)
 		if err != nil {
 			return err
 		}
@@ -104,67 +111,67 @@ func runTileCacheScenario(s *pipeline.NavSettings, soup *level.Soup, row func(st
 		}
 	}
 	swamp := voxel.ConvexVolume{VertsXZ: [][2]float32{{98, 80}, {110, 80}, {110, 90}, {98, 90}}, MinYM: -10, MaxYM: 20, Area: 5}
-	if _, err := c.AddVolume(swamp); err != nil {
+	if _, err := w.AddVolume(swamp); err != nil {
 		return err
 	}
-	if err := row("add", c); err != nil {
+	if err := row("add"); err != nil {
 		return err
 	}
-	if _, err := c.Update(3); err != nil {
+	if _, err := w.Update(3); err != nil {
 		return err
 	}
-	if err := row("update-3", c); err != nil {
+	if err := row("update-3"); err != nil {
 		return err
 	}
-	snap, err := c.Snapshot()
+	snap, err := w.Snapshot()
 	if err != nil {
 		return err
 	}
-	if err := row("snapshot", c); err != nil {
+	if err := row("snapshot"); err != nil {
 		return err
 	}
-	if err := c.RemoveObstacle(box); err != nil {
+	if err := w.RemoveObstacle(box); err != nil {
 		return err
 	}
-	if _, err := c.AddObstacle(voxel.Cylinder(v(30, -10, 120), 2, 30)); err != nil {
+	if _, err := w.AddObstacle(voxel.Cylinder(v(30, -10, 120), 2, 30)); err != nil {
 		return err
 	}
 	hole := voxel.ConvexVolume{VertsXZ: [][2]float32{{70, 30}, {80, 28}, {76, 38}}, MinYM: -10, MaxYM: 20, Area: 0}
-	if _, err := c.AddVolume(hole); err != nil {
+	if _, err := w.AddVolume(hole); err != nil {
 		return err
 	}
-	if _, err := c.UpdateAll(); err != nil {
+	if _, err := w.UpdateAll(); err != nil {
 		return err
 	}
-	if err := row("change", c); err != nil {
+	if err := row("change"); err != nil {
 		return err
 	}
-	if err := c.Restore(snap); err != nil {
+	if err := w.Restore(snap); err != nil {
 		return err
 	}
-	if err := row("restore", c); err != nil {
+	if err := row("restore"); err != nil {
 		return err
 	}
-	if _, err := c.UpdateAll(); err != nil {
+	if _, err := w.UpdateAll(); err != nil {
 		return err
 	}
-	if err := row("finish", c); err != nil {
+	if err := row("finish"); err != nil {
 		return err
 	}
-	for _, o := range c.Obstacles() {
-		if err := c.RemoveObstacle(o.ID); err != nil {
+	for _, o := range w.Obstacles() {
+		if err := w.RemoveObstacle(o.ID); err != nil {
 			return err
 		}
 	}
-	for _, vol := range c.Volumes() {
-		if err := c.RemoveVolume(vol.ID); err != nil {
+	for _, vol := range w.Volumes() {
+		if err := w.RemoveVolume(vol.ID); err != nil {
 			return err
 		}
 	}
-	if _, err := c.UpdateAll(); err != nil {
+	if _, err := w.UpdateAll(); err != nil {
 		return err
 	}
-	return row("clear", c)
+	return row("clear")
 }
 
 // hashMatrix runs the scenarios whose name has the prefix (all for "") and
@@ -183,25 +190,28 @@ func hashMatrix(prefix string) ([]hashRow, error) {
 		}
 		for _, hc := range hashConfigs {
 			s := hc.settings()
-			err := sc.run(&s, soup, func(step string, c *tilecache.Cache) error {
-				m := c.Mesh()
-				mb, err := m.MarshalBinary()
-				if err != nil {
-					return err
-				}
-				content := xxhash.New()
-				for _, ref := range m.Tiles() {
-					d, err := m.TileData(ref)
+			agents := hc.agentList(s)
+			w, err := world.Build(context.Background(), s, soup, agents, tilecache.Options{})
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", sc.name, hc.name, err)
+			}
+			err = sc.run(w, func(step string) error {
+				for _, a := range agents {
+					config := hc.name
+					if len(agents) > 1 {
+						config += "/" + a.Name
+					}
+					c, err := w.Cache(a.Name)
 					if err != nil {
 						return err
 					}
-					content.Write(d)
+					r, err := hashCache(c)
+					if err != nil {
+						return err
+					}
+					r.scenario, r.config, r.step = sc.name, config, step
+					rows = append(rows, r)
 				}
-				sb, err := c.Snapshot()
-				if err != nil {
-					return err
-				}
-				rows = append(rows, hashRow{sc.name, hc.name, step, c.QueueLen(), m.TileCount(), xxhash.Sum64(mb), content.Sum64(), xxhash.Sum64(sb)})
 				return nil
 			})
 			if err != nil {
@@ -219,15 +229,37 @@ func hashMatrix(prefix string) ([]hashRow, error) {
 	return rows, nil
 }
 
+// hashCache returns the row figures of c (queue, tiles and hashes).
+func hashCache(c *tilecache.Cache) (hashRow, error) {
+	m := c.Mesh()
+	mb, err := m.MarshalBinary()
+	if err != nil {
+		return hashRow{}, err
+	}
+	content := xxhash.New()
+	for _, ref := range m.Tiles() {
+		d, err := m.TileData(ref)
+		if err != nil {
+			return hashRow{}, err
+		}
+		content.Write(d)
+	}
+	sb, err := c.Snapshot()
+	if err != nil {
+		return hashRow{}, err
+	}
+	return hashRow{queue: c.QueueLen(), tiles: m.TileCount(), mesh: xxhash.Sum64(mb), content: content.Sum64(), snapshot: xxhash.Sum64(sb)}, nil
+}
+
 // writeHashMatrix prints rows as the hash-matrix table.
 func writeHashMatrix(w io.Writer, rows []hashRow) error {
 	var b strings.Builder
 	b.WriteString("# navviz hash matrix (docs/tilecache.md): after each step of each scenario, the queued tiles,\n")
 	b.WriteString("# the navmesh tiles and the xxhash64 of Mesh.MarshalBinary (mesh), of the tiles' data alone\n")
 	b.WriteString("# by (z, x, layer) (content) and of Cache.Snapshot (snapshot)\n")
-	fmt.Fprintf(&b, "%-18s %-13s %-9s %5s %5s  %-16s  %-16s  %s\n", "scenario", "config", "step", "queue", "tiles", "mesh", "content", "snapshot")
+	fmt.Fprintf(&b, "%-18s %-16s %-9s %5s %5s  %-16s  %-16s  %s\n", "scenario", "config", "step", "queue", "tiles", "mesh", "content", "snapshot")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "%-18s %-13s %-9s %5d %5d  %016x  %016x  %016x\n", r.scenario, r.config, r.step, r.queue, r.tiles, r.mesh, r.content, r.snapshot)
+		fmt.Fprintf(&b, "%-18s %-16s %-9s %5d %5d  %016x  %016x  %016x\n", r.scenario, r.config, r.step, r.queue, r.tiles, r.mesh, r.content, r.snapshot)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -1,0 +1,138 @@
+package world
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// SnapshotMagic starts every World snapshot; SnapshotVersion is the format
+// version this package writes and reads (docs/world.md).
+const (
+	SnapshotMagic   = "NVWD"
+	SnapshotVersion = 1
+)
+
+// Snapshot returns the run-time state of every agent's cache in one
+// checksummed blob: magic, version (uint16), agent count (uint16), then per
+// agent its name (uint16 length, bytes), the cache's settings fingerprint
+// (uint64) and its tilecache snapshot (uint32 length, bytes), then an
+// xxhash64 of all that; integers little-endian.
+func (w *World) Snapshot() ([]byte, error) {
+	if err := w.check(); err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	b := append([]byte(nil), SnapshotMagic...)
+	b = le.AppendUint16(b, SnapshotVersion)
+	b = le.AppendUint16(b, uint16(len(w.caches)))
+	for i, c := range w.caches {
+		snap, err := c.Snapshot()
+		if err != nil {
+			return nil, fmt.Errorf("world: Snapshot: agent %q: %w", w.agents[i].Name, err)
+		}
+		b = le.AppendUint16(b, uint16(len(w.agents[i].Name)))
+		b = append(b, w.agents[i].Name...)
+		b = le.AppendUint64(b, c.Fingerprint())
+		b = le.AppendUint32(b, uint32(len(snap)))
+		b = append(b, snap...)
+	}
+	return le.AppendUint64(b, xxhash.Sum64(b)), nil
+}
+
+// splitSnapshot checks data's frame against w (magic, version, checksum,
+// the same agents in the same order with the same settings fingerprints)
+// and returns each agent's cache snapshot.
+func (w *World) splitSnapshot(data []byte) ([][]byte, error) {
+	le := binary.LittleEndian
+	const head = len(SnapshotMagic) + 2 + 2
+	if len(data) < head+8 || string(data[:len(SnapshotMagic)]) != SnapshotMagic {
+		return nil, fmt.Errorf("not a World snapshot (%d bytes, want the magic %q and at least %d bytes)", len(data), SnapshotMagic, head+8)
+	}
+	body := data[:len(data)-8]
+	if sum, want := le.Uint64(data[len(data)-8:]), xxhash.Sum64(body); sum != want {
+		return nil, fmt.Errorf("checksum %#x, the data gives %#x: the snapshot is corrupt", sum, want)
+	}
+	if v := le.Uint16(data[4:]); v != SnapshotVersion {
+		return nil, fmt.Errorf("version %d, this build reads version %d", v, SnapshotVersion)
+	}
+	if n := int(le.Uint16(data[6:])); n != len(w.caches) {
+		return nil, fmt.Errorf("%d agents, the World has %d", n, len(w.caches))
+	}
+	rest := body[head:]
+	take := func(n int, what string) ([]byte, error) {
+		if n > len(rest) {
+			return nil, fmt.Errorf("%s: %d bytes, only %d left", what, n, len(rest))
+		}
+		out := rest[:n]
+		rest = rest[n:]
+		return out, nil
+	}
+	out := make([][]byte, len(w.caches))
+	for i, a := range w.agents {
+		at := fmt.Sprintf("agent %d", i)
+		lb, err := take(2, at+" name length")
+		if err != nil {
+			return nil, err
+		}
+		name, err := take(int(le.Uint16(lb)), at+" name")
+		if err != nil {
+			return nil, err
+		}
+		if string(name) != a.Name {
+			return nil, fmt.Errorf("%s is %q, the World's is %q", at, name, a.Name)
+		}
+		fb, err := take(8, at+" fingerprint")
+		if err != nil {
+			return nil, err
+		}
+		if fp, want := le.Uint64(fb), w.caches[i].Fingerprint(); fp != want {
+			return nil, fmt.Errorf("agent %q: settings fingerprint %#x, the World's cache has %#x (other level or settings)", a.Name, fp, want)
+		}
+		sb, err := take(4, at+" snapshot length")
+		if err != nil {
+			return nil, err
+		}
+		if out[i], err = take(int(le.Uint32(sb)), at+" snapshot"); err != nil {
+			return nil, err
+		}
+	}
+	if len(rest) != 0 {
+		return nil, fmt.Errorf("%d bytes after the last agent", len(rest))
+	}
+	return out, nil
+}
+
+// Restore restores a Snapshot of a World of the same level, settings and
+// agents. It checks the whole blob first; should an agent's cache still
+// refuse its part, the caches restored before it are put back as they
+// were, so a failed Restore changes nothing.
+func (w *World) Restore(data []byte) error {
+	if err := w.check(); err != nil {
+		return err
+	}
+	parts, err := w.splitSnapshot(data)
+	if err != nil {
+		return fmt.Errorf("world: Restore: %w", err)
+	}
+	before := make([][]byte, len(w.caches))
+	for i, c := range w.caches {
+		if before[i], err = c.Snapshot(); err != nil {
+			return fmt.Errorf("world: Restore: agent %q: %w", w.agents[i].Name, err)
+		}
+	}
+	for i, c := range w.caches {
+		if err := c.Restore(parts[i]); err != nil {
+			err = fmt.Errorf("world: Restore: agent %q: %w", w.agents[i].Name, err)
+			for j := range i {
+				if rerr := w.caches[j].Restore(before[j]); rerr != nil {
+					err = errors.Join(err, fmt.Errorf("world: Restore: putting agent %q back: %w", w.agents[j].Name, rerr))
+				}
+			}
+			return err
+		}
+	}
+	return nil
+}
