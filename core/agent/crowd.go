@@ -492,6 +492,9 @@ func (c *Crowd) walk(m *navmesh.Mesh, a *agent) {
 			budget -= d
 			a.enter(p.Ref)
 			a.next++
+			if a.next < len(a.pts) {
+				a.settle(m, a.pts[a.next].Pos)
+			}
 			continue
 		}
 		f := budget / d
@@ -516,6 +519,30 @@ func (c *Crowd) walk(m *navmesh.Mesh, a *agent) {
 		}
 		a.target = t
 		c.plan(m, a)
+	}
+}
+
+// settle moves a's corridor index forward, up to the polygon of the point
+// ahead (next), to the first polygon the middle of the leg from a's
+// position to next lies over. A straight path that passes exactly through
+// a vertex shared by several polygons (the corner of four tiles) names
+// the last polygon that touches the vertex as the one it goes on in,
+// which may touch the leg only at that point.
+func (a *agent) settle(m *navmesh.Mesh, next geom.Vec3) {
+	mid := geom.Vec3{
+		X: float32(float64(a.pos.X)/2 + float64(next.X)/2),
+		Y: float32(float64(a.pos.Y)/2 + float64(next.Y)/2),
+		Z: float32(float64(a.pos.Z)/2 + float64(next.Z)/2),
+	}
+	last := a.pts[a.next].Ref
+	for k := a.ci; k < len(a.corridor); k++ {
+		if q, err := query.ClosestPointOnPoly(m, a.corridor[k], mid); err == nil && q.X == mid.X && q.Z == mid.Z {
+			a.ci = k
+			return
+		}
+		if a.corridor[k] == last {
+			return
+		}
 	}
 }
 
