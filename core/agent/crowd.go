@@ -530,9 +530,9 @@ func (c *Crowd) walk(m *navmesh.Mesh, a *agent) {
 // which may touch the leg only at that point.
 func (a *agent) settle(m *navmesh.Mesh, next geom.Vec3) {
 	mid := geom.Vec3{
-		X: float32(float64(a.pos.X)/2 + float64(next.X)/2),
-		Y: float32(float64(a.pos.Y)/2 + float64(next.Y)/2),
-		Z: float32(float64(a.pos.Z)/2 + float64(next.Z)/2),
+		X: float32((float64(a.pos.X) + float64(next.X)) / 2),
+		Y: float32((float64(a.pos.Y) + float64(next.Y)) / 2),
+		Z: float32((float64(a.pos.Z) + float64(next.Z)) / 2),
 	}
 	last := a.pts[a.next].Ref
 	for k := a.ci; k < len(a.corridor); k++ {
