@@ -360,6 +360,7 @@ func (a *App) syncSpanOverlays() {
 	a.syncCacheOverlays() // the tile cache's overlays (cache_state.go)
 	a.syncInspect()       // the repair inspector's (inspect_panel.go)
 	a.syncPath()          // the Path tool's (path_tool.go)
+	a.syncAgents()        // the Agents tool's (tools_agents.go)
 }
 
 // isStageOverlay reports whether name is a span or mesh overlay of the

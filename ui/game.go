@@ -242,6 +242,9 @@ func (g *Game) Update() error {
 	// The Path tool's modifier clicks come first (path_tool.go); the path
 	// follows every swap through syncSpanOverlays.
 	g.applyIntent(g.ctl.step(g.cacheFrame(g.pathFrame(g.nextInput(captured)))))
+	if g.App.tickAgents() { // after this tick's swaps (tools_agents.go)
+		g.redraw.mark(reasonAgents)
+	}
 	g.App.syncSpanOverlays()
 	g.benchStep()
 	g.endUpdate(captured)
