@@ -671,7 +671,7 @@ func (g *Game) cachePanel(ctx *debugui.Context) {
 	ctx.Header("Tools", true, func() { g.toolsSection(ctx) })
 	ctx.Header("Update", true, func() { g.updateSection(ctx) })
 	ctx.Header("Snapshot and undo", true, func() { g.snapshotSection(ctx) })
-	ctx.Header("Agents", true, func() { g.agentsSection(ctx) }) // tools_agents.go
+	ctx.Header("Agents", true, func() { g.agentsSection(ctx) })    // tools_agents.go
 	ctx.Header("Inspect", false, func() { g.inspectSection(ctx) }) // inspect_panel.go
 }
 
