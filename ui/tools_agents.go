@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
@@ -18,9 +19,11 @@ import (
 // The Agents section of the Cache panel spawns Count agents from Seed
 // (spawn points and targets drawn on the mesh; with a common target set,
 // every agent heads there), runs and pauses them, steps them one tick
-// and clears them. While running, the crowd advances one fixed step
-// (agent.Config.StepS = 1/TPS) per tick, so it moves in real time and a
-// replay of the same ticks is the same. With the agents tool chosen, a
+// and clears them. While running, each tick advances the crowd by as many
+// fixed steps (agent.Config.StepS = 1/TPS) as the wall clock says have
+// passed (at most maxAgentStepsPerTick), so it moves in real time even
+// when ticks come late; the crowd itself only knows steps, so the same
+// steps and edits give the same positions. With the agents tool chosen, a
 // click on the level sends every agent there. After every tile-cache swap
 // each agent whose corridor holds a stale polygon plans again from where
 // it stands. The "agents" overlay draws them (render.AgentsOverlay): red
@@ -44,6 +47,8 @@ type agentsState struct {
 	HasAgentTarget bool
 
 	agentsSoup  *level.Soup // the level the crowd was spawned on
+	agentsLast  time.Time   // the wall time of the last running tick
+	agentsDebtS float64     // wall time not stepped yet, seconds
 	agentsGen   uint64      // bumped whenever the crowd changes
 	agentsBuilt map[string]agentsKey
 	agentsVis   map[string]bool
@@ -160,13 +165,38 @@ func (a *App) StepAgents(n int) bool {
 	return true
 }
 
-// tickAgents runs one tick of the crowd: a step while it runs. It
-// reports whether the crowd moved (a redraw reason).
+// maxAgentStepsPerTick bounds the steps one tick runs (one second of
+// simulated time): a stalled window does not make the crowd jump.
+const maxAgentStepsPerTick = 60
+
+// agentsNow is the wall clock of tickAgents (a variable for tests).
+var agentsNow = time.Now
+
+// tickAgents runs one tick of the crowd: while it runs, the steps the
+// wall clock time since the last tick holds (the first tick after a
+// pause or a spawn runs one). It reports whether the crowd moved (a
+// redraw reason).
 func (a *App) tickAgents() bool {
-	if !a.AgentsRunning {
+	if !a.AgentsRunning || a.Crowd == nil {
+		a.agentsLast, a.agentsDebtS = time.Time{}, 0
 		return false
 	}
-	return a.StepAgents(1)
+	now := agentsNow()
+	n := 1
+	if !a.agentsLast.IsZero() {
+		stepS := float64(a.Crowd.StepS())
+		a.agentsDebtS += now.Sub(a.agentsLast).Seconds()
+		n = int(a.agentsDebtS / stepS)
+		a.agentsDebtS -= float64(float64(n) * stepS)
+		if n > maxAgentStepsPerTick {
+			n, a.agentsDebtS = maxAgentStepsPerTick, 0
+		}
+	}
+	a.agentsLast = now
+	if n <= 0 {
+		return false
+	}
+	return a.StepAgents(n)
 }
 
 // tps is Ebitengine's ticks per second (a variable for tests).

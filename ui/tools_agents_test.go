@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"navviz/core/agent"
 	"navviz/core/geom"
@@ -19,6 +20,10 @@ import (
 func TestAgentsTool(t *testing.T) {
 	g := terrainCacheGame(t)
 	a := g.App
+	// A clock that ticks 1/60 s per reading: one step a tick.
+	clock := time.Unix(0, 0)
+	defer func(f func() time.Time) { agentsNow = f }(agentsNow)
+	agentsNow = func() time.Time { clock = clock.Add(time.Second / 60); return clock }
 	a.AgentCount, a.AgentSeed = 8, 3
 	if err := a.SpawnAgents(); err != nil {
 		t.Fatal(err)
@@ -33,8 +38,11 @@ func TestAgentsTool(t *testing.T) {
 	}
 	before := a.Crowd.Agents()
 	drawFrames(t, g, 30)
-	if got := a.Crowd.Steps(); got != 30 {
-		t.Errorf("%d steps after 30 ticks, want 30", got)
+	// The clock's 1/60 s and the step's float32 1/60 s differ by a
+	// rounding: one tick may carry its step to the next.
+	steps := a.Crowd.Steps()
+	if steps < 29 || steps > 30 {
+		t.Errorf("%d steps after 30 ticks 1/60 s apart, want 30 (29 by rounding)", steps)
 	}
 	moved := 0
 	for i, ag := range a.Crowd.Agents() {
@@ -52,8 +60,8 @@ func TestAgentsTool(t *testing.T) {
 	// Pause: no steps.
 	a.AgentsRunning = false
 	drawFrames(t, g, 3)
-	if a.Crowd.Steps() != 30 {
-		t.Errorf("paused crowd stepped to %d", a.Crowd.Steps())
+	if a.Crowd.Steps() != steps {
+		t.Errorf("paused crowd stepped from %d to %d", steps, a.Crowd.Steps())
 	}
 
 	// The agents tool: a click sets every agent's target.
@@ -128,5 +136,42 @@ func TestSpawnAgentsErrors(t *testing.T) {
 	}
 	if a.StepAgents(1) || a.tickAgents() {
 		t.Error("no crowd stepped")
+	}
+}
+
+// TestTickAgentsRealTime: a running crowd takes as many steps a tick as
+// the wall clock says have passed, carries the remainder, runs at most
+// maxAgentStepsPerTick after a stall, and none while paused.
+func TestTickAgentsRealTime(t *testing.T) {
+	g := terrainCacheGame(t)
+	a := g.App
+	clock := time.Unix(0, 0)
+	defer func(f func() time.Time) { agentsNow = f }(agentsNow)
+	agentsNow = func() time.Time { return clock }
+	a.AgentCount = 2
+	if err := a.SpawnAgents(); err != nil {
+		t.Fatal(err)
+	}
+	stepS := float64(a.Crowd.StepS())
+	for _, tc := range []struct {
+		name    string
+		advance time.Duration
+		running bool
+		want    uint64 // steps so far
+	}{
+		{"first tick", 0, true, 1},
+		{"no time", 0, true, 1},
+		{"2.5 steps", time.Duration(2.5 * stepS * float64(time.Second)), true, 3},
+		{"half a step carried", time.Duration(0.6 * stepS * float64(time.Second)), true, 4},
+		{"stall", 5 * time.Second, true, 4 + maxAgentStepsPerTick},
+		{"paused", time.Second, false, 4 + maxAgentStepsPerTick},
+		{"resumed", time.Second, true, 5 + maxAgentStepsPerTick},
+	} {
+		clock = clock.Add(tc.advance)
+		a.AgentsRunning = tc.running
+		a.tickAgents()
+		if got := a.Crowd.Steps(); got != tc.want {
+			t.Errorf("%s: %d steps, want %d", tc.name, got, tc.want)
+		}
 	}
 }
