@@ -14,13 +14,13 @@ const OverlayAgents = "agents"
 
 // Look of the agents overlay.
 var (
-	agentMoving      = color.RGBA{40, 150, 255, 255}
-	agentArrived     = color.RGBA{60, 210, 90, 255}
-	agentUnreachable = color.RGBA{235, 40, 40, 255}
-	agentCorridor    = color.RGBA{90, 160, 255, 45}
-	agentPathMoving  = color.RGBA{120, 200, 255, 255}
-	agentPathRed     = color.RGBA{255, 120, 120, 255}
-	agentTargetMark  = color.RGBA{250, 250, 250, 255}
+	agentMoving      = color.RGBA{255, 200, 0, 255}
+	agentArrived     = color.RGBA{60, 220, 90, 255}
+	agentUnreachable = color.RGBA{235, 30, 30, 255}
+	agentCorridor    = color.RGBA{170, 90, 255, 50}
+	agentPathMoving  = color.RGBA{255, 255, 255, 255}
+	agentPathRed     = color.RGBA{255, 130, 130, 255}
+	agentTargetMark  = color.RGBA{255, 60, 220, 255}
 )
 
 const (
@@ -32,11 +32,11 @@ const (
 	// agentDiscSides is the number of sides of the disc.
 	agentDiscSides = 12
 	// agentPointPx is the size of an agent's head point, pixels.
-	agentPointPx = 7
+	agentPointPx = 9
 )
 
-// AgentColour returns the colour an agent in state s is drawn in: blue
-// moving, green arrived, red unreachable.
+// AgentColour returns the colour an agent in state s is drawn in: amber
+// moving, green arrived, red unreachable (the cache's polygons are blue).
 func AgentColour(s agent.State) color.RGBA {
 	switch s {
 	case agent.Arrived:
@@ -59,9 +59,9 @@ var discXZ = func() [agentDiscSides][2]float32 {
 }()
 
 // AgentsOverlay returns the overlay "agents": for every agent its
-// remaining corridor tinted translucent blue over the polygons' detail
+// remaining corridor tinted translucent violet over the polygons' detail
 // triangles (skipping stale references), its remaining straight path as a
-// line (light blue, light red when unreachable) ending in a white target
+// line (white, light red when unreachable) ending in a magenta target
 // mark, and the agent as a disc agentRadiusM wide at its feet with a body
 // line agentHeightM tall and a point on top, in AgentColour. A nil mesh
 // draws no corridors. It only reads m.
