@@ -85,12 +85,12 @@ func (a *App) agentsConfig() agent.Config {
 // or with a bad count, it is an error shown in the window, and the
 // current crowd stays.
 func (a *App) SpawnAgents() error {
+	if a.AgentSeed < 0 {
+		return a.agentsFail(fmt.Errorf("ui: spawn agents: seed %d, want >= 0", a.AgentSeed))
+	}
 	m := a.pathMesh()
 	if m == nil {
 		return a.agentsFail(fmt.Errorf("ui: spawn agents: no navmesh: build the level or the cache"))
-	}
-	if a.AgentSeed < 0 {
-		return a.agentsFail(fmt.Errorf("ui: spawn agents: seed %d, want >= 0", a.AgentSeed))
 	}
 	c, err := agent.New(m, a.agentsConfig())
 	if err != nil {

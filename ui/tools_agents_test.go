@@ -131,8 +131,13 @@ func TestSpawnAgentsErrors(t *testing.T) {
 		t.Errorf("no mesh: %v, Err %q, crowd %v", err, a.Err, a.Crowd)
 	}
 	a.AgentSeed = -1
-	if err := a.SpawnAgents(); err == nil {
-		t.Error("a negative seed spawned")
+	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "seed -1") {
+		t.Errorf("negative seed: %v, Err %q", err, a.Err)
+	}
+	a.AgentSeed, a.AgentCount = 1, agent.MaxCount+1
+	a.Cache = terrainCacheGame(t).App.Cache
+	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "Count 1001") || a.Crowd != nil {
+		t.Errorf("too many agents: %v, Err %q, crowd %v", err, a.Err, a.Crowd)
 	}
 	if a.StepAgents(1) || a.tickAgents() {
 		t.Error("no crowd stepped")
