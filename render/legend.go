@@ -86,6 +86,9 @@ func OverlayLegend(name string) []LegendEntry {
 		return []LegendEntry{{Plain: true, Label: name, Meaning: "contours in region colours"}, key(contourDiffer, "contour differs", "repaired contour differs from scratch")}
 	case OverlayPath:
 		return []LegendEntry{key(pathLine, name, "straight path"), key(pathStart, name+": start", "start point"), key(pathEnd, name+": end", "end point")}
+	case OverlayAgents:
+		return []LegendEntry{key(agentMoving, name+": moving", "agent walking its path"), key(agentArrived, name+": arrived", "agent at its target"),
+			key(agentUnreachable, name+": unreachable", "agent that cannot reach its target"), key(agentCorridor, name+": corridor", "polygons left on an agent's corridor")}
 	case OverlaySelection:
 		return plain("yellow box: the selected tile")
 	}

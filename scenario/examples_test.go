@@ -2,7 +2,9 @@ package scenario
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -39,6 +41,7 @@ func TestExamples(t *testing.T) {
 				if err := UpdateGoldens(res.Shots, GoldenDir(file)); err != nil {
 					t.Fatal(err)
 				}
+				updateAgentsGolden(t, file, &res.Report)
 				return
 			}
 			again, err := RunFile(file)
@@ -56,7 +59,59 @@ func TestExamples(t *testing.T) {
 				}
 			}
 			checkExample(t, BaseName(file), &res.Report)
+			checkAgentsGolden(t, file, &res.Report)
 		})
+	}
+}
+
+// agentsGoldenName is the golden of an example's agents steps: their
+// reports (positions bit for bit, states, re-plans) as JSON, beside the
+// golden PNGs.
+const agentsGoldenName = "agents.json"
+
+// agentsJSON returns the agents reports of r's steps as indented JSON, nil
+// when no step has one.
+func agentsJSON(t *testing.T, r *Report) []byte {
+	t.Helper()
+	var reps []*AgentsReport
+	for _, s := range r.Steps {
+		if s.Agents != nil {
+			reps = append(reps, s.Agents)
+		}
+	}
+	if reps == nil {
+		return nil
+	}
+	b, err := json.MarshalIndent(reps, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+// updateAgentsGolden writes the agents golden of an example with agents
+// steps.
+func updateAgentsGolden(t *testing.T, file string, r *Report) {
+	if b := agentsJSON(t, r); b != nil {
+		if err := os.WriteFile(filepath.Join(GoldenDir(file), agentsGoldenName), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// checkAgentsGolden fails unless the agents reports of an example equal
+// its golden byte for byte (the crowd is deterministic).
+func checkAgentsGolden(t *testing.T, file string, r *Report) {
+	got := agentsJSON(t, r)
+	if got == nil {
+		return
+	}
+	want, err := os.ReadFile(filepath.Join(GoldenDir(file), agentsGoldenName))
+	if err != nil {
+		t.Fatalf("%v (write it with: go test ./scenario -run Examples -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the agents differ from %s (regenerate with: go test ./scenario -run Examples -update)", agentsGoldenName)
 	}
 }
 
@@ -132,6 +187,24 @@ func checkExample(t *testing.T, name string, r *Report) {
 		}
 		if r.FinalMeshHash != r.MeshHash {
 			t.Errorf("the restored mesh is %s, not the first build's %s", r.FinalMeshHash, r.MeshHash)
+		}
+	case "agents-reroute":
+		// The wall swaps the tiles round the target: the agents whose
+		// corridors ran there re-plan, and none stands in the wall.
+		var last *AgentsReport
+		for _, s := range r.Steps {
+			if s.Agents != nil {
+				last = s.Agents
+			}
+		}
+		if last == nil || last.Replans == 0 || last.Moving+last.Arrived == 0 || last.Unreachable == len(last.Agents) {
+			t.Errorf("agents after the wall %+v, want re-plans and agents on their way", last)
+		} else {
+			for i, a := range last.Agents {
+				if p := a.PosM; p[0] > 94 && p[0] < 104 && p[2] > 139 && p[2] < 141 {
+					t.Errorf("agent %d stands in the wall at %v", i, p)
+				}
+			}
 		}
 	case "path-reroute":
 		var paths []*PathReport

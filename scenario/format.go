@@ -99,6 +99,7 @@ type Step struct {
 	SelectTile     *[2]int       `json:"select_tile,omitempty"`
 	Path           *PathStep     `json:"path,omitempty"`
 	Shot           *ShotStep     `json:"shot,omitempty"`
+	Agents         *AgentsStep   `json:"agents,omitempty"`
 }
 
 // Step kinds, the JSON keys of Step.
@@ -115,6 +116,7 @@ const (
 	KindSelectTile     = "select_tile"
 	KindPath           = "path"
 	KindShot           = "shot"
+	KindAgents         = "agents"
 )
 
 // kinds returns the kinds of the fields set in s, in field order.
@@ -137,6 +139,7 @@ func (s *Step) kinds() []string {
 	add(s.SelectTile != nil, KindSelectTile)
 	add(s.Path != nil, KindPath)
 	add(s.Shot != nil, KindShot)
+	add(s.Agents != nil, KindAgents)
 	return k
 }
 
@@ -284,7 +287,8 @@ var LevelOverlays = []string{render.OverlayInput, render.OverlayGrid}
 
 // OverlayNames returns every overlay name an overlays step accepts, in
 // drawing order: the level's, the span and mesh stages' (plain build),
-// the selection, the tile cache's, the repair inspector's and the path.
+// the selection, the tile cache's, the repair inspector's, the path and
+// the agents.
 func OverlayNames() []string {
 	var n []string
 	n = append(n, LevelOverlays...)
@@ -294,6 +298,7 @@ func OverlayNames() []string {
 	n = append(n, render.CacheOverlayNames...)
 	n = append(n, render.InspectOverlayNames...)
 	n = append(n, render.OverlayPath)
+	n = append(n, render.OverlayAgents)
 	return n
 }
 
@@ -571,7 +576,7 @@ func checkStep(st *Step, cache bool) error {
 	k := st.kinds()
 	switch len(k) {
 	case 0:
-		return fmt.Errorf("empty step: want one of %s", strings.Join([]string{KindObstacle, KindRemoveObstacle, KindVolume, KindRemoveVolume, KindUpdate, KindSnapshot, KindRestore, KindCamera, KindOverlays, KindSelectTile, KindPath, KindShot}, ", "))
+		return fmt.Errorf("empty step: want one of %s", strings.Join([]string{KindObstacle, KindRemoveObstacle, KindVolume, KindRemoveVolume, KindUpdate, KindSnapshot, KindRestore, KindCamera, KindOverlays, KindSelectTile, KindPath, KindShot, KindAgents}, ", "))
 	case 1:
 	default:
 		return fmt.Errorf("one step has %s: want one kind per step", strings.Join(k, " and "))
@@ -616,6 +621,8 @@ func checkStep(st *Step, cache bool) error {
 		}
 		_, _, err := ParseSize(st.Shot.Size)
 		return err
+	case st.Agents != nil:
+		return checkAgents(st.Agents)
 	}
 	return nil
 }

@@ -47,6 +47,7 @@ type StepReport struct {
 	Update       *UpdateReport `json:"update,omitempty"`
 	Path         *PathReport   `json:"path,omitempty"`
 	Shot         *ShotReport   `json:"shot,omitempty"`
+	Agents       *AgentsReport `json:"agents,omitempty"`
 }
 
 // UpdateReport is what an update step rebuilt.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"navviz/core/agent"
 	"navviz/core/geom"
 	"navviz/core/level"
 	"navviz/core/navmesh"
@@ -127,6 +128,9 @@ type Runner struct {
 	// PathStart and PathEnd are the path's points (when HasPath).
 	PathStart, PathEnd geom.Vec3
 	HasPath            bool
+	// Crowd is the agents of the last agents step that spawned (nil
+	// before one).
+	Crowd *agent.Crowd
 
 	levelScene *render.Scene
 
@@ -373,6 +377,8 @@ func (r *Runner) run(st *Step, rep *StepReport) (*Shot, error) {
 		rep.Did = "set the path's points: " + rep.Path.summary()
 	case st.Shot != nil:
 		return r.shot(st.Shot, rep)
+	case st.Agents != nil:
+		return nil, r.agents(st.Agents, rep)
 	default:
 		return nil, fmt.Errorf("empty step")
 	}
@@ -681,6 +687,10 @@ func (r *Runner) overlay(name string) (*render.Overlay, error) {
 			return render.PathOverlay(r.mesh(false), p.Corridor, p.Points), nil
 		}
 		return render.PathMarkersOverlay(&r.PathStart, &r.PathEnd), nil
+	case name == render.OverlayAgents:
+		if r.Crowd != nil {
+			return render.AgentsOverlay(r.mesh(false), r.Crowd.Agents()), nil
+		}
 	}
 	return &render.Overlay{Name: name}, nil
 }

@@ -59,6 +59,9 @@ type App struct {
 
 	// pathState holds the Path tool's points and path (path_tool.go).
 	pathState
+
+	// agentsState holds the Agents tool's crowd (tools_agents.go).
+	agentsState
 }
 
 // SetViewport tells the App the size of the view in pixels, so that
@@ -74,6 +77,7 @@ func NewApp() *App {
 	a := &App{Scene: &render.Scene{}, Camera: render.DefaultCamera()}
 	a.initBuildState()
 	a.initCacheState()
+	a.initAgentsState()
 	return a
 }
 

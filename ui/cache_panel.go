@@ -269,6 +269,8 @@ func (g *Game) toolPointerEvent(ev pointerEvent) {
 			return
 		}
 		_ = a.VolumeClick(p)
+	case toolAgents:
+		g.agentsPointer(ev)
 	}
 }
 
@@ -655,6 +657,7 @@ func (g *Game) cachePanel(ctx *debugui.Context) {
 	ctx.Header("Tools", true, func() { g.toolsSection(ctx) })
 	ctx.Header("Update", true, func() { g.updateSection(ctx) })
 	ctx.Header("Snapshot and undo", true, func() { g.snapshotSection(ctx) })
+	ctx.Header("Agents", true, func() { g.agentsSection(ctx) })    // tools_agents.go
 	ctx.Header("Inspect", false, func() { g.inspectSection(ctx) }) // inspect_panel.go
 }
 
@@ -710,6 +713,8 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 	switch a.Tool {
 	case toolSelect:
 		ctx.Text("Left-click picks a polygon of the plain build (Inspector). Choose obstacle or volume to edit the cache.")
+	case toolAgents:
+		ctx.Text("Click the level: every agent heads there (Agents section below).")
 	case toolObstacle:
 		t := &a.ObstacleTool
 		if choiceButtons(ctx, "Shape", &t.ShapeIdx, obstacleShapeNames) {

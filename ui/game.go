@@ -265,6 +265,9 @@ func (g *Game) Update() error {
 	// The dock (Tab, its grips) first: it hands on input in the view's
 	// coordinates (dock.go).
 	g.applyIntent(g.ctl.step(g.cacheFrame(g.pathFrame(g.dockInput(g.nextInput(captured))))))
+	if g.App.tickAgents() { // after this tick's swaps (tools_agents.go)
+		g.redraw.mark(reasonAgents)
+	}
 	g.App.syncSpanOverlays()
 	g.benchStep()
 	g.endUpdate(captured)

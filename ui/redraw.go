@@ -39,10 +39,12 @@ const (
 	reasonPlayback
 	// reasonScripted: a scripted run (--frames) counts frames.
 	reasonScripted
+	// reasonAgents: the agents moved (tools_agents.go).
+	reasonAgents
 )
 
 // reasonNames names the reasons, for the Stats panel and tests.
-var reasonNames = []string{"target", "input", "view", "state", "screenshot", "playback", "scripted"}
+var reasonNames = []string{"target", "input", "view", "state", "screenshot", "playback", "scripted", "agents"}
 
 // String lists the reasons set in r, "none" when none is.
 func (r redrawReason) String() string {

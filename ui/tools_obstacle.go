@@ -24,10 +24,12 @@ const (
 	// toolVolume: clicks add the corners of a convex volume
 	// (tools_volume.go).
 	toolVolume
+	// toolAgents: a click sends every agent there (tools_agents.go).
+	toolAgents
 )
 
 // toolNames are the Cache panel's tool choices, indexed by toolKind.
-var toolNames = []string{"select", "obstacle", "volume"}
+var toolNames = []string{"select", "obstacle", "volume", "agents"}
 
 // obstacleShapes are the Obstacle tool's shape choices, in dropdown order.
 var obstacleShapes = []voxel.ObstacleShape{voxel.ShapeCylinder, voxel.ShapeBox, voxel.ShapeOrientedBox}

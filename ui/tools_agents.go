@@ -1,0 +1,283 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"navviz/core/agent"
+	"navviz/core/geom"
+	"navviz/core/level"
+	"navviz/core/navmesh"
+	"navviz/render"
+)
+
+// The Agents tool: a crowd of core/agent agents walking the live navmesh.
+//
+// The Agents section of the Cache panel spawns Count agents from Seed
+// (spawn points and targets drawn on the mesh; with a common target set,
+// every agent heads there), runs and pauses them, steps them one tick
+// and clears them. While running, each tick advances the crowd by as many
+// fixed steps (agent.Config.StepS = 1/TPS) as the wall clock says have
+// passed (at most maxAgentStepsPerTick), so it moves in real time even
+// when ticks come late; the crowd itself only knows steps, so the same
+// steps and edits give the same positions. With the agents tool chosen, a
+// click on the level sends every agent there. After every tile-cache swap
+// each agent whose corridor holds a stale polygon plans again from where
+// it stands. The "agents" overlay draws them (render.AgentsOverlay): red
+// when they cannot reach their target. The mesh is the one the Path tool
+// uses (the cache's, else the plain build's).
+
+// agentsState is the part of App about the Agents tool.
+type agentsState struct {
+	// AgentCount and AgentSeed spawn the next crowd (the panel's fields);
+	// AgentWander sends an agent to a new random target when it arrives
+	// (else it stops).
+	AgentCount, AgentSeed int
+	AgentWander           bool
+	// AgentsRunning advances the crowd every tick.
+	AgentsRunning bool
+	// Crowd is the current crowd (nil before Spawn agents or after Clear).
+	Crowd *agent.Crowd
+	// AgentTarget is the common target set by a click (valid when
+	// HasAgentTarget); without it every agent draws its own.
+	AgentTarget    geom.Vec3
+	HasAgentTarget bool
+
+	agentsSoup  *level.Soup // the level the crowd was spawned on
+	agentsLast  time.Time   // the wall time of the last running tick
+	agentsDebtS float64     // wall time not stepped yet, seconds
+	agentsGen   uint64      // bumped whenever the crowd changes
+	agentsBuilt map[string]agentsKey
+	agentsVis   map[string]bool
+}
+
+// agentsKey is what the agents overlay depends on.
+type agentsKey struct {
+	crowd *agent.Crowd
+	gen   uint64
+	mesh  *navmesh.Mesh
+	tiles uint64 // pathMeshSig of mesh
+}
+
+// initAgentsState sets the Agents tool's defaults.
+func (a *App) initAgentsState() {
+	a.AgentCount, a.AgentSeed, a.AgentWander = agent.DefaultCount, 1, true
+}
+
+// agentsConfig returns the Config of the next crowd.
+func (a *App) agentsConfig() agent.Config {
+	cfg := agent.Config{Count: a.AgentCount, Seed: uint64(a.AgentSeed), StepS: agentStepS()}
+	if a.AgentWander {
+		cfg.Arrival = agent.ArriveWander
+	}
+	if a.HasAgentTarget {
+		t := a.AgentTarget
+		cfg.Target = &t
+	}
+	return cfg
+}
+
+// SpawnAgents replaces the crowd with a new one of AgentCount agents
+// drawn from AgentSeed on the path mesh and starts it. Without a navmesh,
+// or with a bad count, it is an error shown in the window, and the
+// current crowd stays.
+func (a *App) SpawnAgents() error {
+	if a.AgentSeed < 0 {
+		return a.agentsFail(fmt.Errorf("ui: spawn agents: seed %d, want >= 0", a.AgentSeed))
+	}
+	m := a.pathMesh()
+	if m == nil {
+		return a.agentsFail(fmt.Errorf("ui: spawn agents: no navmesh: build the level or the cache"))
+	}
+	c, err := agent.New(m, a.agentsConfig())
+	if err != nil {
+		return a.agentsFail(fmt.Errorf("ui: spawn agents: %w", err))
+	}
+	a.Crowd, a.agentsSoup, a.AgentsRunning = c, a.Soup, true
+	a.agentsGen++
+	a.Err = ""
+	a.Status = fmt.Sprintf("spawned %d agents (seed %d)", c.Len(), a.AgentSeed)
+	return nil
+}
+
+// agentsFail shows err and returns it.
+func (a *App) agentsFail(err error) error {
+	a.Err = err.Error()
+	return err
+}
+
+// ClearAgents removes the crowd.
+func (a *App) ClearAgents() {
+	if a.Crowd != nil {
+		a.Crowd, a.AgentsRunning = nil, false
+		a.agentsGen++
+	}
+}
+
+// SetAgentsTarget makes p (metres) the common target and sends every
+// agent of the crowd there.
+func (a *App) SetAgentsTarget(p geom.Vec3) error {
+	if !p.Finite() {
+		return a.agentsFail(fmt.Errorf("ui: agents target %v is not finite", p))
+	}
+	if a.Crowd != nil {
+		m := a.pathMesh()
+		if m == nil {
+			return a.agentsFail(fmt.Errorf("ui: agents target: no navmesh"))
+		}
+		if err := a.Crowd.SetTarget(m, p); err != nil {
+			return a.agentsFail(fmt.Errorf("ui: agents target: %w", err))
+		}
+		a.agentsGen++
+	}
+	a.AgentTarget, a.HasAgentTarget = p, true
+	a.Status = fmt.Sprintf("agents target at (%.2f, %.2f, %.2f)", p.X, p.Y, p.Z)
+	return nil
+}
+
+// ClearAgentsTarget forgets the common target: the next crowd draws a
+// target per agent (the current one keeps its targets).
+func (a *App) ClearAgentsTarget() { a.HasAgentTarget = false }
+
+// StepAgents advances the crowd by n steps on the path mesh (after a new
+// level the crowd is dropped). It reports whether the crowd changed.
+func (a *App) StepAgents(n int) bool {
+	if a.Crowd == nil {
+		return false
+	}
+	if a.agentsSoup != a.Soup {
+		a.ClearAgents()
+		return true
+	}
+	m := a.pathMesh()
+	if m == nil {
+		return false
+	}
+	if err := a.Crowd.Advance(m, n); err != nil {
+		_ = a.agentsFail(fmt.Errorf("ui: agents: %w", err))
+		a.AgentsRunning = false
+		return false
+	}
+	a.agentsGen++
+	return true
+}
+
+// maxAgentStepsPerTick bounds the steps one tick runs (one second of
+// simulated time): a stalled window does not make the crowd jump.
+const maxAgentStepsPerTick = 60
+
+// agentsNow is the wall clock of tickAgents (a variable for tests).
+var agentsNow = time.Now
+
+// tickAgents runs one tick of the crowd: while it runs, the steps the
+// wall clock time since the last tick holds (the first tick after a
+// pause or a spawn runs one). It reports whether the crowd moved (a
+// redraw reason).
+func (a *App) tickAgents() bool {
+	if !a.AgentsRunning || a.Crowd == nil {
+		a.agentsLast, a.agentsDebtS = time.Time{}, 0
+		return false
+	}
+	now := agentsNow()
+	n := 1
+	if !a.agentsLast.IsZero() {
+		stepS := float64(a.Crowd.StepS())
+		a.agentsDebtS += now.Sub(a.agentsLast).Seconds()
+		n = int(a.agentsDebtS / stepS)
+		a.agentsDebtS -= float64(float64(n) * stepS)
+		if n > maxAgentStepsPerTick {
+			n, a.agentsDebtS = maxAgentStepsPerTick, 0
+		}
+	}
+	a.agentsLast = now
+	if n <= 0 {
+		return false
+	}
+	return a.StepAgents(n)
+}
+
+// tps is Ebitengine's ticks per second (a variable for tests).
+var tps = ebiten.TPS
+
+// agentStepS is the crowd's time step: one tick of Ebitengine's loop.
+func agentStepS() float32 { return float32(1 / float64(max(tps(), 1))) }
+
+// syncAgents keeps the "agents" overlay up to date (see syncOverlay).
+func (a *App) syncAgents() {
+	if a.Scene == nil {
+		return
+	}
+	if a.agentsBuilt == nil {
+		a.agentsBuilt = map[string]agentsKey{}
+		a.agentsVis = map[string]bool{render.OverlayAgents: true}
+	}
+	m := a.pathMesh()
+	k := agentsKey{crowd: a.Crowd, gen: a.agentsGen, mesh: m, tiles: pathMeshSig(m)}
+	syncOverlay(a, render.OverlayAgents, a.agentsVis, a.agentsBuilt, k, func() *render.Overlay {
+		return render.AgentsOverlay(m, a.Crowd.Agents())
+	})
+}
+
+// agentsSection is the Agents part of the Cache panel.
+func (g *Game) agentsSection(ctx *debugui.Context) {
+	a := g.App
+	nf := &g.cache.nums
+	grid := []int{-3, -2}
+	ctx.SetGridLayout(grid, nil)
+	ctx.Text(fmt.Sprintf("Agents (1-%d)", agent.MaxCount))
+	nf.int(ctx, "agents-count", &a.AgentCount, numberSpec{step: 1})
+	nf.errorRow(ctx, "agents-count", grid)
+	ctx.Text("Seed")
+	nf.int(ctx, "agents-seed", &a.AgentSeed, numberSpec{step: 1})
+	nf.errorRow(ctx, "agents-seed", grid)
+	ctx.SetGridLayout(nil, nil)
+	a.AgentCount = min(max(a.AgentCount, 1), agent.MaxCount)
+	a.AgentSeed = max(a.AgentSeed, 0)
+	ctx.Checkbox(&a.AgentWander, "New target on arrival (else stop)")
+	ctx.SetGridLayout([]int{-1, -1}, nil)
+	ctx.Button("Spawn agents").On(func() { _ = a.SpawnAgents() })
+	if a.Crowd != nil {
+		label := "Pause"
+		if !a.AgentsRunning {
+			label = "Run"
+		}
+		ctx.Button(label).On(func() { a.AgentsRunning = !a.AgentsRunning })
+		ctx.Button("Step").On(func() { a.StepAgents(1) })
+		ctx.Button("Clear agents").On(a.ClearAgents)
+	}
+	if a.HasAgentTarget {
+		ctx.Button("Random targets").On(a.ClearAgentsTarget)
+	}
+	ctx.SetGridLayout(nil, nil)
+	if a.HasAgentTarget {
+		ctx.Text(fmt.Sprintf("Common target: %.1f, %.1f, %.1f m", a.AgentTarget.X, a.AgentTarget.Y, a.AgentTarget.Z))
+	}
+	if c := a.Crowd; c != nil {
+		n := c.Counts()
+		replans := 0
+		for _, ag := range c.Agents() {
+			replans += ag.Replans
+		}
+		ctx.Text(fmt.Sprintf("%d moving, %d arrived, %d unreachable (red); %.1f s; %d re-plans after swaps",
+			n[agent.Moving], n[agent.Arrived], n[agent.Unreachable], c.TimeS(), replans))
+	}
+	ctx.Text("Agents walk at 1.4 m/s along their straight paths and re-plan when a swap makes their corridor stale. No local avoidance: they walk through each other. Choose the agents tool and click the level to send them all there.")
+}
+
+// agentsPointer handles the agents tool's click: a release without a
+// drag sets the common target where the press was.
+func (g *Game) agentsPointer(ev pointerEvent) {
+	if ev.Kind != pointerRelease || ev.Moved {
+		return
+	}
+	a := g.App
+	p, ok := a.worldPoint(float64(ev.PressX), float64(ev.PressY), g.w, g.h)
+	if !ok {
+		_ = a.agentsFail(fmt.Errorf("ui: no level under the cursor for the agents' target"))
+		return
+	}
+	_ = a.SetAgentsTarget(p)
+}
