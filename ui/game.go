@@ -47,6 +47,7 @@ type Game struct {
 
 	opts    Options
 	ui      debugui.DebugUI
+	feed    pointerFeed // settles debugui after a pointer jump (input_feed.go)
 	ctl     viewController
 	view    *sceneView // the view Draw shows (never nil)
 	scene   sceneJobs  // builds the next view off the frame (jobs.go)
@@ -214,6 +215,7 @@ func (g *Game) Update() error {
 	var captured debugui.InputCapturingState
 	if !g.opts.HideUI {
 		var err error
+		g.feedPointer()
 		if captured, err = g.ui.Update(g.panels); err != nil {
 			return fmt.Errorf("ui: panels: %w", err)
 		}
