@@ -187,7 +187,8 @@ func (g *Game) cacheFrame(in frameInput) frameInput {
 	return g.cacheStep(in, readToolKeys())
 }
 
-// cacheStep applies a finished cache build and snapshot dialog, advances
+// cacheStep takes the cache worker's results, applies a finished cache
+// build and snapshot dialog, advances
 // the demo, handles the tools' keys (not while a widget has the focus),
 // the tool gesture of the left button and the wheel over an oriented box,
 // and runs auto update. The left button and the wheel are removed from the
@@ -195,6 +196,7 @@ func (g *Game) cacheFrame(in frameInput) frameInput {
 func (g *Game) cacheStep(in frameInput, keys toolKeys) frameInput {
 	g.ensureCacheUI()
 	a := g.App
+	a.pollCacheWorker() // the results of the cache's jobs (cache_worker.go)
 	g.pollCache()
 	g.pollCacheDialog()
 	g.runDemo()
@@ -211,7 +213,7 @@ func (g *Game) cacheStep(in frameInput, keys toolKeys) frameInput {
 	g.toolPointerEvent(ev)
 
 	hover := in.Captured&debugui.InputCapturingStateHover != 0
-	if a.Tool == toolObstacle && a.Cache != nil && in.WheelY != 0 && !hover && !g.cache.ptr.down {
+	if a.Tool == toolObstacle && a.cv().has && in.WheelY != 0 && !hover && !g.cache.ptr.down {
 		if p, ok := a.worldPoint(float64(in.X), float64(in.Y), g.w, g.h); ok && a.RotateObstacleAt(p, in.WheelY) {
 			in.WheelY = 0
 		}
@@ -344,8 +346,9 @@ func (g *Game) pollCache() {
 		_ = a.cacheFail(fmt.Errorf("cache build: %w", res.err))
 		return
 	}
-	a.InstallCache(res.cache, res.level, res.wall)
+	// The cache is the worker's once installed: count its tiles first.
 	msg := fmt.Sprintf("cache built in %s: %d tiles cached", fmtDur(res.wall), len(res.cache.CachedTiles()))
+	a.InstallCache(res.cache, res.level, res.wall)
 	if g.opts.AutoCache && g.cache.autoSoup == a.Soup {
 		msg += ". " + firstSteps
 	}
@@ -431,7 +434,7 @@ func (g *Game) runDemo() {
 		if a.CacheErr != "" {
 			g.cache.demo = demoDone
 		}
-	case a.Cache != nil:
+	case a.cv().has:
 		g.cache.demo = demoDone
 		_ = a.DemoScene(g.opts.DemoObstacles) // errors are shown
 	default:
@@ -444,7 +447,7 @@ func (g *Game) runDemo() {
 // autoCacheWanted reports whether Options.AutoCache applies now: a level
 // without a cache, and no demo (which builds its own).
 func (g *Game) autoCacheWanted() bool {
-	return g.opts.AutoCache && g.opts.DemoObstacles <= 0 && g.App.Soup != nil && g.App.Cache == nil
+	return g.opts.AutoCache && g.opts.DemoObstacles <= 0 && g.App.Soup != nil && !g.App.cv().has
 }
 
 // runAutoCache starts the background cache build of a newly loaded level
@@ -492,7 +495,7 @@ const firstSteps = "Next: open the Tile cache panel (Level panel), pick the Obst
 // so that the queue, the tile just rebuilt and the swaps are all visible,
 // with auto update off. The camera frames the points.
 func (a *App) DemoScene(n int) error {
-	if a.Cache == nil || a.Soup == nil {
+	if !a.cv().has || a.Soup == nil {
 		return a.cacheFail(errNoCache)
 	}
 	pts := a.demoPoints(n + 2)
@@ -557,7 +560,8 @@ func (a *App) DemoScene(n int) error {
 	} else {
 		a.Camera.Frame(b)
 	}
-	a.cacheOK(fmt.Sprintf("demo: %d obstacles placed, %d tiles queued; Step or Update all to go on", len(a.Cache.Obstacles()), a.Cache.QueueLen()))
+	v := a.cv()
+	a.cacheOK(fmt.Sprintf("demo: %d obstacles placed, %d tiles queued; Step or Update all to go on", len(v.obstacles), len(v.queue)))
 	return nil
 }
 
@@ -565,7 +569,8 @@ func (a *App) DemoScene(n int) error {
 // metre of) a tile corner, seen from above: of the corners that have a
 // polygon there, the one nearest p in x and z (p itself when none has).
 func (a *App) nearestTileCorner(p geom.Vec3) geom.Vec3 {
-	g := a.Cache.Grid()
+	v := a.cv()
+	g := v.grid
 	ts := float64(g.TileSizeM())
 	x0, z0 := float64(g.BoundsM.Min.X), float64(g.BoundsM.Min.Z)
 	top := float64(a.Soup.Bounds().Max.Y) + 10
@@ -578,7 +583,7 @@ func (a *App) nearestTileCorner(p geom.Vec3) geom.Vec3 {
 				continue
 			}
 			for _, o := range [][2]float64{{0, 0}, {0.5, 0.5}, {-0.5, 0.5}, {0.5, -0.5}, {-0.5, -0.5}} {
-				if hit, ok := render.PickPoly(a.Cache.Mesh(), [3]float64{x + o[0], top, z + o[1]}, [3]float64{0, -1, 0}, 0); ok {
+				if hit, ok := render.PickPoly(v.mesh, [3]float64{x + o[0], top, z + o[1]}, [3]float64{0, -1, 0}, 0); ok {
 					best, bestD = hit.Pos, d
 					break
 				}
@@ -592,7 +597,7 @@ func (a *App) nearestTileCorner(p geom.Vec3) geom.Vec3 {
 // along a golden-angle spiral around the level's centre, at least 6 m
 // apart.
 func (a *App) demoPoints(n int) []geom.Vec3 {
-	m := a.Cache.Mesh()
+	m := a.cv().mesh
 	b := a.Soup.Bounds()
 	c := b.Center()
 	top := float64(b.Max.Y) + 10
@@ -623,8 +628,7 @@ func (a *App) demoPoints(n int) []geom.Vec3 {
 
 // settingsDiffer reports whether the cache was built with settings other
 // than s.
-func settingsDiffer(c *tilecache.Cache, s pipeline.NavSettings) bool {
-	cs := c.Settings()
+func settingsDiffer(cs, s pipeline.NavSettings) bool {
 	if !volumesEqual(cs.Volumes, s.Volumes) || len(cs.Obstacles) != len(s.Obstacles) {
 		return true
 	}
@@ -637,24 +641,26 @@ func settingsDiffer(c *tilecache.Cache, s pipeline.NavSettings) bool {
 func (g *Game) cachePanel(ctx *debugui.Context) {
 	g.ensureCacheUI()
 	a := g.App
-	c := a.Cache
+	c := a.cv()
 	running, done, total := g.cache.runner.progress()
 	switch {
 	case running:
 		ctx.Text("Building the cache " + progressBar(done, total, 20))
-	case c == nil:
+	case !c.has:
 		ctx.Text("No tile cache. Build cache uses the Build panel's settings.")
 	default:
-		s := c.Settings()
-		grid := c.Grid()
+		s := c.settings
 		ctx.Text(fmt.Sprintf("Cache of %s: %d of %d tiles cached, built in %s; partition %s, detail sample %g cells, obstacle growth %.2f m.",
-			displayName(a.CacheLevel), len(c.CachedTiles()), grid.TileCount(), fmtDur(a.CacheBuildTime), s.Partition, s.DetailSampleDistCells, c.ObstacleGrowthM()))
-		if settingsDiffer(c, a.Settings) {
+			displayName(a.CacheLevel), c.cachedTiles, c.grid.TileCount(), fmtDur(a.CacheBuildTime), s.Partition, s.DetailSampleDistCells, c.growthM))
+		if settingsDiffer(s, a.Settings) {
 			ctx.Text("The Build panel's settings differ from the cache's: Build cache again to use them.")
 		}
 	}
 	if a.CacheErr != "" {
 		ctx.Text("Cache build failed: " + a.CacheErr)
+	}
+	if busy, queued := a.cacheBusy(); busy {
+		ctx.Text(fmt.Sprintf("Updating… (%s waiting)", plural(queued, "command")))
 	}
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Obstacle preset").On(g.applyObstaclePreset)
@@ -713,7 +719,7 @@ func (g *Game) obstacleSizeRows(ctx *debugui.Context) {
 // toolsSection is the Tools part of the Cache panel.
 func (g *Game) toolsSection(ctx *debugui.Context) {
 	a := g.App
-	c := a.Cache
+	c := a.cv()
 	toolIdx := int(a.Tool)
 	if choiceButtons(ctx, "Tool", &toolIdx, toolNames) {
 		a.CancelObstacleDrag()
@@ -766,11 +772,11 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 		ctx.Text("Click the level to add corners of a convex polygon; click the first corner or press Enter to add the volume. Backspace drops the last corner.")
 	}
 
-	if c == nil {
+	if !c.has {
 		return
 	}
-	obs := c.Obstacles()
-	ctx.Text(fmt.Sprintf("Obstacles (%d), next id %d:", len(obs), c.NextObstacleID()))
+	obs := c.obstacles
+	ctx.Text(fmt.Sprintf("Obstacles (%d), next id %d:", len(obs), c.nextObs))
 	ctx.SetGridLayout([]int{44, -1, 24}, nil)
 	ctx.Loop(len(obs), func(i int) {
 		o := obs[i]
@@ -783,8 +789,8 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 		ctx.Button("x").On(func() { _ = a.RemoveObstacle(o.ID) })
 	})
 	ctx.SetGridLayout(nil, nil)
-	vols := c.Volumes()
-	ctx.Text(fmt.Sprintf("Volumes (%d), next id %d:", len(vols), c.NextVolumeID()))
+	vols := c.volumes
+	ctx.Text(fmt.Sprintf("Volumes (%d), next id %d:", len(vols), c.nextVol))
 	ctx.SetGridLayout([]int{44, -1, 24}, nil)
 	ctx.Loop(len(vols), func(i int) {
 		v := vols[i]
@@ -802,7 +808,7 @@ const maxAreaID = 63
 // the queue, the latest update and the legend.
 func (g *Game) updateSection(ctx *debugui.Context) {
 	a := g.App
-	c := a.Cache
+	c := a.cv()
 	grid := []int{-4, -3, -2}
 	ctx.SetGridLayout(grid, nil)
 	ctx.Checkbox(&a.AutoUpdate, "Auto update")
@@ -813,26 +819,24 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 	a.TilesPerFrame = min(max(a.TilesPerFrame, 1), maxTilesPerFrame)
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Step 1 tile").On(func() {
-		if n, err := a.StepCache(1); err == nil {
-			a.cacheOK("updated " + plural(n, "tile"))
-		}
+		_, _ = a.stepCache(1, false, "step", func(a *App, tiles int) { a.cacheOK("updated " + plural(tiles, "tile")) }) // errors are shown
 	})
 	ctx.Button("Update all").On(func() { _ = a.UpdateAllCache() })
 	ctx.SetGridLayout(nil, nil)
-	if c == nil {
+	if !c.has {
 		return
 	}
-	q := c.Queue()
+	q := c.queue
 	ctx.Text("Queue: " + plural(len(q), "tile") + queueText(q, 60))
-	if len(a.Swaps.Latest) > 0 {
+	if len(c.latest) > 0 {
 		ctx.Text("Latest update:")
-		lines := updateLines(a.Swaps.Latest, 8)
+		lines := updateLines(c.latest, 8)
 		ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
 	}
-	if len(a.Swaps.Tiles) > 0 {
-		ctx.Text(swapSummary(a.Swaps.Tiles))
+	if len(c.swapTiles) > 0 {
+		ctx.Text(swapSummary(c.swapTiles))
 	}
-	ctx.Text(fmt.Sprintf("Since the build: %s, %s.", plural(a.Updates, "update"), plural(a.LayersBuilt, "layer build")))
+	ctx.Text(fmt.Sprintf("Since the build: %s, %s.", plural(c.updates, "update"), plural(c.layersBuilt, "layer build")))
 	ctx.Text("Legend (swaps since the last edit, queue):")
 	legendRows(ctx, []string{render.OverlaySwaps, render.OverlayQueue})
 }
@@ -938,10 +942,11 @@ func (g *Game) snapshotSection(ctx *debugui.Context) {
 	ctx.Button("Redo (Ctrl+Y)").On(func() { _, _ = a.Redo() })
 	ctx.SetGridLayout(nil, nil)
 	next := "nothing to undo"
-	if n := len(a.history.done); n > 0 {
-		next = "next undo: " + a.history.done[n-1].String()
+	v := a.cv()
+	if v.nextUndo != "" {
+		next = "next undo: " + v.nextUndo
 	}
-	ctx.Text(fmt.Sprintf("%s (%d in the history). Undoing a removal or a move adds the shape again under a new id: the cache never reuses ids. Rebuilding or restoring the cache clears the history.", next, len(a.history.done)))
+	ctx.Text(fmt.Sprintf("%s (%d in the history). Undoing a removal or a move adds the shape again under a new id: the cache never reuses ids. Rebuilding or restoring the cache clears the history.", next, v.undoDepth))
 	g.sessionControls(ctx) // session_panel.go
 }
 
@@ -963,8 +968,8 @@ const maxQueueLabels = 200
 // ("volumes-rt"), projected through the camera.
 func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 	a := g.App
-	c := a.Cache
-	if c == nil {
+	c := a.cv()
+	if !c.has {
 		return
 	}
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
@@ -983,17 +988,15 @@ func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 		drawCentred(screen, s, x, y, col)
 	}
 	if shown(render.OverlayQueue) {
-		grid := c.Grid()
-		m := c.Mesh()
-		q := c.Queue()
+		q := c.queue
 		for i, p := range q[:min(len(q), maxQueueLabels)] {
-			if r, ok := render.TileMarkFrame(&grid, m, p[0], p[1], 0); ok {
+			if r, ok := render.TileMarkFrame(&c.grid, c.mesh, p[0], p[1], 0); ok {
 				label(r.Center(), fmt.Sprint(i+1), lightenRGBA(render.QueueColour(i, len(q)), 0.45))
 			}
 		}
 	}
 	if shown(render.OverlayObstacles) {
-		for _, o := range c.Obstacles() {
+		for _, o := range c.obstacles {
 			minX, minZ, maxX, maxZ := o.Obstacle.BoundsXZ()
 			_, hi := o.Obstacle.HeightRangeM()
 			col := labelObstacle
@@ -1004,7 +1007,7 @@ func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 		}
 	}
 	if shown(render.OverlayVolumesRT) {
-		for _, v := range c.Volumes() {
+		for _, v := range c.volumes {
 			var sx, sz float32
 			for _, p := range v.Volume.VertsXZ {
 				sx += p[0]

@@ -109,6 +109,7 @@ func NewGame(opts Options) (*Game, error) {
 	g.App.SetViewport(g.w, g.h)
 	if !g.scene.sync {
 		g.App.EnableStageJobs() // the stage overlays too are built off the frame
+		g.App.EnableCacheWorker() // and the tile cache works on its own goroutine
 	}
 	if opts.Scenario != "" {
 		return g, g.loadScenario(opts.Scenario)

@@ -74,8 +74,8 @@ type pathState struct {
 // pathMesh returns the navmesh the path uses: the cache's when there is a
 // cache, else the plain build's (nil when there is neither).
 func (a *App) pathMesh() *navmesh.Mesh {
-	if a.Cache != nil {
-		return a.Cache.Mesh()
+	if v := a.cv(); v.has {
+		return v.mesh
 	}
 	return a.navMesh()
 }
@@ -273,7 +273,7 @@ func (g *Game) pathPanel(ctx *debugui.Context) {
 		}
 	}
 	src := "plain build"
-	if a.Cache != nil {
+	if a.cv().has {
 		src = "tile cache"
 	}
 	ctx.Text(fmt.Sprintf("Mesh: %s; searches: %d", src, a.PathSearches))

@@ -277,10 +277,7 @@ func rotated(o voxel.Obstacle, deg float64) voxel.Obstacle {
 // holds the level point p and whose height range is within grabSlackYM of
 // p's height: the most recently added one when several do.
 func (a *App) ObstacleAt(p geom.Vec3) (tilecache.ObstacleID, bool) {
-	if a.Cache == nil {
-		return 0, false
-	}
-	obs := a.Cache.Obstacles()
+	obs := a.cv().obstacles
 	for i := len(obs) - 1; i >= 0; i-- {
 		o := &obs[i].Obstacle
 		lo, hi := o.HeightRangeM()
@@ -315,7 +312,7 @@ func (a *App) SelectObstacle(id tilecache.ObstacleID) {
 // placing a new one (shown as a ghost until ObstacleRelease).
 func (a *App) ObstaclePress(p geom.Vec3) {
 	t := &a.ObstacleTool
-	if a.Cache == nil {
+	if !a.cv().has {
 		_ = a.cacheFail(errNoCache)
 		return
 	}
@@ -379,12 +376,9 @@ func (a *App) AddObstacle(o voxel.Obstacle) error {
 	if err := o.Validate(); err != nil {
 		return a.cacheFail(fmt.Errorf("ui: cannot place the obstacle: %w", err))
 	}
-	cmd := &addObstacleCmd{h: &obstacleHandle{}, o: o.Normalized()}
-	if err := a.runCommand(cmd); err != nil {
-		return err
-	}
-	a.SelectObstacle(cmd.h.id)
-	return nil
+	o = o.Normalized()
+	return a.runCommand("place obstacle", func(*cacheEditor) command { return &addObstacleCmd{h: &obstacleHandle{}, o: o} },
+		func(cmd command) tilecache.ObstacleID { return cmd.(*addObstacleCmd).h.id })
 }
 
 // replaceObstacle replaces obstacle id by to as an undoable command named
@@ -397,12 +391,10 @@ func (a *App) replaceObstacle(id tilecache.ObstacleID, to voxel.Obstacle, what s
 	if err := to.Validate(); err != nil {
 		return a.cacheFail(fmt.Errorf("ui: %s obstacle #%d: %w", what, id, err))
 	}
-	h := a.editor.obstacle(id)
-	if err := a.runCommand(&replaceObstacleCmd{h: h, from: from, to: to.Normalized(), what: what}); err != nil {
-		return err
-	}
-	a.SelectObstacle(h.id)
-	return nil
+	to = to.Normalized()
+	return a.runCommand(what+" obstacle", func(e *cacheEditor) command {
+		return &replaceObstacleCmd{h: e.obstacle(id), from: from, to: to, what: what}
+	}, func(cmd command) tilecache.ObstacleID { return cmd.(*replaceObstacleCmd).h.id })
 }
 
 // RemoveObstacle removes obstacle id as an undoable command (undo adds the
@@ -412,7 +404,7 @@ func (a *App) RemoveObstacle(id tilecache.ObstacleID) error {
 	if !ok {
 		return a.cacheFail(fmt.Errorf("ui: remove: no obstacle #%d", id))
 	}
-	return a.runCommand(&removeObstacleCmd{h: a.editor.obstacle(id), o: o})
+	return a.runCommand("remove obstacle", func(e *cacheEditor) command { return &removeObstacleCmd{h: e.obstacle(id), o: o} }, nil)
 }
 
 // DeleteSelectedObstacle removes the selected obstacle (Delete); false when

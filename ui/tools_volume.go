@@ -85,7 +85,7 @@ func checkConvex(corners []geom.Vec3) error {
 // range around its height.
 func (a *App) VolumeClick(p geom.Vec3) error {
 	t := &a.VolumeTool
-	if a.Cache == nil {
+	if !a.cv().has {
 		return a.cacheFail(errNoCache)
 	}
 	if !p.Finite() {
@@ -122,7 +122,7 @@ func (a *App) VolumeClick(p geom.Vec3) error {
 // or area id is shown as an error and changes nothing.
 func (a *App) CloseVolume() error {
 	t := &a.VolumeTool
-	if a.Cache == nil {
+	if !a.cv().has {
 		return a.cacheFail(errNoCache)
 	}
 	v := t.volume()
@@ -132,7 +132,7 @@ func (a *App) CloseVolume() error {
 	if err := v.Validate(); err != nil {
 		return a.cacheFail(fmt.Errorf("ui: cannot add the volume: %w", err))
 	}
-	if err := a.runCommand(&addVolumeCmd{h: &volumeHandle{}, v: v}); err != nil {
+	if err := a.runCommand("add volume", func(*cacheEditor) command { return &addVolumeCmd{h: &volumeHandle{}, v: v} }, nil); err != nil {
 		return err
 	}
 	t.Corners = nil
@@ -163,12 +163,13 @@ func (a *App) ClearVolumeCorners() {
 // RemoveVolume removes volume id as an undoable command (undo adds it
 // again, under a new id and last in the order of volumes).
 func (a *App) RemoveVolume(id tilecache.VolumeID) error {
-	if a.Cache == nil {
+	if !a.cv().has {
 		return a.cacheFail(errNoCache)
 	}
-	for _, v := range a.Cache.Volumes() {
+	for _, v := range a.cv().volumes {
 		if v.ID == id {
-			return a.runCommand(&removeVolumeCmd{h: a.editor.volume(id), v: v.Volume})
+			vol := v.Volume
+			return a.runCommand("remove volume", func(e *cacheEditor) command { return &removeVolumeCmd{h: e.volume(id), v: vol} }, nil)
 		}
 	}
 	return a.cacheFail(fmt.Errorf("ui: remove: no volume #%d", id))
