@@ -227,14 +227,14 @@ func (g *Game) toolKeys(k toolKeys) {
 	a := g.App
 	switch {
 	case k.Undo:
-		_, _ = a.Undo() // errors are shown
+		a.report(errOf(a.Undo()))
 	case k.Redo:
-		_, _ = a.Redo()
+		a.report(errOf(a.Redo()))
 	}
 	switch a.Tool {
 	case toolObstacle:
 		if k.Delete {
-			_, _ = a.DeleteSelectedObstacle()
+			a.report(errOf(a.DeleteSelectedObstacle()))
 		}
 		if k.Escape {
 			a.CancelObstacleDrag()
@@ -243,7 +243,7 @@ func (g *Game) toolKeys(k toolKeys) {
 	case toolVolume:
 		switch {
 		case k.Enter:
-			_ = a.CloseVolume()
+			a.report(a.CloseVolume())
 		case k.Backspace:
 			a.UndoVolumeCorner()
 		case k.Escape:
@@ -264,7 +264,7 @@ func (g *Game) toolPointerEvent(ev pointerEvent) {
 		case pointerPress:
 			p, ok := a.worldPoint(float64(ev.X), float64(ev.Y), g.w, g.h)
 			if !ok {
-				_ = a.cacheFail(fmt.Errorf("ui: no level under the cursor to place an obstacle on"))
+				a.report(fmt.Errorf("ui: no level under the cursor to place an obstacle on"))
 				return
 			}
 			a.ObstaclePress(p)
@@ -273,7 +273,7 @@ func (g *Game) toolPointerEvent(ev pointerEvent) {
 				a.ObstacleDragTo(p)
 			}
 		case pointerRelease:
-			_ = a.ObstacleRelease() // errors are shown
+			a.report(a.ObstacleRelease())
 		}
 	case toolVolume:
 		if ev.Kind != pointerRelease || ev.Moved {
@@ -281,10 +281,10 @@ func (g *Game) toolPointerEvent(ev pointerEvent) {
 		}
 		p, ok := a.worldPoint(float64(ev.PressX), float64(ev.PressY), g.w, g.h)
 		if !ok {
-			_ = a.cacheFail(fmt.Errorf("ui: no level under the cursor for a volume corner"))
+			a.report(fmt.Errorf("ui: no level under the cursor for a volume corner"))
 			return
 		}
-		_ = a.VolumeClick(p)
+		a.report(a.VolumeClick(p))
 	}
 }
 
@@ -312,7 +312,7 @@ func (g *Game) startCacheBuild() {
 	}
 	if err := a.oversize(a.Soup, a.LevelName, pipeline.BuildOptions{}); err != nil { // the cache's first build
 		a.CacheErr = err.Error()
-		_ = a.cacheFail(fmt.Errorf("cache build: %w", err))
+		a.report(fmt.Errorf("cache build: %w", err))
 		return
 	}
 	a.CacheErr = ""
@@ -343,7 +343,7 @@ func (g *Game) pollCache() {
 	}
 	if res.err != nil {
 		a.CacheErr = res.err.Error()
-		_ = a.cacheFail(fmt.Errorf("cache build: %w", res.err))
+		a.report(fmt.Errorf("cache build: %w", res.err))
 		return
 	}
 	// The cache is the worker's once installed: count its tiles first.
@@ -352,7 +352,7 @@ func (g *Game) pollCache() {
 	if g.opts.AutoCache && g.cache.autoSoup == a.Soup {
 		msg += ". " + firstSteps
 	}
-	a.cacheOK(msg)
+	a.reportOK(msg)
 }
 
 // applyObstaclePreset sets the Build panel's settings to the spec's
@@ -372,12 +372,12 @@ func (g *Game) startSnapshotDialog(save bool) {
 	if save {
 		g.startCacheDialog(func() (string, error) {
 			return saveFileDialog("Save tile cache snapshot", "snapshot"+snapshotExt, "navviz cache snapshots (*.nvtc)", "nvtc")
-		}, func(a *App, p string) { _, _ = a.SaveSnapshot(p) }) // errors are shown
+		}, func(a *App, p string) { a.report(errOf(a.SaveSnapshot(p))) })
 		return
 	}
 	g.startCacheDialog(func() (string, error) {
 		return openAnyFileDialog("Restore tile cache snapshot", "navviz cache snapshots (*.nvtc)", "nvtc")
-	}, func(a *App, p string) { _ = a.RestoreSnapshot(p) })
+	}, func(a *App, p string) { a.report(a.RestoreSnapshot(p)) })
 }
 
 // startCacheDialog runs the file dialog show off the game loop; its
@@ -406,7 +406,7 @@ func (g *Game) pollCacheDialog() {
 		switch {
 		case errors.Is(r.err, errDialogCancelled):
 		case r.err != nil:
-			_ = g.App.cacheFail(r.err)
+			g.App.report(r.err)
 		default:
 			r.apply(g.App, r.path)
 		}
@@ -436,7 +436,7 @@ func (g *Game) runDemo() {
 		}
 	case a.cv().has:
 		g.cache.demo = demoDone
-		_ = a.DemoScene(g.opts.DemoObstacles) // errors are shown
+		a.report(a.DemoScene(g.opts.DemoObstacles))
 	default:
 		if running, _, _ := g.cache.runner.progress(); !running {
 			g.cache.demo = demoDone // the build failed (shown)
@@ -479,7 +479,8 @@ func (g *Game) autoCachePending() bool {
 		return true
 	}
 	running, _, _ := g.cache.runner.progress()
-	return running
+	busy, _ := g.App.cacheBusy() // the built cache is being installed
+	return running || busy
 }
 
 // firstSteps is the "what to do" line shown once a cache is built.
@@ -496,11 +497,11 @@ const firstSteps = "Next: open the Tile cache panel (Level panel), pick the Obst
 // with auto update off. The camera frames the points.
 func (a *App) DemoScene(n int) error {
 	if !a.cv().has || a.Soup == nil {
-		return a.cacheFail(errNoCache)
+		return a.report(errNoCache)
 	}
 	pts := a.demoPoints(n + 2)
 	if len(pts) < n+1 {
-		return a.cacheFail(fmt.Errorf("ui: demo: found %d walkable points for %d obstacles", len(pts), n))
+		return a.report(fmt.Errorf("ui: demo: found %d walkable points for %d obstacles", len(pts), n))
 	}
 	a.AutoUpdate = false
 	a.Tool = toolObstacle
@@ -561,7 +562,7 @@ func (a *App) DemoScene(n int) error {
 		a.Camera.Frame(b)
 	}
 	v := a.cv()
-	a.cacheOK(fmt.Sprintf("demo: %d obstacles placed, %d tiles queued; Step or Update all to go on", len(v.obstacles), len(v.queue)))
+	a.reportOK(fmt.Sprintf("demo: %d obstacles placed, %d tiles queued; Step or Update all to go on", len(v.obstacles), len(v.queue)))
 	return nil
 }
 
@@ -738,7 +739,7 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 		g.obstacleSizeRows(ctx)
 		if a.SelectedObstacle != 0 {
 			ctx.SetGridLayout([]int{-1, -1}, nil)
-			ctx.Button(fmt.Sprintf("Apply to #%d", a.SelectedObstacle)).On(func() { _ = a.ApplyToolToSelected() })
+			ctx.Button(fmt.Sprintf("Apply to #%d", a.SelectedObstacle)).On(func() { a.report(a.ApplyToolToSelected()) })
 			ctx.Button("Deselect").On(func() { a.SelectObstacle(0) })
 			ctx.SetGridLayout(nil, nil)
 		}
@@ -765,7 +766,7 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 		ctx.SetGridLayout(nil, nil)
 		t.AreaID = min(max(t.AreaID, 0), int(maxAreaID))
 		ctx.SetGridLayout([]int{-1, -1, -1}, nil)
-		ctx.Button("Close (Enter)").On(func() { _ = a.CloseVolume() })
+		ctx.Button("Close (Enter)").On(func() { a.report(a.CloseVolume()) })
 		ctx.Button("Drop corner").On(func() { a.UndoVolumeCorner() })
 		ctx.Button("Clear (Esc)").On(a.ClearVolumeCorners)
 		ctx.SetGridLayout(nil, nil)
@@ -786,7 +787,7 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 		}
 		ctx.Button(label).On(func() { a.SelectObstacle(o.ID) })
 		ctx.Text(describeObstacle(&o.Obstacle))
-		ctx.Button("x").On(func() { _ = a.RemoveObstacle(o.ID) })
+		ctx.Button("x").On(func() { a.report(a.RemoveObstacle(o.ID)) })
 	})
 	ctx.SetGridLayout(nil, nil)
 	vols := c.volumes
@@ -796,7 +797,7 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 		v := vols[i]
 		ctx.Text(fmt.Sprintf("V#%d", v.ID))
 		ctx.Text(describeVolume(&v.Volume))
-		ctx.Button("x").On(func() { _ = a.RemoveVolume(v.ID) })
+		ctx.Button("x").On(func() { a.report(a.RemoveVolume(v.ID)) })
 	})
 	ctx.SetGridLayout(nil, nil)
 }
@@ -819,9 +820,9 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 	a.TilesPerFrame = min(max(a.TilesPerFrame, 1), maxTilesPerFrame)
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Step 1 tile").On(func() {
-		_, _ = a.stepCache(1, false, "step", func(a *App, tiles int) { a.cacheOK("updated " + plural(tiles, "tile")) }) // errors are shown
+		a.report(errOf(a.stepCache(1, false, "step", func(a *App, tiles int) { a.reportOK("updated " + plural(tiles, "tile")) })))
 	})
-	ctx.Button("Update all").On(func() { _ = a.UpdateAllCache() })
+	ctx.Button("Update all").On(func() { a.report(a.UpdateAllCache()) })
 	ctx.SetGridLayout(nil, nil)
 	if !c.has {
 		return
@@ -933,13 +934,13 @@ func (g *Game) snapshotSection(ctx *debugui.Context) {
 		ctx.Text("Snapshot file path:")
 		ctx.TextField(&g.cache.pathField)
 		ctx.SetGridLayout([]int{-1, -1}, nil)
-		ctx.Button("Save").On(func() { _, _ = a.SaveSnapshot(g.cache.pathField) })
-		ctx.Button("Restore").On(func() { _ = a.RestoreSnapshot(g.cache.pathField) })
+		ctx.Button("Save").On(func() { a.report(errOf(a.SaveSnapshot(g.cache.pathField))) })
+		ctx.Button("Restore").On(func() { a.report(a.RestoreSnapshot(g.cache.pathField)) })
 		ctx.SetGridLayout(nil, nil)
 	}
 	ctx.SetGridLayout([]int{-1, -1}, nil)
-	ctx.Button("Undo (Ctrl+Z)").On(func() { _, _ = a.Undo() })
-	ctx.Button("Redo (Ctrl+Y)").On(func() { _, _ = a.Redo() })
+	ctx.Button("Undo (Ctrl+Z)").On(func() { a.report(errOf(a.Undo())) })
+	ctx.Button("Redo (Ctrl+Y)").On(func() { a.report(errOf(a.Redo())) })
 	ctx.SetGridLayout(nil, nil)
 	next := "nothing to undo"
 	v := a.cv()

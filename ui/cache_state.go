@@ -97,8 +97,8 @@ type cacheState struct {
 	cacheBuilt map[string]cacheOverlayKey
 	cacheVis   map[string]bool
 
-	// shownErr is the text this file last put in App.Err, so that a
-	// later success clears only its own error.
+	// shownErr is the text report last put in App.Err, so that a later
+	// success (reportOK) clears only a reported error (report.go).
 	shownErr string
 
 	// insp is the repair inspector (inspect_panel.go).
@@ -116,27 +116,6 @@ func (a *App) initCacheState() {
 	a.cacheVis = map[string]bool{}
 	for k, v := range cacheOverlayDefaults {
 		a.cacheVis[k] = v
-	}
-}
-
-// cacheFail shows err in the window (App.Err) and returns it.
-func (a *App) cacheFail(err error) error {
-	if err != nil {
-		a.Err = err.Error()
-		a.shownErr = a.Err
-	}
-	return err
-}
-
-// cacheOK sets the status line and clears the error this file showed, if
-// it is still shown.
-func (a *App) cacheOK(status string) {
-	if a.shownErr != "" && a.Err == a.shownErr {
-		a.Err = ""
-	}
-	a.shownErr = ""
-	if status != "" {
-		a.Status = status
 	}
 }
 
@@ -158,13 +137,13 @@ func (a *App) InstallCache(c *tilecache.Cache, level string, wall time.Duration)
 	a.SelectedObstacle = 0
 	a.ObstacleTool.drag = obstacleDrag{}
 	a.VolumeTool.Corners = nil
-	_ = a.cacheDo(cacheJob{name: "new cache", run: func(k *cacheCore) func(*App) error {
+	a.report(a.cacheDo(cacheJob{name: "new cache", run: func(k *cacheCore) func(*App) error {
 		k.install(c, level)
 		return func(a *App) error {
 			a.bumpAll()
 			return nil
 		}
-	}}) // the job cannot fail
+	}}))
 }
 
 // install makes c the core's cache (nil: none).
@@ -240,7 +219,7 @@ func (a *App) runCommand(what string, mk func(e *cacheEditor) command, sel func(
 			if sel != nil {
 				a.SelectObstacle(id)
 			}
-			a.cacheOK(status)
+			a.reportOK(status)
 			return nil
 		}
 	}})
@@ -278,7 +257,7 @@ func (a *App) replayHistory(verb, done string, step func(*undoStack, *cacheEdito
 		name, ok, err := step(&k.history, k.editor)
 		if !ok {
 			return func(a *App) error {
-				a.cacheOK("nothing to " + verb)
+				a.reportOK("nothing to " + verb)
 				return nil
 			}
 		}
@@ -290,7 +269,7 @@ func (a *App) replayHistory(verb, done string, step func(*undoStack, *cacheEdito
 		status := fmt.Sprintf("%s %s; %d tiles queued", done, name, k.Cache.QueueLen())
 		return func(a *App) error {
 			a.edited()
-			a.cacheOK(status)
+			a.reportOK(status)
 			return nil
 		}
 	}})
@@ -312,7 +291,7 @@ func (a *App) StepCache(n int) (int, error) { return a.stepCache(n, false, "", n
 // length when the worker gets to it) and reports what it did in the
 // status line.
 func (a *App) UpdateAllCache() error {
-	_, err := a.stepCache(0, true, "update all", func(a *App, tiles int) { a.cacheOK("updated " + plural(tiles, "tile")) })
+	_, err := a.stepCache(0, true, "update all", func(a *App, tiles int) { a.reportOK("updated " + plural(tiles, "tile")) })
 	return err
 }
 
@@ -376,7 +355,7 @@ func (a *App) autoUpdate() {
 	if busy, _ := a.cacheBusy(); busy {
 		return
 	}
-	_, _ = a.StepCache(min(max(a.TilesPerFrame, 1), maxTilesPerFrame)) // errors are shown
+	a.report(errOf(a.StepCache(min(max(a.TilesPerFrame, 1), maxTilesPerFrame))))
 }
 
 // snapshotExt is the file extension of snapshots written by navviz.
@@ -387,10 +366,10 @@ const snapshotExt = ".nvtc"
 // returned.
 func (a *App) SaveSnapshot(path string) (string, error) {
 	if !a.cv().has {
-		return "", a.cacheFail(errNoCache)
+		return "", a.report(errNoCache)
 	}
 	if path == "" {
-		return "", a.cacheFail(fmt.Errorf("ui: save snapshot: no file name"))
+		return "", a.report(fmt.Errorf("ui: save snapshot: no file name"))
 	}
 	if filepath.Ext(path) == "" {
 		path += snapshotExt
@@ -407,7 +386,7 @@ func (a *App) SaveSnapshot(path string) (string, error) {
 		status := fmt.Sprintf("snapshot saved to %s (%d bytes, %d obstacles, %d volumes, %d tiles queued)",
 			path, len(data), len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.Cache.QueueLen())
 		return func(a *App) error {
-			a.cacheOK(status)
+			a.reportOK(status)
 			return nil
 		}
 	}})
@@ -422,24 +401,35 @@ func (a *App) SaveSnapshot(path string) (string, error) {
 // is corrupt or was taken from other geometry or settings, is an error
 // shown in the window, and the cache is untouched. On success the undo
 // history is cleared (its commands name obstacles the restored state may
-// not have), the selection and the swap log too.
+// not have), the selection and the swap log too. The file is read when
+// the job runs, after the jobs sent before (a snapshot saved just before
+// is there).
 func (a *App) RestoreSnapshot(path string) error {
-	if !a.cv().has {
-		return a.cacheFail(errNoCache)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return a.cacheFail(fmt.Errorf("ui: restore snapshot: %w", err))
-	}
-	return a.restoreSnapshotData(data, path)
+	return a.restoreSnapshot(path, func() ([]byte, error) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("ui: restore snapshot: %w", err)
+		}
+		return data, nil
+	})
 }
 
 // restoreSnapshotData is RestoreSnapshot on bytes; what names them in
 // messages.
 func (a *App) restoreSnapshotData(data []byte, what string) error {
+	return a.restoreSnapshot(what, func() ([]byte, error) { return data, nil })
+}
+
+// restoreSnapshot restores the snapshot read returns (on the core's
+// owner); what names it in messages.
+func (a *App) restoreSnapshot(what string, read func() ([]byte, error)) error {
 	return a.cacheDo(cacheJob{name: "restore snapshot", run: func(k *cacheCore) func(*App) error {
 		if k.Cache == nil {
 			return failWith(errNoCache)
+		}
+		data, err := read()
+		if err != nil {
+			return failWith(err)
 		}
 		if err := k.Cache.Restore(data); err != nil {
 			return failWith(fmt.Errorf("ui: restore snapshot %s (the cache is unchanged): %w", what, err))
@@ -455,7 +445,7 @@ func (a *App) restoreSnapshotData(data []byte, what string) error {
 			a.SelectedObstacle = 0
 			a.ObstacleTool.drag = obstacleDrag{}
 			a.bumpAll()
-			a.cacheOK(status)
+			a.reportOK(status)
 			return nil
 		}
 	}})
@@ -495,21 +485,29 @@ func (a *App) syncCacheOverlays() {
 		a.initCacheState()
 	}
 	v := a.cv()
-	want := a.cacheWant()
-	if a.worker != nil && !sameWant(v.want, want) && !sameWant(a.viewAsked, want) {
-		if busy, _ := a.cacheBusy(); !busy {
-			a.viewAsked = want
-			_ = a.cacheDo(cacheJob{run: func(*cacheCore) func(*App) error { return nil }}) // a new view, nothing else
+	if a.worker != nil {
+		// The visibility the user set since: what the next view builds.
+		for _, name := range render.CacheOverlayNames {
+			if o := a.Scene.Overlay(name); o != nil {
+				a.cacheVis[name] = o.Visible
+			}
+		}
+		want := a.cacheWant()
+		if !sameWant(v.want, want) && !sameWant(a.viewAsked, want) {
+			if busy, _ := a.cacheBusy(); !busy {
+				a.viewAsked = want
+				a.report(a.cacheDo(cacheJob{run: func(*cacheCore) func(*App) error { return nil }})) // a new view, nothing else
+			}
 		}
 	}
 	for _, name := range render.CacheOverlayNames {
 		if a.worker != nil && name != render.OverlayToolPreview {
-			o, ok := v.overlays[name]
-			if !ok || v.want.selected != a.SelectedObstacle {
-				continue // asked for above
+			built, ok := v.overlays[name]
+			if (!ok || v.want.selected != a.SelectedObstacle) && a.cacheVis[name] {
+				continue // asked for above; the overlay shown stays until it arrives
 			}
 			syncOverlay(a, name, a.cacheVis, a.cacheBuilt, cacheOverlayKey{cache: v.seq, a: uint64(a.SelectedObstacle)}, func() *render.Overlay {
-				c := *o // the scene sets Visible: the view's stays as it is
+				c := *built // the scene sets Visible: the view's stays as it is
 				return &c
 			})
 			continue

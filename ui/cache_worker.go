@@ -277,7 +277,7 @@ func (a *App) finishJob(then func(a *App) error) error {
 	if then == nil {
 		return nil
 	}
-	return a.cacheFail(then(a))
+	return a.report(then(a))
 }
 
 // pollCacheWorker takes the worker's outcomes (once per Update): each
@@ -291,7 +291,7 @@ func (a *App) pollCacheWorker() {
 			a.setCacheView(o.view)
 		}
 		for _, then := range o.thens {
-			_ = a.finishJob(then) // shown in the window
+			a.finishJob(then) // reports its error
 		}
 	}
 }

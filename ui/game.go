@@ -108,7 +108,7 @@ func NewGame(opts Options) (*Game, error) {
 	}
 	g.App.SetViewport(g.w, g.h)
 	if !g.scene.sync {
-		g.App.EnableStageJobs() // the stage overlays too are built off the frame
+		g.App.EnableStageJobs()   // the stage overlays too are built off the frame
 		g.App.EnableCacheWorker() // and the tile cache works on its own goroutine
 	}
 	if opts.Scenario != "" {
@@ -198,14 +198,14 @@ func (g *Game) Update() error {
 		switch {
 		case errors.Is(r.err, errDialogCancelled):
 		case r.err != nil:
-			g.App.Err = r.err.Error()
+			g.App.report(r.err)
 		default:
 			g.pending = r.path
 		}
 	default:
 	}
 	if p, err := droppedLevel(ebiten.DroppedFiles()); err != nil {
-		g.App.Err = err.Error()
+		g.App.report(err)
 	} else if p != "" {
 		g.pending = p
 	}
@@ -232,7 +232,7 @@ func (g *Game) Update() error {
 	if g.pending != "" {
 		p := g.pending
 		g.pending = ""
-		if g.App.Load(p) == nil { // the error is in App.Err and shown
+		if g.App.Load(p) == nil { // Load reports its error
 			// A build of the previous level is of no use.
 			g.runner.cancel()
 			g.buildRequested = false
@@ -405,7 +405,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		p := g.shotPath
 		g.shotPath = ""
 		if err := saveScreen(screen, p); err != nil {
-			g.App.Err = err.Error()
+			g.App.report(err)
 		} else {
 			g.App.Status = "screenshot saved to " + p
 		}

@@ -103,7 +103,5 @@ func settlePointer(d *debugui.DebugUI, p image.Point) error {
 // tick; it is called in Update just before the panels.
 func (g *Game) feedPointer() {
 	x, y := ebiten.CursorPosition()
-	if err := g.feed.before(&g.ui, image.Pt(x, y), inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft)); err != nil {
-		g.App.Err = err.Error()
-	}
+	g.App.report(g.feed.before(&g.ui, image.Pt(x, y), inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft)))
 }

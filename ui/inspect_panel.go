@@ -64,11 +64,11 @@ func (a *App) SetInspect(on bool) {
 	if on {
 		t = s.rec
 	}
-	_ = a.cacheDo(cacheJob{run: func(k *cacheCore) func(*App) error {
+	a.report(a.cacheDo(cacheJob{run: func(k *cacheCore) func(*App) error {
 		k.trace = t
 		k.Cache.SetTrace(t)
 		return nil
-	}}) // the job cannot fail
+	}}))
 	s.cache = a.cv().cacheSeq
 	if !on {
 		s.rec.Clear()

@@ -349,7 +349,7 @@ func scopeName(s spanScope) string {
 // writes the file: shown when they arrive).
 func (a *App) SaveSession(path string, wPx, hPx int) (string, error) {
 	if path == "" {
-		return "", a.cacheFail(fmt.Errorf("ui: save session: no file name"))
+		return "", a.report(fmt.Errorf("ui: save session: no file name"))
 	}
 	if filepath.Ext(path) == "" {
 		path += scenario.FileExt
@@ -369,7 +369,7 @@ func (a *App) SaveSession(path string, wPx, hPx int) (string, error) {
 		}
 		status := fmt.Sprintf("session saved as scenario %s (%d steps)", path, len(sc.Steps))
 		return func(a *App) error {
-			a.cacheOK(status)
+			a.reportOK(status)
 			return nil
 		}
 	}})

@@ -313,7 +313,7 @@ func (a *App) SelectObstacle(id tilecache.ObstacleID) {
 func (a *App) ObstaclePress(p geom.Vec3) {
 	t := &a.ObstacleTool
 	if !a.cv().has {
-		_ = a.cacheFail(errNoCache)
+		a.report(errNoCache)
 		return
 	}
 	if id, ok := a.ObstacleAt(p); ok {
@@ -374,7 +374,7 @@ func (a *App) CancelObstacleDrag() {
 // An invalid obstacle is shown as an error and changes nothing.
 func (a *App) AddObstacle(o voxel.Obstacle) error {
 	if err := o.Validate(); err != nil {
-		return a.cacheFail(fmt.Errorf("ui: cannot place the obstacle: %w", err))
+		return a.report(fmt.Errorf("ui: cannot place the obstacle: %w", err))
 	}
 	o = o.Normalized()
 	return a.runCommand("place obstacle", func(*cacheEditor) command { return &addObstacleCmd{h: &obstacleHandle{}, o: o} },
@@ -386,10 +386,10 @@ func (a *App) AddObstacle(o voxel.Obstacle) error {
 func (a *App) replaceObstacle(id tilecache.ObstacleID, to voxel.Obstacle, what string) error {
 	from, ok := a.obstacleByID(id)
 	if !ok {
-		return a.cacheFail(fmt.Errorf("ui: %s: no obstacle #%d", what, id))
+		return a.report(fmt.Errorf("ui: %s: no obstacle #%d", what, id))
 	}
 	if err := to.Validate(); err != nil {
-		return a.cacheFail(fmt.Errorf("ui: %s obstacle #%d: %w", what, id, err))
+		return a.report(fmt.Errorf("ui: %s obstacle #%d: %w", what, id, err))
 	}
 	to = to.Normalized()
 	return a.runCommand(what+" obstacle", func(e *cacheEditor) command {
@@ -402,7 +402,7 @@ func (a *App) replaceObstacle(id tilecache.ObstacleID, to voxel.Obstacle, what s
 func (a *App) RemoveObstacle(id tilecache.ObstacleID) error {
 	o, ok := a.obstacleByID(id)
 	if !ok {
-		return a.cacheFail(fmt.Errorf("ui: remove: no obstacle #%d", id))
+		return a.report(fmt.Errorf("ui: remove: no obstacle #%d", id))
 	}
 	return a.runCommand("remove obstacle", func(e *cacheEditor) command { return &removeObstacleCmd{h: e.obstacle(id), o: o} }, nil)
 }
@@ -427,7 +427,7 @@ func (a *App) RotateObstacleAt(p geom.Vec3, steps float64) bool {
 	if o.Shape != voxel.ShapeOrientedBox || steps == 0 || math.IsNaN(steps) || math.IsInf(steps, 0) {
 		return false
 	}
-	_ = a.replaceObstacle(id, rotated(o, steps*rotateStepDeg), "rotate") // errors are shown
+	a.report(a.replaceObstacle(id, rotated(o, steps*rotateStepDeg), "rotate"))
 	return true
 }
 
@@ -436,7 +436,7 @@ func (a *App) RotateObstacleAt(p geom.Vec3, steps float64) bool {
 func (a *App) ApplyToolToSelected() error {
 	o, ok := a.obstacleByID(a.SelectedObstacle)
 	if !ok {
-		return a.cacheFail(fmt.Errorf("ui: apply: no obstacle is selected"))
+		return a.report(fmt.Errorf("ui: apply: no obstacle is selected"))
 	}
 	t := &a.ObstacleTool
 	return a.replaceObstacle(a.SelectedObstacle, t.newObstacle(t.obstacleFloor(o)), "resize")
