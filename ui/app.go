@@ -105,10 +105,11 @@ func (a *App) Load(nameOrPath string) error {
 	}
 	if err != nil {
 		// Loader errors name the file (and line); say which level otherwise.
-		a.Err = err.Error()
-		if !strings.Contains(a.Err, nameOrPath) {
-			a.Err = fmt.Sprintf("level %q: %s", nameOrPath, a.Err)
+		shown := err
+		if !strings.Contains(err.Error(), nameOrPath) {
+			shown = fmt.Errorf("level %q: %w", nameOrPath, err)
 		}
+		a.report(shown)
 		return fmt.Errorf("ui: load %q: %w", nameOrPath, err)
 	}
 	a.LevelName = nameOrPath

@@ -266,8 +266,8 @@ func (g *Game) benchFinish() {
 	s.PeakRSSMB = round2(float64(peakResidentBytes()) / (1 << 20))
 	s.RSSMB = round2(float64(residentBytes()) / (1 << 20))
 	s.HeapLiveMB = round2(float64(liveHeapBytes()) / (1 << 20))
-	if a.Cache != nil {
-		s.NavmeshPolys = meshPolys(a.Cache.Mesh())
+	if v := a.cv(); v.has {
+		s.NavmeshPolys = meshPolys(v.mesh)
 	}
 	if a.Build != nil {
 		s.BuildPolys = meshPolys(render.BuildMesh(a.Build))

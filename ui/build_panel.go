@@ -392,7 +392,7 @@ func (g *Game) startBuild() {
 	}
 	if err := a.oversize(a.Soup, a.LevelName, uiBuildOptions); err != nil {
 		a.BuildErr = err.Error()
-		a.Err = "build: " + a.BuildErr
+		a.report(fmt.Errorf("build: %w", err))
 		return
 	}
 	a.BuildErr = ""
@@ -417,7 +417,7 @@ func (g *Game) pollBuild() {
 	a := g.App
 	if res.err != nil {
 		a.BuildErr = res.err.Error()
-		a.Err = "build: " + res.err.Error()
+		a.report(fmt.Errorf("build: %w", res.err))
 		return
 	}
 	first := a.Build == nil

@@ -173,7 +173,8 @@ func (g *Game) cacheFrame(in frameInput) frameInput {
 	return g.cacheStep(in, readToolKeys())
 }
 
-// cacheStep applies a finished cache build and snapshot dialog, advances
+// cacheStep takes the cache worker's results, applies a finished cache
+// build and snapshot dialog, advances
 // the demo, handles the tools' keys (not while a widget has the focus),
 // the tool gesture of the left button and the wheel over an oriented box,
 // and runs auto update. The left button and the wheel are removed from the
@@ -181,6 +182,7 @@ func (g *Game) cacheFrame(in frameInput) frameInput {
 func (g *Game) cacheStep(in frameInput, keys toolKeys) frameInput {
 	g.ensureCacheUI()
 	a := g.App
+	a.pollCacheWorker() // the results of the cache's jobs (cache_worker.go)
 	g.pollCache()
 	g.pollCacheDialog()
 	g.runDemo()
@@ -197,7 +199,7 @@ func (g *Game) cacheStep(in frameInput, keys toolKeys) frameInput {
 	g.toolPointerEvent(ev)
 
 	hover := in.Captured&debugui.InputCapturingStateHover != 0
-	if a.Tool == toolObstacle && a.Cache != nil && in.WheelY != 0 && !hover && !g.cache.ptr.down {
+	if a.Tool == toolObstacle && a.cv().has && in.WheelY != 0 && !hover && !g.cache.ptr.down {
 		if p, ok := a.worldPoint(float64(in.X), float64(in.Y), g.w, g.h); ok && a.RotateObstacleAt(p, in.WheelY) {
 			in.WheelY = 0
 		}
@@ -211,14 +213,14 @@ func (g *Game) toolKeys(k toolKeys) {
 	a := g.App
 	switch {
 	case k.Undo:
-		_, _ = a.Undo() // errors are shown
+		a.report(errOf(a.Undo()))
 	case k.Redo:
-		_, _ = a.Redo()
+		a.report(errOf(a.Redo()))
 	}
 	switch a.Tool {
 	case toolObstacle:
 		if k.Delete {
-			_, _ = a.DeleteSelectedObstacle()
+			a.report(errOf(a.DeleteSelectedObstacle()))
 		}
 		if k.Escape {
 			a.CancelObstacleDrag()
@@ -227,7 +229,7 @@ func (g *Game) toolKeys(k toolKeys) {
 	case toolVolume:
 		switch {
 		case k.Enter:
-			_ = a.CloseVolume()
+			a.report(a.CloseVolume())
 		case k.Backspace:
 			a.UndoVolumeCorner()
 		case k.Escape:
@@ -248,7 +250,7 @@ func (g *Game) toolPointerEvent(ev pointerEvent) {
 		case pointerPress:
 			p, ok := a.worldPoint(float64(ev.X), float64(ev.Y), g.w, g.h)
 			if !ok {
-				_ = a.cacheFail(fmt.Errorf("ui: no level under the cursor to place an obstacle on"))
+				a.report(fmt.Errorf("ui: no level under the cursor to place an obstacle on"))
 				return
 			}
 			a.ObstaclePress(p)
@@ -257,7 +259,7 @@ func (g *Game) toolPointerEvent(ev pointerEvent) {
 				a.ObstacleDragTo(p)
 			}
 		case pointerRelease:
-			_ = a.ObstacleRelease() // errors are shown
+			a.report(a.ObstacleRelease())
 		}
 	case toolVolume:
 		if ev.Kind != pointerRelease || ev.Moved {
@@ -265,10 +267,10 @@ func (g *Game) toolPointerEvent(ev pointerEvent) {
 		}
 		p, ok := a.worldPoint(float64(ev.PressX), float64(ev.PressY), g.w, g.h)
 		if !ok {
-			_ = a.cacheFail(fmt.Errorf("ui: no level under the cursor for a volume corner"))
+			a.report(fmt.Errorf("ui: no level under the cursor for a volume corner"))
 			return
 		}
-		_ = a.VolumeClick(p)
+		a.report(a.VolumeClick(p))
 	case toolAgents:
 		g.agentsPointer(ev)
 	}
@@ -298,7 +300,7 @@ func (g *Game) startCacheBuild() {
 	}
 	if err := a.oversize(a.Soup, a.LevelName, pipeline.BuildOptions{}); err != nil { // the cache's first build
 		a.CacheErr = err.Error()
-		_ = a.cacheFail(fmt.Errorf("cache build: %w", err))
+		a.report(fmt.Errorf("cache build: %w", err))
 		return
 	}
 	a.CacheErr = ""
@@ -329,15 +331,16 @@ func (g *Game) pollCache() {
 	}
 	if res.err != nil {
 		a.CacheErr = res.err.Error()
-		_ = a.cacheFail(fmt.Errorf("cache build: %w", res.err))
+		a.report(fmt.Errorf("cache build: %w", res.err))
 		return
 	}
-	a.InstallCache(res.cache, res.level, res.wall)
+	// The cache is the worker's once installed: count its tiles first.
 	msg := fmt.Sprintf("cache built in %s: %d tiles cached", fmtDur(res.wall), len(res.cache.CachedTiles()))
+	a.InstallCache(res.cache, res.level, res.wall)
 	if g.opts.AutoCache && g.cache.autoSoup == a.Soup {
 		msg += ". " + firstSteps
 	}
-	a.cacheOK(msg)
+	a.reportOK(msg)
 }
 
 // applyObstaclePreset sets the Build panel's settings to the spec's
@@ -357,12 +360,12 @@ func (g *Game) startSnapshotDialog(save bool) {
 	if save {
 		g.startCacheDialog(func() (string, error) {
 			return saveFileDialog("Save tile cache snapshot", "snapshot"+snapshotExt, "navviz cache snapshots (*.nvtc)", "nvtc")
-		}, func(a *App, p string) { _, _ = a.SaveSnapshot(p) }) // errors are shown
+		}, func(a *App, p string) { a.report(errOf(a.SaveSnapshot(p))) })
 		return
 	}
 	g.startCacheDialog(func() (string, error) {
 		return openAnyFileDialog("Restore tile cache snapshot", "navviz cache snapshots (*.nvtc)", "nvtc")
-	}, func(a *App, p string) { _ = a.RestoreSnapshot(p) })
+	}, func(a *App, p string) { a.report(a.RestoreSnapshot(p)) })
 }
 
 // startCacheDialog runs the file dialog show off the game loop; its
@@ -391,7 +394,7 @@ func (g *Game) pollCacheDialog() {
 		switch {
 		case errors.Is(r.err, errDialogCancelled):
 		case r.err != nil:
-			_ = g.App.cacheFail(r.err)
+			g.App.report(r.err)
 		default:
 			r.apply(g.App, r.path)
 		}
@@ -419,9 +422,9 @@ func (g *Game) runDemo() {
 		if a.CacheErr != "" {
 			g.cache.demo = demoDone
 		}
-	case a.Cache != nil:
+	case a.cv().has:
 		g.cache.demo = demoDone
-		_ = a.DemoScene(g.opts.DemoObstacles) // errors are shown
+		a.report(a.DemoScene(g.opts.DemoObstacles))
 	default:
 		if running, _, _ := g.cache.runner.progress(); !running {
 			g.cache.demo = demoDone // the build failed (shown)
@@ -432,7 +435,7 @@ func (g *Game) runDemo() {
 // autoCacheWanted reports whether Options.AutoCache applies now: a level
 // without a cache, and no demo (which builds its own).
 func (g *Game) autoCacheWanted() bool {
-	return g.opts.AutoCache && g.opts.DemoObstacles <= 0 && g.App.Soup != nil && g.App.Cache == nil
+	return g.opts.AutoCache && g.opts.DemoObstacles <= 0 && g.App.Soup != nil && !g.App.cv().has
 }
 
 // runAutoCache starts the background cache build of a newly loaded level
@@ -464,7 +467,8 @@ func (g *Game) autoCachePending() bool {
 		return true
 	}
 	running, _, _ := g.cache.runner.progress()
-	return running
+	busy, _ := g.App.cacheBusy() // the built cache is being installed
+	return running || busy
 }
 
 // firstSteps is the "what to do" line shown once a cache is built.
@@ -480,12 +484,12 @@ const firstSteps = "Next: open the Tile cache panel (Level panel), pick the Obst
 // so that the queue, the tile just rebuilt and the swaps are all visible,
 // with auto update off. The camera frames the points.
 func (a *App) DemoScene(n int) error {
-	if a.Cache == nil || a.Soup == nil {
-		return a.cacheFail(errNoCache)
+	if !a.cv().has || a.Soup == nil {
+		return a.report(errNoCache)
 	}
 	pts := a.demoPoints(n + 2)
 	if len(pts) < n+1 {
-		return a.cacheFail(fmt.Errorf("ui: demo: found %d walkable points for %d obstacles", len(pts), n))
+		return a.report(fmt.Errorf("ui: demo: found %d walkable points for %d obstacles", len(pts), n))
 	}
 	a.AutoUpdate = false
 	a.Tool = toolObstacle
@@ -545,7 +549,8 @@ func (a *App) DemoScene(n int) error {
 	} else {
 		a.Camera.Frame(b)
 	}
-	a.cacheOK(fmt.Sprintf("demo: %d obstacles placed, %d tiles queued; Step or Update all to go on", len(a.Cache.Obstacles()), a.Cache.QueueLen()))
+	v := a.cv()
+	a.reportOK(fmt.Sprintf("demo: %d obstacles placed, %d tiles queued; Step or Update all to go on", len(v.obstacles), len(v.queue)))
 	return nil
 }
 
@@ -553,7 +558,8 @@ func (a *App) DemoScene(n int) error {
 // metre of) a tile corner, seen from above: of the corners that have a
 // polygon there, the one nearest p in x and z (p itself when none has).
 func (a *App) nearestTileCorner(p geom.Vec3) geom.Vec3 {
-	g := a.Cache.Grid()
+	v := a.cv()
+	g := v.grid
 	ts := float64(g.TileSizeM())
 	x0, z0 := float64(g.BoundsM.Min.X), float64(g.BoundsM.Min.Z)
 	top := float64(a.Soup.Bounds().Max.Y) + 10
@@ -566,7 +572,7 @@ func (a *App) nearestTileCorner(p geom.Vec3) geom.Vec3 {
 				continue
 			}
 			for _, o := range [][2]float64{{0, 0}, {0.5, 0.5}, {-0.5, 0.5}, {0.5, -0.5}, {-0.5, -0.5}} {
-				if hit, ok := render.PickPoly(a.Cache.Mesh(), [3]float64{x + o[0], top, z + o[1]}, [3]float64{0, -1, 0}, 0); ok {
+				if hit, ok := render.PickPoly(v.mesh, [3]float64{x + o[0], top, z + o[1]}, [3]float64{0, -1, 0}, 0); ok {
 					best, bestD = hit.Pos, d
 					break
 				}
@@ -580,7 +586,7 @@ func (a *App) nearestTileCorner(p geom.Vec3) geom.Vec3 {
 // along a golden-angle spiral around the level's centre, at least 6 m
 // apart.
 func (a *App) demoPoints(n int) []geom.Vec3 {
-	m := a.Cache.Mesh()
+	m := a.cv().mesh
 	b := a.Soup.Bounds()
 	c := b.Center()
 	top := float64(b.Max.Y) + 10
@@ -611,8 +617,7 @@ func (a *App) demoPoints(n int) []geom.Vec3 {
 
 // settingsDiffer reports whether the cache was built with settings other
 // than s.
-func settingsDiffer(c *tilecache.Cache, s pipeline.NavSettings) bool {
-	cs := c.Settings()
+func settingsDiffer(cs, s pipeline.NavSettings) bool {
 	if !volumesEqual(cs.Volumes, s.Volumes) || len(cs.Obstacles) != len(s.Obstacles) {
 		return true
 	}
@@ -625,24 +630,26 @@ func settingsDiffer(c *tilecache.Cache, s pipeline.NavSettings) bool {
 func (g *Game) cachePanel(ctx *debugui.Context) {
 	g.ensureCacheUI()
 	a := g.App
-	c := a.Cache
+	c := a.cv()
 	running, done, total := g.cache.runner.progress()
 	switch {
 	case running:
 		ctx.Text("Building the cache " + progressBar(done, total, 20))
-	case c == nil:
+	case !c.has:
 		ctx.Text("No tile cache. Build cache uses the Build panel's settings.")
 	default:
-		s := c.Settings()
-		grid := c.Grid()
+		s := c.settings
 		ctx.Text(fmt.Sprintf("Cache of %s: %d of %d tiles cached, built in %s; partition %s, detail sample %g cells, obstacle growth %.2f m.",
-			displayName(a.CacheLevel), len(c.CachedTiles()), grid.TileCount(), fmtDur(a.CacheBuildTime), s.Partition, s.DetailSampleDistCells, c.ObstacleGrowthM()))
-		if settingsDiffer(c, a.Settings) {
+			displayName(a.CacheLevel), c.cachedTiles, c.grid.TileCount(), fmtDur(a.CacheBuildTime), s.Partition, s.DetailSampleDistCells, c.growthM))
+		if settingsDiffer(s, a.Settings) {
 			ctx.Text("The Build panel's settings differ from the cache's: Build cache again to use them.")
 		}
 	}
 	if a.CacheErr != "" {
 		ctx.Text("Cache build failed: " + a.CacheErr)
+	}
+	if busy, queued := a.cacheBusy(); busy {
+		ctx.Text(fmt.Sprintf("Updating… (%s waiting)", plural(queued, "command")))
 	}
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Obstacle preset").On(g.applyObstaclePreset)
@@ -702,7 +709,7 @@ func (g *Game) obstacleSizeRows(ctx *debugui.Context) {
 // toolsSection is the Tools part of the Cache panel.
 func (g *Game) toolsSection(ctx *debugui.Context) {
 	a := g.App
-	c := a.Cache
+	c := a.cv()
 	toolIdx := int(a.Tool)
 	if choiceButtons(ctx, "Tool", &toolIdx, toolNames) {
 		a.CancelObstacleDrag()
@@ -723,7 +730,7 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 		g.obstacleSizeRows(ctx)
 		if a.SelectedObstacle != 0 {
 			ctx.SetGridLayout([]int{-1, -1}, nil)
-			ctx.Button(fmt.Sprintf("Apply to #%d", a.SelectedObstacle)).On(func() { _ = a.ApplyToolToSelected() })
+			ctx.Button(fmt.Sprintf("Apply to #%d", a.SelectedObstacle)).On(func() { a.report(a.ApplyToolToSelected()) })
 			ctx.Button("Deselect").On(func() { a.SelectObstacle(0) })
 			ctx.SetGridLayout(nil, nil)
 		}
@@ -750,18 +757,18 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 		ctx.SetGridLayout(nil, nil)
 		t.AreaID = min(max(t.AreaID, 0), int(maxAreaID))
 		ctx.SetGridLayout([]int{-1, -1, -1}, nil)
-		ctx.Button("Close (Enter)").On(func() { _ = a.CloseVolume() })
+		ctx.Button("Close (Enter)").On(func() { a.report(a.CloseVolume()) })
 		ctx.Button("Drop corner").On(func() { a.UndoVolumeCorner() })
 		ctx.Button("Clear (Esc)").On(a.ClearVolumeCorners)
 		ctx.SetGridLayout(nil, nil)
 		ctx.Text("Click the level to add corners of a convex polygon; click the first corner or press Enter to add the volume. Backspace drops the last corner.")
 	}
 
-	if c == nil {
+	if !c.has {
 		return
 	}
-	obs := c.Obstacles()
-	ctx.Text(fmt.Sprintf("Obstacles (%d), next id %d:", len(obs), c.NextObstacleID()))
+	obs := c.obstacles
+	ctx.Text(fmt.Sprintf("Obstacles (%d), next id %d:", len(obs), c.nextObs))
 	ctx.SetGridLayout([]int{44, -1, 24}, nil)
 	ctx.Loop(len(obs), func(i int) {
 		o := obs[i]
@@ -771,17 +778,17 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 		}
 		ctx.Button(label).On(func() { a.SelectObstacle(o.ID) })
 		ctx.Text(describeObstacle(&o.Obstacle))
-		ctx.Button("x").On(func() { _ = a.RemoveObstacle(o.ID) })
+		ctx.Button("x").On(func() { a.report(a.RemoveObstacle(o.ID)) })
 	})
 	ctx.SetGridLayout(nil, nil)
-	vols := c.Volumes()
-	ctx.Text(fmt.Sprintf("Volumes (%d), next id %d:", len(vols), c.NextVolumeID()))
+	vols := c.volumes
+	ctx.Text(fmt.Sprintf("Volumes (%d), next id %d:", len(vols), c.nextVol))
 	ctx.SetGridLayout([]int{44, -1, 24}, nil)
 	ctx.Loop(len(vols), func(i int) {
 		v := vols[i]
 		ctx.Text(fmt.Sprintf("V#%d", v.ID))
 		ctx.Text(describeVolume(&v.Volume))
-		ctx.Button("x").On(func() { _ = a.RemoveVolume(v.ID) })
+		ctx.Button("x").On(func() { a.report(a.RemoveVolume(v.ID)) })
 	})
 	ctx.SetGridLayout(nil, nil)
 }
@@ -793,7 +800,7 @@ const maxAreaID = 63
 // the queue, the latest update and the legend.
 func (g *Game) updateSection(ctx *debugui.Context) {
 	a := g.App
-	c := a.Cache
+	c := a.cv()
 	grid := []int{-4, -3, -2}
 	ctx.SetGridLayout(grid, nil)
 	ctx.Checkbox(&a.AutoUpdate, "Auto update")
@@ -804,26 +811,24 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 	a.TilesPerFrame = min(max(a.TilesPerFrame, 1), maxTilesPerFrame)
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Step 1 tile").On(func() {
-		if n, err := a.StepCache(1); err == nil {
-			a.cacheOK("updated " + plural(n, "tile"))
-		}
+		a.report(errOf(a.stepCache(1, false, "step", func(a *App, tiles int) { a.reportOK("updated " + plural(tiles, "tile")) })))
 	})
-	ctx.Button("Update all").On(func() { _ = a.UpdateAllCache() })
+	ctx.Button("Update all").On(func() { a.report(a.UpdateAllCache()) })
 	ctx.SetGridLayout(nil, nil)
-	if c == nil {
+	if !c.has {
 		return
 	}
-	q := c.Queue()
+	q := c.queue
 	ctx.Text("Queue: " + plural(len(q), "tile") + queueText(q, 60))
-	if len(a.Swaps.Latest) > 0 {
+	if len(c.latest) > 0 {
 		ctx.Text("Latest update:")
-		lines := updateLines(a.Swaps.Latest, 8)
+		lines := updateLines(c.latest, 8)
 		ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
 	}
-	if len(a.Swaps.Tiles) > 0 {
-		ctx.Text(swapSummary(a.Swaps.Tiles))
+	if len(c.swapTiles) > 0 {
+		ctx.Text(swapSummary(c.swapTiles))
 	}
-	ctx.Text(fmt.Sprintf("Since the build: %s, %s.", plural(a.Updates, "update"), plural(a.LayersBuilt, "layer build")))
+	ctx.Text(fmt.Sprintf("Since the build: %s, %s.", plural(c.updates, "update"), plural(c.layersBuilt, "layer build")))
 	ctx.Text("Legend (swaps since the last edit, queue):")
 	legendRows(ctx, []string{render.OverlaySwaps, render.OverlayQueue})
 }
@@ -920,19 +925,20 @@ func (g *Game) snapshotSection(ctx *debugui.Context) {
 		ctx.Text("Snapshot file path:")
 		ctx.TextField(&g.cache.pathField)
 		ctx.SetGridLayout([]int{-1, -1}, nil)
-		ctx.Button("Save").On(func() { _, _ = a.SaveSnapshot(g.cache.pathField) })
-		ctx.Button("Restore").On(func() { _ = a.RestoreSnapshot(g.cache.pathField) })
+		ctx.Button("Save").On(func() { a.report(errOf(a.SaveSnapshot(g.cache.pathField))) })
+		ctx.Button("Restore").On(func() { a.report(a.RestoreSnapshot(g.cache.pathField)) })
 		ctx.SetGridLayout(nil, nil)
 	}
 	ctx.SetGridLayout([]int{-1, -1}, nil)
-	ctx.Button("Undo (Ctrl+Z)").On(func() { _, _ = a.Undo() })
-	ctx.Button("Redo (Ctrl+Y)").On(func() { _, _ = a.Redo() })
+	ctx.Button("Undo (Ctrl+Z)").On(func() { a.report(errOf(a.Undo())) })
+	ctx.Button("Redo (Ctrl+Y)").On(func() { a.report(errOf(a.Redo())) })
 	ctx.SetGridLayout(nil, nil)
 	next := "nothing to undo"
-	if n := len(a.history.done); n > 0 {
-		next = "next undo: " + a.history.done[n-1].String()
+	v := a.cv()
+	if v.nextUndo != "" {
+		next = "next undo: " + v.nextUndo
 	}
-	ctx.Text(fmt.Sprintf("%s (%d in the history). Undoing a removal or a move adds the shape again under a new id: the cache never reuses ids. Rebuilding or restoring the cache clears the history.", next, len(a.history.done)))
+	ctx.Text(fmt.Sprintf("%s (%d in the history). Undoing a removal or a move adds the shape again under a new id: the cache never reuses ids. Rebuilding or restoring the cache clears the history.", next, v.undoDepth))
 	g.sessionControls(ctx) // session_panel.go
 }
 
@@ -954,8 +960,8 @@ const maxQueueLabels = 200
 // ("volumes-rt"), projected through the camera.
 func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 	a := g.App
-	c := a.Cache
-	if c == nil {
+	c := a.cv()
+	if !c.has {
 		return
 	}
 	// screen is the view's rectangle of the screen (dock.go).
@@ -977,17 +983,15 @@ func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 		drawCentred(screen, s, x, y, col)
 	}
 	if shown(render.OverlayQueue) {
-		grid := c.Grid()
-		m := c.Mesh()
-		q := c.Queue()
+		q := c.queue
 		for i, p := range q[:min(len(q), maxQueueLabels)] {
-			if r, ok := render.TileMarkFrame(&grid, m, p[0], p[1], 0); ok {
+			if r, ok := render.TileMarkFrame(&c.grid, c.mesh, p[0], p[1], 0); ok {
 				label(r.Center(), fmt.Sprint(i+1), lightenRGBA(render.QueueColour(i, len(q)), 0.45))
 			}
 		}
 	}
 	if shown(render.OverlayObstacles) {
-		for _, o := range c.Obstacles() {
+		for _, o := range c.obstacles {
 			minX, minZ, maxX, maxZ := o.Obstacle.BoundsXZ()
 			_, hi := o.Obstacle.HeightRangeM()
 			col := labelObstacle
@@ -998,7 +1002,7 @@ func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 		}
 	}
 	if shown(render.OverlayVolumesRT) {
-		for _, v := range c.Volumes() {
+		for _, v := range c.volumes {
 			var sx, sz float32
 			for _, p := range v.Volume.VertsXZ {
 				sx += p[0]

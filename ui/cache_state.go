@@ -12,7 +12,6 @@ import (
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
 	"navviz/render"
-	"navviz/scenario"
 	"navviz/tilecache"
 )
 
@@ -52,18 +51,27 @@ type cacheGens struct {
 	preview uint64 // the tools' preview
 }
 
-// cacheOverlayKey is what a built cache overlay's content depends on.
+// cacheOverlayKey is what a built cache overlay's content depends on: the
+// cache (cacheCore.cacheSeq) or, with a worker, the view (cacheView.seq),
+// and generations.
 type cacheOverlayKey struct {
-	cache *tilecache.Cache
+	cache uint64
 	a, b  uint64
 }
 
-// cacheState is the part of App about the tile cache: the cache, the
-// update controls, the tools, the undo history and the cache overlays.
+// cacheState is the part of App about the tile cache: the cache's core
+// (owned by the worker when there is one, cache_worker.go) and the view
+// of it the frame reads, the update controls, the tools and the cache
+// overlays.
 type cacheState struct {
-	// Cache is the tile cache of the current level (nil before "Build
-	// cache" and after loading another level).
-	Cache *tilecache.Cache
+	// cacheCore is the cache and what changes with it. With a worker the
+	// frame must not touch it: it reads cv() (tests without a worker may).
+	*cacheCore
+	worker    *cacheWorker // nil: jobs run at once (cache_worker.go)
+	view      *cacheView   // the latest view (cv)
+	viewStale bool         // without a worker: a job ran since view was made
+	viewAsked cacheOverlayWant
+
 	// CacheLevel is the level the cache was built for; CacheBuildTime how
 	// long its build took.
 	CacheLevel     string
@@ -85,34 +93,21 @@ type cacheState struct {
 	// removed by Delete, resized by "Apply".
 	SelectedObstacle tilecache.ObstacleID
 
-	// Swaps is the swap log the "swaps" overlay shows
-	// (scenario.SwapLog): the tiles rebuilt since the last edit, those of
-	// the latest Update (Swaps.Latest) and the boxes they had before.
-	Swaps scenario.SwapLog
-	// Updates and LayersBuilt count the Update calls that rebuilt a tile
-	// and the step-5 builds they ran, since the cache was built.
-	Updates, LayersBuilt int
-
-	editor  *cacheEditor
-	history undoStack
-
 	gens       cacheGens
 	cacheBuilt map[string]cacheOverlayKey
 	cacheVis   map[string]bool
 
-	// shownErr is the text this file last put in App.Err, so that a
-	// later success clears only its own error.
+	// shownErr is the text report last put in App.Err, so that a later
+	// success (reportOK) clears only a reported error (report.go).
 	shownErr string
 
 	// insp is the repair inspector (inspect_panel.go).
 	insp inspectState
-
-	// rec records the session's edits as scenario steps (recorder.go).
-	rec sessionRecorder
 }
 
 // initCacheState sets the defaults.
 func (a *App) initCacheState() {
+	a.core()
 	a.AutoUpdate = true
 	a.TilesPerFrame = defaultTilesPerFrame
 	a.ObstacleTool = defaultObstacleTool()
@@ -124,25 +119,9 @@ func (a *App) initCacheState() {
 	}
 }
 
-// cacheFail shows err in the window (App.Err) and returns it.
-func (a *App) cacheFail(err error) error {
-	if err != nil {
-		a.Err = err.Error()
-		a.shownErr = a.Err
-	}
-	return err
-}
-
-// cacheOK sets the status line and clears the error this file showed, if
-// it is still shown.
-func (a *App) cacheOK(status string) {
-	if a.shownErr != "" && a.Err == a.shownErr {
-		a.Err = ""
-	}
-	a.shownErr = ""
-	if status != "" {
-		a.Status = status
-	}
+// failWith is the continuation of a job that failed with err.
+func failWith(err error) func(a *App) error {
+	return func(*App) error { return err }
 }
 
 // InstallCache makes c the cache of the current level (built for level in
@@ -152,29 +131,45 @@ func (a *App) InstallCache(c *tilecache.Cache, level string, wall time.Duration)
 	if a.cacheBuilt == nil {
 		a.initCacheState()
 	}
-	a.Cache = c
 	a.CacheLevel = level
 	a.CacheBuildTime = wall
 	a.CacheErr = ""
-	a.editor = newCacheEditor(nil)
-	a.rec.stop()
-	if c != nil {
-		a.editor = newCacheEditor(c)
-		a.rec.start(level, c.Settings())
-	}
-	a.editor.rec = &a.rec // the session's recording (recorder.go)
-	a.history.clear()
 	a.SelectedObstacle = 0
 	a.ObstacleTool.drag = obstacleDrag{}
 	a.VolumeTool.Corners = nil
-	a.Updates, a.LayersBuilt = 0, 0
-	a.resetSwapLog()
-	a.bumpAll()
+	a.report(a.cacheDo(cacheJob{name: "new cache", run: func(k *cacheCore) func(*App) error {
+		k.install(c, level)
+		return func(a *App) error {
+			a.bumpAll()
+			return nil
+		}
+	}}))
+}
+
+// install makes c the core's cache (nil: none).
+func (k *cacheCore) install(c *tilecache.Cache, level string) {
+	k.Cache = c
+	k.cacheSeq++
+	k.editor = newCacheEditor(nil)
+	k.rec.stop()
+	if c != nil {
+		k.editor = newCacheEditor(c)
+		k.rec.start(level, c.Settings())
+		c.SetTrace(k.trace)
+	}
+	k.editor.rec = &k.rec // the session's recording (recorder.go)
+	k.history.clear()
+	k.Updates, k.LayersBuilt = 0, 0
+	k.Swaps.Reset()
 }
 
 // DropCache forgets the cache (another level was loaded).
 func (a *App) DropCache() {
-	if a.Cache == nil && a.editor == nil {
+	if a.worker == nil {
+		if a.Cache == nil && a.editor == nil {
+			return
+		}
+	} else if busy, _ := a.cacheBusy(); !busy && !a.cv().has {
 		return
 	}
 	a.InstallCache(nil, "", 0)
@@ -189,126 +184,178 @@ func (a *App) bumpAll() {
 	a.gens.preview++
 }
 
-// resetSwapLog empties the swap log (an edit starts a new one).
-func (a *App) resetSwapLog() {
-	a.Swaps.Reset()
-	a.gens.swaps++
-}
-
 // cacheGrid returns the cache's tile grid (nil without a cache).
 func (a *App) cacheGrid() *pipeline.TileGrid {
-	if a.Cache == nil {
+	v := a.cv()
+	if !v.has {
 		return nil
 	}
-	g := a.Cache.Grid()
+	g := v.grid
 	return &g
 }
 
-// runCommand applies cmd through the undo stack; on success the swap log
-// starts afresh and the status names the command, on error the error is
-// shown and returned.
-func (a *App) runCommand(cmd command) error {
-	if a.Cache == nil || a.editor == nil {
-		return a.cacheFail(errNoCache)
-	}
-	if err := a.history.run(a.editor, cmd); err != nil {
-		return a.cacheFail(err)
-	}
-	a.edited()
-	a.cacheOK(fmt.Sprintf("%s; %d tiles queued", cmd, a.Cache.QueueLen()))
-	return nil
+// runCommand applies the command mk makes from the core's editor through
+// the undo stack (named what until it ran); on success the swap log
+// starts afresh, the status names the command and, when sel is set, the
+// obstacle sel returns (asked on the core's owner) is selected; an error
+// is shown and returned (with a worker: shown when it arrives).
+func (a *App) runCommand(what string, mk func(e *cacheEditor) command, sel func(cmd command) tilecache.ObstacleID) error {
+	return a.cacheDo(cacheJob{name: what, run: func(k *cacheCore) func(*App) error {
+		if k.Cache == nil || k.editor == nil {
+			return failWith(errNoCache)
+		}
+		cmd := mk(k.editor)
+		if err := k.history.run(k.editor, cmd); err != nil {
+			return failWith(err)
+		}
+		k.Swaps.Reset()
+		status := fmt.Sprintf("%s; %d tiles queued", cmd, k.Cache.QueueLen())
+		var id tilecache.ObstacleID
+		if sel != nil {
+			id = sel(cmd)
+		}
+		return func(a *App) error {
+			a.edited()
+			if sel != nil {
+				a.SelectObstacle(id)
+			}
+			a.reportOK(status)
+			return nil
+		}
+	}})
 }
 
 // edited notes a change of the cache's obstacles or volumes.
 func (a *App) edited() {
 	a.gens.shapes++
 	a.gens.queue++
-	a.resetSwapLog()
+	a.gens.swaps++
 	if a.SelectedObstacle != 0 && !a.hasObstacle(a.SelectedObstacle) {
 		a.SelectedObstacle = 0
 	}
 }
 
 // Undo reverts the last tool command (Ctrl+Z). It returns false when there
-// was nothing to undo.
-func (a *App) Undo() (bool, error) { return a.replayHistory("undo", "undid", a.history.undo) }
+// was nothing to undo (with a worker: always false, the undo is queued).
+func (a *App) Undo() (bool, error) { return a.replayHistory("undo", "undid", (*undoStack).undo) }
 
 // Redo applies the last undone command again (Ctrl+Y or Ctrl+Shift+Z).
-// It returns false when there was nothing to redo.
-func (a *App) Redo() (bool, error) { return a.replayHistory("redo", "redid", a.history.redo) }
+// It returns false when there was nothing to redo (with a worker: always
+// false, the redo is queued).
+func (a *App) Redo() (bool, error) { return a.replayHistory("redo", "redid", (*undoStack).redo) }
 
 // replayHistory applies step, the undo stack's undo or redo, to the cache;
 // verb and done ("undo", "undid") word the status line and the error. An
 // error is shown and returned. It returns false when there was no command
 // to undo or redo, or no cache.
-func (a *App) replayHistory(verb, done string, step func(*cacheEditor) (string, bool, error)) (bool, error) {
-	if a.Cache == nil || a.editor == nil {
-		return false, nil
+func (a *App) replayHistory(verb, done string, step func(*undoStack, *cacheEditor) (string, bool, error)) (bool, error) {
+	replayed := false
+	err := a.cacheDo(cacheJob{name: verb, run: func(k *cacheCore) func(*App) error {
+		if k.Cache == nil || k.editor == nil {
+			return nil
+		}
+		name, ok, err := step(&k.history, k.editor)
+		if !ok {
+			return func(a *App) error {
+				a.reportOK("nothing to " + verb)
+				return nil
+			}
+		}
+		replayed = true
+		if err != nil {
+			return failWith(fmt.Errorf("ui: %s %s: %w", verb, name, err))
+		}
+		k.Swaps.Reset()
+		status := fmt.Sprintf("%s %s; %d tiles queued", done, name, k.Cache.QueueLen())
+		return func(a *App) error {
+			a.edited()
+			a.reportOK(status)
+			return nil
+		}
+	}})
+	if a.worker != nil {
+		return false, nil // replayed is the worker's
 	}
-	name, ok, err := step(a.editor)
-	if !ok {
-		a.cacheOK("nothing to " + verb)
-		return false, nil
-	}
-	if err != nil {
-		return true, a.cacheFail(fmt.Errorf("ui: %s %s: %w", verb, name, err))
-	}
-	a.edited()
-	a.cacheOK(fmt.Sprintf("%s %s; %d tiles queued", done, name, a.Cache.QueueLen()))
-	return true, nil
+	return replayed, err
 }
 
 // StepCache runs Update(n) on the cache: the rebuilt tiles become
 // Swaps.Latest and join the swap log. It returns the number of tiles
-// rebuilt. An error (a tile whose rebuild failed: it left the queue, the
-// call's other tiles were swapped in) is shown and returned, and auto
-// update is switched off so that the user sees it.
-func (a *App) StepCache(n int) (int, error) {
-	c := a.Cache
-	if c == nil {
-		return 0, a.cacheFail(errNoCache)
-	}
-	if n <= 0 || c.QueueLen() == 0 {
-		return 0, nil
-	}
-	a.Swaps.BeforeUpdate(c, n)
-	n = min(n, c.QueueLen())
-	// A failed tile leaves the queue while the call's other tiles are
-	// swapped in: record them before reporting the error.
-	res, err := c.Update(n)
-	a.Swaps.AfterUpdate(&res)
-	a.rec.updated(n)
-	a.Updates++
-	a.LayersBuilt += res.LayersBuilt()
-	a.gens.mesh++
-	a.gens.queue++
-	a.gens.swaps++
-	if err != nil {
-		a.AutoUpdate = false
-		return len(res.Tiles), a.cacheFail(fmt.Errorf("ui: cache update (auto update switched off): %w", err))
-	}
-	return len(res.Tiles), nil
-}
+// rebuilt (with a worker: 0, the step is queued). An error (a tile whose
+// rebuild failed: it left the queue, the call's other tiles were swapped
+// in) is shown and returned, and auto update is switched off so that the
+// user sees it.
+func (a *App) StepCache(n int) (int, error) { return a.stepCache(n, false, "", nil) }
 
 // UpdateAllCache rebuilds every queued tile (Update with the queue's
-// length) and reports what it did in the status line.
+// length when the worker gets to it) and reports what it did in the
+// status line.
 func (a *App) UpdateAllCache() error {
-	if a.Cache == nil {
-		return a.cacheFail(errNoCache)
-	}
-	n, err := a.StepCache(a.Cache.QueueLen())
-	if err != nil {
-		return err
-	}
-	a.cacheOK("updated " + plural(n, "tile"))
-	return nil
+	_, err := a.stepCache(0, true, "update all", func(a *App, tiles int) { a.reportOK("updated " + plural(tiles, "tile")) })
+	return err
 }
 
-// autoUpdate runs one frame of auto update.
+// stepCache is StepCache of n tiles, or with all of the tiles queued when
+// the job runs; name is the job's (see cacheJob), done runs on the frame
+// after a success with the number of tiles rebuilt.
+func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles int)) (int, error) {
+	tiles := 0
+	err := a.cacheDo(cacheJob{name: name, run: func(k *cacheCore) func(*App) error {
+		c := k.Cache
+		if c == nil {
+			return failWith(errNoCache)
+		}
+		if all {
+			n = c.QueueLen()
+		}
+		if n <= 0 || c.QueueLen() == 0 {
+			if done == nil {
+				return nil
+			}
+			return func(a *App) error {
+				done(a, 0)
+				return nil
+			}
+		}
+		k.Swaps.BeforeUpdate(c, n)
+		n = min(n, c.QueueLen())
+		// A failed tile leaves the queue while the call's other tiles are
+		// swapped in: record them before reporting the error.
+		res, err := c.Update(n)
+		k.Swaps.AfterUpdate(&res)
+		k.rec.updated(n)
+		k.Updates++
+		k.LayersBuilt += res.LayersBuilt()
+		tiles = len(res.Tiles)
+		rebuilt := tiles
+		return func(a *App) error {
+			a.gens.mesh++
+			a.gens.queue++
+			a.gens.swaps++
+			if err != nil {
+				a.AutoUpdate = false
+				return fmt.Errorf("ui: cache update (auto update switched off): %w", err)
+			}
+			if done != nil {
+				done(a, rebuilt)
+			}
+			return nil
+		}
+	}})
+	return tiles, err
+}
+
+// autoUpdate runs one frame of auto update: a step of TilesPerFrame
+// tiles, sent only when the worker has nothing else to do (the steps do
+// not pile up behind a long job).
 func (a *App) autoUpdate() {
-	if a.AutoUpdate && a.Cache != nil && a.Cache.QueueLen() > 0 {
-		_, _ = a.StepCache(min(max(a.TilesPerFrame, 1), maxTilesPerFrame)) // errors are shown
+	if !a.AutoUpdate || len(a.cv().queue) == 0 {
+		return
 	}
+	if busy, _ := a.cacheBusy(); busy {
+		return
+	}
+	a.report(errOf(a.StepCache(min(max(a.TilesPerFrame, 1), maxTilesPerFrame))))
 }
 
 // snapshotExt is the file extension of snapshots written by navviz.
@@ -318,25 +365,34 @@ const snapshotExt = ".nvtc"
 // path; a path without an extension gets ".nvtc". Errors are shown and
 // returned.
 func (a *App) SaveSnapshot(path string) (string, error) {
-	if a.Cache == nil {
-		return "", a.cacheFail(errNoCache)
+	if !a.cv().has {
+		return "", a.report(errNoCache)
 	}
 	if path == "" {
-		return "", a.cacheFail(fmt.Errorf("ui: save snapshot: no file name"))
+		return "", a.report(fmt.Errorf("ui: save snapshot: no file name"))
 	}
 	if filepath.Ext(path) == "" {
 		path += snapshotExt
 	}
-	data, err := a.Cache.Snapshot()
+	err := a.cacheDo(cacheJob{name: "save snapshot", run: func(k *cacheCore) func(*App) error {
+		data, err := k.Cache.Snapshot()
+		if err != nil {
+			return failWith(fmt.Errorf("ui: save snapshot: %w", err))
+		}
+		if err := writeFileAtomic(path, data); err != nil {
+			return failWith(fmt.Errorf("ui: save snapshot: %w", err))
+		}
+		k.rec.snapshotTaken(path, data)
+		status := fmt.Sprintf("snapshot saved to %s (%d bytes, %d obstacles, %d volumes, %d tiles queued)",
+			path, len(data), len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.Cache.QueueLen())
+		return func(a *App) error {
+			a.reportOK(status)
+			return nil
+		}
+	}})
 	if err != nil {
-		return "", a.cacheFail(fmt.Errorf("ui: save snapshot: %w", err))
+		return "", err
 	}
-	if err := writeFileAtomic(path, data); err != nil {
-		return "", a.cacheFail(fmt.Errorf("ui: save snapshot: %w", err))
-	}
-	a.rec.snapshotTaken(path, data)
-	a.cacheOK(fmt.Sprintf("snapshot saved to %s (%d bytes, %d obstacles, %d volumes, %d tiles queued)",
-		path, len(data), len(a.Cache.Obstacles()), len(a.Cache.Volumes()), a.Cache.QueueLen()))
 	return path, nil
 }
 
@@ -345,38 +401,54 @@ func (a *App) SaveSnapshot(path string) (string, error) {
 // is corrupt or was taken from other geometry or settings, is an error
 // shown in the window, and the cache is untouched. On success the undo
 // history is cleared (its commands name obstacles the restored state may
-// not have), the selection and the swap log too.
+// not have), the selection and the swap log too. The file is read when
+// the job runs, after the jobs sent before (a snapshot saved just before
+// is there).
 func (a *App) RestoreSnapshot(path string) error {
-	if a.Cache == nil {
-		return a.cacheFail(errNoCache)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return a.cacheFail(fmt.Errorf("ui: restore snapshot: %w", err))
-	}
-	return a.restoreSnapshotData(data, path)
+	return a.restoreSnapshot(path, func() ([]byte, error) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("ui: restore snapshot: %w", err)
+		}
+		return data, nil
+	})
 }
 
 // restoreSnapshotData is RestoreSnapshot on bytes; what names them in
 // messages.
 func (a *App) restoreSnapshotData(data []byte, what string) error {
-	if a.Cache == nil {
-		return a.cacheFail(errNoCache)
-	}
-	if err := a.Cache.Restore(data); err != nil {
-		return a.cacheFail(fmt.Errorf("ui: restore snapshot %s (the cache is unchanged): %w", what, err))
-	}
-	a.rec.restored(what, data)
-	a.editor = newCacheEditor(a.Cache)
-	a.editor.rec = &a.rec
-	a.history.clear()
-	a.SelectedObstacle = 0
-	a.ObstacleTool.drag = obstacleDrag{}
-	a.resetSwapLog()
-	a.bumpAll()
-	a.cacheOK(fmt.Sprintf("restored %s: %d obstacles, %d volumes, %d tiles queued (undo history cleared)",
-		what, len(a.Cache.Obstacles()), len(a.Cache.Volumes()), a.Cache.QueueLen()))
-	return nil
+	return a.restoreSnapshot(what, func() ([]byte, error) { return data, nil })
+}
+
+// restoreSnapshot restores the snapshot read returns (on the core's
+// owner); what names it in messages.
+func (a *App) restoreSnapshot(what string, read func() ([]byte, error)) error {
+	return a.cacheDo(cacheJob{name: "restore snapshot", run: func(k *cacheCore) func(*App) error {
+		if k.Cache == nil {
+			return failWith(errNoCache)
+		}
+		data, err := read()
+		if err != nil {
+			return failWith(err)
+		}
+		if err := k.Cache.Restore(data); err != nil {
+			return failWith(fmt.Errorf("ui: restore snapshot %s (the cache is unchanged): %w", what, err))
+		}
+		k.rec.restored(what, data)
+		k.editor = newCacheEditor(k.Cache)
+		k.editor.rec = &k.rec
+		k.history.clear()
+		k.Swaps.Reset()
+		status := fmt.Sprintf("restored %s: %d obstacles, %d volumes, %d tiles queued (undo history cleared)",
+			what, len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.Cache.QueueLen())
+		return func(a *App) error {
+			a.SelectedObstacle = 0
+			a.ObstacleTool.drag = obstacleDrag{}
+			a.bumpAll()
+			a.reportOK(status)
+			return nil
+		}
+	}})
 }
 
 // hasObstacle reports whether the cache holds obstacle id.
@@ -385,12 +457,13 @@ func (a *App) hasObstacle(id tilecache.ObstacleID) bool {
 	return ok
 }
 
-// obstacleByID returns obstacle id of the cache.
+// obstacleByID returns obstacle id of the cache (as the latest view has
+// it).
 func (a *App) obstacleByID(id tilecache.ObstacleID) (voxel.Obstacle, bool) {
-	if a.Cache == nil || id == 0 {
+	if id == 0 {
 		return voxel.Obstacle{}, false
 	}
-	for _, o := range a.Cache.Obstacles() {
+	for _, o := range a.cv().obstacles {
 		if o.ID == id {
 			return o.Obstacle, true
 		}
@@ -400,6 +473,10 @@ func (a *App) obstacleByID(id tilecache.ObstacleID) (voxel.Obstacle, bool) {
 
 // syncCacheOverlays makes the scene's cache overlays match the state (see
 // syncOverlay): each visible one is rebuilt when what it shows changed.
+// With a worker the overlays that follow the cache come built in its
+// views: when the latest view lacks one (it was just made visible, or the
+// selection changed) a view with it is asked for, and the overlay follows
+// when it arrives.
 func (a *App) syncCacheOverlays() {
 	if a.Scene == nil {
 		return
@@ -407,7 +484,34 @@ func (a *App) syncCacheOverlays() {
 	if a.cacheBuilt == nil {
 		a.initCacheState()
 	}
+	v := a.cv()
+	if a.worker != nil {
+		// The visibility the user set since: what the next view builds.
+		for _, name := range render.CacheOverlayNames {
+			if o := a.Scene.Overlay(name); o != nil {
+				a.cacheVis[name] = o.Visible
+			}
+		}
+		want := a.cacheWant()
+		if !sameWant(v.want, want) && !sameWant(a.viewAsked, want) {
+			if busy, _ := a.cacheBusy(); !busy {
+				a.viewAsked = want
+				a.report(a.cacheDo(cacheJob{run: func(*cacheCore) func(*App) error { return nil }})) // a new view, nothing else
+			}
+		}
+	}
 	for _, name := range render.CacheOverlayNames {
+		if a.worker != nil && name != render.OverlayToolPreview {
+			built, ok := v.overlays[name]
+			if (!ok || v.want.selected != a.SelectedObstacle) && a.cacheVis[name] {
+				continue // asked for above; the overlay shown stays until it arrives
+			}
+			syncOverlay(a, name, a.cacheVis, a.cacheBuilt, cacheOverlayKey{cache: v.seq, a: uint64(a.SelectedObstacle)}, func() *render.Overlay {
+				c := *built // the scene sets Visible: the view's stays as it is
+				return &c
+			})
+			continue
+		}
 		syncOverlay(a, name, a.cacheVis, a.cacheBuilt, a.cacheOverlayKey(name), func() *render.Overlay {
 			return a.buildCacheOverlay(name)
 		})
@@ -416,7 +520,7 @@ func (a *App) syncCacheOverlays() {
 
 // cacheOverlayKey returns the key of the content overlay name shows now.
 func (a *App) cacheOverlayKey(name string) cacheOverlayKey {
-	k := cacheOverlayKey{cache: a.Cache}
+	k := cacheOverlayKey{cache: a.cv().cacheSeq}
 	switch name {
 	case render.OverlayCachePolys, render.OverlayCacheLayers:
 		k.a = a.gens.mesh
@@ -433,28 +537,20 @@ func (a *App) cacheOverlayKey(name string) cacheOverlayKey {
 }
 
 // buildCacheOverlay builds cache overlay name from the state: the tool
-// preview here, the others with render.CacheStateOverlay (as navmesh
-// scenario draws them).
+// preview here, the others from the core (without a worker only: with
+// one they come in its views).
 func (a *App) buildCacheOverlay(name string) *render.Overlay {
 	if name == render.OverlayToolPreview {
 		return a.previewOverlay()
 	}
-	b := geom.EmptyBox()
-	if a.Soup != nil {
-		b = a.Soup.Bounds()
-	}
-	return render.CacheStateOverlay(name, &render.CacheState{Cache: a.Cache, LevelBounds: b, SelectedObstacle: a.SelectedObstacle, Swaps: a.Swaps.View()})
+	return a.core().stateOverlay(name, a.cacheWant())
 }
 
 // previewOverlay returns the tools' preview: the obstacle being placed or
 // dragged, the corners of the volume being drawn.
 func (a *App) previewOverlay() *render.Overlay {
-	var ghost *voxel.Obstacle
-	growM := 0.0
-	if a.Cache != nil {
-		growM = a.Cache.ObstacleGrowthM()
-	}
-	ghost = a.obstacleGhost() // tools_obstacle.go
+	growM := a.cv().growthM
+	ghost := a.obstacleGhost() // tools_obstacle.go
 	var poly []geom.Vec3
 	ok := true
 	if a.Tool == toolVolume {

@@ -47,6 +47,7 @@ type Game struct {
 
 	opts   Options
 	ui     debugui.DebugUI
+	feed   pointerFeed // settles debugui after a pointer jump (input_feed.go)
 	ctl    viewController
 	view   *sceneView // the view Draw shows (never nil)
 	scene  sceneJobs  // builds the next view off the frame (jobs.go)
@@ -120,7 +121,8 @@ func NewGame(opts Options) (*Game, error) {
 	}
 	g.relayout()
 	if !g.scene.sync {
-		g.App.EnableStageJobs() // the stage overlays too are built off the frame
+		g.App.EnableStageJobs()   // the stage overlays too are built off the frame
+		g.App.EnableCacheWorker() // and the tile cache works on its own goroutine
 	}
 	if opts.Scenario != "" {
 		err := g.loadScenario(opts.Scenario)
@@ -216,14 +218,14 @@ func (g *Game) Update() error {
 		switch {
 		case errors.Is(r.err, errDialogCancelled):
 		case r.err != nil:
-			g.App.Err = r.err.Error()
+			g.App.report(r.err)
 		default:
 			g.pending = r.path
 		}
 	default:
 	}
 	if p, err := droppedLevel(ebiten.DroppedFiles()); err != nil {
-		g.App.Err = err.Error()
+		g.App.report(err)
 	} else if p != "" {
 		g.pending = p
 	}
@@ -235,6 +237,7 @@ func (g *Game) Update() error {
 	var captured debugui.InputCapturingState
 	if !g.opts.HideUI {
 		var err error
+		g.feedPointer()
 		if captured, err = g.ui.Update(g.panels); err != nil {
 			return fmt.Errorf("ui: panels: %w", err)
 		}
@@ -250,7 +253,7 @@ func (g *Game) Update() error {
 	if g.pending != "" {
 		p := g.pending
 		g.pending = ""
-		if g.App.Load(p) == nil { // the error is in App.Err and shown
+		if g.App.Load(p) == nil { // Load reports its error
 			// A build of the previous level is of no use.
 			g.runner.cancel()
 			g.buildRequested = false
@@ -431,7 +434,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		p := g.shotPath
 		g.shotPath = ""
 		if err := saveScreen(screen, p); err != nil {
-			g.App.Err = err.Error()
+			g.App.report(err)
 		} else {
 			g.App.Status = "screenshot saved to " + p
 		}

@@ -26,10 +26,11 @@ const maxInspectRows = 64
 // inspectState is the inspector's part of App (in cacheState).
 type inspectState struct {
 	// rec is the recorder (nil until recording is first switched on); on
-	// whether it is the cache's trace; cache the cache it was set on.
+	// whether it is the caches' trace (cacheCore.trace); cache the cache
+	// (cacheView.cacheSeq) its reports are of.
 	rec   *inspect.Recorder
 	on    bool
-	cache *tilecache.Cache
+	cache uint64
 	// reports are the reports shown (those of the last Update that rebuilt
 	// a layer), read when the recorder's Updates count moved past updates.
 	reports []inspect.LayerReport
@@ -59,14 +60,16 @@ func (a *App) SetInspect(on bool) {
 		return
 	}
 	s.on = on
-	if a.Cache != nil {
-		if on {
-			a.Cache.SetTrace(s.rec)
-		} else {
-			a.Cache.SetTrace(nil)
-		}
+	var t tilecache.Trace // nil: no trace (not a nil *inspect.Recorder)
+	if on {
+		t = s.rec
 	}
-	s.cache = a.Cache
+	a.report(a.cacheDo(cacheJob{run: func(k *cacheCore) func(*App) error {
+		k.trace = t
+		k.Cache.SetTrace(t)
+		return nil
+	}}))
+	s.cache = a.cv().cacheSeq
 	if !on {
 		s.rec.Clear()
 		s.reports, s.updates, s.selected = nil, s.rec.Updates(), -1
@@ -123,11 +126,9 @@ func (a *App) syncInspect() {
 			s.vis[name] = true
 		}
 	}
-	if s.cache != a.Cache {
-		if s.on && a.Cache != nil {
-			a.Cache.SetTrace(s.rec)
-		}
-		s.cache = a.Cache
+	if v := a.cv(); s.cache != v.cacheSeq {
+		// A new cache: it got the trace when it was installed.
+		s.cache = v.cacheSeq
 		if s.rec != nil {
 			s.rec.Clear()
 		}

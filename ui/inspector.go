@@ -64,8 +64,8 @@ func (a *App) navMesh() *navmesh.Mesh {
 // the tile cache's when there is a cache, else the plain build's (nil and
 // meshNone when there is neither).
 func (a *App) liveMesh() (*navmesh.Mesh, meshSource) {
-	if a.Cache != nil {
-		return a.Cache.Mesh(), meshCache
+	if v := a.cv(); v.has {
+		return v.mesh, meshCache // the worker's latest view (cache_worker.go)
 	}
 	if m := a.navMesh(); m != nil {
 		return m, meshBuild
@@ -76,8 +76,8 @@ func (a *App) liveMesh() (*navmesh.Mesh, meshSource) {
 // meshOf returns the current navmesh of source s (nil when it has none).
 func (a *App) meshOf(s meshSource) *navmesh.Mesh {
 	switch {
-	case s == meshCache && a.Cache != nil:
-		return a.Cache.Mesh()
+	case s == meshCache && a.cv().has:
+		return a.cv().mesh
 	case s == meshBuild:
 		return a.navMesh()
 	}

@@ -1,15 +1,8 @@
 package ui
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"image"
-	"image/png"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 )
@@ -19,59 +12,11 @@ import (
 // xvfb-run's): Backspace deletes, "0.300.4" and Enter shows the error line
 // in red, and Backspace plus "0.25" and Enter makes it go away (it would
 // stay red if a Backspace were lost: "0.300.40.25" is not a number). The
-// picture is read with ImageMagick's import. Without xdotool or import the
-// test is skipped, except under make test (NAVVIZ_REQUIRE_X11_TOOLS=1,
-// make deps installs both), where that is a failure.
+// picture is read with ImageMagick's import (startX11App says when the
+// test is skipped).
 func TestNumberFieldTyping(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and drives navviz: not with -short")
-	}
-	for _, tool := range []string{"xdotool", "import", "go"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("NAVVIZ_REQUIRE_X11_TOOLS") != "" {
-				t.Fatalf("%s not found (NAVVIZ_REQUIRE_X11_TOOLS is set; make deps installs it): %v", tool, err)
-			}
-			t.Skipf("%s not found: %v", tool, err)
-		}
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "navviz")
-	build := exec.Command("go", "build", "-o", bin, "navviz/cmd/navviz")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build navviz: %v\n%s", err, out)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	// The window fits the screen (xvfb-run's is 640x480 unless told).
-	w, h := testW, testH
-	if out, err := exec.CommandContext(ctx, "xdotool", "getdisplaygeometry").Output(); err == nil {
-		var sw, sh int
-		if _, err := fmt.Sscan(string(out), &sw, &sh); err == nil && sw > 0 && sh > 0 {
-			w, h = min(w, sw), min(h, sh)
-		}
-	}
-	app := exec.CommandContext(ctx, bin, "--size", fmt.Sprintf("%dx%d", w, h), "--no-cache", "city")
-	var appOut bytes.Buffer
-	app.Stdout, app.Stderr = &appOut, &appOut
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = app.Process.Kill()
-		_ = app.Wait()
-	}()
-
-	run := func(args ...string) string {
-		t.Helper()
-		out, err := exec.CommandContext(ctx, "xdotool", args...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("xdotool %v: %v\n%s\nnavviz: %s", args, err, out, appOut.String())
-		}
-		return strings.TrimSpace(string(out))
-	}
-	// The window of this navviz (search by its pid, waiting for it).
-	wid := strings.Fields(run("search", "--sync", "--all", "--onlyvisible", "--pid", fmt.Sprint(app.Process.Pid), "--name", "navviz"))[0]
-	time.Sleep(3 * time.Second) // the level loads and the panels are laid out
+	x := startX11App(t, "--no-cache", "city")
+	run, wid, w, h := x.run, x.wid, x.w, x.h
 	// key presses keys one at a time, each held 900 ms and then released
 	// for a second: a key the frame loop polls (Backspace, Enter) is seen
 	// only when a frame polls the window's events while it is down, and a
@@ -107,19 +52,7 @@ func TestNumberFieldTyping(t *testing.T) {
 	redPixels := func() int {
 		t.Helper()
 		time.Sleep(1500 * time.Millisecond)
-		shot := filepath.Join(dir, "shot.png")
-		if out, err := exec.CommandContext(ctx, "import", "-window", wid, shot).CombinedOutput(); err != nil {
-			t.Fatalf("import: %v\n%s", err, out)
-		}
-		f, err := os.Open(shot)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		img, err := png.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		img := x.shot()
 		area := image.Rect(r.Min.X, fy+8, r.Max.X, fy+40).Intersect(img.Bounds())
 		n := 0
 		for y := area.Min.Y; y < area.Max.Y; y++ {

@@ -267,7 +267,7 @@ func (g *Game) pathPanel(ctx *debugui.Context) {
 		}
 	}
 	src := "plain build"
-	if a.Cache != nil {
+	if a.cv().has {
 		src = "tile cache"
 	}
 	ctx.Text(fmt.Sprintf("Mesh: %s; searches: %d", src, a.PathSearches))

@@ -220,14 +220,35 @@ func (r *sessionRecorder) restored(path string, data []byte) {
 // scope, path) and a shot "session" of wPx x hPx with a legend. It fails
 // when the session cannot be reproduced (build-time volumes or
 // obstacles, a removal of something a foreign snapshot restored, no
-// level).
+// level). It reads the core's recorder: not with a worker (SaveSession
+// runs it there).
 func (a *App) SessionScenario(file string, wPx, hPx int) (*scenario.Scenario, error) {
-	r := &a.rec
+	return a.sessionView(wPx, hPx).scenario(&a.core().rec, file)
+}
+
+// sessionParts is what a session scenario takes from the frame: the
+// level and settings without a cache, whether there is one, and the
+// view's steps.
+type sessionParts struct {
+	level    string
+	settings pipeline.NavSettings
+	hasCache bool
+	view     []scenario.Step
+}
+
+// sessionView returns the frame's part of the session.
+func (a *App) sessionView(wPx, hPx int) sessionParts {
+	return sessionParts{level: a.LevelName, settings: a.Settings, hasCache: a.cv().has, view: a.viewSteps(wPx, hPx)}
+}
+
+// scenario is SessionScenario from the frame's parts p and the core's
+// recorder r.
+func (p sessionParts) scenario(r *sessionRecorder, file string) (*scenario.Scenario, error) {
 	if r.broken != "" {
 		return nil, fmt.Errorf("ui: save session: %s", r.broken)
 	}
-	lvl, s := a.LevelName, a.Settings
-	cache := a.Cache != nil && r.on
+	lvl, s := p.level, p.settings
+	cache := p.hasCache && r.on
 	if cache {
 		lvl, s = r.level, r.settings
 	}
@@ -265,7 +286,7 @@ func (a *App) SessionScenario(file string, wPx, hPx int) (*scenario.Scenario, er
 	} else {
 		sc.Steps = append(sc.Steps, r.steps...)
 	}
-	sc.Steps = append(sc.Steps, a.viewSteps(wPx, hPx)...)
+	sc.Steps = append(sc.Steps, p.view...)
 	if err := sc.Validate(file); err != nil {
 		return nil, fmt.Errorf("ui: save session: %w", err)
 	}
@@ -324,25 +345,36 @@ func scopeName(s spanScope) string {
 // SaveSession writes the session (SessionScenario) to path, atomically
 // (a failed write leaves an existing file as it was); a path without an
 // extension gets ".scenario.json". It returns the path written. Errors
-// are shown and returned.
+// are shown and returned (with a worker, which reads the recorder and
+// writes the file: shown when they arrive).
 func (a *App) SaveSession(path string, wPx, hPx int) (string, error) {
 	if path == "" {
-		return "", a.cacheFail(fmt.Errorf("ui: save session: no file name"))
+		return "", a.report(fmt.Errorf("ui: save session: no file name"))
 	}
 	if filepath.Ext(path) == "" {
 		path += scenario.FileExt
 	}
-	sc, err := a.SessionScenario(path, wPx, hPx)
+	parts := a.sessionView(wPx, hPx)
+	err := a.cacheDo(cacheJob{name: "save session", run: func(k *cacheCore) func(*App) error {
+		sc, err := parts.scenario(&k.rec, path)
+		if err != nil {
+			return failWith(err)
+		}
+		data, err := scenario.Marshal(sc)
+		if err != nil {
+			return failWith(fmt.Errorf("ui: save session: %w", err))
+		}
+		if err := writeFileAtomic(path, data); err != nil {
+			return failWith(fmt.Errorf("ui: save session: %w", err))
+		}
+		status := fmt.Sprintf("session saved as scenario %s (%d steps)", path, len(sc.Steps))
+		return func(a *App) error {
+			a.reportOK(status)
+			return nil
+		}
+	}})
 	if err != nil {
-		return "", a.cacheFail(err)
+		return "", err
 	}
-	data, err := scenario.Marshal(sc)
-	if err != nil {
-		return "", a.cacheFail(fmt.Errorf("ui: save session: %w", err))
-	}
-	if err := writeFileAtomic(path, data); err != nil {
-		return "", a.cacheFail(fmt.Errorf("ui: save session: %w", err))
-	}
-	a.cacheOK(fmt.Sprintf("session saved as scenario %s (%d steps)", path, len(sc.Steps)))
 	return path, nil
 }

@@ -90,6 +90,7 @@ type uiState struct {
 	progress      [3]int // running, done, total of the plain build
 	cacheProgress [3]int // of the cache build
 	cacheWork     [2]int // the cache's queue length and Update count
+	cacheWaiting  int    // cache jobs waiting for the worker ("updating…")
 	dialog        bool
 }
 
@@ -175,9 +176,10 @@ func (g *Game) readSignature(captured debugui.InputCapturingState) uiSignature {
 			dialog:   g.dialogBusy,
 		},
 	}
-	if c := g.App.Cache; c != nil {
-		sig.st.cacheWork = [2]int{c.QueueLen(), g.App.Updates}
+	if v := g.App.cv(); v.has {
+		sig.st.cacheWork = [2]int{len(v.queue), v.updates}
 	}
+	_, sig.st.cacheWaiting = g.App.cacheBusy()
 	if g.cache.runner != nil {
 		running, done, total := g.cache.runner.progress()
 		sig.st.cacheProgress = [3]int{b2i(running), done, total}

@@ -62,7 +62,7 @@ func (g *Game) loadScenario(file string) error {
 	}
 	if err != nil {
 		p.err = err.Error()
-		g.App.Err = p.err
+		g.App.report(err)
 		return fmt.Errorf("ui: %w", err)
 	}
 	p.done = make([]string, len(sc.Steps))
@@ -88,7 +88,7 @@ func (g *Game) refreshScenarioScene() {
 	s, err := p.r.Scene()
 	if err != nil {
 		p.err = err.Error()
-		a.Err = p.err
+		a.report(err)
 		return
 	}
 	a.Scene = s
@@ -109,7 +109,7 @@ func (g *Game) scenarioStep() {
 	rep, shot, err := p.r.Step()
 	if err != nil {
 		p.err, p.runAll = err.Error(), false
-		a.Err = p.err
+		a.report(err)
 		if g.opts.Frames > 0 && g.exitErr == nil {
 			g.exitErr = fmt.Errorf("ui: %w", err)
 		}
@@ -179,7 +179,7 @@ func (g *Game) writeScenarioOutputs() {
 // scenarioOutputFailed shows an output error; in a scripted run Run
 // fails with it.
 func (g *Game) scenarioOutputFailed(err error) {
-	g.App.Err = err.Error()
+	g.App.report(err)
 	if g.opts.Frames > 0 && g.exitErr == nil {
 		g.exitErr = err
 	}
@@ -190,7 +190,7 @@ func (g *Game) scenarioOutputFailed(err error) {
 func (g *Game) restartScenario() {
 	run := g.opts.RunScenario
 	g.opts.RunScenario = false
-	_ = g.loadScenario(g.scen.file) // errors are shown
+	g.App.report(g.loadScenario(g.scen.file))
 	g.opts.RunScenario = run
 }
 

@@ -46,10 +46,16 @@ type agentsState struct {
 	AgentTarget    geom.Vec3
 	HasAgentTarget bool
 
-	agentsSoup  *level.Soup // the level the crowd was spawned on
-	agentsLast  time.Time   // the wall time of the last running tick
-	agentsDebtS float64     // wall time not stepped yet, seconds
-	agentsGen   uint64      // bumped whenever the crowd changes
+	agentsSoup *level.Soup // the level the crowd was spawned on
+	// agentsMesh is the mesh the crowd last walked on and agentsCache
+	// the cache it belongs to (cacheView.cacheSeq; 0: the plain build):
+	// the worker hands over a copy of the cache's mesh with every view,
+	// which the crowd follows (agentMesh) instead of planning again.
+	agentsMesh  *navmesh.Mesh
+	agentsCache uint64
+	agentsLast  time.Time // the wall time of the last running tick
+	agentsDebtS float64   // wall time not stepped yet, seconds
+	agentsGen   uint64    // bumped whenever the crowd changes
 	agentsBuilt map[string]agentsKey
 	agentsVis   map[string]bool
 }
@@ -97,16 +103,38 @@ func (a *App) SpawnAgents() error {
 		return a.agentsFail(fmt.Errorf("ui: spawn agents: %w", err))
 	}
 	a.Crowd, a.agentsSoup, a.AgentsRunning = c, a.Soup, true
+	a.agentsMesh, a.agentsCache = m, a.meshCacheSeq()
 	a.agentsGen++
-	a.Err = ""
 	a.Status = fmt.Sprintf("spawned %d agents (seed %d)", c.Len(), a.AgentSeed)
 	return nil
 }
 
 // agentsFail shows err and returns it.
-func (a *App) agentsFail(err error) error {
-	a.Err = err.Error()
-	return err
+func (a *App) agentsFail(err error) error { return a.report(err) }
+
+// meshCacheSeq returns which cache pathMesh belongs to (0: none, the
+// plain build's mesh).
+func (a *App) meshCacheSeq() uint64 {
+	if v := a.cv(); v.has {
+		return v.cacheSeq
+	}
+	return 0
+}
+
+// agentMesh returns the mesh the crowd walks on now (pathMesh), handing
+// it to the crowd with Follow when it is a later copy of the cache the
+// crowd walked on; another mesh (another cache, the plain build) makes the
+// crowd plan again at its next step.
+func (a *App) agentMesh() *navmesh.Mesh {
+	m := a.pathMesh()
+	if m == nil || a.Crowd == nil || m == a.agentsMesh {
+		return m
+	}
+	if seq := a.meshCacheSeq(); seq != 0 && seq == a.agentsCache {
+		a.report(a.Crowd.Follow(m))
+	}
+	a.agentsMesh, a.agentsCache = m, a.meshCacheSeq()
+	return m
 }
 
 // ClearAgents removes the crowd.
@@ -124,7 +152,7 @@ func (a *App) SetAgentsTarget(p geom.Vec3) error {
 		return a.agentsFail(fmt.Errorf("ui: agents target %v is not finite", p))
 	}
 	if a.Crowd != nil {
-		m := a.pathMesh()
+		m := a.agentMesh()
 		if m == nil {
 			return a.agentsFail(fmt.Errorf("ui: agents target: no navmesh"))
 		}
@@ -152,12 +180,12 @@ func (a *App) StepAgents(n int) bool {
 		a.ClearAgents()
 		return true
 	}
-	m := a.pathMesh()
+	m := a.agentMesh()
 	if m == nil {
 		return false
 	}
 	if err := a.Crowd.Advance(m, n); err != nil {
-		_ = a.agentsFail(fmt.Errorf("ui: agents: %w", err))
+		a.report(fmt.Errorf("ui: agents: %w", err))
 		a.AgentsRunning = false
 		return false
 	}

@@ -279,10 +279,7 @@ func rotated(o voxel.Obstacle, deg float64) voxel.Obstacle {
 // holds the level point p and whose height range is within grabSlackYM of
 // p's height: the most recently added one when several do.
 func (a *App) ObstacleAt(p geom.Vec3) (tilecache.ObstacleID, bool) {
-	if a.Cache == nil {
-		return 0, false
-	}
-	obs := a.Cache.Obstacles()
+	obs := a.cv().obstacles
 	for i := len(obs) - 1; i >= 0; i-- {
 		o := &obs[i].Obstacle
 		lo, hi := o.HeightRangeM()
@@ -317,8 +314,8 @@ func (a *App) SelectObstacle(id tilecache.ObstacleID) {
 // placing a new one (shown as a ghost until ObstacleRelease).
 func (a *App) ObstaclePress(p geom.Vec3) {
 	t := &a.ObstacleTool
-	if a.Cache == nil {
-		_ = a.cacheFail(errNoCache)
+	if !a.cv().has {
+		a.report(errNoCache)
 		return
 	}
 	if id, ok := a.ObstacleAt(p); ok {
@@ -379,14 +376,11 @@ func (a *App) CancelObstacleDrag() {
 // An invalid obstacle is shown as an error and changes nothing.
 func (a *App) AddObstacle(o voxel.Obstacle) error {
 	if err := o.Validate(); err != nil {
-		return a.cacheFail(fmt.Errorf("ui: cannot place the obstacle: %w", err))
+		return a.report(fmt.Errorf("ui: cannot place the obstacle: %w", err))
 	}
-	cmd := &addObstacleCmd{h: &obstacleHandle{}, o: o.Normalized()}
-	if err := a.runCommand(cmd); err != nil {
-		return err
-	}
-	a.SelectObstacle(cmd.h.id)
-	return nil
+	o = o.Normalized()
+	return a.runCommand("place obstacle", func(*cacheEditor) command { return &addObstacleCmd{h: &obstacleHandle{}, o: o} },
+		func(cmd command) tilecache.ObstacleID { return cmd.(*addObstacleCmd).h.id })
 }
 
 // replaceObstacle replaces obstacle id by to as an undoable command named
@@ -394,17 +388,15 @@ func (a *App) AddObstacle(o voxel.Obstacle) error {
 func (a *App) replaceObstacle(id tilecache.ObstacleID, to voxel.Obstacle, what string) error {
 	from, ok := a.obstacleByID(id)
 	if !ok {
-		return a.cacheFail(fmt.Errorf("ui: %s: no obstacle #%d", what, id))
+		return a.report(fmt.Errorf("ui: %s: no obstacle #%d", what, id))
 	}
 	if err := to.Validate(); err != nil {
-		return a.cacheFail(fmt.Errorf("ui: %s obstacle #%d: %w", what, id, err))
+		return a.report(fmt.Errorf("ui: %s obstacle #%d: %w", what, id, err))
 	}
-	h := a.editor.obstacle(id)
-	if err := a.runCommand(&replaceObstacleCmd{h: h, from: from, to: to.Normalized(), what: what}); err != nil {
-		return err
-	}
-	a.SelectObstacle(h.id)
-	return nil
+	to = to.Normalized()
+	return a.runCommand(what+" obstacle", func(e *cacheEditor) command {
+		return &replaceObstacleCmd{h: e.obstacle(id), from: from, to: to, what: what}
+	}, func(cmd command) tilecache.ObstacleID { return cmd.(*replaceObstacleCmd).h.id })
 }
 
 // RemoveObstacle removes obstacle id as an undoable command (undo adds the
@@ -412,9 +404,9 @@ func (a *App) replaceObstacle(id tilecache.ObstacleID, to voxel.Obstacle, what s
 func (a *App) RemoveObstacle(id tilecache.ObstacleID) error {
 	o, ok := a.obstacleByID(id)
 	if !ok {
-		return a.cacheFail(fmt.Errorf("ui: remove: no obstacle #%d", id))
+		return a.report(fmt.Errorf("ui: remove: no obstacle #%d", id))
 	}
-	return a.runCommand(&removeObstacleCmd{h: a.editor.obstacle(id), o: o})
+	return a.runCommand("remove obstacle", func(e *cacheEditor) command { return &removeObstacleCmd{h: e.obstacle(id), o: o} }, nil)
 }
 
 // DeleteSelectedObstacle removes the selected obstacle (Delete); false when
@@ -437,7 +429,7 @@ func (a *App) RotateObstacleAt(p geom.Vec3, steps float64) bool {
 	if o.Shape != voxel.ShapeOrientedBox || steps == 0 || math.IsNaN(steps) || math.IsInf(steps, 0) {
 		return false
 	}
-	_ = a.replaceObstacle(id, rotated(o, steps*rotateStepDeg), "rotate") // errors are shown
+	a.report(a.replaceObstacle(id, rotated(o, steps*rotateStepDeg), "rotate"))
 	return true
 }
 
@@ -446,7 +438,7 @@ func (a *App) RotateObstacleAt(p geom.Vec3, steps float64) bool {
 func (a *App) ApplyToolToSelected() error {
 	o, ok := a.obstacleByID(a.SelectedObstacle)
 	if !ok {
-		return a.cacheFail(fmt.Errorf("ui: apply: no obstacle is selected"))
+		return a.report(fmt.Errorf("ui: apply: no obstacle is selected"))
 	}
 	t := &a.ObstacleTool
 	return a.replaceObstacle(a.SelectedObstacle, t.newObstacle(t.obstacleFloor(o)), "resize")

@@ -85,11 +85,11 @@ func checkConvex(corners []geom.Vec3) error {
 // range around its height.
 func (a *App) VolumeClick(p geom.Vec3) error {
 	t := &a.VolumeTool
-	if a.Cache == nil {
-		return a.cacheFail(errNoCache)
+	if !a.cv().has {
+		return a.report(errNoCache)
 	}
 	if !p.Finite() {
-		return a.cacheFail(fmt.Errorf("ui: volume corner %v is not finite", p))
+		return a.report(fmt.Errorf("ui: volume corner %v is not finite", p))
 	}
 	if n := len(t.Corners); n >= 3 {
 		f := t.Corners[0]
@@ -99,13 +99,13 @@ func (a *App) VolumeClick(p geom.Vec3) error {
 	}
 	for i, c := range t.Corners {
 		if c.X == p.X && c.Z == p.Z {
-			return a.cacheFail(fmt.Errorf("ui: corner rejected: it repeats corner %d", i+1))
+			return a.report(fmt.Errorf("ui: corner rejected: it repeats corner %d", i+1))
 		}
 	}
 	next := append(append([]geom.Vec3(nil), t.Corners...), p)
 	if len(next) >= 3 {
 		if err := checkConvex(next); err != nil {
-			return a.cacheFail(fmt.Errorf("ui: corner %d rejected: the polygon would not be convex (%v); click elsewhere, or Backspace to drop the last corner", len(next), err))
+			return a.report(fmt.Errorf("ui: corner %d rejected: the polygon would not be convex (%v); click elsewhere, or Backspace to drop the last corner", len(next), err))
 		}
 	}
 	if len(t.Corners) == 0 {
@@ -113,7 +113,7 @@ func (a *App) VolumeClick(p geom.Vec3) error {
 	}
 	t.Corners = next
 	a.gens.preview++
-	a.cacheOK(fmt.Sprintf("volume corner %d at (%.1f, %.1f); Enter or a click on the first corner closes it", len(next), p.X, p.Z))
+	a.reportOK(fmt.Sprintf("volume corner %d at (%.1f, %.1f); Enter or a click on the first corner closes it", len(next), p.X, p.Z))
 	return nil
 }
 
@@ -122,17 +122,17 @@ func (a *App) VolumeClick(p geom.Vec3) error {
 // or area id is shown as an error and changes nothing.
 func (a *App) CloseVolume() error {
 	t := &a.VolumeTool
-	if a.Cache == nil {
-		return a.cacheFail(errNoCache)
+	if !a.cv().has {
+		return a.report(errNoCache)
 	}
 	v := t.volume()
 	if t.AreaID < 0 || t.AreaID > int(voxel.MaxArea) {
-		return a.cacheFail(fmt.Errorf("ui: volume area id %d, want 0..%d", t.AreaID, voxel.MaxArea))
+		return a.report(fmt.Errorf("ui: volume area id %d, want 0..%d", t.AreaID, voxel.MaxArea))
 	}
 	if err := v.Validate(); err != nil {
-		return a.cacheFail(fmt.Errorf("ui: cannot add the volume: %w", err))
+		return a.report(fmt.Errorf("ui: cannot add the volume: %w", err))
 	}
-	if err := a.runCommand(&addVolumeCmd{h: &volumeHandle{}, v: v}); err != nil {
+	if err := a.runCommand("add volume", func(*cacheEditor) command { return &addVolumeCmd{h: &volumeHandle{}, v: v} }, nil); err != nil {
 		return err
 	}
 	t.Corners = nil
@@ -163,15 +163,16 @@ func (a *App) ClearVolumeCorners() {
 // RemoveVolume removes volume id as an undoable command (undo adds it
 // again, under a new id and last in the order of volumes).
 func (a *App) RemoveVolume(id tilecache.VolumeID) error {
-	if a.Cache == nil {
-		return a.cacheFail(errNoCache)
+	if !a.cv().has {
+		return a.report(errNoCache)
 	}
-	for _, v := range a.Cache.Volumes() {
+	for _, v := range a.cv().volumes {
 		if v.ID == id {
-			return a.runCommand(&removeVolumeCmd{h: a.editor.volume(id), v: v.Volume})
+			vol := v.Volume
+			return a.runCommand("remove volume", func(e *cacheEditor) command { return &removeVolumeCmd{h: e.volume(id), v: vol} }, nil)
 		}
 	}
-	return a.cacheFail(fmt.Errorf("ui: remove: no volume #%d", id))
+	return a.report(fmt.Errorf("ui: remove: no volume #%d", id))
 }
 
 // describeVolume returns a one-line description of v for the list.

@@ -267,3 +267,35 @@ func TestStateString(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowClone: a clone of the mesh handed over with Follow is the same
+// mesh: no agent plans again while no polygon went stale, and a nil mesh
+// is an error.
+func TestFollowClone(t *testing.T) {
+	m := testCache(t).Mesh()
+	c, err := New(m, Config{Count: 5, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := func() int {
+		n := 0
+		for _, a := range c.Agents() {
+			n += a.Plans
+		}
+		return n
+	}
+	before := plans()
+	clone := m.Clone()
+	if err := c.Follow(clone); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Step(clone); err != nil {
+		t.Fatal(err)
+	}
+	if got := plans(); got != before {
+		t.Errorf("plans %d after following a clone, want %d (none again)", got, before)
+	}
+	if err := c.Follow(nil); err == nil {
+		t.Error("Follow(nil): no error")
+	}
+}

@@ -21,6 +21,20 @@ func (c *Crowd) see(m *navmesh.Mesh) (other, swapped bool) {
 	return other, swapped
 }
 
+// Follow tells the crowd that m is a later state of the mesh it walks on,
+// not another mesh: a copy a worker handed over (navmesh.Mesh.Clone keeps
+// every reference). The next Step then checks the agents' corridors
+// against m's references, re-planning only the agents whose polygons went
+// stale, instead of re-planning every agent as it does for another mesh. A
+// nil crowd or mesh is an error and changes nothing.
+func (c *Crowd) Follow(m *navmesh.Mesh) error {
+	if c == nil || m == nil {
+		return fmt.Errorf("agent: Follow: nil crowd or mesh")
+	}
+	c.mesh = m
+	return nil
+}
+
 // Step advances the crowd by one time step on m, the mesh as it is now.
 // First every agent checks its corridor, from the polygon it stands on to
 // the end: when m is another mesh than the last one seen, or a polygon of
