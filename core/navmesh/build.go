@@ -30,6 +30,11 @@ type TileParams struct {
 	// mesh's (Mesh.CellSizeM, Mesh.CellHeightM); any other value must equal
 	// it.
 	CellSizeM, CellHeightM float32
+	// OffMeshLinks are the off-mesh links whose start lies in the tile's
+	// column (pipeline's TileGrid.OffMeshLinksIn picks them); each must pass Validate. The
+	// tile keeps, in this order, those whose start a polygon of the tile
+	// lies under (docs/format.md, "Off-mesh links").
+	OffMeshLinks []OffMeshLink
 }
 
 // BuildTileData returns the tile data (docs/format.md, "Tile data") of a
@@ -245,6 +250,18 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Til
 	t.Header.OriginY = lowest
 	t.Header.BMin, t.Header.BMax = box.Min, box.Max
 	t.BVTree = buildBVTree(t)
+	for k := range p.OffMeshLinks {
+		c := &p.OffMeshLinks[k]
+		if err := c.Validate(); err != nil {
+			return nil, fmt.Errorf("navmesh: BuildTileData: TileParams.OffMeshLinks[%d] (user id %d): %w", k, c.UserID, err)
+		}
+		if _, ok := t.landing(c.StartM, c.RadiusM); ok {
+			t.OffMesh = append(t.OffMesh, *c)
+		}
+	}
+	if len(t.OffMesh) > MaxTileOffMesh {
+		return nil, fmt.Errorf("navmesh: BuildTileData: %d off-mesh links start in the tile, at most %d fit", len(t.OffMesh), MaxTileOffMesh)
+	}
 	return t, nil
 }
 
