@@ -250,18 +250,11 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Til
 	t.Header.OriginY = lowest
 	t.Header.BMin, t.Header.BMax = box.Min, box.Max
 	t.BVTree = buildBVTree(t)
-	for k := range p.OffMeshLinks {
-		c := &p.OffMeshLinks[k]
-		if err := c.Validate(); err != nil {
-			return nil, fmt.Errorf("navmesh: BuildTileData: TileParams.OffMeshLinks[%d] (user id %d): %w", k, c.UserID, err)
-		}
-		if _, ok := t.landing(c.StartM, c.RadiusM); ok {
-			t.OffMesh = append(t.OffMesh, *c)
-		}
+	keep, err := t.keepOffMesh(p.OffMeshLinks, "BuildTileData: TileParams.OffMeshLinks")
+	if err != nil {
+		return nil, err
 	}
-	if len(t.OffMesh) > MaxTileOffMesh {
-		return nil, fmt.Errorf("navmesh: BuildTileData: %d off-mesh links start in the tile, at most %d fit", len(t.OffMesh), MaxTileOffMesh)
-	}
+	t.OffMesh = keep
 	return t, nil
 }
 

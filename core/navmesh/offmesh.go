@@ -3,6 +3,7 @@ package navmesh
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"navviz/core/geom"
 	"navviz/core/voxel"
@@ -117,6 +118,57 @@ func (t *Tile) landing(p geom.Vec3, r float32) (int, bool) {
 		}
 	}
 	return best, best >= 0
+}
+
+// keepOffMesh returns, in order, the links of links whose start t holds
+// (a polygon of t lies under it: landing), checking each link (what names
+// the list in errors) and the count.
+func (t *Tile) keepOffMesh(links []OffMeshLink, what string) ([]OffMeshLink, error) {
+	var keep []OffMeshLink
+	for k := range links {
+		c := &links[k]
+		if err := c.Validate(); err != nil {
+			return nil, fmt.Errorf("navmesh: %s[%d] (user id %d): %w", what, k, c.UserID, err)
+		}
+		if _, ok := t.landing(c.StartM, c.RadiusM); ok {
+			keep = append(keep, *c)
+		}
+	}
+	if len(keep) > MaxTileOffMesh {
+		return nil, fmt.Errorf("navmesh: %s: %d off-mesh links start in the tile, at most %d fit", what, len(keep), MaxTileOffMesh)
+	}
+	return keep, nil
+}
+
+// WithOffMesh returns the tile b with, in place of its own off-mesh links,
+// those of links whose start it holds, as BuildTile keeps
+// TileParams.OffMeshLinks (so the data equals BuildTile's with those
+// links): b itself when that changes nothing, else a new BuiltTile
+// sharing b's polygons. An invalid link is an error naming it.
+func (b *BuiltTile) WithOffMesh(links []OffMeshLink) (*BuiltTile, error) {
+	if err := b.check("WithOffMesh"); err != nil {
+		return nil, err
+	}
+	keep, err := b.t.keepOffMesh(links, "WithOffMesh: links")
+	if err != nil {
+		return nil, err
+	}
+	if slices.EqualFunc(keep, b.t.OffMesh, sameOffMeshBits) {
+		return b, nil
+	}
+	nt := *b.t
+	nt.OffMesh = keep
+	data, err := nt.encode()
+	if err != nil {
+		return nil, err
+	}
+	return &BuiltTile{data: data, t: &nt, id: ContentID(data)}, nil
+}
+
+// sameOffMeshBits reports whether a and b encode to the same record.
+func sameOffMeshBits(a, b OffMeshLink) bool {
+	var ba, bb [OffMeshRecordSize]byte
+	return string(appendOffMesh(ba[:0], &a)) == string(appendOffMesh(bb[:0], &b))
 }
 
 // crossXZ is the XZ cross product of b-a and c-a in double (products
