@@ -15,8 +15,17 @@ import (
 const (
 	// SnapshotMagic is the first four bytes of a snapshot.
 	SnapshotMagic = "NVTC"
-	// SnapshotVersion is the version written and read.
-	SnapshotVersion uint16 = 1
+	// SnapshotVersion is the newest version written and read: version 2
+	// adds the off-mesh links. A cache that never had an off-mesh link
+	// (none in force, next link id 1) is written as version 1
+	// (SnapshotVersionNoLinks), which has no link section.
+	SnapshotVersion uint16 = 2
+	// SnapshotVersionNoLinks is the version of a snapshot without the
+	// off-mesh link section.
+	SnapshotVersionNoLinks uint16 = 1
+	// offMeshEntrySize is the size of a link in a snapshot: id, start,
+	// end, radius, flags, area, direction.
+	offMeshEntrySize = 4 + 28 + 4
 
 	snapHeaderSize = 28 // magic, version, reserved, fingerprint, next ids, obstacle count
 	checksumSize   = 8
@@ -37,7 +46,12 @@ func (c *Cache) Snapshot() ([]byte, error) {
 	le := binary.LittleEndian
 	b := make([]byte, 0, 4096)
 	b = append(b, SnapshotMagic...)
-	b = le.AppendUint16(b, SnapshotVersion)
+	withLinks := len(c.links) > 0 || c.nextLink != 1
+	if withLinks {
+		b = le.AppendUint16(b, SnapshotVersion)
+	} else {
+		b = le.AppendUint16(b, SnapshotVersionNoLinks)
+	}
 	b = le.AppendUint16(b, 0)
 	b = le.AppendUint64(b, c.fp)
 	b = le.AppendUint32(b, uint32(c.nextObstacle))
@@ -53,6 +67,13 @@ func (c *Cache) Snapshot() ([]byte, error) {
 		e := &c.volumes[i]
 		b = le.AppendUint32(b, uint32(e.id))
 		b = appendVolume(b, &e.v)
+	}
+	if withLinks {
+		b = le.AppendUint32(b, uint32(c.nextLink))
+		b = le.AppendUint32(b, uint32(len(c.links)))
+		for i := range c.links {
+			b = appendLink(b, &c.links[i])
+		}
 	}
 	b = le.AppendUint32(b, uint32(len(c.queue)))
 	for _, ti := range c.queue {
@@ -177,6 +198,8 @@ type restored struct {
 	nextVolume   VolumeID
 	obstacles    []obstacleEntry
 	volumes      []volumeEntry
+	links        []navmesh.OffMeshLink
+	nextLink     OffMeshLinkID
 	queue        []int32
 	state        navmesh.State
 	data         map[uint64][]byte // content id -> data, for tiles not of the first build
@@ -217,6 +240,7 @@ func (c *Cache) Restore(data []byte) error {
 	}
 	c.nextObstacle, c.nextVolume = rs.nextObstacle, rs.nextVolume
 	c.obstacles, c.volumes = rs.obstacles, rs.volumes
+	c.links, c.nextLink = rs.links, rs.nextLink
 	for _, ti := range c.queue {
 		c.queued[ti] = false
 	}
@@ -244,8 +268,9 @@ func (c *Cache) decodeSnapshot(data []byte) (*restored, error) {
 	if m := string(r.take(4, "magic")); m != SnapshotMagic {
 		return nil, fmt.Errorf("tilecache: Restore: magic %q, want %q", m, SnapshotMagic)
 	}
-	if v := r.u16("version"); v != SnapshotVersion {
-		return nil, fmt.Errorf("tilecache: Restore: snapshot version %d, want %d", v, SnapshotVersion)
+	version := r.u16("version")
+	if version != SnapshotVersion && version != SnapshotVersionNoLinks {
+		return nil, fmt.Errorf("tilecache: Restore: snapshot version %d, want %d or %d", version, SnapshotVersionNoLinks, SnapshotVersion)
 	}
 	if v := r.u16("reserved"); v != 0 {
 		return nil, fmt.Errorf("tilecache: Restore: reserved field %d at offset 6, want 0", v)
@@ -320,6 +345,13 @@ func (c *Cache) decodeSnapshot(data []byte) (*restored, error) {
 			return nil, fmt.Errorf("tilecache: Restore: volume %d (id %d) at offset %d: %w", i, id, off, err)
 		}
 		rs.volumes = append(rs.volumes, volumeEntryOf(VolumeID(id), v))
+	}
+
+	rs.nextLink = 1
+	if version == SnapshotVersion && r.err == nil {
+		if err := c.decodeLinks(r, rs, below); err != nil {
+			return nil, err
+		}
 	}
 
 	n = r.count("queue length", 8)

@@ -168,7 +168,7 @@ func StraightPathDetailed(m *navmesh.Mesh, start, end geom.Vec3, corridor []navm
 		if err != nil {
 			return nil, err
 		}
-		run[len(run)-1].Flags = PointOffMesh
+		run[len(run)-1].Flags = run[len(run)-1].Flags&^PointEnd | PointOffMesh
 		run[len(run)-1].Ref = corridor[k]
 		out = appendRun(out, run)
 		if k+1 == len(corridor) { // a partial corridor that ends on the link
@@ -191,7 +191,7 @@ func StraightPathDetailed(m *navmesh.Mesh, start, end geom.Vec3, corridor []navm
 // at the end of an off-mesh link (PointOffMesh, not PointStart).
 func appendRun(out, run []PathPoint) []PathPoint {
 	if len(out) > 0 {
-		run[0].Flags = PointOffMesh
+		run[0].Flags = run[0].Flags&^PointStart | PointOffMesh
 	}
 	return append(out, run...)
 }
