@@ -202,8 +202,12 @@ type OffMeshStep struct {
 }
 
 // Link returns the step's off-mesh link (values rounded to float32),
-// with the flags areaFlags gives its area (nil: none).
+// with the flags areaFlags gives its area (nil: none). A nil step gives
+// the zero link.
 func (o *OffMeshStep) Link(areaFlags *[navmesh.MaxArea + 1]uint16) navmesh.OffMeshLink {
+	if o == nil {
+		return navmesh.OffMeshLink{}
+	}
 	v := func(a [3]float64) geom.Vec3 { return geom.V3(float32(a[0]), float32(a[1]), float32(a[2])) }
 	l := navmesh.OffMeshLink{StartM: v(o.StartM), EndM: v(o.EndM), RadiusM: float32(o.RadiusM), Bidirectional: o.Bidirectional, Area: uint8(o.Area)}
 	if areaFlags != nil && o.Area >= 0 && o.Area <= navmesh.MaxArea {
