@@ -238,6 +238,8 @@ func (g *Game) toolKeys(k toolKeys) {
 			a.CancelObstacleDrag()
 			g.cache.ptr = toolPointer{prevLeft: g.cache.ptr.prevLeft}
 		}
+	case toolOffMesh:
+		g.offMeshKeys(k) // tools_offmesh.go
 	case toolVolume:
 		switch {
 		case k.Enter:
@@ -283,6 +285,8 @@ func (g *Game) toolPointerEvent(ev pointerEvent) {
 			return
 		}
 		_ = a.VolumeClick(p)
+	case toolOffMesh:
+		g.offMeshPointerEvent(ev) // tools_offmesh.go
 	}
 }
 
@@ -764,6 +768,8 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 		ctx.Button("Clear (Esc)").On(a.ClearVolumeCorners)
 		ctx.SetGridLayout(nil, nil)
 		ctx.Text("Click the level to add corners of a convex polygon; click the first corner or press Enter to add the volume. Backspace drops the last corner.")
+	case toolOffMesh:
+		g.offMeshPanel(ctx) // tools_offmesh.go
 	}
 
 	if c == nil {

@@ -37,6 +37,7 @@ const maxTilesPerFrame = 256
 var cacheOverlayDefaults = map[string]bool{
 	render.OverlayCachePolys:  true,
 	render.OverlayObstacles:   true,
+	render.OverlayOffMesh:     true,
 	render.OverlayVolumesRT:   true,
 	render.OverlayQueue:       true,
 	render.OverlaySwaps:       true,
@@ -81,6 +82,8 @@ type cacheState struct {
 	Tool         toolKind
 	ObstacleTool obstacleTool
 	VolumeTool   volumeTool
+	// OffMeshTool is the Link tool's settings and state (tools_offmesh.go).
+	OffMeshTool offMeshTool
 	// SelectedObstacle is the selected obstacle (0: none): drawn in cyan,
 	// removed by Delete, resized by "Apply".
 	SelectedObstacle tilecache.ObstacleID
@@ -117,6 +120,7 @@ func (a *App) initCacheState() {
 	a.TilesPerFrame = defaultTilesPerFrame
 	a.ObstacleTool = defaultObstacleTool()
 	a.VolumeTool = defaultVolumeTool()
+	a.OffMeshTool = defaultOffMeshTool()
 	a.cacheBuilt = map[string]cacheOverlayKey{}
 	a.cacheVis = map[string]bool{}
 	for k, v := range cacheOverlayDefaults {
@@ -420,7 +424,7 @@ func (a *App) cacheOverlayKey(name string) cacheOverlayKey {
 	switch name {
 	case render.OverlayCachePolys, render.OverlayCacheLayers:
 		k.a = a.gens.mesh
-	case render.OverlayObstacles, render.OverlayVolumesRT:
+	case render.OverlayObstacles, render.OverlayVolumesRT, render.OverlayOffMesh:
 		k.a = a.gens.shapes
 	case render.OverlayQueue:
 		k.a, k.b = a.gens.queue, a.gens.mesh
@@ -443,7 +447,8 @@ func (a *App) buildCacheOverlay(name string) *render.Overlay {
 	if a.Soup != nil {
 		b = a.Soup.Bounds()
 	}
-	return render.CacheStateOverlay(name, &render.CacheState{Cache: a.Cache, LevelBounds: b, SelectedObstacle: a.SelectedObstacle, Swaps: a.Swaps.View()})
+	return render.CacheStateOverlay(name, &render.CacheState{Cache: a.Cache, LevelBounds: b, SelectedObstacle: a.SelectedObstacle,
+		SelectedOffMesh: a.OffMeshTool.Selected, Swaps: a.Swaps.View()})
 }
 
 // previewOverlay returns the tools' preview: the obstacle being placed or
@@ -460,6 +465,9 @@ func (a *App) previewOverlay() *render.Overlay {
 	if a.Tool == toolVolume {
 		poly = a.VolumeTool.Corners
 		ok = a.VolumeTool.convexSoFar()
+	}
+	if a.Tool == toolOffMesh {
+		poly = a.offMeshPreview() // tools_offmesh.go
 	}
 	return render.PreviewOverlay(ghost, growM, poly, ok)
 }

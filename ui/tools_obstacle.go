@@ -24,10 +24,13 @@ const (
 	// toolVolume: clicks add the corners of a convex volume
 	// (tools_volume.go).
 	toolVolume
+	// toolOffMesh: clicks draw off-mesh links, drags move their ends
+	// (tools_offmesh.go).
+	toolOffMesh
 )
 
 // toolNames are the Cache panel's tool choices, indexed by toolKind.
-var toolNames = []string{"select", "obstacle", "volume"}
+var toolNames = []string{"select", "obstacle", "volume", "link"}
 
 // obstacleShapes are the Obstacle tool's shape choices, in dropdown order.
 var obstacleShapes = []voxel.ObstacleShape{voxel.ShapeCylinder, voxel.ShapeBox, voxel.ShapeOrientedBox}
