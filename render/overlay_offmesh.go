@@ -24,13 +24,16 @@ var (
 // Off-mesh link geometry, metres: the arc rises offMeshRiseFrac of the
 // link's length above the higher end (at least offMeshMinRiseM), drawn in
 // offMeshSegments pieces as a ribbon offMeshRibbonM wide; arrows are
-// offMeshArrowM long; rings have offMeshRingSegments corners.
+// offMeshArrowFrac of the link's length long, within offMeshArrowM..
+// offMeshArrowMaxM; rings have offMeshRingSegments corners.
 const (
 	offMeshRiseFrac     = 0.25
 	offMeshMinRiseM     = 0.5
 	offMeshSegments     = 24
 	offMeshRibbonM      = 0.12
 	offMeshArrowM       = 0.6
+	offMeshArrowMaxM    = 5
+	offMeshArrowFrac    = 0.06
 	offMeshRingSegments = 24
 	offMeshLiftM        = 0.05
 )
@@ -91,8 +94,9 @@ func appendOffMesh(o *Overlay, l navmesh.OffMeshLink, col color.RGBA) {
 	}
 	// Arrows: towards the end at two thirds of the arc; on a
 	// bidirectional link also towards the start at one third.
+	size := min(max(offMeshArrowFrac*float64(l.EndM.Sub(l.StartM).Len()), offMeshArrowM), offMeshArrowMaxM)
 	arrow := func(at, towards int) {
-		appendArrow(o, pts[at], pts[towards], col)
+		appendArrow(o, pts[at], pts[towards], size, col)
 	}
 	n := len(pts) - 1
 	arrow(2*n/3, 2*n/3+1)
@@ -127,17 +131,17 @@ func appendBand(o *Overlay, a, b geom.Vec3, w float32, col color.RGBA) {
 }
 
 // appendArrow appends an arrowhead at p pointing towards q (along the
-// arc): a triangle offMeshArrowM long and as wide, flat across.
-func appendArrow(o *Overlay, p, q geom.Vec3, col color.RGBA) {
+// arc): a triangle size metres long and as wide, flat across.
+func appendArrow(o *Overlay, p, q geom.Vec3, size float64, col color.RGBA) {
 	d := q.Sub(p)
 	l := float64(d.Len())
 	if !(l > 1e-6) {
 		return
 	}
-	s := offMeshArrowM / l
+	s := size / l
 	tip := geom.Vec3{X: float32(float64(p.X) + float64(float64(d.X)*s)), Y: float32(float64(p.Y) + float64(float64(d.Y)*s)), Z: float32(float64(p.Z) + float64(float64(d.Z)*s))}
 	sx, sz := sideOf(d)
-	hw := offMeshArrowM / 2
+	hw := size / 2
 	b1 := geom.Vec3{X: float32(float64(p.X) + float64(sx*hw)), Y: p.Y, Z: float32(float64(p.Z) + float64(sz*hw))}
 	b2 := geom.Vec3{X: float32(float64(p.X) - float64(sx*hw)), Y: p.Y, Z: float32(float64(p.Z) - float64(sz*hw))}
 	o.Tris = append(o.Tris, Vertex{b1, col}, Vertex{tip, col}, Vertex{b2, col})
