@@ -148,6 +148,25 @@ func (c *Cache) withLinks(t *tile, layers []layerData) ([]layerData, error) {
 	return out, nil
 }
 
+// relinkHeld swaps the tiles the mesh holds at t's position (a queued
+// tile whose areas did not change) for themselves with the off-mesh links
+// in force, and reports the swaps that changed a tile in u. Nothing is
+// done while neither the cache nor the mesh has a link.
+func (c *Cache) relinkHeld(t *tile, u *TileUpdate) error {
+	if len(c.links) == 0 && c.mesh.OffMeshCount() == 0 {
+		return nil
+	}
+	held, err := c.heldLayers(t)
+	if err != nil {
+		return err
+	}
+	swaps, err := c.swap(t, held)
+	if slices.ContainsFunc(swaps, func(s Swap) bool { return s.Kind != SwapKept }) {
+		u.Swaps = swaps
+	}
+	return err
+}
+
 // heldLayers returns the tiles the mesh holds at t's position as layers,
 // for a swap that only puts the off-mesh links in force into them.
 func (c *Cache) heldLayers(t *tile) ([]layerData, error) {

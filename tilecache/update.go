@@ -253,17 +253,8 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 		if p.err != nil || p.rebuild == RebuildUnchanged {
 			c.putAreas(p.areas)
 			if p.err == nil {
-				// The tiles held stay; the off-mesh links in force may
-				// have changed (swap puts them in).
 				u := TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed}
-				held, err := c.heldLayers(t)
-				if err == nil {
-					u.Swaps, err = c.swap(t, held)
-				}
-				if !slices.ContainsFunc(u.Swaps, func(s Swap) bool { return s.Kind != SwapKept }) {
-					u.Swaps = nil // only kept tiles: no swap to report
-				}
-				if err != nil {
+				if err := c.relinkHeld(t, &u); err != nil {
 					res.Failed = append(res.Failed, c.tileError(p.ti, fmt.Errorf("swapping: %w", err)))
 				}
 				res.Tiles = append(res.Tiles, u)

@@ -100,9 +100,9 @@ type slot struct {
 
 // meshTile is a tile held by a mesh with its run-time state.
 type meshTile struct {
-	data  []byte // owned copy of the tile data
-	id    uint64 // ContentID(data)
-	t     *Tile  // decoded, read-only
+	data  []byte   // owned copy of the tile data
+	id    uint64   // ContentID(data)
+	t     *Tile    // decoded, read-only
 	flags []uint16 // per node: the polygons, then the off-mesh links
 	areas []uint8
 	links [][]Link // per node, in link order

@@ -292,6 +292,14 @@ func (m *Mesh) OffMeshLinkOf(ref PolyRef) (OffMeshLink, bool) {
 	return mt.t.OffMesh[k], true
 }
 
+// OffMeshCount returns the number of off-mesh links of the tiles held.
+func (m *Mesh) OffMeshCount() int {
+	if m == nil {
+		return 0
+	}
+	return m.offMeshCount
+}
+
 // IsOffMesh reports whether ref names an off-mesh link node of a held tile.
 func (m *Mesh) IsOffMesh(ref PolyRef) bool {
 	_, ok := m.OffMeshLinkOf(ref)
