@@ -106,6 +106,29 @@ func TestOffMeshPathDungeon(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkOffMeshPath(t, built.Mesh, link, from, to)
+
+	// One way: the path from start to end crosses it, the way back finds
+	// none; a filter that excludes the link's flags (2, not the
+	// polygons' 1) takes it away.
+	link.Bidirectional, link.Flags = false, 2
+	built, err = pipeline.BuildLevel(context.Background(), &s, src, pipeline.BuildOptions{OffMeshLinks: []navmesh.OffMeshLink{link}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pathBetween(built.Mesh, from, to); err != nil {
+		t.Errorf("one way, forward: %v", err)
+	}
+	if _, err := pathBetween(built.Mesh, to, from); !errors.Is(err, ErrPartial) {
+		t.Errorf("one way, back: error %v, want ErrPartial", err)
+	}
+	ext := geom.V3(0.5, 1, 0.5)
+	ra, pa, _ := NearestPoly(built.Mesh, from, ext)
+	rb, pb, _ := NearestPoly(built.Mesh, to, ext)
+	f := DefaultFilter()
+	f.ExcludeFlags = link.Flags
+	if _, err := FindPath(built.Mesh, ra, rb, pa, pb, f); !errors.Is(err, ErrPartial) {
+		t.Errorf("filter excluding the link's flags: error %v, want ErrPartial", err)
+	}
 }
 
 // pathBetween returns the corridor from the polygon nearest to from to
