@@ -105,7 +105,9 @@ func (t *offMeshTool) handle(id tilecache.OffMeshLinkID) *offMeshHandle {
 	return h
 }
 
-// offMeshOpsOf returns the editor's cache as offMeshOps.
+// offMeshOpsOf returns the editor's cache as offMeshOps. The session
+// recorder does not write links yet: a session that edits them cannot be
+// saved as a scenario (rather than saved without them).
 func offMeshOpsOf(e *cacheEditor) (offMeshOps, error) {
 	if e == nil || e.c == nil {
 		return nil, errNoCache
@@ -113,6 +115,9 @@ func offMeshOpsOf(e *cacheEditor) (offMeshOps, error) {
 	ops, ok := e.c.(offMeshOps)
 	if !ok {
 		return nil, fmt.Errorf("ui: this cache has no off-mesh links")
+	}
+	if e.rec != nil && e.rec.on {
+		e.rec.fail("the session edits off-mesh links, which Save session as scenario does not write yet (add offmesh steps by hand, docs/scenario.md)")
 	}
 	return ops, nil
 }

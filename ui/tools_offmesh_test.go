@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"navviz/core/geom"
@@ -112,6 +113,9 @@ func TestOffMeshTool(t *testing.T) {
 	}
 	if l := c.OffMeshLinks(); len(l) != 0 {
 		t.Fatalf("after undoing everything: %+v", l)
+	}
+	if !strings.Contains(a.rec.broken, "off-mesh links") {
+		t.Errorf("the session recorder was not told links are not recorded: %q", a.rec.broken)
 	}
 	if err := a.RemoveOffMesh(tilecache.OffMeshLinkID(9)); err == nil {
 		t.Error("removing an unknown link is no error")
