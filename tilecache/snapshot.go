@@ -34,7 +34,9 @@ const (
 // Snapshot returns the cache's run-time state in the format of
 // docs/snapshot.md: the fingerprint of its geometry and settings, the next
 // obstacle and volume ids, the obstacles and volumes in force with their
-// ids (in the order added), the queue, the mesh's dynamic state
+// ids (in the order added), the off-mesh links with the next link id
+// (version 2; a cache that never had a link writes version 1, without
+// them), the queue, the mesh's dynamic state
 // (navmesh.State: slot generations, tiles by content id, run-time polygon
 // edits) and the data of every tile of the mesh that is not a first-build
 // tile of its position, then an xxhash64 checksum of all of it. The same
@@ -206,7 +208,8 @@ type restored struct {
 }
 
 // Restore replaces the cache's run-time state with the snapshot data (as
-// Snapshot wrote it): obstacles, volumes, next ids, queue and the mesh's
+// Snapshot wrote it): obstacles, volumes, off-mesh links, next ids, queue
+// and the mesh's
 // dynamic state (every tile in its slot with its generation and run-time
 // edits, so references taken when the snapshot was made are valid again).
 // The last-built areas of every tile are forgotten, so the next rebuild of
