@@ -209,9 +209,9 @@ type restored struct {
 
 // Restore replaces the cache's run-time state with the snapshot data (as
 // Snapshot wrote it): obstacles, volumes, off-mesh links, next ids, queue
-// and the mesh's
-// dynamic state (every tile in its slot with its generation and run-time
-// edits, so references taken when the snapshot was made are valid again).
+// and the mesh's dynamic state (every tile in its slot with its
+// generation and run-time edits, so references taken when the snapshot
+// was made are valid again).
 // The last-built areas of every tile are forgotten, so the next rebuild of
 // each queued tile runs in full. Ids restored this way may be handed out
 // again by later adds, as they were after the snapshot.
