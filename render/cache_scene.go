@@ -16,12 +16,14 @@ type CacheState struct {
 	LevelBounds geom.Box3
 	// SelectedObstacle is drawn in the selection colours (0: none).
 	SelectedObstacle tilecache.ObstacleID
+	// SelectedOffMesh is the off-mesh link drawn in white (0: none).
+	SelectedOffMesh tilecache.OffMeshLinkID
 	// Swaps is what the "swaps" overlay shows.
 	Swaps SwapView
 }
 
 // CacheStateOverlay returns the cache overlay called name (cache-polys,
-// cache-layers, obstacles, volumes-rt, queue or swaps) drawn from st; any other name,
+// cache-layers, obstacles, volumes-rt, offmesh, queue or swaps) drawn from st; any other name,
 // or a nil cache, gives an empty overlay of that name. navviz and the
 // scenario runner draw the cache with it.
 func CacheStateOverlay(name string, st *CacheState) *Overlay {
@@ -58,6 +60,8 @@ func CacheStateOverlay(name string, st *CacheState) *Overlay {
 	case OverlaySwaps:
 		g := c.Grid()
 		return SwapsOverlay(&g, c.Mesh(), st.Swaps)
+	case OverlayOffMesh:
+		return OffMeshOverlay(c.OffMeshLinks(), uint32(st.SelectedOffMesh))
 	}
 	return &Overlay{Name: name}
 }

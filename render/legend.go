@@ -70,6 +70,9 @@ func OverlayLegend(name string) []LegendEntry {
 		return []LegendEntry{key(pickedOutline, name, "the picked polygon"), key(pickedNeighbour, name+": linked", "polygons it links to")}
 	case OverlayObstacles:
 		return []LegendEntry{key(obstacleEdge, name, "obstacle"), key(obstacleGrown, name+": grown", "footprint grown by the agent radius"), key(obstacleSelEdge, name+": selected", "the selected obstacle")}
+	case OverlayOffMesh:
+		return []LegendEntry{key(offMeshBoth, name, "off-mesh link, both ways (arrows show the way)"), key(offMeshOneWay, name+": one way", "off-mesh link from start to end only"),
+			key(offMeshSelected, name+": selected", "the selected off-mesh link")}
 	case OverlayQueue:
 		return []LegendEntry{key(QueueColour(0, 2), "queue: next", "tile rebuilt next"), key(QueueColour(1, 2), "queue: last", "tile rebuilt last")}
 	case OverlaySwaps:

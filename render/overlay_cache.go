@@ -51,7 +51,7 @@ const (
 
 // CacheOverlayNames lists the cache overlays in drawing order.
 var CacheOverlayNames = []string{
-	OverlayCachePolys, OverlayCacheLayers, OverlayVolumesRT, OverlayObstacles, OverlayQueue, OverlaySwaps, OverlayToolPreview,
+	OverlayCachePolys, OverlayCacheLayers, OverlayVolumesRT, OverlayObstacles, OverlayOffMesh, OverlayQueue, OverlaySwaps, OverlayToolPreview,
 }
 
 // IsCacheOverlay reports whether name is one of CacheOverlayNames.

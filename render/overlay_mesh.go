@@ -631,7 +631,7 @@ func PortalsOverlay(m *navmesh.Mesh, keep TileFilter) *Overlay {
 				}
 				linked := false
 				for _, l := range links {
-					if int(l.Edge) != j || l.Side == navmesh.InternalSide {
+					if int(l.Edge) != j || l.Side == navmesh.InternalSide || l.Side == navmesh.OffMeshSide {
 						continue
 					}
 					linked = true

@@ -219,6 +219,9 @@ func DescribePoly(m *navmesh.Mesh, ref navmesh.PolyRef) (PolyInfo, error) {
 	if err != nil {
 		return PolyInfo{}, err
 	}
+	if pi >= len(t.Polys) {
+		return PolyInfo{}, fmt.Errorf("render: describe polygon %#x: an off-mesh link, not a polygon", uint64(ref))
+	}
 	p := &t.Polys[pi]
 	info := PolyInfo{
 		Ref: ref, Generation: ref.Generation(), Slot: ref.Slot(), Index: ref.Poly(),
@@ -324,7 +327,7 @@ func (p *PolyInfo) Lines() []string {
 		case EdgePortal:
 			n := 0
 			for _, l := range p.Links {
-				if int(l.Edge) == j && l.Side != navmesh.InternalSide {
+				if int(l.Edge) == j && l.Side != navmesh.InternalSide && l.Side != navmesh.OffMeshSide {
 					n++
 				}
 			}
@@ -369,7 +372,7 @@ func PickedOverlay(m *navmesh.Mesh, ref navmesh.PolyRef) *Overlay {
 			return
 		}
 		t, err := m.Tile(tref)
-		if err != nil {
+		if err != nil || pi >= len(t.Polys) { // an off-mesh link node has no outline
 			return
 		}
 		if fill {

@@ -15,6 +15,7 @@ import (
 
 	"navviz/core/geom"
 	"navviz/core/level"
+	"navviz/core/navmesh"
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
 	"navviz/render"
@@ -91,6 +92,8 @@ type Step struct {
 	RemoveObstacle string        `json:"remove_obstacle,omitempty"`
 	Volume         *VolumeStep   `json:"volume,omitempty"`
 	RemoveVolume   string        `json:"remove_volume,omitempty"`
+	OffMesh        *OffMeshStep  `json:"offmesh,omitempty"`
+	RemoveOffMesh  string        `json:"remove_offmesh,omitempty"`
 	Update         *UpdateCount  `json:"update,omitempty"`
 	Snapshot       *SnapshotRef  `json:"snapshot,omitempty"`
 	Restore        *SnapshotRef  `json:"restore,omitempty"`
@@ -108,6 +111,8 @@ const (
 	KindRemoveObstacle = "remove_obstacle"
 	KindVolume         = "volume"
 	KindRemoveVolume   = "remove_volume"
+	KindOffMesh        = "offmesh"
+	KindRemoveOffMesh  = "remove_offmesh"
 	KindUpdate         = "update"
 	KindSnapshot       = "snapshot"
 	KindRestore        = "restore"
@@ -119,27 +124,51 @@ const (
 	KindAgents         = "agents"
 )
 
+// stepField is one kind of step and whether a Step sets it.
+type stepField struct {
+	kind string
+	set  bool
+}
+
+// fields lists every kind of step, in field order, with whether s sets it:
+// the one list of kinds (kinds, stepKinds).
+func (s *Step) fields() []stepField {
+	return []stepField{
+		{KindObstacle, s.Obstacle != nil},
+		{KindRemoveObstacle, s.RemoveObstacle != ""},
+		{KindVolume, s.Volume != nil},
+		{KindRemoveVolume, s.RemoveVolume != ""},
+		{KindOffMesh, s.OffMesh != nil},
+		{KindRemoveOffMesh, s.RemoveOffMesh != ""},
+		{KindUpdate, s.Update != nil},
+		{KindSnapshot, s.Snapshot != nil},
+		{KindRestore, s.Restore != nil},
+		{KindCamera, s.Camera != nil},
+		{KindOverlays, s.Overlays != nil},
+		{KindSelectTile, s.SelectTile != nil},
+		{KindPath, s.Path != nil},
+		{KindShot, s.Shot != nil},
+		{KindAgents, s.Agents != nil},
+	}
+}
+
 // kinds returns the kinds of the fields set in s, in field order.
 func (s *Step) kinds() []string {
 	var k []string
-	add := func(set bool, name string) {
-		if set {
-			k = append(k, name)
+	for _, f := range s.fields() {
+		if f.set {
+			k = append(k, f.kind)
 		}
 	}
-	add(s.Obstacle != nil, KindObstacle)
-	add(s.RemoveObstacle != "", KindRemoveObstacle)
-	add(s.Volume != nil, KindVolume)
-	add(s.RemoveVolume != "", KindRemoveVolume)
-	add(s.Update != nil, KindUpdate)
-	add(s.Snapshot != nil, KindSnapshot)
-	add(s.Restore != nil, KindRestore)
-	add(s.Camera != nil, KindCamera)
-	add(s.Overlays != nil, KindOverlays)
-	add(s.SelectTile != nil, KindSelectTile)
-	add(s.Path != nil, KindPath)
-	add(s.Shot != nil, KindShot)
-	add(s.Agents != nil, KindAgents)
+	return k
+}
+
+// stepKinds returns every kind of step, in field order.
+func stepKinds() []string {
+	var k []string
+	for _, f := range (&Step{}).fields() {
+		k = append(k, f.kind)
+	}
 	return k
 }
 
@@ -184,6 +213,32 @@ type OrientedBoxShape struct {
 	CentreM [3]float64 `json:"centre_m"`
 	HalfM   [3]float64 `json:"half_m"`
 	YawRad  float64    `json:"yaw_rad"`
+}
+
+// OffMeshStep adds a named off-mesh link (tilecache.Cache.AddOffMeshLink;
+// its flags are the settings' AreaFlags of its area).
+type OffMeshStep struct {
+	Name          string     `json:"name"`
+	StartM        [3]float64 `json:"start_m"`
+	EndM          [3]float64 `json:"end_m"`
+	RadiusM       float64    `json:"radius_m"`
+	Bidirectional bool       `json:"bidirectional,omitempty"`
+	Area          int        `json:"area"`
+}
+
+// Link returns the step's off-mesh link (values rounded to float32),
+// with the flags areaFlags gives its area (nil: none). A nil step gives
+// the zero link.
+func (o *OffMeshStep) Link(areaFlags *[navmesh.MaxArea + 1]uint16) navmesh.OffMeshLink {
+	if o == nil {
+		return navmesh.OffMeshLink{}
+	}
+	v := func(a [3]float64) geom.Vec3 { return geom.V3(float32(a[0]), float32(a[1]), float32(a[2])) }
+	l := navmesh.OffMeshLink{StartM: v(o.StartM), EndM: v(o.EndM), RadiusM: float32(o.RadiusM), Bidirectional: o.Bidirectional, Area: uint8(o.Area)}
+	if areaFlags != nil && o.Area >= 0 && o.Area <= navmesh.MaxArea {
+		l.Flags = areaFlags[o.Area]
+	}
+	return l
 }
 
 // VolumeStep adds a named run-time area volume (voxel.ConvexVolume).
@@ -569,14 +624,14 @@ func setNums[S float64 | int, D float32 | int](fields []numSetting[S, D]) error 
 }
 
 // cacheKinds are the step kinds that need the tile cache.
-var cacheKinds = []string{KindObstacle, KindRemoveObstacle, KindVolume, KindRemoveVolume, KindUpdate, KindSnapshot, KindRestore}
+var cacheKinds = []string{KindObstacle, KindRemoveObstacle, KindVolume, KindRemoveVolume, KindOffMesh, KindRemoveOffMesh, KindUpdate, KindSnapshot, KindRestore}
 
 // checkStep checks one step on its own.
 func checkStep(st *Step, cache bool) error {
 	k := st.kinds()
 	switch len(k) {
 	case 0:
-		return fmt.Errorf("empty step: want one of %s", strings.Join([]string{KindObstacle, KindRemoveObstacle, KindVolume, KindRemoveVolume, KindUpdate, KindSnapshot, KindRestore, KindCamera, KindOverlays, KindSelectTile, KindPath, KindShot, KindAgents}, ", "))
+		return fmt.Errorf("empty step: want one of %s", strings.Join(stepKinds(), ", "))
 	case 1:
 	default:
 		return fmt.Errorf("one step has %s: want one kind per step", strings.Join(k, " and "))
@@ -593,6 +648,10 @@ func checkStep(st *Step, cache bool) error {
 		return checkVolume(st.Volume)
 	case st.RemoveVolume != "":
 		return checkName("volume", st.RemoveVolume)
+	case st.OffMesh != nil:
+		return checkOffMesh(st.OffMesh)
+	case st.RemoveOffMesh != "":
+		return checkName("offmesh", st.RemoveOffMesh)
 	case st.Update != nil:
 		if !st.Update.All && (st.Update.Tiles < 1 || st.Update.Tiles > MaxAbsValue) {
 			return fmt.Errorf("update %d: want 1 to %d tiles or \"all\"", st.Update.Tiles, MaxAbsValue)
@@ -687,6 +746,23 @@ func checkVolume(v *VolumeStep) error {
 	}
 	cv := v.Voxel()
 	if err := cv.Validate(); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}
+
+func checkOffMesh(o *OffMeshStep) error {
+	if err := checkName("offmesh", o.Name); err != nil {
+		return err
+	}
+	what := "offmesh " + strconv.Quote(o.Name)
+	if err := errors.Join(checkVec(what+" start_m", o.StartM), checkVec(what+" end_m", o.EndM), checkNum(what+" radius_m", o.RadiusM)); err != nil {
+		return err
+	}
+	if o.Area < 0 || o.Area > navmesh.MaxArea {
+		return fmt.Errorf("%s area %d: want 0 to %d", what, o.Area, navmesh.MaxArea)
+	}
+	if err := o.Link(nil).Validate(); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil

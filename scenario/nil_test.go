@@ -15,6 +15,7 @@ func TestNilReceivers(t *testing.T) {
 		"Error":        {Nil: (*Error)(nil), Zero: &Error{}},
 		"Level":        {Nil: (*Level)(nil), Zero: &Level{}},
 		"ObstacleStep": {Nil: (*ObstacleStep)(nil), Zero: &ObstacleStep{}},
+		"OffMeshStep":  {Nil: (*OffMeshStep)(nil), Zero: &OffMeshStep{}},
 		"Result":       {Nil: (*Result)(nil), Zero: &Result{}},
 		"Runner":       {Nil: (*Runner)(nil), Zero: &Runner{}},
 		"Scenario":     {Nil: (*Scenario)(nil), Zero: &Scenario{}},

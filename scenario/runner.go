@@ -56,6 +56,7 @@ type snapshotData struct {
 	data      []byte
 	obstacles map[string]tilecache.ObstacleID
 	volumes   map[string]tilecache.VolumeID
+	offMesh   map[string]tilecache.OffMeshLinkID
 }
 
 // SnapshotFile is a snapshot file a step wrote (an output: Name is a
@@ -110,6 +111,7 @@ type Runner struct {
 	swaps     SwapLog
 	obstacles map[string]tilecache.ObstacleID
 	volumes   map[string]tilecache.VolumeID
+	offMesh   map[string]tilecache.OffMeshLinkID
 	slots     map[string]snapshotData
 	files     []SnapshotFile
 	fileNames map[string]snapshotData
@@ -158,7 +160,8 @@ func NewRunner(sc *Scenario, file string) (*Runner, error) {
 	r := &Runner{
 		sc: sc, file: file, dir: filepath.Dir(file), Settings: s,
 		obstacles: map[string]tilecache.ObstacleID{}, volumes: map[string]tilecache.VolumeID{},
-		slots: map[string]snapshotData{}, fileNames: map[string]snapshotData{},
+		offMesh: map[string]tilecache.OffMeshLinkID{},
+		slots:   map[string]snapshotData{}, fileNames: map[string]snapshotData{},
 		Camera: render.DefaultCamera(), Scope: DefaultScope,
 	}
 	levelName := ""
@@ -332,6 +335,30 @@ func (r *Runner) run(st *Step, rep *StepReport) (*Shot, error) {
 		delete(r.volumes, st.RemoveVolume)
 		r.edited()
 		rep.Did = fmt.Sprintf("removed volume %q (id %d)", st.RemoveVolume, id)
+	case st.OffMesh != nil:
+		o := st.OffMesh
+		if id, dup := r.offMesh[o.Name]; dup {
+			return nil, fmt.Errorf("offmesh %q: the name is taken (link %d)", o.Name, id)
+		}
+		flags := c.Settings().AreaFlags
+		id, err := c.AddOffMeshLink(o.Link(&flags))
+		if err != nil {
+			return nil, fmt.Errorf("offmesh %q: %w", o.Name, err)
+		}
+		r.offMesh[o.Name] = id
+		r.edited()
+		rep.Did = fmt.Sprintf("added off-mesh link %q (id %d, area %d)", o.Name, id, o.Area)
+	case st.RemoveOffMesh != "":
+		id, ok := r.offMesh[st.RemoveOffMesh]
+		if !ok {
+			return nil, fmt.Errorf("remove_offmesh %q: no such off-mesh link (have %s)", st.RemoveOffMesh, names(r.offMesh))
+		}
+		if err := c.RemoveOffMeshLink(id); err != nil {
+			return nil, fmt.Errorf("remove_offmesh %q: %w", st.RemoveOffMesh, err)
+		}
+		delete(r.offMesh, st.RemoveOffMesh)
+		r.edited()
+		rep.Did = fmt.Sprintf("removed off-mesh link %q (id %d)", st.RemoveOffMesh, id)
 	case st.Update != nil:
 		return nil, r.update(st.Update, rep)
 	case st.Snapshot != nil:
@@ -339,7 +366,7 @@ func (r *Runner) run(st *Step, rep *StepReport) (*Shot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("snapshot: %w", err)
 		}
-		sd := snapshotData{data: data, obstacles: maps.Clone(r.obstacles), volumes: maps.Clone(r.volumes)}
+		sd := snapshotData{data: data, obstacles: maps.Clone(r.obstacles), volumes: maps.Clone(r.volumes), offMesh: maps.Clone(r.offMesh)}
 		if ref := st.Snapshot; ref.Slot != "" {
 			r.slots[ref.Slot] = sd
 			rep.Did = fmt.Sprintf("snapshot to slot %q (%d bytes)", ref.Slot, len(data))
@@ -455,14 +482,15 @@ func (r *Runner) restore(ref *SnapshotRef, rep *StepReport) error {
 				return fmt.Errorf("restore file %q: %w", ref.File, err)
 			}
 			// A snapshot file from elsewhere has ids, not names.
-			sd = snapshotData{data: data, obstacles: map[string]tilecache.ObstacleID{}, volumes: map[string]tilecache.VolumeID{}}
+			sd = snapshotData{data: data, obstacles: map[string]tilecache.ObstacleID{}, volumes: map[string]tilecache.VolumeID{},
+				offMesh: map[string]tilecache.OffMeshLinkID{}}
 		}
 		what = fmt.Sprintf("file %q", ref.File)
 	}
 	if err := r.Cache.Restore(sd.data); err != nil {
 		return fmt.Errorf("restore %s: %w", what, err)
 	}
-	r.obstacles, r.volumes = maps.Clone(sd.obstacles), maps.Clone(sd.volumes)
+	r.obstacles, r.volumes, r.offMesh = maps.Clone(sd.obstacles), maps.Clone(sd.volumes), maps.Clone(sd.offMesh)
 	r.swaps.Reset()
 	rep.MeshHash = r.meshHash()
 	rep.Did = fmt.Sprintf("restored %s: %d obstacles, %d volumes", what, len(r.Cache.Obstacles()), len(r.Cache.Volumes()))

@@ -81,6 +81,8 @@ type Cache struct {
 	volumes      []volumeEntry   // in the order added
 	nextObstacle ObstacleID
 	nextVolume   VolumeID
+	links        []navmesh.OffMeshLink // off-mesh links, by ascending id (UserID)
+	nextLink     OffMeshLinkID
 
 	queue  []int32 // tile indices, front first
 	queued []bool  // by tile index
@@ -205,7 +207,7 @@ func Build(ctx context.Context, s *pipeline.NavSettings, src *pipeline.Source, o
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Cache{settings: cloneSettings(s), src: src, nextObstacle: 1, nextVolume: 1, repairOff: opt.DisableRepair, trace: opt.Trace}
+	c := &Cache{settings: cloneSettings(s), src: src, nextObstacle: 1, nextVolume: 1, nextLink: 1, repairOff: opt.DisableRepair, trace: opt.Trace}
 	set := &c.settings
 	grid, err := src.TileGrid(set)
 	if err != nil {

@@ -15,8 +15,17 @@ import (
 const (
 	// SnapshotMagic is the first four bytes of a snapshot.
 	SnapshotMagic = "NVTC"
-	// SnapshotVersion is the version written and read.
-	SnapshotVersion uint16 = 1
+	// SnapshotVersion is the newest version written and read: version 2
+	// adds the off-mesh links. A cache that never had an off-mesh link
+	// (none in force, next link id 1) is written as version 1
+	// (SnapshotVersionNoLinks), which has no link section.
+	SnapshotVersion uint16 = 2
+	// SnapshotVersionNoLinks is the version of a snapshot without the
+	// off-mesh link section.
+	SnapshotVersionNoLinks uint16 = 1
+	// offMeshEntrySize is the size of a link in a snapshot: id, start,
+	// end, radius, flags, area, direction.
+	offMeshEntrySize = 4 + 28 + 4
 
 	snapHeaderSize = 28 // magic, version, reserved, fingerprint, next ids, obstacle count
 	checksumSize   = 8
@@ -25,7 +34,9 @@ const (
 // Snapshot returns the cache's run-time state in the format of
 // docs/snapshot.md: the fingerprint of its geometry and settings, the next
 // obstacle and volume ids, the obstacles and volumes in force with their
-// ids (in the order added), the queue, the mesh's dynamic state
+// ids (in the order added), the off-mesh links with the next link id
+// (version 2; a cache that never had a link writes version 1, without
+// them), the queue, the mesh's dynamic state
 // (navmesh.State: slot generations, tiles by content id, run-time polygon
 // edits) and the data of every tile of the mesh that is not a first-build
 // tile of its position, then an xxhash64 checksum of all of it. The same
@@ -37,7 +48,12 @@ func (c *Cache) Snapshot() ([]byte, error) {
 	le := binary.LittleEndian
 	b := make([]byte, 0, 4096)
 	b = append(b, SnapshotMagic...)
-	b = le.AppendUint16(b, SnapshotVersion)
+	withLinks := len(c.links) > 0 || c.nextLink != 1
+	if withLinks {
+		b = le.AppendUint16(b, SnapshotVersion)
+	} else {
+		b = le.AppendUint16(b, SnapshotVersionNoLinks)
+	}
 	b = le.AppendUint16(b, 0)
 	b = le.AppendUint64(b, c.fp)
 	b = le.AppendUint32(b, uint32(c.nextObstacle))
@@ -53,6 +69,13 @@ func (c *Cache) Snapshot() ([]byte, error) {
 		e := &c.volumes[i]
 		b = le.AppendUint32(b, uint32(e.id))
 		b = appendVolume(b, &e.v)
+	}
+	if withLinks {
+		b = le.AppendUint32(b, uint32(c.nextLink))
+		b = le.AppendUint32(b, uint32(len(c.links)))
+		for i := range c.links {
+			b = appendLink(b, &c.links[i])
+		}
 	}
 	b = le.AppendUint32(b, uint32(len(c.queue)))
 	for _, ti := range c.queue {
@@ -177,15 +200,18 @@ type restored struct {
 	nextVolume   VolumeID
 	obstacles    []obstacleEntry
 	volumes      []volumeEntry
+	links        []navmesh.OffMeshLink
+	nextLink     OffMeshLinkID
 	queue        []int32
 	state        navmesh.State
 	data         map[uint64][]byte // content id -> data, for tiles not of the first build
 }
 
 // Restore replaces the cache's run-time state with the snapshot data (as
-// Snapshot wrote it): obstacles, volumes, next ids, queue and the mesh's
-// dynamic state (every tile in its slot with its generation and run-time
-// edits, so references taken when the snapshot was made are valid again).
+// Snapshot wrote it): obstacles, volumes, off-mesh links, next ids, queue
+// and the mesh's dynamic state (every tile in its slot with its
+// generation and run-time edits, so references taken when the snapshot
+// was made are valid again).
 // The last-built areas of every tile are forgotten, so the next rebuild of
 // each queued tile runs in full. Ids restored this way may be handed out
 // again by later adds, as they were after the snapshot.
@@ -217,6 +243,7 @@ func (c *Cache) Restore(data []byte) error {
 	}
 	c.nextObstacle, c.nextVolume = rs.nextObstacle, rs.nextVolume
 	c.obstacles, c.volumes = rs.obstacles, rs.volumes
+	c.links, c.nextLink = rs.links, rs.nextLink
 	for _, ti := range c.queue {
 		c.queued[ti] = false
 	}
@@ -244,8 +271,9 @@ func (c *Cache) decodeSnapshot(data []byte) (*restored, error) {
 	if m := string(r.take(4, "magic")); m != SnapshotMagic {
 		return nil, fmt.Errorf("tilecache: Restore: magic %q, want %q", m, SnapshotMagic)
 	}
-	if v := r.u16("version"); v != SnapshotVersion {
-		return nil, fmt.Errorf("tilecache: Restore: snapshot version %d, want %d", v, SnapshotVersion)
+	version := r.u16("version")
+	if version != SnapshotVersion && version != SnapshotVersionNoLinks {
+		return nil, fmt.Errorf("tilecache: Restore: snapshot version %d, want %d or %d", version, SnapshotVersionNoLinks, SnapshotVersion)
 	}
 	if v := r.u16("reserved"); v != 0 {
 		return nil, fmt.Errorf("tilecache: Restore: reserved field %d at offset 6, want 0", v)
@@ -320,6 +348,13 @@ func (c *Cache) decodeSnapshot(data []byte) (*restored, error) {
 			return nil, fmt.Errorf("tilecache: Restore: volume %d (id %d) at offset %d: %w", i, id, off, err)
 		}
 		rs.volumes = append(rs.volumes, volumeEntryOf(VolumeID(id), v))
+	}
+
+	rs.nextLink = 1
+	if version == SnapshotVersion && r.err == nil {
+		if err := c.decodeLinks(r, rs, below); err != nil {
+			return nil, err
+		}
 	}
 
 	n = r.count("queue length", 8)

@@ -192,7 +192,7 @@ func TestRestoreRejects(t *testing.T) {
 	le := binary.LittleEndian
 	mod := func(f func(b []byte) []byte) []byte { return reseal(f(append([]byte(nil), body...))) }
 	reject("magic", mod(func(b []byte) []byte { b[0] = 'X'; return b }), "magic")
-	reject("version", mod(func(b []byte) []byte { le.PutUint16(b[4:], 2); return b }), "version")
+	reject("version", mod(func(b []byte) []byte { le.PutUint16(b[4:], SnapshotVersion+1); return b }), "version")
 	reject("reserved", mod(func(b []byte) []byte { le.PutUint16(b[6:], 1); return b }), "reserved")
 	reject("trailing field", mod(func(b []byte) []byte { return append(b, 0) }), "after the last field")
 
@@ -384,6 +384,16 @@ func fuzzFixture(tb testing.TB) *Cache {
 		c.AddObstacle(voxel.Box(geom.V3(1, -1, 1), geom.V3(3, 1, 3)))
 		c.RemoveObstacle(1)
 		snap()
+		c.UpdateAll()
+		snap()
+		// Off-mesh links (snapshot version 2): queued, then in the mesh,
+		// then one of them removed.
+		c.AddOffMeshLink(navmesh.OffMeshLink{StartM: geom.V3(2, 0, 2), EndM: geom.V3(6, 1.2, 6), RadiusM: 0.5, Area: 3, Bidirectional: true})
+		c.AddOffMeshLink(navmesh.OffMeshLink{StartM: geom.V3(6, 1.2, 5), EndM: geom.V3(13.5, 3, 5), RadiusM: 0.5, Flags: 2})
+		snap()
+		c.UpdateAll()
+		snap()
+		c.RemoveOffMeshLink(1)
 		c.UpdateAll()
 		snap()
 		fc.c = c

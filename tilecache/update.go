@@ -253,7 +253,11 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 		if p.err != nil || p.rebuild == RebuildUnchanged {
 			c.putAreas(p.areas)
 			if p.err == nil {
-				res.Tiles = append(res.Tiles, TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed})
+				u := TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed}
+				if err := c.relinkHeld(t, &u); err != nil {
+					res.Failed = append(res.Failed, c.tileError(p.ti, fmt.Errorf("swapping: %w", err)))
+				}
+				res.Tiles = append(res.Tiles, u)
 			}
 			continue
 		}
@@ -572,11 +576,16 @@ type held struct {
 	id    uint64
 }
 
-// swap puts layers (ascending) into the mesh at t's position, layer by
+// swap puts layers (ascending), with the off-mesh links in force that
+// start in them (withLinks), into the mesh at t's position, layer by
 // layer from the lowest: an equal content id keeps the tile, a changed one
 // replaces it, a new layer is added, a layer that no longer exists is
 // removed.
 func (c *Cache) swap(t *tile, layers []layerData) ([]Swap, error) {
+	layers, err := c.withLinks(t, layers)
+	if err != nil {
+		return nil, err
+	}
 	x, z := int32(t.tx), int32(t.tz)
 	old := c.held[:0]
 	defer func() { c.held = old[:0] }()

@@ -226,6 +226,8 @@ func (g *Game) toolKeys(k toolKeys) {
 			a.CancelObstacleDrag()
 			g.cache.ptr = toolPointer{prevLeft: g.cache.ptr.prevLeft}
 		}
+	case toolOffMesh:
+		g.offMeshKeys(k) // tools_offmesh.go
 	case toolVolume:
 		switch {
 		case k.Enter:
@@ -273,6 +275,8 @@ func (g *Game) toolPointerEvent(ev pointerEvent) {
 		a.report(a.VolumeClick(p))
 	case toolAgents:
 		g.agentsPointer(ev)
+	case toolOffMesh:
+		g.offMeshPointerEvent(ev) // tools_offmesh.go
 	}
 }
 
@@ -762,6 +766,8 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 		ctx.Button("Clear (Esc)").On(a.ClearVolumeCorners)
 		ctx.SetGridLayout(nil, nil)
 		ctx.Text("Click the level to add corners of a convex polygon; click the first corner or press Enter to add the volume. Backspace drops the last corner.")
+	case toolOffMesh:
+		g.offMeshPanel(ctx) // tools_offmesh.go
 	}
 
 	if !c.has {

@@ -36,6 +36,7 @@ const maxTilesPerFrame = 256
 var cacheOverlayDefaults = map[string]bool{
 	render.OverlayCachePolys:  true,
 	render.OverlayObstacles:   true,
+	render.OverlayOffMesh:     true,
 	render.OverlayVolumesRT:   true,
 	render.OverlayQueue:       true,
 	render.OverlaySwaps:       true,
@@ -89,6 +90,8 @@ type cacheState struct {
 	Tool         toolKind
 	ObstacleTool obstacleTool
 	VolumeTool   volumeTool
+	// OffMeshTool is the Link tool's settings and state (tools_offmesh.go).
+	OffMeshTool offMeshTool
 	// SelectedObstacle is the selected obstacle (0: none): drawn in cyan,
 	// removed by Delete, resized by "Apply".
 	SelectedObstacle tilecache.ObstacleID
@@ -112,6 +115,7 @@ func (a *App) initCacheState() {
 	a.TilesPerFrame = defaultTilesPerFrame
 	a.ObstacleTool = defaultObstacleTool()
 	a.VolumeTool = defaultVolumeTool()
+	a.OffMeshTool = defaultOffMeshTool()
 	a.cacheBuilt = map[string]cacheOverlayKey{}
 	a.cacheVis = map[string]bool{}
 	for k, v := range cacheOverlayDefaults {
@@ -196,10 +200,11 @@ func (a *App) cacheGrid() *pipeline.TileGrid {
 
 // runCommand applies the command mk makes from the core's editor through
 // the undo stack (named what until it ran); on success the swap log
-// starts afresh, the status names the command and, when sel is set, the
-// obstacle sel returns (asked on the core's owner) is selected; an error
-// is shown and returned (with a worker: shown when it arrives).
-func (a *App) runCommand(what string, mk func(e *cacheEditor) command, sel func(cmd command) tilecache.ObstacleID) error {
+// starts afresh, the status names the command and, when sel is set, what
+// sel returns (asked on the core's owner, e.g. selecting the new
+// obstacle) runs on the frame; an error is shown and returned (with a
+// worker: shown when it arrives).
+func (a *App) runCommand(what string, mk func(e *cacheEditor) command, sel func(cmd command) func(a *App)) error {
 	return a.cacheDo(cacheJob{name: what, run: func(k *cacheCore) func(*App) error {
 		if k.Cache == nil || k.editor == nil {
 			return failWith(errNoCache)
@@ -210,14 +215,14 @@ func (a *App) runCommand(what string, mk func(e *cacheEditor) command, sel func(
 		}
 		k.Swaps.Reset()
 		status := fmt.Sprintf("%s; %d tiles queued", cmd, k.Cache.QueueLen())
-		var id tilecache.ObstacleID
+		var selectIt func(a *App)
 		if sel != nil {
-			id = sel(cmd)
+			selectIt = sel(cmd)
 		}
 		return func(a *App) error {
 			a.edited()
-			if sel != nil {
-				a.SelectObstacle(id)
+			if selectIt != nil {
+				selectIt(a)
 			}
 			a.reportOK(status)
 			return nil
@@ -524,7 +529,7 @@ func (a *App) cacheOverlayKey(name string) cacheOverlayKey {
 	switch name {
 	case render.OverlayCachePolys, render.OverlayCacheLayers:
 		k.a = a.gens.mesh
-	case render.OverlayObstacles, render.OverlayVolumesRT:
+	case render.OverlayObstacles, render.OverlayVolumesRT, render.OverlayOffMesh:
 		k.a = a.gens.shapes
 	case render.OverlayQueue:
 		k.a, k.b = a.gens.queue, a.gens.mesh
@@ -556,6 +561,9 @@ func (a *App) previewOverlay() *render.Overlay {
 	if a.Tool == toolVolume {
 		poly = a.VolumeTool.Corners
 		ok = a.VolumeTool.convexSoFar()
+	}
+	if a.Tool == toolOffMesh {
+		poly = a.offMeshPreview() // tools_offmesh.go
 	}
 	return render.PreviewOverlay(ghost, growM, poly, ok)
 }

@@ -75,6 +75,7 @@ type cacheCore struct {
 type cacheOverlayWant struct {
 	names    []string
 	selected tilecache.ObstacleID
+	link     tilecache.OffMeshLinkID // the Link tool's selected link
 	bounds   geom.Box3
 }
 
@@ -93,6 +94,8 @@ type cacheView struct {
 	nextVol     tilecache.VolumeID
 	obstacles   []tilecache.Obstacle
 	volumes     []tilecache.Volume
+	links       []navmesh.OffMeshLink
+	nextLink    tilecache.OffMeshLinkID
 	queue       [][2]int
 	// mesh is the cache's mesh: a clone with a worker, the cache's own
 	// without (nil without a cache).
@@ -118,7 +121,7 @@ func makeCacheView(k *cacheCore, want cacheOverlayWant, detach bool) *cacheView 
 		has: c != nil, cacheSeq: k.cacheSeq, seq: k.seq,
 		settings: c.Settings(), grid: c.Grid(), cachedTiles: len(c.CachedTiles()), growthM: c.ObstacleGrowthM(),
 		nextObs: c.NextObstacleID(), nextVol: c.NextVolumeID(),
-		obstacles: c.Obstacles(), volumes: c.Volumes(), queue: c.Queue(),
+		obstacles: c.Obstacles(), volumes: c.Volumes(), links: c.OffMeshLinks(), nextLink: c.NextOffMeshLinkID(), queue: c.Queue(),
 		mesh:   c.Mesh(),
 		latest: slices.Clone(k.Swaps.Latest), swapTiles: slices.Clone(k.Swaps.Tiles),
 		updates: k.Updates, layersBuilt: k.LayersBuilt,
@@ -145,7 +148,8 @@ func makeCacheView(k *cacheCore, want cacheOverlayWant, detach bool) *cacheView 
 // the frame's) from the core (render.CacheStateOverlay, as navmesh
 // scenario draws it).
 func (k *cacheCore) stateOverlay(name string, want cacheOverlayWant) *render.Overlay {
-	return render.CacheStateOverlay(name, &render.CacheState{Cache: k.Cache, LevelBounds: want.bounds, SelectedObstacle: want.selected, Swaps: k.Swaps.View()})
+	return render.CacheStateOverlay(name, &render.CacheState{Cache: k.Cache, LevelBounds: want.bounds, SelectedObstacle: want.selected,
+		SelectedOffMesh: want.link, Swaps: k.Swaps.View()})
 }
 
 // cacheOutcome is what the worker hands back after a run of jobs: their
@@ -331,7 +335,7 @@ func (a *App) cacheBusy() (bool, int) {
 
 // cacheWant returns the cache overlays the frame wants built now.
 func (a *App) cacheWant() cacheOverlayWant {
-	w := cacheOverlayWant{selected: a.SelectedObstacle, bounds: geom.EmptyBox()}
+	w := cacheOverlayWant{selected: a.SelectedObstacle, link: a.OffMeshTool.Selected, bounds: geom.EmptyBox()}
 	if a.Soup != nil {
 		w.bounds = a.Soup.Bounds()
 	}
@@ -345,5 +349,5 @@ func (a *App) cacheWant() cacheOverlayWant {
 
 // sameWant reports whether views built for x have the overlays y asks for.
 func sameWant(x, y cacheOverlayWant) bool {
-	return x.selected == y.selected && x.bounds == y.bounds && slices.Equal(x.names, y.names)
+	return x.selected == y.selected && x.link == y.link && x.bounds == y.bounds && slices.Equal(x.names, y.names)
 }

@@ -313,6 +313,10 @@ func stepSummary(st *scenario.Step) string {
 		return fmt.Sprintf("%s (area %d)", st.Volume.Name, st.Volume.Area)
 	case st.RemoveVolume != "":
 		return st.RemoveVolume
+	case st.OffMesh != nil:
+		return fmt.Sprintf("%s (area %d)", st.OffMesh.Name, st.OffMesh.Area)
+	case st.RemoveOffMesh != "":
+		return st.RemoveOffMesh
 	case st.Update != nil:
 		if st.Update.All {
 			return "all queued tiles"

@@ -26,10 +26,13 @@ const (
 	toolVolume
 	// toolAgents: a click sends every agent there (tools_agents.go).
 	toolAgents
+	// toolOffMesh: clicks draw off-mesh links, drags move their ends
+	// (tools_offmesh.go).
+	toolOffMesh
 )
 
 // toolNames are the Cache panel's tool choices, indexed by toolKind.
-var toolNames = []string{"select", "obstacle", "volume", "agents"}
+var toolNames = []string{"select", "obstacle", "volume", "agents", "link"}
 
 // obstacleShapes are the Obstacle tool's shape choices, in dropdown order.
 var obstacleShapes = []voxel.ObstacleShape{voxel.ShapeCylinder, voxel.ShapeBox, voxel.ShapeOrientedBox}
@@ -380,7 +383,7 @@ func (a *App) AddObstacle(o voxel.Obstacle) error {
 	}
 	o = o.Normalized()
 	return a.runCommand("place obstacle", func(*cacheEditor) command { return &addObstacleCmd{h: &obstacleHandle{}, o: o} },
-		func(cmd command) tilecache.ObstacleID { return cmd.(*addObstacleCmd).h.id })
+		func(cmd command) func(*App) { return selectObstacle(cmd.(*addObstacleCmd).h.id) })
 }
 
 // replaceObstacle replaces obstacle id by to as an undoable command named
@@ -396,7 +399,13 @@ func (a *App) replaceObstacle(id tilecache.ObstacleID, to voxel.Obstacle, what s
 	to = to.Normalized()
 	return a.runCommand(what+" obstacle", func(e *cacheEditor) command {
 		return &replaceObstacleCmd{h: e.obstacle(id), from: from, to: to, what: what}
-	}, func(cmd command) tilecache.ObstacleID { return cmd.(*replaceObstacleCmd).h.id })
+	}, func(cmd command) func(*App) { return selectObstacle(cmd.(*replaceObstacleCmd).h.id) })
+}
+
+// selectObstacle returns the frame's step that selects obstacle id (a
+// runCommand selection).
+func selectObstacle(id tilecache.ObstacleID) func(*App) {
+	return func(a *App) { a.SelectObstacle(id) }
 }
 
 // RemoveObstacle removes obstacle id as an undoable command (undo adds the

@@ -43,6 +43,8 @@ type cacheEditor struct {
 	c    cacheOps
 	obs  map[tilecache.ObstacleID]*obstacleHandle
 	vols map[tilecache.VolumeID]*volumeHandle
+	// links follow the off-mesh links (tools_offmesh.go).
+	links map[tilecache.OffMeshLinkID]*offMeshHandle
 	// rec, when set, records every change that reached the cache (the
 	// tools, undo and redo alike) for "Save session as scenario"
 	// (recorder.go).
@@ -51,7 +53,8 @@ type cacheEditor struct {
 
 // newCacheEditor returns an editor of c (nil: every operation fails).
 func newCacheEditor(c cacheOps) *cacheEditor {
-	return &cacheEditor{c: c, obs: map[tilecache.ObstacleID]*obstacleHandle{}, vols: map[tilecache.VolumeID]*volumeHandle{}}
+	return &cacheEditor{c: c, obs: map[tilecache.ObstacleID]*obstacleHandle{}, vols: map[tilecache.VolumeID]*volumeHandle{},
+		links: map[tilecache.OffMeshLinkID]*offMeshHandle{}}
 }
 
 // errNoCache is returned by the editor when there is no cache.

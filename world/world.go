@@ -316,3 +316,61 @@ func (w *World) Update(maxTiles int) (UpdateResult, error) {
 func (w *World) UpdateAll() (UpdateResult, error) {
 	return w.Update(w.QueueLen())
 }
+
+// AddOffMeshLink adds the off-mesh link l to every agent's cache (a link
+// belongs to the level: each agent's mesh connects it to its own
+// polygons) and returns its id.
+func (w *World) AddOffMeshLink(l navmesh.OffMeshLink) (tilecache.OffMeshLinkID, error) {
+	return addEach(w, "off-mesh link",
+		func(c *tilecache.Cache) (tilecache.OffMeshLinkID, error) { return c.AddOffMeshLink(l) },
+		func(c *tilecache.Cache, id tilecache.OffMeshLinkID) error { return c.RemoveOffMeshLink(id) })
+}
+
+// offMeshLink returns the link with id, or an error naming id.
+func (w *World) offMeshLink(what string, id tilecache.OffMeshLinkID) (navmesh.OffMeshLink, error) {
+	if err := w.check(); err != nil {
+		return navmesh.OffMeshLink{}, err
+	}
+	for _, l := range w.caches[0].OffMeshLinks() {
+		if tilecache.OffMeshLinkID(l.UserID) == id {
+			return l, nil
+		}
+	}
+	return navmesh.OffMeshLink{}, fmt.Errorf("world: %s: no off-mesh link with id %d", what, id)
+}
+
+// MoveOffMeshLink replaces link id by l in every agent's cache (same id).
+// An unknown id or an invalid link is an error and changes nothing.
+func (w *World) MoveOffMeshLink(id tilecache.OffMeshLinkID, l navmesh.OffMeshLink) error {
+	old, err := w.offMeshLink("MoveOffMeshLink", id)
+	if err != nil {
+		return err
+	}
+	for i, c := range w.caches {
+		if err := c.MoveOffMeshLink(id, l); err != nil {
+			err = fmt.Errorf("world: agent %q: %w", w.agents[i].Name, err)
+			for _, done := range w.caches[:i] {
+				err = errors.Join(err, done.MoveOffMeshLink(id, old))
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// RemoveOffMeshLink removes link id from every agent's cache. An unknown
+// id is an error and changes nothing.
+func (w *World) RemoveOffMeshLink(id tilecache.OffMeshLinkID) error {
+	if _, err := w.offMeshLink("RemoveOffMeshLink", id); err != nil {
+		return err
+	}
+	return w.removeEach(func(c *tilecache.Cache) error { return c.RemoveOffMeshLink(id) })
+}
+
+// OffMeshLinks returns the off-mesh links in force by ascending id.
+func (w *World) OffMeshLinks() []navmesh.OffMeshLink {
+	if w.check() != nil {
+		return nil
+	}
+	return w.caches[0].OffMeshLinks()
+}

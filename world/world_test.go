@@ -379,3 +379,51 @@ func FuzzRestore(f *testing.F) {
 		}
 	})
 }
+
+// TestOffMeshLinksEveryAgent: a link added to the World is in every
+// agent's cache and mesh after the update, moves and goes with it; an
+// unknown id is an error.
+func TestOffMeshLinksEveryAgent(t *testing.T) {
+	w, _ := getWorld(t)
+	a, b := groundPoint(t, w, 2), groundPoint(t, w, 40)
+	l := navmesh.OffMeshLink{StartM: a, EndM: b, RadiusM: 0.5, Bidirectional: true, Area: 63, Flags: 1}
+	id, err := w.AddOffMeshLink(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.UpdateAll(); err != nil {
+		t.Fatal(err)
+	}
+	for _, ag := range testAgents {
+		c, _ := w.Cache(ag.Name)
+		if got := c.OffMeshLinks(); len(got) != 1 || tilecache.OffMeshLinkID(got[0].UserID) != id {
+			t.Errorf("agent %s: links %v, want the one with id %d", ag.Name, got, id)
+		}
+		if c.Mesh().OffMeshCount() == 0 {
+			t.Errorf("agent %s: the mesh holds no off-mesh link after the update", ag.Name)
+		}
+	}
+	moved := l
+	moved.EndM = groundPoint(t, w, 41)
+	if err := w.MoveOffMeshLink(id, moved); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.OffMeshLinks(); len(got) != 1 || got[0].EndM != moved.EndM {
+		t.Errorf("after the move: %v", got)
+	}
+	if err := w.MoveOffMeshLink(id+1, moved); err == nil || !strings.Contains(err.Error(), fmt.Sprint(id+1)) {
+		t.Errorf("moving an unknown link: %v", err)
+	}
+	if err := w.RemoveOffMeshLink(id); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RemoveOffMeshLink(id); err == nil {
+		t.Error("removing it twice: no error")
+	}
+	for _, ag := range testAgents {
+		c, _ := w.Cache(ag.Name)
+		if len(c.OffMeshLinks()) != 0 {
+			t.Errorf("agent %s keeps a removed link", ag.Name)
+		}
+	}
+}

@@ -55,12 +55,13 @@ func stageMs(b *pipeline.Build) map[string]float64 {
 // the report to stderr). A level over the size limits (pipeline.BuildLimits;
 // the --max-* flags raise them) fails before anything is built.
 func runBuild(args []string, stdout, stderr io.Writer) (err error) {
-	fs := newFlagSet("build", "LEVEL [--partition watershed|monotone|layers] [--solo] [--tile-size N] [--detail-sample-dist X] [--workers N] [--json] [-o mesh.bin]", stdout)
+	fs := newFlagSet("build", "LEVEL [--partition watershed|monotone|layers] [--solo] [--tile-size N] [--detail-sample-dist X] [--workers N] [--offmesh FILE] [--json] [-o mesh.bin]", stdout)
 	settings := settingsFlags(fs)
 	solo := fs.Bool("solo", false, "build the whole level as one tile with no border (Recast's solo mesh)")
 	workers := fs.Int("workers", 0, "goroutines building tiles (0: every CPU)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the text report")
 	out := fs.String("o", "", "write the navmesh (Mesh.MarshalBinary) to `file` (- for stdout)")
+	offMesh := fs.String("offmesh", "", "`file` of off-mesh links, one \"sx sy sz ex ey ez radius bidir area\" a line")
 	limits := limitFlags(fs)
 	name, err := parseOneArg(fs, args, levelArg)
 	if err != nil {
@@ -74,11 +75,15 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 		return usagef("--workers %d, want >= 0", *workers)
 	}
 
+	links, err := readOffMesh(*offMesh, &s)
+	if err != nil {
+		return err
+	}
 	src, err := loadSource(name)
 	if err != nil {
 		return err
 	}
-	opt := pipeline.BuildOptions{Workers: *workers, Limits: *limits}
+	opt := pipeline.BuildOptions{Workers: *workers, Limits: *limits, OffMeshLinks: links}
 	var b *pipeline.Build
 	if *solo {
 		b, err = pipeline.BuildSolo(context.Background(), &s, src, opt)

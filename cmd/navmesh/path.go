@@ -80,12 +80,13 @@ func arr(v geom.Vec3) [3]float32 { return [3]float32{v.X, v.Y, v.Z} }
 //
 //	navmesh path LEVEL --pairs FILE [--rays FILE] [--partition P]
 //	                   [--tile-size N] [--detail-sample-dist X] [--workers N]
-//	                   [--json] [--search detour|optimal]
+//	                   [--json] [--search detour|optimal] [--offmesh FILE]
 //	                   [--cache --obstacle x,y,z,r,h ...] [--max-tiles N] [--max-columns N] [--max-memory-mib N]
 //
 // It builds the level with the settings of navmesh build (tiled; --cache:
-// a tile cache with the same settings, the --obstacle cylinders added and
-// every tile updated) and answers, with the default query filter: for
+// a tile cache with the same settings, the --obstacle cylinders and the
+// --offmesh links added and every tile updated; the plain build takes the
+// links too) and answers, with the default query filter: for
 // every line "sx sy sz ex ey ez" of the pairs file, the nearest polygons
 // within scenario.PathHalfExtentsM (2, 4, 2 m), FindPathLimited with the
 // --search rule (default detour, query.SearchDetour) and StraightPath (a partial
@@ -96,13 +97,14 @@ func arr(v geom.Vec3) [3]float32 { return [3]float32{v.X, v.Y, v.Z} }
 // Text output is one line per answer; --json one JSON object per line
 // (docs/query.md, "navmesh path").
 func runPath(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("path", "LEVEL --pairs FILE [--rays FILE] [--partition P] [--tile-size N] [--detail-sample-dist X] [--json] [--search detour|optimal] [--cache --obstacle x,y,z,r,h ...]", stdout)
+	fs := newFlagSet("path", "LEVEL --pairs FILE [--rays FILE] [--partition P] [--tile-size N] [--detail-sample-dist X] [--json] [--search detour|optimal] [--offmesh FILE] [--cache --obstacle x,y,z,r,h ...]", stdout)
 	settings := settingsFlags(fs)
 	pairsFile := fs.String("pairs", "", "`file` of point pairs, one \"sx sy sz ex ey ez\" a line (- for stdin)")
 	raysFile := fs.String("rays", "", "`file` of rays, one \"x y z dx dz\" a line")
 	workers := fs.Int("workers", 0, "goroutines building tiles (0: every CPU)")
 	asJSON := fs.Bool("json", false, "print one JSON object per line")
 	cached := fs.Bool("cache", false, "answer on a tile cache after the --obstacle edits")
+	offMesh := fs.String("offmesh", "", "`file` of off-mesh links, one \"sx sy sz ex ey ez radius bidir area\" a line")
 	var obs obstacleList
 	fs.Var(&obs, "obstacle", "with --cache, a cylinder `x,y,z,r,h`: base centre, radius and height in metres (repeatable)")
 	search := fs.String("search", query.SearchDetour.String(), "path search `rule`: detour (Detour's corridors) or optimal (least cost for the cost model)")
@@ -138,7 +140,11 @@ func runPath(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	m, err := pathMesh(name, &s, *workers, *limits, *cached, obs)
+	links, err := readOffMesh(*offMesh, &s)
+	if err != nil {
+		return err
+	}
+	m, err := pathMesh(name, &s, *workers, *limits, *cached, obs, links)
 	if err != nil {
 		return err
 	}
@@ -176,15 +182,16 @@ func textErr(e string) string {
 	return " (" + e + ")"
 }
 
-// pathMesh builds level name with s: the plain tiled build, or with
-// cached a tile cache with obs added and every tile updated.
-func pathMesh(name string, s *pipeline.NavSettings, workers int, limits pipeline.BuildLimits, cached bool, obs []voxel.Obstacle) (*navmesh.Mesh, error) {
+// pathMesh builds level name with s and the off-mesh links: the plain
+// tiled build, or with cached a tile cache with obs and the links added and
+// every tile updated.
+func pathMesh(name string, s *pipeline.NavSettings, workers int, limits pipeline.BuildLimits, cached bool, obs []voxel.Obstacle, links []navmesh.OffMeshLink) (*navmesh.Mesh, error) {
 	src, err := loadSource(name)
 	if err != nil {
 		return nil, err
 	}
 	if !cached {
-		b, err := pipeline.BuildLevel(context.Background(), s, src, pipeline.BuildOptions{Workers: workers, Limits: limits})
+		b, err := pipeline.BuildLevel(context.Background(), s, src, pipeline.BuildOptions{Workers: workers, Limits: limits, OffMeshLinks: links})
 		if err != nil {
 			return nil, err
 		}
@@ -197,6 +204,11 @@ func pathMesh(name string, s *pipeline.NavSettings, workers int, limits pipeline
 	for i, o := range obs {
 		if _, err := c.AddObstacle(o); err != nil {
 			return nil, fmt.Errorf("obstacle %d: %w", i+1, err)
+		}
+	}
+	for i, l := range links {
+		if _, err := c.AddOffMeshLink(l); err != nil {
+			return nil, fmt.Errorf("off-mesh link %d: %w", i+1, err)
 		}
 	}
 	if _, err := c.UpdateAll(); err != nil {

@@ -30,6 +30,11 @@ type TileParams struct {
 	// mesh's (Mesh.CellSizeM, Mesh.CellHeightM); any other value must equal
 	// it.
 	CellSizeM, CellHeightM float32
+	// OffMeshLinks are the off-mesh links whose start lies in the tile's
+	// column (pipeline's TileGrid.OffMeshLinksIn picks them); each must pass Validate. The
+	// tile keeps, in this order, those whose start a polygon of the tile
+	// lies under (docs/format.md, "Off-mesh links").
+	OffMeshLinks []OffMeshLink
 }
 
 // BuildTileData returns the tile data (docs/format.md, "Tile data") of a
@@ -245,6 +250,11 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Til
 	t.Header.OriginY = lowest
 	t.Header.BMin, t.Header.BMax = box.Min, box.Max
 	t.BVTree = buildBVTree(t)
+	keep, err := t.keepOffMesh(p.OffMeshLinks, "BuildTileData: TileParams.OffMeshLinks")
+	if err != nil {
+		return nil, err
+	}
+	t.OffMesh = keep
 	return t, nil
 }
 

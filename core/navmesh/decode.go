@@ -178,7 +178,10 @@ func (t *Tile) check() error {
 	if err := checkHeaderFloats(h); err != nil {
 		return err
 	}
-	off := TileHeaderSize
+	if len(t.OffMesh) > MaxTileOffMesh {
+		return corrupt(84, "off-mesh link count %d, want at most %d", len(t.OffMesh), MaxTileOffMesh)
+	}
+	off := t.headerSize()
 	if err := checkFinite(t.Verts, off, "vertex"); err != nil {
 		return err
 	}
@@ -210,7 +213,16 @@ func (t *Tile) check() error {
 	if err := checkBounds(t); err != nil {
 		return err
 	}
-	return checkBVTree(t, off)
+	if err := checkBVTree(t, off); err != nil {
+		return err
+	}
+	off += bvNodeSize * len(t.BVTree)
+	for k := range t.OffMesh {
+		if err := t.OffMesh[k].Validate(); err != nil {
+			return corrupt(off+OffMeshRecordSize*k, "off-mesh link %d: %v", k, err)
+		}
+	}
+	return nil
 }
 
 func finite32(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
@@ -227,8 +239,16 @@ func DecodeTile(data []byte) (*Tile, error) {
 	if m := string(r.bytes(4)); m != TileMagic {
 		return nil, corrupt(0, "magic %q, want %q", m, TileMagic)
 	}
-	if v := r.u16(); v != TileVersion {
-		return nil, corrupt(4, "version %d, want %d", v, TileVersion)
+	version := r.u16()
+	if version != TileVersion && version != TileVersionNoOffMesh {
+		return nil, corrupt(4, "version %d, want %d or %d", version, TileVersionNoOffMesh, TileVersion)
+	}
+	headerSize := TileHeaderSize
+	if version == TileVersion {
+		headerSize = TileHeaderSizeV2
+		if len(data) < headerSize {
+			return nil, corrupt(0, "%d bytes, shorter than the %d-byte version-%d header", len(data), headerSize, version)
+		}
 	}
 	t := &Tile{}
 	h := &t.Header
@@ -247,12 +267,20 @@ func DecodeTile(data []byte) (*Tile, error) {
 	if err := checkCounts(uint64(nv), uint64(np), uint64(nbv)); err != nil {
 		return nil, err
 	}
+	var noff uint32
+	if version == TileVersion {
+		noff = binary.LittleEndian.Uint32(data[84:88])
+		if noff < 1 || noff > MaxTileOffMesh {
+			return nil, corrupt(84, "off-mesh link count %d, want 1..%d in a version-%d tile (a tile without off-mesh links is version %d)",
+				noff, MaxTileOffMesh, version, TileVersionNoOffMesh)
+		}
+	}
 	nvp := int(h.NVP)
-	want := int64(TileHeaderSize) + vertSize*int64(nv) + int64(polyRecordSize(nvp))*int64(np) +
+	want := int64(headerSize) + OffMeshRecordSize*int64(noff) + vertSize*int64(nv) + int64(polyRecordSize(nvp))*int64(np) +
 		detailMeshSize*int64(np) + vertSize*int64(ndv) + detailTriSize*int64(ndt) + bvNodeSize*int64(nbv)
 	if int64(len(data)) != want {
-		return nil, corrupt(24, "the counts (%d verts, %d polygons, %d detail verts, %d detail tris, %d BV nodes) need %d bytes, data has %d",
-			nv, np, ndv, ndt, nbv, want, len(data))
+		return nil, corrupt(24, "the counts (%d verts, %d polygons, %d detail verts, %d detail tris, %d BV nodes, %d off-mesh links) need %d bytes, data has %d",
+			nv, np, ndv, ndt, nbv, noff, want, len(data))
 	}
 	h.OriginY = r.f32()
 	h.BMin = r.vec()
@@ -265,6 +293,7 @@ func DecodeTile(data []byte) (*Tile, error) {
 	if err := checkHeaderFloats(h); err != nil {
 		return nil, err
 	}
+	r.off = headerSize
 
 	// Vertices.
 	var err error
@@ -341,8 +370,31 @@ func DecodeTile(data []byte) (*Tile, error) {
 	if err := checkBVTree(t, bvOff); err != nil {
 		return nil, err
 	}
+
+	// Off-mesh links.
+	if noff > 0 {
+		t.OffMesh = make([]OffMeshLink, noff)
+	}
+	for k := range t.OffMesh {
+		off := r.off
+		c := &t.OffMesh[k]
+		c.StartM = r.vec()
+		c.EndM = r.vec()
+		c.RadiusM = r.f32()
+		c.Flags = r.u16()
+		c.Area = r.u8()
+		dir := r.u8()
+		c.UserID = r.u32()
+		if dir&^offMeshDirBidirectional != 0 {
+			return nil, corrupt(off+31, "off-mesh link %d direction byte 0x%02x, want 0 (one way) or 1 (both ways)", k, dir)
+		}
+		c.Bidirectional = dir == offMeshDirBidirectional
+		if err := c.Validate(); err != nil {
+			return nil, corrupt(off, "off-mesh link %d: %v", k, err)
+		}
+	}
 	if r.off != len(data) {
-		return nil, corrupt(r.off, "%d bytes left after the BV tree", len(data)-r.off)
+		return nil, corrupt(r.off, "%d bytes left after the last section", len(data)-r.off)
 	}
 	return t, nil
 }

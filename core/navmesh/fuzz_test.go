@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"navviz/core/geom"
 	"navviz/core/polymesh"
 )
 
@@ -33,6 +34,11 @@ func fuzzSeeds(t testing.TB) map[string][]byte {
 		"grid3":     mustBuild(t, gridMesh(3, true), nil, params(0, 1, 0)),
 		"header":    mustBuild(t, cols, nil, params(0, 0, 0))[:TileHeaderSize],
 		"neighbour": mustBuild(t, twoRows(-1, 0, 10), nil, params(-1, 0, 0)),
+		// Off-mesh links (version 2): one both ways into the neighbour
+		// at +x, one one way to the neighbour at -x.
+		"offmesh": mustBuild(t, cols, nil, withLinks(params(0, 0, 0),
+			linkAt(geom.V3(0.7, 2, 1.5), geom.V3(4, 2, 1), true, 1),
+			linkAt(geom.V3(2, 2, 1), geom.V3(-1, 2, 0.5), false, 2))),
 	}
 }
 
@@ -68,7 +74,7 @@ func withPosition(data []byte, x, z int32) []byte {
 // mesh next to other tiles, linked, replaced and removed.
 func FuzzDecodeTile(f *testing.F) {
 	seeds := fuzzSeeds(f)
-	for _, name := range []string{"fan", "detail", "nvp4", "grid3", "header"} {
+	for _, name := range []string{"fan", "detail", "nvp4", "grid3", "header", "offmesh"} {
 		f.Add(seeds[name])
 	}
 	neighbour := seeds["neighbour"]
@@ -87,7 +93,7 @@ func FuzzDecodeTile(f *testing.F) {
 		}
 		ref := mustAdd(t, m, data)
 		checkReciprocal(t, m)
-		for i := range tile.Polys {
+		for i := 0; i < tile.NodeCount(); i++ {
 			if err := m.SetPolyFlags(ref.Poly(uint32(i)), 3); err != nil {
 				t.Fatal(err)
 			}
@@ -119,6 +125,7 @@ func FuzzUnmarshalMesh(f *testing.F) {
 	mustAdd(f, m, seeds["fan"])
 	mustAdd(f, m, seeds["detail"])
 	mustAdd(f, m, seeds["neighbour"])
+	mustAdd(f, m, withPosition(seeds["offmesh"], 0, 1))
 	if err := m.RemoveTile(-1, 0, 0); err != nil {
 		f.Fatal(err)
 	}

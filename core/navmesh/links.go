@@ -62,14 +62,17 @@ func (m *Mesh) connect(s uint32) {
 			touched = append(touched, n)
 		}
 	}
+	touched = m.connectOffMesh(s, touched)
 	for _, t := range touched {
 		m.sortLinks(t)
 	}
 }
 
 // disconnect drops every link of the tiles at the neighbouring positions of
-// slot s's tile that points into s. The tile's own links go with it.
+// slot s's tile that points into s, and every off-mesh link of any tile
+// that points into s. The tile's own links go with it.
 func (m *Mesh) disconnect(s uint32) {
+	m.disconnectOffMesh(s)
 	h := &m.slots[s].tile.t.Header
 	for _, dir := range borderDirs {
 		nx, nz, ok := neighbourPos(h.TileX, h.TileZ, dir)
@@ -119,6 +122,18 @@ func (m *Mesh) relinkAll() {
 			}
 			for _, n := range m.cols[[2]int32{nx, nz}] {
 				m.connectPair(uint32(s), n, dir)
+			}
+		}
+	}
+	if m.offMeshCount > 0 {
+		for s := range m.slots {
+			if m.slots[s].tile == nil || len(m.slots[s].tile.t.OffMesh) == 0 {
+				continue
+			}
+			for u := range m.slots {
+				if m.slots[u].tile != nil {
+					m.landAll(uint32(s), uint32(u))
+				}
 			}
 		}
 	}
@@ -277,9 +292,12 @@ func (m *Mesh) sortLinks(s uint32) {
 			if c := cmp.Compare(a.Edge, b.Edge); c != 0 {
 				return c
 			}
-			la := m.slots[a.Ref.Slot()].tile.t.Header.Layer
-			lb := m.slots[b.Ref.Slot()].tile.t.Header.Layer
-			if c := cmp.Compare(la, lb); c != 0 {
+			if c := cmp.Compare(a.Side, b.Side); c != 0 {
+				return c
+			}
+			ha := &m.slots[a.Ref.Slot()].tile.t.Header
+			hb := &m.slots[b.Ref.Slot()].tile.t.Header
+			if c := cmp.Compare(ha.Layer, hb.Layer); c != 0 {
 				return c
 			}
 			if c := cmp.Compare(a.Ref.Poly(), b.Ref.Poly()); c != 0 {
@@ -288,7 +306,13 @@ func (m *Mesh) sortLinks(s uint32) {
 			if c := cmp.Compare(a.BMin, b.BMin); c != 0 {
 				return c
 			}
-			return cmp.Compare(a.BMax, b.BMax)
+			if c := cmp.Compare(a.BMax, b.BMax); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(ha.TileZ, hb.TileZ); c != 0 {
+				return c
+			}
+			return cmp.Compare(ha.TileX, hb.TileX)
 		})
 	}
 }
@@ -296,8 +320,11 @@ func (m *Mesh) sortLinks(s uint32) {
 // CheckLinks checks that every link of every polygon of m names a polygon
 // of the mesh and has its reverse: a link from polygon P to Q across a tile
 // border (Side a direction) needs a link from Q to P on the opposite side
-// (OppositeDir), and a link inside a tile (Side InternalSide) a link from Q
-// to P inside the tile. The mesh's edits (AddTile, ReplaceTile, RemoveTile,
+// (OppositeDir), a link inside a tile (Side InternalSide) a link from Q
+// to P inside the tile, and a link between a polygon and an off-mesh link
+// node (Side OffMeshSide, counted with the border links) a link back at the
+// same end, except at the end of a one-way off-mesh link, which only the
+// node links. The mesh's edits (AddTile, ReplaceTile, RemoveTile,
 // RestoreState, ...) keep the links so; CheckLinks confirms it, for tests
 // and tools. It returns the number of links across tile borders and inside
 // tiles (every link counted, good or bad) and an error naming the first bad
@@ -311,16 +338,24 @@ func (m *Mesh) CheckLinks() (border, internal int, err error) {
 			p := tr.Poly(uint32(i))
 			for _, l := range links {
 				want := uint8(InternalSide)
-				if l.Side == InternalSide {
+				oneWayEnd := false
+				switch l.Side {
+				case InternalSide:
 					internal++
-				} else {
+				case OffMeshSide:
+					border++
+					want = OffMeshSide
+					if k, ok := m.slots[s].tile.t.OffMeshIndex(i); ok {
+						oneWayEnd = l.Edge == 1 && !m.slots[s].tile.t.OffMesh[k].Bidirectional
+					}
+				default:
 					border++
 					want = OppositeDir(l.Side)
 				}
 				var e error
 				if q, qi, qerr := m.polyOf(l.Ref, "CheckLinks"); qerr != nil {
 					e = fmt.Errorf("%w (a link of polygon %#x, side %d)", qerr, uint64(p), l.Side)
-				} else if !slices.ContainsFunc(q.links[qi], func(b Link) bool { return b.Ref == p && b.Side == want }) {
+				} else if !oneWayEnd && !slices.ContainsFunc(q.links[qi], func(b Link) bool { return b.Ref == p && b.Side == want && (want != OffMeshSide || b.Edge == l.Edge) }) {
 					e = fmt.Errorf("navmesh: CheckLinks: link from polygon %#x to %#x (side %d) has no reverse", uint64(p), uint64(l.Ref), l.Side)
 				}
 				if e != nil {

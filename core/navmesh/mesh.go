@@ -89,6 +89,8 @@ type Mesh struct {
 	// edgesA and edgesB are connectPair's memory, reused (a Mesh is
 	// changed by one goroutine at a time).
 	edgesA, edgesB []portalEdge
+	// offMeshCount is the number of off-mesh links of the held tiles.
+	offMeshCount int
 }
 
 type slot struct {
@@ -98,21 +100,22 @@ type slot struct {
 
 // meshTile is a tile held by a mesh with its run-time state.
 type meshTile struct {
-	data  []byte // owned copy of the tile data
-	id    uint64 // ContentID(data)
-	t     *Tile  // decoded, read-only
-	flags []uint16
+	data  []byte   // owned copy of the tile data
+	id    uint64   // ContentID(data)
+	t     *Tile    // decoded, read-only
+	flags []uint16 // per node: the polygons, then the off-mesh links
 	areas []uint8
-	links [][]Link // per polygon, in link order
+	links [][]Link // per node, in link order
 }
 
 // newMeshTile returns a mesh tile for data, its decoded form t and its
 // content id (ContentID(data)).
 func newMeshTile(data []byte, t *Tile, id uint64) *meshTile {
+	n := t.NodeCount()
 	mt := &meshTile{data: data, id: id, t: t,
-		flags: make([]uint16, len(t.Polys)), areas: make([]uint8, len(t.Polys)),
-		links: make([][]Link, len(t.Polys))}
-	edges := 0
+		flags: make([]uint16, n), areas: make([]uint8, n),
+		links: make([][]Link, n)}
+	edges := 2 * len(t.OffMesh) // an off-mesh link lands at both ends, most often
 	for i := range t.Polys {
 		edges += int(t.Polys[i].VertCount)
 	}
@@ -126,6 +129,12 @@ func newMeshTile(data []byte, t *Tile, id uint64) *meshTile {
 		vc := int(t.Polys[i].VertCount)
 		mt.links[i] = backing[base : base : base+vc]
 		base += vc
+	}
+	for k, c := range t.OffMesh {
+		i := len(t.Polys) + k
+		mt.flags[i], mt.areas[i] = c.Flags, c.Area
+		mt.links[i] = backing[base : base : base+2]
+		base += 2
 	}
 	return mt
 }
@@ -241,6 +250,7 @@ func (m *Mesh) place(s uint32, mt *meshTile) {
 	copy(col[i+1:], col[i:])
 	col[i] = s
 	m.cols[key] = col
+	m.offMeshCount += len(mt.t.OffMesh)
 	m.connect(s)
 }
 
@@ -248,6 +258,7 @@ func (m *Mesh) place(s uint32, mt *meshTile) {
 // the slot (its generation is left to the caller).
 func (m *Mesh) unplace(s uint32) {
 	m.disconnect(s)
+	m.offMeshCount -= len(m.slots[s].tile.t.OffMesh)
 	h := &m.slots[s].tile.t.Header
 	key := [2]int32{h.TileX, h.TileZ}
 	col := m.cols[key]
@@ -415,8 +426,9 @@ func (m *Mesh) polyOf(ref PolyRef, what string) (*meshTile, int, error) {
 		return nil, 0, err
 	}
 	p := int(ref.Poly())
-	if p >= len(mt.t.Polys) {
-		return nil, 0, fmt.Errorf("navmesh: %s: reference %#x names polygon %d of a tile with %d", what, uint64(ref), p, len(mt.t.Polys))
+	if p >= mt.t.NodeCount() {
+		return nil, 0, fmt.Errorf("navmesh: %s: reference %#x names polygon %d of a tile with %d polygons and %d off-mesh links",
+			what, uint64(ref), p, len(mt.t.Polys), len(mt.t.OffMesh))
 	}
 	return mt, p, nil
 }

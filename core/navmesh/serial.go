@@ -54,9 +54,9 @@ type State struct {
 // edits returns the run-time edits of mt in ascending polygon order.
 func (mt *meshTile) edits() []PolyEdit {
 	var es []PolyEdit
-	for i := range mt.t.Polys {
-		p := &mt.t.Polys[i]
-		if mt.flags[i] != p.Flags || mt.areas[i] != p.Area {
+	for i := range mt.flags {
+		flags, area := mt.t.nodeFlagsArea(i)
+		if mt.flags[i] != flags || mt.areas[i] != area {
 			es = append(es, PolyEdit{Poly: uint16(i), Flags: mt.flags[i], Area: mt.areas[i]})
 		}
 	}
@@ -157,13 +157,12 @@ func (m *Mesh) UnmarshalBinary(data []byte) error {
 		prev = &t.Header
 		mt := newMeshTile(tdata, t, ContentID(tdata))
 		eoff := r.off
-		es, err := readEdits(r, MeshMagic, len(t.Polys))
+		es, err := readEdits(r, MeshMagic, t.NodeCount())
 		if err != nil {
 			return err
 		}
 		for k, e := range es {
-			p := &t.Polys[e.Poly]
-			if e.Flags == p.Flags && e.Area == p.Area {
+			if flags, area := t.nodeFlagsArea(int(e.Poly)); e.Flags == flags && e.Area == area {
 				return serialErr(MeshMagic, eoff+4+editSize*k, "tile entry %d edit %d of polygon %d equals the tile data", i, k, e.Poly)
 			}
 			mt.flags[e.Poly], mt.areas[e.Poly] = e.Flags, e.Area
@@ -181,6 +180,7 @@ func (m *Mesh) UnmarshalBinary(data []byte) error {
 // index fills count, cols and free from the slots and rebuilds every link.
 func (m *Mesh) index() {
 	m.count = 0
+	m.offMeshCount = 0
 	m.cols = make(map[[2]int32][]uint32)
 	m.free = nil
 	for _, s := range m.ordered() {
@@ -188,6 +188,7 @@ func (m *Mesh) index() {
 		key := [2]int32{h.TileX, h.TileZ}
 		m.cols[key] = append(m.cols[key], s) // ordered: ascending layer
 		m.count++
+		m.offMeshCount += len(m.slots[s].tile.t.OffMesh)
 	}
 	for s := len(m.slots) - 1; s >= 0; s-- {
 		if m.slots[s].tile == nil {
@@ -378,9 +379,9 @@ func (st *State) UnmarshalBinary(data []byte) error {
 			return serialErr(StateMagic, off, "tile entry %d truncated", i)
 		}
 		ts := TileState{Slot: r.u32(), X: int32(r.u32()), Z: int32(r.u32()), Layer: r.u8(), ContentID: r.u64()}
-		// A tile's polygon count is not known here: bound edits by the
+		// A tile's node count is not known here: bound edits by the
 		// largest tile.
-		es, err := readEdits(r, StateMagic, MaxTilePolys)
+		es, err := readEdits(r, StateMagic, MaxTilePolys+MaxTileOffMesh)
 		if err != nil {
 			return err
 		}
@@ -447,8 +448,9 @@ func (m *Mesh) RestoreState(st *State, lookup func(contentID uint64) []byte) err
 		}
 		mt := newMeshTile(data, t, id)
 		for k, e := range ts.Edits {
-			if int(e.Poly) >= len(t.Polys) {
-				return fmt.Errorf("navmesh: RestoreState: tile %d edit %d names polygon %d of a tile with %d", i, k, e.Poly, len(t.Polys))
+			if int(e.Poly) >= t.NodeCount() {
+				return fmt.Errorf("navmesh: RestoreState: tile %d edit %d names node %d of a tile with %d polygons and %d off-mesh links",
+					i, k, e.Poly, len(t.Polys), len(t.OffMesh))
 			}
 			mt.flags[e.Poly], mt.areas[e.Poly] = e.Flags, e.Area
 		}

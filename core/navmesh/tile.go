@@ -14,10 +14,19 @@ import (
 const (
 	// TileMagic is the first four bytes of tile data.
 	TileMagic = "NVTL"
-	// TileVersion is the version this package writes and reads.
-	TileVersion uint16 = 1
-	// TileHeaderSize is the size of the tile header in bytes.
+	// TileVersion is the newest version this package writes and reads:
+	// version 2 adds off-mesh links. A tile without off-mesh links is
+	// written as version 1 (TileVersionNoOffMesh), whose bytes are those
+	// of a version-2 tile without the off-mesh count and section.
+	TileVersion uint16 = 2
+	// TileVersionNoOffMesh is the version of a tile without off-mesh
+	// links.
+	TileVersionNoOffMesh uint16 = 1
+	// TileHeaderSize is the size of a version-1 tile header in bytes.
 	TileHeaderSize = 84
+	// TileHeaderSizeV2 is the size of a version-2 tile header: the
+	// version-1 header and the off-mesh link count (u32).
+	TileHeaderSizeV2 = 88
 	// MaxVertsPerPoly is the largest polygon (and NVP) a tile holds.
 	MaxVertsPerPoly = 6
 	// MinVertsPerPoly is the smallest NVP and the smallest polygon.
@@ -139,7 +148,23 @@ type Tile struct {
 	DetailVerts  []geom.Vec3  // extra detail vertices, metres
 	DetailTris   [][4]uint8   // three local vertex indices, edge flags
 	BVTree       []BVNode     // 2*len(Polys)-1 nodes in preorder
+	// OffMesh are the off-mesh links whose start the tile holds (node
+	// len(Polys)+k of the tile is OffMesh[k]).
+	OffMesh []OffMeshLink
 }
+
+// headerSize returns the size of t's header: version 2's when t has
+// off-mesh links, else version 1's.
+func (t *Tile) headerSize() int {
+	if len(t.OffMesh) > 0 {
+		return TileHeaderSizeV2
+	}
+	return TileHeaderSize
+}
+
+// offMeshDirBidirectional is the bit of an off-mesh record's direction
+// byte that makes the link bidirectional (the only bit that may be set).
+const offMeshDirBidirectional = 0x01
 
 // ContentID returns the content id of tile data: the xxhash64 of its bytes.
 func ContentID(data []byte) uint64 { return xxhash.Sum64(data) }
@@ -171,7 +196,7 @@ func (t *Tile) encode() ([]byte, error) {
 	if len(t.DetailMeshes) != len(t.Polys) {
 		return nil, fmt.Errorf("navmesh: tile has %d detail meshes for %d polygons", len(t.DetailMeshes), len(t.Polys))
 	}
-	for _, n := range []int{len(t.Verts), len(t.Polys), len(t.DetailVerts), len(t.DetailTris), len(t.BVTree)} {
+	for _, n := range []int{len(t.Verts), len(t.Polys), len(t.DetailVerts), len(t.DetailTris), len(t.BVTree), len(t.OffMesh)} {
 		if uint64(n) > math.MaxUint32/bvNodeSize {
 			return nil, fmt.Errorf("navmesh: tile record count %d too large", n)
 		}
@@ -184,13 +209,17 @@ func (t *Tile) encode() ([]byte, error) {
 			}
 		}
 	}
-	size := TileHeaderSize + vertSize*len(t.Verts) + polyRecordSize(nvp)*len(t.Polys) +
+	size := t.headerSize() + OffMeshRecordSize*len(t.OffMesh) + vertSize*len(t.Verts) + polyRecordSize(nvp)*len(t.Polys) +
 		detailMeshSize*len(t.DetailMeshes) + vertSize*len(t.DetailVerts) +
 		detailTriSize*len(t.DetailTris) + bvNodeSize*len(t.BVTree)
 	b := make([]byte, 0, size)
 	le := binary.LittleEndian
 	b = append(b, TileMagic...)
-	b = le.AppendUint16(b, TileVersion)
+	version := TileVersionNoOffMesh
+	if len(t.OffMesh) > 0 {
+		version = TileVersion
+	}
+	b = le.AppendUint16(b, version)
 	b = append(b, h.Layer, h.NVP)
 	b = le.AppendUint32(b, uint32(h.TileX))
 	b = le.AppendUint32(b, uint32(h.TileZ))
@@ -207,6 +236,9 @@ func (t *Tile) encode() ([]byte, error) {
 	b = appendF32(b, h.WalkableClimbM)
 	b = appendF32(b, h.CellSizeM)
 	b = appendF32(b, h.CellHeightM)
+	if len(t.OffMesh) > 0 {
+		b = le.AppendUint32(b, uint32(len(t.OffMesh)))
+	}
 	for _, v := range t.Verts {
 		b = appendVec(b, v)
 	}
@@ -242,7 +274,25 @@ func (t *Tile) encode() ([]byte, error) {
 		}
 		b = le.AppendUint32(b, uint32(n.I))
 	}
+	for i := range t.OffMesh {
+		b = appendOffMesh(b, &t.OffMesh[i])
+	}
 	return b, nil
+}
+
+// appendOffMesh appends the 36-byte record of off-mesh link c.
+func appendOffMesh(b []byte, c *OffMeshLink) []byte {
+	le := binary.LittleEndian
+	b = appendVec(b, c.StartM)
+	b = appendVec(b, c.EndM)
+	b = appendF32(b, c.RadiusM)
+	b = le.AppendUint16(b, c.Flags)
+	dir := uint8(0)
+	if c.Bidirectional {
+		dir = offMeshDirBidirectional
+	}
+	b = append(b, c.Area, dir)
+	return le.AppendUint32(b, c.UserID)
 }
 
 func appendF32(b []byte, v float32) []byte {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -151,6 +152,11 @@ type BuildOptions struct {
 	// is allocated); zero fields mean the defaults (DefaultMaxTiles,
 	// DefaultMaxColumns, DefaultMaxBytes).
 	Limits BuildLimits
+	// OffMeshLinks are the level's off-mesh links (each valid, its start
+	// inside the level's tiles): each tile gets those that start in it
+	// (TileGrid.OffMeshLinksIn) and keeps the ones it holds the start of
+	// (navmesh.TileParams.OffMeshLinks).
+	OffMeshLinks []navmesh.OffMeshLink
 }
 
 // TileBuild is the plain build of one tile.
@@ -287,8 +293,14 @@ func BuildLevel(ctx context.Context, s *NavSettings, src *Source, opt BuildOptio
 	if err != nil {
 		return nil, err
 	}
+	for i, l := range opt.OffMeshLinks {
+		if _, _, err := grid.TileAt(l.StartM); err != nil {
+			return nil, fmt.Errorf("pipeline: BuildLevel: BuildOptions.OffMeshLinks[%d] (user id %d) start: %w", i, l.UserID, err)
+		}
+	}
 	b := &Build{Settings: cloneSettings(s), Grid: grid}
 	set := &b.Settings
+	links := slices.Clone(opt.OffMeshLinks)
 	job := func(i int, scratch *Scratch, r *TileBuild, keep *TileStages) (*voxel.CompactHeightfield, TilePlace, error) {
 		tx, tz := i%grid.TilesX, i/grid.TilesX
 		r.TX, r.TZ = tx, tz
@@ -300,6 +312,7 @@ func BuildLevel(ctx context.Context, s *NavSettings, src *Source, opt BuildOptio
 		if err != nil {
 			return nil, TilePlace{}, err
 		}
+		at.OffMeshLinks = grid.OffMeshLinksIn(links, tx, tz)
 		gx0, gz0 := grid.BuildGridCellOffset(tx, tz)
 		chf, err := tileSpans(set, src, g, gx0, gz0, scratch, &r.Times, keep, &r.ErodedAreas)
 		return chf, at, err

@@ -266,6 +266,11 @@ func checkBuildArgs(s *NavSettings, src *Source, opt BuildOptions) error {
 	if err := opt.Limits.Validate(); err != nil {
 		return err
 	}
+	for i, l := range opt.OffMeshLinks {
+		if err := l.Validate(); err != nil {
+			return fmt.Errorf("pipeline: BuildOptions.OffMeshLinks[%d] (user id %d): %w", i, l.UserID, err)
+		}
+	}
 	return s.Validate()
 }
 

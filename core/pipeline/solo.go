@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"navviz/core/polymesh"
 	"navviz/core/voxel"
@@ -104,6 +105,7 @@ func BuildSolo(ctx context.Context, s *NavSettings, src *Source, opt BuildOption
 	}
 	b := &Build{Settings: cloneSettings(s)}
 	set := &b.Settings
+	links := slices.Clone(opt.OffMeshLinks)
 	g, err := soloGrid(set, src)
 	if err != nil {
 		return nil, err
@@ -121,7 +123,9 @@ func BuildSolo(ctx context.Context, s *NavSettings, src *Source, opt BuildOption
 	}
 	job := func(i int, scratch *Scratch, r *TileBuild, keep *TileStages) (*voxel.CompactHeightfield, TilePlace, error) {
 		chf, err := tileSpans(set, src, g, 0, 0, scratch, &r.Times, keep, &r.ErodedAreas)
-		return chf, soloPlace(&g), err
+		at := soloPlace(&g)
+		at.OffMeshLinks = links
+		return chf, at, err
 	}
 	if err := b.run(ctx, opt, 1, job); err != nil {
 		return nil, err

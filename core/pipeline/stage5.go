@@ -30,6 +30,22 @@ type TilePlace struct {
 	// without its border ring); its extent must be that of the compact
 	// heightfield without the border.
 	Map polymesh.CoordMap
+	// OffMeshLinks are the off-mesh links that start in the tile's column
+	// (TileGrid.OffMeshLinksIn); each layer's tile keeps those whose start
+	// one of its polygons lies under (navmesh.TileParams.OffMeshLinks).
+	OffMeshLinks []navmesh.OffMeshLink
+}
+
+// OffMeshLinksIn returns, in order, the links of links whose start lies
+// in tile (tx, tz) (TileAt): the tile's TilePlace.OffMeshLinks.
+func (g *TileGrid) OffMeshLinksIn(links []navmesh.OffMeshLink, tx, tz int) []navmesh.OffMeshLink {
+	var out []navmesh.OffMeshLink
+	for _, l := range links {
+		if x, z, err := g.TileAt(l.StartM); err == nil && x == tx && z == tz {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // Place returns the place of tile (tx, tz): its coordinates and the level
@@ -509,6 +525,7 @@ func polyTile(s *NavSettings, at *TilePlace, layer int, chf *voxel.CompactHeight
 		WalkableHeightM: s.AgentHeightM,
 		WalkableRadiusM: s.AgentRadiusM,
 		WalkableClimbM:  s.AgentMaxClimbM,
+		OffMeshLinks:    at.OffMeshLinks,
 	})
 	if errors.Is(err, navmesh.ErrNoPolygons) {
 		return nil

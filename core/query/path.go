@@ -27,8 +27,18 @@ const DefaultMaxNodes = 1 << 20
 var ErrPartial = errors.New("query: end polygon unreachable, partial path")
 
 // polyData returns the tile and polygon index of ref, with an error naming
-// ref when it is stale or invalid.
+// ref when it is stale or invalid or names an off-mesh link node.
 func polyData(m *navmesh.Mesh, what string, ref navmesh.PolyRef) (*navmesh.Tile, int, error) {
+	t, i, err := nodeData(m, what, ref)
+	if err == nil && i >= len(t.Polys) {
+		return nil, 0, fmt.Errorf("query: %s: %#x is an off-mesh link, not a polygon", what, uint64(ref))
+	}
+	return t, i, err
+}
+
+// nodeData is polyData that also accepts an off-mesh link node (its index
+// is then len(t.Polys) or more).
+func nodeData(m *navmesh.Mesh, what string, ref navmesh.PolyRef) (*navmesh.Tile, int, error) {
 	tr, i, err := m.DecodeRef(ref)
 	if err != nil {
 		return nil, 0, fmt.Errorf("query: %s: polygon %#x: %w", what, uint64(ref), err)
@@ -60,6 +70,16 @@ func linkPortal(t *navmesh.Tile, i int, l navmesh.Link) (geom.Vec3, geom.Vec3) {
 		a, b = lerp(l.BMin), lerp(l.BMax)
 	}
 	return a, b
+}
+
+// nodePortal is linkPortal for link l of node from (polygon i of t, or an
+// off-mesh link node): the portal of a link to or from an off-mesh link
+// is the point where they meet, the link's start or end.
+func nodePortal(m *navmesh.Mesh, from navmesh.PolyRef, t *navmesh.Tile, i int, l navmesh.Link) (geom.Vec3, geom.Vec3) {
+	if p, ok := m.LinkPoint(from, l); ok {
+		return p, p
+	}
+	return linkPortal(t, i, l)
 }
 
 func midpoint(a, b geom.Vec3) geom.Vec3 {
@@ -137,8 +157,8 @@ const goalEntry = ^uint64(0)
 // (navmesh.DirPosX, 0) shares the record of the links inside the tile, as
 // in Detour.
 func detourEntry(l navmesh.Link) uint64 {
-	if l.Side == navmesh.InternalSide {
-		return 0
+	if l.Side == navmesh.InternalSide || l.Side == navmesh.OffMeshSide {
+		return 0 // Detour's off-mesh links have side 0xff too
 	}
 	return uint64(l.Side >> 1)
 }
@@ -333,7 +353,7 @@ func (s *PathSearch) expand(ci int) error {
 	if cur.parent >= 0 {
 		back = s.nodes[cur.parent].ref
 	}
-	t, pi, err := polyData(s.m, "FindPath", cur.ref)
+	t, pi, err := nodeData(s.m, "FindPath", cur.ref)
 	if err != nil {
 		return err
 	}
@@ -367,7 +387,7 @@ func (s *PathSearch) expand(ci int) error {
 		if ni, seen := s.index[key]; seen {
 			pos = s.nodes[ni].pos
 		} else {
-			a, b := linkPortal(t, pi, l)
+			a, b := nodePortal(s.m, cur.ref, t, pi, l)
 			pos = midpoint(a, b)
 		}
 		if detour {

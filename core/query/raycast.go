@@ -98,7 +98,7 @@ func Raycast(m *navmesh.Mesh, startRef navmesh.PolyRef, start, end geom.Vec3, fi
 		}
 		next := navmesh.PolyRef(0)
 		for _, l := range links {
-			if int(l.Edge) != segMax || l.Ref == prev {
+			if l.Side == navmesh.OffMeshSide || int(l.Edge) != segMax || l.Ref == prev {
 				continue
 			}
 			if flags, err := m.PolyFlags(l.Ref); err != nil || !filter.Passes(flags) {

@@ -46,8 +46,8 @@ func portalOf(m *navmesh.Mesh, what string, from, to navmesh.PolyRef) (portal, e
 	if err != nil {
 		return portal{}, err
 	}
-	t, i, _ := polyData(m, what, from)
-	if cross2(centroid(t, i), b, a) < 0 {
+	t, i, err := polyData(m, what, from)
+	if err == nil && cross2(centroid(t, i), b, a) < 0 { // an off-mesh portal is a point
 		a, b = b, a
 	}
 	return portal{left: a, right: b}, nil
@@ -56,11 +56,11 @@ func portalOf(m *navmesh.Mesh, what string, from, to navmesh.PolyRef) (portal, e
 // linkPortalOf returns the portal of the first link (in link order) from
 // polygon from to polygon to, ends in edge order, metres.
 func linkPortalOf(m *navmesh.Mesh, what string, from, to navmesh.PolyRef) (geom.Vec3, geom.Vec3, error) {
-	t, i, err := polyData(m, what, from)
+	t, i, err := nodeData(m, what, from)
 	if err != nil {
 		return geom.Vec3{}, geom.Vec3{}, err
 	}
-	if _, _, err := polyData(m, what, to); err != nil {
+	if _, _, err := nodeData(m, what, to); err != nil {
 		return geom.Vec3{}, geom.Vec3{}, err
 	}
 	links, err := m.Links(from)
@@ -69,7 +69,7 @@ func linkPortalOf(m *navmesh.Mesh, what string, from, to navmesh.PolyRef) (geom.
 	}
 	for _, l := range links {
 		if l.Ref == to {
-			a, b := linkPortal(t, i, l)
+			a, b := nodePortal(m, from, t, i, l)
 			return a, b, nil
 		}
 	}
@@ -96,8 +96,6 @@ func StraightPath(m *navmesh.Mesh, start, end geom.Vec3, corridor []navmesh.Poly
 }
 
 // Straight-path point flags (PathPoint.Flags; Detour's dtStraightPathFlags).
-// The mesh has no off-mesh connections, so Detour's OFFMESH flag has no
-// counterpart.
 const (
 	// PointStart marks the first point.
 	PointStart uint8 = 1 << iota
@@ -106,6 +104,10 @@ const (
 	// PointCrossing marks a point added where the path crosses a portal
 	// (CrossAreas, CrossAll).
 	PointCrossing
+	// PointOffMesh marks the start and the end of an off-mesh link the
+	// path takes (Detour's DT_STRAIGHTPATH_OFFMESH_CONNECTION). The start's
+	// Ref is the link's node.
+	PointOffMesh
 )
 
 // Crossing options of StraightPathDetailed (Detour's
@@ -149,6 +151,53 @@ func StraightPathDetailed(m *navmesh.Mesh, start, end geom.Vec3, corridor []navm
 	if _, _, err := polyData(m, "StraightPath", corridor[0]); err != nil {
 		return nil, err
 	}
+	// The corridor runs over polygons and off-mesh link nodes: pull the
+	// string through each run of polygons, from the start (or the end of
+	// the link before it) to the end (or the start of the link after it).
+	var out []PathPoint
+	from, first := start, 0
+	for k := 1; k < len(corridor); k++ {
+		if !m.IsOffMesh(corridor[k]) {
+			continue
+		}
+		in, _, err := linkPortalOf(m, "StraightPath", corridor[k-1], corridor[k])
+		if err != nil {
+			return nil, err
+		}
+		run, err := straightRun(m, from, in, corridor[first:k], options)
+		if err != nil {
+			return nil, err
+		}
+		run[len(run)-1].Flags = run[len(run)-1].Flags&^PointEnd | PointOffMesh
+		run[len(run)-1].Ref = corridor[k]
+		out = appendRun(out, run)
+		if k+1 == len(corridor) { // a partial corridor that ends on the link
+			out[len(out)-1].Flags |= PointEnd
+			return out, nil
+		}
+		if from, _, err = linkPortalOf(m, "StraightPath", corridor[k], corridor[k+1]); err != nil {
+			return nil, err
+		}
+		first = k + 1
+	}
+	run, err := straightRun(m, from, end, corridor[first:], options)
+	if err != nil {
+		return nil, err
+	}
+	return appendRun(out, run), nil
+}
+
+// appendRun appends the points of run to out; a run after another starts
+// at the end of an off-mesh link (PointOffMesh, not PointStart).
+func appendRun(out, run []PathPoint) []PathPoint {
+	if len(out) > 0 {
+		run[0].Flags = run[0].Flags&^PointStart | PointOffMesh
+	}
+	return append(out, run...)
+}
+
+// straightRun is StraightPathDetailed on a corridor of polygons only.
+func straightRun(m *navmesh.Mesh, start, end geom.Vec3, corridor []navmesh.PolyRef, options int) ([]PathPoint, error) {
 	ps := make([]portal, 0, len(corridor)+1)
 	ps = append(ps, portal{start, start})
 	for i := 0; i+1 < len(corridor); i++ {

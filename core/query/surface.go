@@ -27,7 +27,7 @@ func wallParts(m *navmesh.Mesh, t *navmesh.Tile, i int, ref navmesh.PolyRef, fil
 		va, vb := vs[e], vs[(e+1)%len(vs)]
 		var cover [][2]float64
 		for _, l := range links {
-			if int(l.Edge) != e || !filter.passesRef(m, l.Ref) {
+			if l.Side == navmesh.OffMeshSide || int(l.Edge) != e || !filter.passesRef(m, l.Ref) {
 				continue
 			}
 			lo, hi := 0.0, 1.0
@@ -137,7 +137,7 @@ func circleSearch(m *navmesh.Mesh, startRef navmesh.PolyRef, centre geom.Vec3, f
 		c := filter.cost(area)
 		curPos, curCost, curRef := cur.pos, cur.cost, cur.ref
 		for k, l := range links {
-			if l.Ref == cur.parent || firstLinkBefore(links, k) || !filter.passesRef(m, l.Ref) {
+			if l.Side == navmesh.OffMeshSide || l.Ref == cur.parent || firstLinkBefore(links, k) || !filter.passesRef(m, l.Ref) {
 				continue
 			}
 			a, b := linkPortal(t, pi, l)
@@ -324,7 +324,7 @@ func MoveAlongSurface(m *navmesh.Mesh, startRef navmesh.PolyRef, start, end geom
 			return geom.Vec3{}, nil, fmt.Errorf("query: MoveAlongSurface: polygon %#x: %w", uint64(cur), err)
 		}
 		for _, l := range links {
-			if _, seen := parent[l.Ref]; seen || !filter.passesRef(m, l.Ref) {
+			if _, seen := parent[l.Ref]; seen || l.Side == navmesh.OffMeshSide || !filter.passesRef(m, l.Ref) {
 				continue
 			}
 			a, b := linkPortal(t, i, l)
