@@ -19,6 +19,7 @@ import (
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
 	"navviz/render"
+	"navviz/world"
 )
 
 // Version is the format version this package reads and writes: the value
@@ -49,8 +50,70 @@ type Scenario struct {
 	// Cache says whether a tile cache is built (nil: true). Without it
 	// only camera, overlays, select_tile, path and shot steps may run.
 	Cache *bool `json:"cache,omitempty"`
+	// AgentSizes are agent configurations besides the settings' own
+	// (called "default"): with any, the scenario runs on a world.World of
+	// one tile cache per agent size, every edit carving each of them
+	// (docs/world.md); show_agent steps choose the mesh the later steps
+	// show. Needs the cache.
+	AgentSizes []AgentSize `json:"agent_sizes,omitempty"`
 	// Steps are run in order.
 	Steps []Step `json:"steps"`
+}
+
+// AgentSize is one agent configuration of AgentSizes: its name and the
+// settings that depend on the body (world.Agent), metres and degrees.
+type AgentSize struct {
+	Name     string  `json:"name"`
+	HeightM  float64 `json:"height_m"`
+	RadiusM  float64 `json:"radius_m"`
+	ClimbM   float64 `json:"climb_m"`
+	SlopeDeg float64 `json:"slope_deg"`
+}
+
+// DefaultAgent is the name of the agent size of the scenario's settings.
+const DefaultAgent = "default"
+
+// WorldAgents returns the scenario's agent sizes as world.Agents: the
+// settings' own ("default") first, then AgentSizes, each checked (names
+// unique, numbers finite, the settings with each body valid).
+func (s *Scenario) WorldAgents() ([]world.Agent, error) {
+	base, err := s.NavSettings()
+	if err != nil {
+		return nil, err
+	}
+	agents := []world.Agent{world.AgentOf(DefaultAgent, base)}
+	if s == nil {
+		return agents, nil
+	}
+	if len(s.AgentSizes) >= world.MaxAgents {
+		return nil, fmt.Errorf("agent_sizes: %d, want at most %d besides %q", len(s.AgentSizes), world.MaxAgents-1, DefaultAgent)
+	}
+	for i, a := range s.AgentSizes {
+		what := fmt.Sprintf("agent_sizes[%d]", i)
+		if err := checkName(what, a.Name); err != nil {
+			return nil, err
+		}
+		for _, n := range []struct {
+			name string
+			v    float64
+		}{{"height_m", a.HeightM}, {"radius_m", a.RadiusM}, {"climb_m", a.ClimbM}, {"slope_deg", a.SlopeDeg}} {
+			if err := checkNum(what+"."+n.name, n.v); err != nil {
+				return nil, err
+			}
+		}
+		for _, b := range agents {
+			if b.Name == a.Name {
+				return nil, fmt.Errorf("%s: the name %q is taken", what, a.Name)
+			}
+		}
+		ag := world.Agent{Name: a.Name, HeightM: float32(a.HeightM), RadiusM: float32(a.RadiusM), MaxClimbM: float32(a.ClimbM), MaxSlopeDeg: float32(a.SlopeDeg)}
+		ns := ag.Settings(base)
+		if err := ns.Validate(); err != nil {
+			return nil, fmt.Errorf("%s %q: %w", what, a.Name, err)
+		}
+		agents = append(agents, ag)
+	}
+	return agents, nil
 }
 
 // Level names the level: a built-in generated level (Builtin, with Seed;
@@ -103,6 +166,9 @@ type Step struct {
 	Path           *PathStep     `json:"path,omitempty"`
 	Shot           *ShotStep     `json:"shot,omitempty"`
 	Agents         *AgentsStep   `json:"agents,omitempty"`
+	// ShowAgent names the agent size (AgentSizes, or "default") whose mesh
+	// the later steps show, query and report.
+	ShowAgent string `json:"show_agent,omitempty"`
 }
 
 // Step kinds, the JSON keys of Step.
@@ -122,6 +188,7 @@ const (
 	KindPath           = "path"
 	KindShot           = "shot"
 	KindAgents         = "agents"
+	KindShowAgent      = "show_agent"
 )
 
 // stepField is one kind of step and whether a Step sets it.
@@ -149,6 +216,7 @@ func (s *Step) fields() []stepField {
 		{KindPath, s.Path != nil},
 		{KindShot, s.Shot != nil},
 		{KindAgents, s.Agents != nil},
+		{KindShowAgent, s.ShowAgent != ""},
 	}
 }
 
@@ -417,6 +485,7 @@ type header struct {
 	Level         *Level            `json:"level"`
 	Settings      *Settings         `json:"settings"`
 	Cache         *bool             `json:"cache"`
+	AgentSizes    []AgentSize       `json:"agent_sizes"`
 	Steps         []json.RawMessage `json:"steps"`
 }
 
@@ -456,7 +525,7 @@ func Parse(data []byte, file string) (*Scenario, error) {
 	if h.Level == nil {
 		return nil, fail(0, "missing \"level\"")
 	}
-	s := &Scenario{FormatVersion: Version, Description: h.Description, Level: *h.Level, Settings: h.Settings, Cache: h.Cache}
+	s := &Scenario{FormatVersion: Version, Description: h.Description, Level: *h.Level, Settings: h.Settings, Cache: h.Cache, AgentSizes: h.AgentSizes}
 	if h.Steps == nil {
 		return nil, fail(0, "missing \"steps\"")
 	}
@@ -491,11 +560,21 @@ func (s *Scenario) Validate(file string) error {
 	if _, err := s.NavSettings(); err != nil {
 		return fail(0, "%v", err)
 	}
+	agents, err := s.WorldAgents()
+	if err != nil {
+		return fail(0, "%v", err)
+	}
+	if len(s.AgentSizes) > 0 && !s.CacheBuilt() {
+		return fail(0, "agent_sizes need the tile cache, and the scenario has \"cache\": false")
+	}
 	shots := map[string]int{}
 	for i := range s.Steps {
 		st := &s.Steps[i]
 		if err := checkStep(st, s.CacheBuilt()); err != nil {
 			return fail(i+1, "%v", err)
+		}
+		if st.ShowAgent != "" && !slices.ContainsFunc(agents, func(a world.Agent) bool { return a.Name == st.ShowAgent }) {
+			return fail(i+1, "show_agent %q: no such agent size (have %s)", st.ShowAgent, agentNames(agents))
 		}
 		if st.Shot != nil {
 			if j, dup := shots[st.Shot.Name]; dup {
@@ -624,7 +703,16 @@ func setNums[S float64 | int, D float32 | int](fields []numSetting[S, D]) error 
 }
 
 // cacheKinds are the step kinds that need the tile cache.
-var cacheKinds = []string{KindObstacle, KindRemoveObstacle, KindVolume, KindRemoveVolume, KindOffMesh, KindRemoveOffMesh, KindUpdate, KindSnapshot, KindRestore}
+var cacheKinds = []string{KindObstacle, KindRemoveObstacle, KindVolume, KindRemoveVolume, KindOffMesh, KindRemoveOffMesh, KindUpdate, KindSnapshot, KindRestore, KindShowAgent}
+
+// agentNames lists the agents' names for errors.
+func agentNames(agents []world.Agent) string {
+	n := make([]string, len(agents))
+	for i, a := range agents {
+		n[i] = a.Name
+	}
+	return strings.Join(n, ", ")
+}
 
 // checkStep checks one step on its own.
 func checkStep(st *Step, cache bool) error {
@@ -652,6 +740,8 @@ func checkStep(st *Step, cache bool) error {
 		return checkOffMesh(st.OffMesh)
 	case st.RemoveOffMesh != "":
 		return checkName("offmesh", st.RemoveOffMesh)
+	case st.ShowAgent != "":
+		return checkName("show_agent", st.ShowAgent)
 	case st.Update != nil:
 		if !st.Update.All && (st.Update.Tiles < 1 || st.Update.Tiles > MaxAbsValue) {
 			return fmt.Errorf("update %d: want 1 to %d tiles or \"all\"", st.Update.Tiles, MaxAbsValue)

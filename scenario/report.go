@@ -23,6 +23,9 @@ type Report struct {
 	Cache  bool `json:"cache"`
 	TilesX int  `json:"tiles_x"`
 	TilesZ int  `json:"tiles_z"`
+	// AgentSizes names the agent sizes, "default" first, when the
+	// scenario has several (Scenario.AgentSizes).
+	AgentSizes []string `json:"agent_sizes,omitempty"`
 	// MeshHash is the content hash of the cache's mesh after the first
 	// build (xxhash64 of navmesh.Mesh.MarshalBinary, hex; "" without a
 	// cache), FinalMeshHash after the last step run.

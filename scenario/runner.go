@@ -24,6 +24,7 @@ import (
 	"navviz/inspect"
 	"navviz/render"
 	"navviz/tilecache"
+	"navviz/world"
 )
 
 // Background is the clear colour of shots (that of `navmesh shot`).
@@ -98,8 +99,12 @@ type Runner struct {
 	Soup     *level.Soup
 	Settings pipeline.NavSettings
 	Grid     *pipeline.TileGrid
-	// Cache is the tile cache (nil when the scenario builds none).
+	// World holds one tile cache per agent size (nil when the scenario
+	// builds no cache); Cache is the shown agent's (Shown: "default"
+	// until a show_agent step), the one the steps show, query and report.
+	World *world.World
 	Cache *tilecache.Cache
+	Shown string
 	// Build is the plain build (stages kept), made when an overlay first
 	// needs it (the span and mesh overlays; the path without a cache).
 	Build *pipeline.Build
@@ -184,13 +189,19 @@ func NewRunner(sc *Scenario, file string) (*Runner, error) {
 		return fail(fmt.Errorf("index level %s: %w", levelName, err))
 	}
 	if sc.CacheBuilt() {
-		r.Cache, err = tilecache.BuildChunk(context.Background(), &r.Settings, r.Soup, r.chunky, tilecache.Options{})
+		agents, err := sc.WorldAgents()
+		if err != nil {
+			return fail(err)
+		}
+		r.World, err = world.Build(context.Background(), r.Settings, r.Soup, agents, tilecache.Options{})
 		if err != nil {
 			return fail(fmt.Errorf("build the tile cache of %s: %w", levelName, err))
 		}
 		r.rec = inspect.NewRecorder(true)
 		r.rec.SetMaxReports(math.MaxInt32)
-		r.Cache.SetTrace(r.rec)
+		if err := r.show(DefaultAgent); err != nil {
+			return fail(err)
+		}
 		g := r.Cache.Grid()
 		r.Grid = &g
 		r.Visible = slices.Clone(DefaultOverlays)
@@ -211,6 +222,11 @@ func NewRunner(sc *Scenario, file string) (*Runner, error) {
 		Scenario: filepath.Base(file), Level: levelName, Partition: s.Partition.String(),
 		Cache: r.Cache != nil, TilesX: r.Grid.TilesX, TilesZ: r.Grid.TilesZ,
 		MeshHash: r.meshHash(), Steps: []StepReport{},
+	}
+	if len(sc.AgentSizes) > 0 {
+		for _, a := range r.World.Agents() {
+			r.Report.AgentSizes = append(r.Report.AgentSizes, a.Name)
+		}
 	}
 	r.BuildTime = time.Since(t0)
 	return r, nil
@@ -273,8 +289,8 @@ func (r *Runner) Step() (*StepReport, *Shot, error) {
 	if err != nil {
 		return nil, nil, &Error{File: r.file, Step: r.next + 1, Err: err}
 	}
-	if r.Cache != nil {
-		q := r.Cache.QueueLen()
+	if r.World != nil {
+		q := r.World.QueueLen()
 		rep.Queued = &q
 	}
 	r.Timings = append(r.Timings, StepTiming{Step: rep.Step, Kind: rep.Kind, Duration: time.Since(t0)})
@@ -286,7 +302,7 @@ func (r *Runner) Step() (*StepReport, *Shot, error) {
 
 // run runs step st, filling rep.
 func (r *Runner) run(st *Step, rep *StepReport) (*Shot, error) {
-	c := r.Cache
+	c := r.World // every agent size is edited
 	switch {
 	case st.Obstacle != nil:
 		o := st.Obstacle
@@ -340,7 +356,7 @@ func (r *Runner) run(st *Step, rep *StepReport) (*Shot, error) {
 		if id, dup := r.offMesh[o.Name]; dup {
 			return nil, fmt.Errorf("offmesh %q: the name is taken (link %d)", o.Name, id)
 		}
-		flags := c.Settings().AreaFlags
+		flags := r.Settings.AreaFlags
 		id, err := c.AddOffMeshLink(o.Link(&flags))
 		if err != nil {
 			return nil, fmt.Errorf("offmesh %q: %w", o.Name, err)
@@ -362,7 +378,7 @@ func (r *Runner) run(st *Step, rep *StepReport) (*Shot, error) {
 	case st.Update != nil:
 		return nil, r.update(st.Update, rep)
 	case st.Snapshot != nil:
-		data, err := c.Snapshot()
+		data, err := r.snapshot()
 		if err != nil {
 			return nil, fmt.Errorf("snapshot: %w", err)
 		}
@@ -406,6 +422,12 @@ func (r *Runner) run(st *Step, rep *StepReport) (*Shot, error) {
 		return r.shot(st.Shot, rep)
 	case st.Agents != nil:
 		return nil, r.agents(st.Agents, rep)
+	case st.ShowAgent != "":
+		if err := r.show(st.ShowAgent); err != nil {
+			return nil, err
+		}
+		rep.MeshHash = r.meshHash()
+		rep.Did = fmt.Sprintf("showing agent size %q", st.ShowAgent)
 	default:
 		return nil, fmt.Errorf("empty step")
 	}
@@ -424,20 +446,53 @@ func names[V any](m map[string]V) string {
 // afresh (as in navviz).
 func (r *Runner) edited() { r.swaps.Reset() }
 
-// update runs an update step.
+// show makes the agent size name the shown one: its cache is Cache and
+// the inspector's trace follows it.
+func (r *Runner) show(name string) error {
+	c, err := r.World.Cache(name)
+	if err != nil {
+		return fmt.Errorf("show_agent: %w", err)
+	}
+	if r.Cache != nil {
+		r.Cache.SetTrace(nil)
+	}
+	c.SetTrace(r.rec)
+	r.Cache, r.Shown = c, name
+	r.swaps.Reset()
+	return nil
+}
+
+// shownShare returns how many of the first n tiles World.Update(n) takes
+// from the shown agent's queue (it works the queues off in agent order).
+func (r *Runner) shownShare(n int) int {
+	for _, a := range r.World.Agents() {
+		c, _ := r.World.Cache(a.Name)
+		take := min(n, c.QueueLen())
+		if a.Name == r.Shown {
+			return take
+		}
+		n -= take
+	}
+	return 0
+}
+
+// update runs an update step: World.Update (every agent size's queue, in
+// agent order); the report is the shown agent's.
 func (r *Runner) update(u *UpdateCount, rep *StepReport) error {
 	c := r.Cache
 	n := u.Tiles
 	if u.All {
-		n = c.QueueLen()
+		n = r.World.QueueLen()
 	}
 	before := r.rec.Updates()
 	r.rec.Begin()
-	r.swaps.BeforeUpdate(c, n)
-	res, err := c.Update(n)
+	r.swaps.BeforeUpdate(c, r.shownShare(n))
+	wres, err := r.World.Update(n)
 	if err != nil {
 		return fmt.Errorf("update %d: %w", n, err)
 	}
+	res := wres.Agents[r.shownIndex()]
+	res.Remaining = wres.Remaining()
 	r.swaps.AfterUpdate(&res)
 	if r.rec.Updates() != before {
 		r.reports = r.rec.Reports()
@@ -487,7 +542,7 @@ func (r *Runner) restore(ref *SnapshotRef, rep *StepReport) error {
 		}
 		what = fmt.Sprintf("file %q", ref.File)
 	}
-	if err := r.Cache.Restore(sd.data); err != nil {
+	if err := r.restoreData(sd.data); err != nil {
 		return fmt.Errorf("restore %s: %w", what, err)
 	}
 	r.obstacles, r.volumes, r.offMesh = maps.Clone(sd.obstacles), maps.Clone(sd.volumes), maps.Clone(sd.offMesh)
@@ -622,6 +677,34 @@ func (r *Runner) plainBuild() error {
 	}
 	r.Build = b
 	return nil
+}
+
+// shownIndex returns the shown agent's position in the World.
+func (r *Runner) shownIndex() int {
+	for i, a := range r.World.Agents() {
+		if a.Name == r.Shown {
+			return i
+		}
+	}
+	return 0
+}
+
+// snapshot returns the cache's snapshot: with one agent size the tile
+// cache's own (docs/snapshot.md, what navviz reads), with several the
+// World's (docs/world.md).
+func (r *Runner) snapshot() ([]byte, error) {
+	if len(r.World.Agents()) == 1 {
+		return r.Cache.Snapshot()
+	}
+	return r.World.Snapshot()
+}
+
+// restoreData restores a snapshot made by snapshot.
+func (r *Runner) restoreData(data []byte) error {
+	if len(r.World.Agents()) == 1 {
+		return r.Cache.Restore(data)
+	}
+	return r.World.Restore(data)
 }
 
 // meshHash returns the xxhash64 of the cache's mesh
