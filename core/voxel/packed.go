@@ -1,0 +1,244 @@
+package voxel
+
+import (
+	"fmt"
+	"math"
+)
+
+// PackedHeightfield is a compact heightfield stored small, for keeping
+// many of them (the tile cache keeps one per tile): per column its span
+// count (one byte; two in a heightfield with a column of more than 255
+// spans), per span its floor row (two bytes), its clearance (one byte) and
+// its area (one byte), and per row the index of its first span. The links
+// are not stored: they are a function of the floors and clearances
+// (BuildCompactHeightfield's rule) and Unpack makes them again. About
+// 4 bytes a span and 1 a column, against 8 and 8 for a CompactHeightfield.
+//
+// Spans are numbered as in the CompactHeightfield it was packed from
+// (column order x + z*Width, bottom up in a column), so per-span values
+// such as areas index both alike.
+type PackedHeightfield struct {
+	Grid
+	// WalkableHeightCells and WalkableClimbCells are the agent height and
+	// climb the links are made with, in rows.
+	WalkableHeightCells int
+	WalkableClimbCells  int
+	// Areas holds the area id of each span.
+	Areas []uint8
+
+	rowFirst []uint32 // index of the first span of each row, and the span count at Height
+	counts   []uint8  // spans per column (nil when wide is used)
+	wide     []uint16 // spans per column, when a column has more than 255
+	y        []uint16 // floor row per span
+	h        []uint8  // clearance per span
+}
+
+// Pack returns c stored as a PackedHeightfield. The packed heightfield
+// shares c.Areas (Areas is the same slice); everything else is new memory.
+// c's cells must number its spans column by column (as
+// BuildCompactHeightfield does); an inconsistent c, or a column of more
+// than 65535 spans, is an error naming the value.
+func Pack(c *CompactHeightfield) (*PackedHeightfield, error) {
+	if c == nil {
+		return nil, fmt.Errorf("voxel: Pack: nil compact heightfield")
+	}
+	if err := c.Grid.Validate(); err != nil {
+		return nil, fmt.Errorf("voxel: Pack: %w", err)
+	}
+	w, ht := c.Width, c.Height
+	if len(c.Cells) != w*ht || len(c.Areas) != len(c.Spans) {
+		return nil, fmt.Errorf("voxel: Pack: compact heightfield of %d x %d columns has %d cells, %d spans and %d areas",
+			w, ht, len(c.Cells), len(c.Spans), len(c.Areas))
+	}
+	if uint64(len(c.Spans)) > math.MaxUint32 {
+		return nil, fmt.Errorf("voxel: Pack: %d spans, more than %d", len(c.Spans), uint64(math.MaxUint32))
+	}
+	p := &PackedHeightfield{
+		Grid:                c.Grid,
+		WalkableHeightCells: c.WalkableHeightCells,
+		WalkableClimbCells:  c.WalkableClimbCells,
+		Areas:               c.Areas,
+		rowFirst:            make([]uint32, ht+1),
+		y:                   make([]uint16, len(c.Spans)),
+		h:                   make([]uint8, len(c.Spans)),
+	}
+	wideNeeded := false
+	next := uint32(0)
+	for ci, cell := range c.Cells {
+		if cell.Index != next {
+			return nil, fmt.Errorf("voxel: Pack: column %d starts at span %d, want %d", ci, cell.Index, next)
+		}
+		if cell.Count > math.MaxUint16 {
+			return nil, fmt.Errorf("voxel: Pack: column %d has %d spans, more than %d", ci, cell.Count, math.MaxUint16)
+		}
+		wideNeeded = wideNeeded || cell.Count > math.MaxUint8
+		next += cell.Count
+		if uint64(next) > uint64(len(c.Spans)) {
+			return nil, fmt.Errorf("voxel: Pack: column %d ends at span %d, beyond the %d spans", ci, next, len(c.Spans))
+		}
+	}
+	if int(next) != len(c.Spans) {
+		return nil, fmt.Errorf("voxel: Pack: the cells hold %d spans, the heightfield %d", next, len(c.Spans))
+	}
+	if wideNeeded {
+		p.wide = make([]uint16, len(c.Cells))
+	} else {
+		p.counts = make([]uint8, len(c.Cells))
+	}
+	for ci, cell := range c.Cells {
+		if ci%w == 0 {
+			p.rowFirst[ci/w] = cell.Index
+		}
+		if wideNeeded {
+			p.wide[ci] = uint16(cell.Count)
+		} else {
+			p.counts[ci] = uint8(cell.Count)
+		}
+	}
+	p.rowFirst[ht] = next
+	for i, s := range c.Spans {
+		p.y[i], p.h[i] = s.Y, s.H
+	}
+	return p, nil
+}
+
+// SpanCount returns the number of open spans.
+func (p *PackedHeightfield) SpanCount() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.y)
+}
+
+// SizeBytes returns the bytes p holds: its slices' lengths (Areas
+// included) times their element sizes, without the fixed header.
+func (p *PackedHeightfield) SizeBytes() int {
+	if p == nil {
+		return 0
+	}
+	return 4*len(p.rowFirst) + len(p.counts) + 2*len(p.wide) + 2*len(p.y) + len(p.h) + len(p.Areas)
+}
+
+// count returns the number of spans of column ci.
+func (p *PackedHeightfield) count(ci int) int {
+	if p.wide != nil {
+		return int(p.wide[ci])
+	}
+	return int(p.counts[ci])
+}
+
+// Unpack writes the compact heightfield p was packed from into dst, links
+// included (made again by BuildCompactHeightfield's rule), reusing dst's
+// Cells and Spans when they are large enough, and returns dst (a new one
+// when dst is nil). dst.Areas is set to p.Areas (shared: treat it as
+// read-only, or replace it). The result equals the packed heightfield
+// field for field.
+func (p *PackedHeightfield) Unpack(dst *CompactHeightfield) *CompactHeightfield {
+	if p == nil {
+		return nil
+	}
+	if dst == nil {
+		dst = &CompactHeightfield{}
+	}
+	n, cols := len(p.y), p.Width*p.Height
+	cells, spans := dst.Cells, dst.Spans
+	if cap(cells) < cols {
+		cells = make([]CompactCell, cols)
+	}
+	if cap(spans) < n {
+		spans = make([]CompactSpan, n)
+	}
+	*dst = CompactHeightfield{
+		Grid:                p.Grid,
+		WalkableHeightCells: p.WalkableHeightCells,
+		WalkableClimbCells:  p.WalkableClimbCells,
+		Cells:               cells[:cols],
+		Spans:               spans[:n],
+		Areas:               p.Areas,
+	}
+	idx := uint32(0)
+	for ci := range dst.Cells {
+		k := uint32(p.count(ci))
+		dst.Cells[ci] = CompactCell{Index: idx, Count: k}
+		idx += k
+	}
+	for i := range dst.Spans {
+		dst.Spans[i] = CompactSpan{Y: p.y[i], H: p.h[i]}
+	}
+	dst.linkSpans()
+	return dst
+}
+
+// packedColumns are the spanColumns of a packed heightfield. first sums
+// the counts of the row's earlier columns: marking reads a few columns of
+// a few rows.
+type packedColumns struct{ p *PackedHeightfield }
+
+func (pc packedColumns) first(x, z int) int {
+	p := pc.p
+	i := int(p.rowFirst[z])
+	row := z * p.Width
+	if p.wide != nil {
+		for _, k := range p.wide[row : row+x] {
+			i += int(k)
+		}
+		return i
+	}
+	for _, k := range p.counts[row : row+x] {
+		i += int(k)
+	}
+	return i
+}
+
+func (pc packedColumns) count(x, z int) int { return pc.p.count(x + z*pc.p.Width) }
+func (pc packedColumns) floorRow(i int) int { return int(pc.p.y[i]) }
+
+// checkAreas checks that areas holds one area per span of p (fn names the
+// caller).
+func (p *PackedHeightfield) checkAreas(fn string, areas []uint8) error {
+	if p == nil {
+		return fmt.Errorf("voxel: %s: nil packed heightfield", fn)
+	}
+	if len(areas) != len(p.y) {
+		return fmt.Errorf("voxel: %s: %d areas for a packed heightfield of %d spans", fn, len(areas), len(p.y))
+	}
+	return nil
+}
+
+// MarkObstacle is MarkObstacle (the package function) on the spans of p
+// with the areas given (one per span; not p.Areas unless passed): every
+// span of areas it marks gets AreaNull. It returns the number of spans
+// set. The obstacle and radiusCells are validated first; on error areas
+// is unchanged.
+func (p *PackedHeightfield) MarkObstacle(areas []uint8, o *Obstacle, radiusCells int) (int, error) {
+	if err := o.Validate(); err != nil {
+		return 0, fmt.Errorf("voxel: %w", err)
+	}
+	if radiusCells < 0 || radiusCells > MaxErodeRadiusCells {
+		return 0, fmt.Errorf("voxel: obstacle growth radiusCells %d out of range 0..%d", radiusCells, MaxErodeRadiusCells)
+	}
+	if err := p.checkAreas("PackedHeightfield.MarkObstacle", areas); err != nil {
+		return 0, err
+	}
+	if len(areas) == 0 {
+		return 0, nil // nothing to mark (and no grid to read in a zero p)
+	}
+	return markObstacle(packedColumns{p}, &p.Grid, areas, o, radiusCells), nil
+}
+
+// MarkConvexVolume is MarkConvexVolume (the package function) on the spans
+// of p with the areas given (one per span). The volume is validated first;
+// on error areas is unchanged.
+func (p *PackedHeightfield) MarkConvexVolume(areas []uint8, v *ConvexVolume) error {
+	if err := v.Validate(); err != nil {
+		return err
+	}
+	if err := p.checkAreas("PackedHeightfield.MarkConvexVolume", areas); err != nil {
+		return err
+	}
+	if len(areas) == 0 {
+		return nil
+	}
+	markVolume(packedColumns{p}, &p.Grid, areas, v)
+	return nil
+}
