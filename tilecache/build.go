@@ -12,7 +12,8 @@ import (
 // buildScratch is memory reused between rebuilds, one per Update worker;
 // it never changes a result.
 type buildScratch struct {
-	gather []uint8 // a layer's areas in force
+	chf    voxel.CompactHeightfield // a tile's heightfield, unpacked (tile.spans)
+	gather []uint8                  // a layer's areas in force
 	times  UpdateTimes
 	watch  stopwatch
 	stage  pipeline.Scratch
@@ -39,7 +40,11 @@ func (c *Cache) firstBuild(ctx context.Context, opt Options) error {
 	c.order = make([]int32, 0, len(b.Tiles))
 	for i := range b.Tiles {
 		tb := &b.Tiles[i]
-		t := &tile{tx: tb.TX, tz: tb.TZ, spans: tb.Spans, eroded: tb.ErodedAreas, hasLast: true, lastIsFirst: true}
+		spans, err := voxel.Pack(tb.Spans)
+		if err != nil {
+			return fmt.Errorf("tilecache: tile (%d, %d): %w", tb.TX, tb.TZ, err)
+		}
+		t := &tile{tx: tb.TX, tz: tb.TZ, spans: spans, eroded: tb.ErodedAreas, hasLast: true, lastIsFirst: true}
 		if t.eroded == nil {
 			t.eroded = t.spans.Areas
 		}
@@ -72,15 +77,15 @@ func (c *Cache) firstBuild(ctx context.Context, opt Options) error {
 
 // buildLayers runs step 5 of tile t (pipeline.BuildTileMesh: regions,
 // contours, polygons, detail, tile data; the plain build's code) on its
-// cached step-3 heightfield with the given areas, and returns the tile data
-// of every layer that has polygons, by ascending layer. areas is not
-// changed. scratch may be nil.
-func (c *Cache) buildLayers(t *tile, areas []uint8, scratch *pipeline.Scratch) ([]layerData, error) {
+// cached step-3 heightfield (unpacked into sc.chf) with the given areas,
+// and returns the tile data of every layer that has polygons, by ascending
+// layer. areas is not changed.
+func (c *Cache) buildLayers(t *tile, areas []uint8, sc *buildScratch) ([]layerData, error) {
 	at, err := c.grid.Place(t.tx, t.tz)
 	if err != nil {
 		return nil, err
 	}
-	tm, err := pipeline.BuildTileMesh(&c.settings, at, t.spans, t.eroded, areas, scratch)
+	tm, err := pipeline.BuildTileMesh(&c.settings, at, t.spans.Unpack(&sc.chf), t.eroded, areas, &sc.stage)
 	if err != nil {
 		return nil, err
 	}
@@ -102,9 +107,7 @@ func (c *Cache) buildLayers(t *tile, areas []uint8, scratch *pipeline.Scratch) (
 // dst (grown as needed) and the number of spans the obstacles removed.
 func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, error) {
 	dst = append(dst[:0], t.spans.Areas...)
-	v := *t.spans
-	v.Areas = dst
-	g := &v.Grid
+	g := &t.spans.Grid
 	// The build grid's x/z box; a shape whose marked columns could lie in
 	// it reaches it (the exact tests decide).
 	gx0, gz0 := float64(g.OriginM.X), float64(g.OriginM.Z)
@@ -119,7 +122,7 @@ func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, error) {
 		if !reach(e.minX, e.minZ, e.maxX, e.maxZ) {
 			continue
 		}
-		n, err := voxel.MarkObstacle(&v, &e.o, radius)
+		n, err := t.spans.MarkObstacle(dst, &e.o, radius)
 		if err != nil {
 			return dst, 0, err
 		}
@@ -130,7 +133,7 @@ func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, error) {
 		if !reach(e.minX, e.minZ, e.maxX, e.maxZ) {
 			continue
 		}
-		if err := voxel.MarkConvexVolume(&v, &e.v); err != nil {
+		if err := t.spans.MarkConvexVolume(dst, &e.v); err != nil {
 			return dst, 0, err
 		}
 	}
@@ -138,14 +141,15 @@ func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, error) {
 }
 
 // layersOf returns the height layers of tile t on the layer-first path,
-// splitting them on first need: region.SplitLayers on the eroded areas,
-// what pipeline.BuildTileMesh does, with each layer's first-build areas and
-// tile data. They are a function of the geometry and settings only.
-func (c *Cache) layersOf(t *tile) (*tileLayers, error) {
+// splitting them on first need (the heightfield unpacked into sc.chf):
+// region.SplitLayers on the eroded areas, what pipeline.BuildTileMesh does,
+// with each layer's first-build areas and tile data. They are a function of
+// the geometry and settings only.
+func (c *Cache) layersOf(t *tile, sc *buildScratch) (*tileLayers, error) {
 	if t.layers != nil {
 		return t.layers, nil
 	}
-	v := *t.spans
+	v := *t.spans.Unpack(&sc.chf)
 	v.Areas = t.eroded
 	views, _, err := region.SplitLayers(&v, v.BorderCells)
 	if err != nil {

@@ -492,7 +492,7 @@ func (c *Cache) buildStep5(p *plan, sc *buildScratch) error {
 	}
 	var err error
 	sc.watch.start(sc.watch.on)
-	p.layers, err = c.buildLayers(t, p.areas, &sc.stage)
+	p.layers, err = c.buildLayers(t, p.areas, sc)
 	sc.watch.lap(&sc.times.Scratch)
 	if err != nil {
 		return err
@@ -512,7 +512,7 @@ func (c *Cache) buildStep5(p *plan, sc *buildScratch) error {
 func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
 	sc.watch.start(sc.watch.on)
 	defer sc.watch.lap(&sc.times.Layers) // the gathers after the last build
-	tl, err := c.layersOf(t)
+	tl, err := c.layersOf(t, sc)
 	if err != nil {
 		return err
 	}
