@@ -3,6 +3,7 @@ package tilecache
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"navviz/core/pipeline"
 	"navviz/core/region"
@@ -24,11 +25,27 @@ type buildScratch struct {
 // firstBuild is the plain build (pipeline.BuildLevel: steps 1-3 and 5 of
 // every tile, the mesh filled row by row, layers from the lowest); the
 // cache takes its mesh as it is and keeps, for every tile that has
-// something walkable, its step-3 heightfield and the tile data of its
-// layers. The build checks the level's size against opt.Limits first
-// (pipeline.EstimateBuild).
+// something walkable, its step-3 heightfield (packed as each tile is
+// built, the build's copy and stage results let go at once: takeTile)
+// and the tile data of its layers. The build checks the level's size
+// against opt.Limits first (pipeline.EstimateBuild).
 func (c *Cache) firstBuild(ctx context.Context, opt Options) error {
-	b, err := pipeline.BuildLevel(ctx, &c.settings, c.src, pipeline.BuildOptions{Workers: opt.Workers, Progress: opt.Progress, Limits: opt.Limits})
+	// The tiles are taken in the order the workers finish them and placed
+	// by index once the build (which checks the limits before anything
+	// proportional to the level is allocated) has succeeded.
+	var mu sync.Mutex
+	var taken []*tile
+	take := func(tb *pipeline.TileBuild) error {
+		t, err := takeTile(tb)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		taken = append(taken, t)
+		mu.Unlock()
+		return nil
+	}
+	b, err := pipeline.BuildLevel(ctx, &c.settings, c.src, pipeline.BuildOptions{Workers: opt.Workers, Progress: opt.Progress, Limits: opt.Limits, Take: take})
 	if err != nil {
 		return err
 	}
@@ -37,16 +54,19 @@ func (c *Cache) firstBuild(ctx context.Context, opt Options) error {
 	}
 	c.mesh = b.Mesh
 	c.tiles = make([]*tile, c.grid.TileCount())
+	for _, t := range taken {
+		if err := c.grid.CheckTile(t.tx, t.tz); err != nil {
+			return err
+		}
+		c.tiles[t.tz*c.grid.TilesX+t.tx] = t
+	}
 	c.order = make([]int32, 0, len(b.Tiles))
 	for i := range b.Tiles {
 		tb := &b.Tiles[i]
-		spans, err := voxel.Pack(tb.Spans)
-		if err != nil {
-			return fmt.Errorf("tilecache: tile (%d, %d): %w", tb.TX, tb.TZ, err)
-		}
-		t := &tile{tx: tb.TX, tz: tb.TZ, spans: spans, eroded: tb.ErodedAreas, hasLast: true, lastIsFirst: true}
-		if t.eroded == nil {
-			t.eroded = t.spans.Areas
+		ti := int32(tb.TZ*c.grid.TilesX + tb.TX)
+		t := c.tiles[ti]
+		if t == nil || t.tx != tb.TX || t.tz != tb.TZ {
+			return fmt.Errorf("tilecache: the plain build's tile (%d, %d) was not cached", tb.TX, tb.TZ)
 		}
 		for li := range tb.Layers {
 			lb := &tb.Layers[li]
@@ -68,11 +88,30 @@ func (c *Cache) firstBuild(ctx context.Context, opt Options) error {
 			}
 			t.first = append(t.first, layerDataOf(lb.Layer, built))
 		}
-		ti := int32(t.tz*c.grid.TilesX + t.tx)
-		c.tiles[ti] = t
 		c.order = append(c.order, ti)
 	}
 	return nil
+}
+
+// takeTile is the heart of the first build's pipeline.BuildOptions.Take:
+// it returns the cached tile of tb (its step-3 heightfield packed, its
+// eroded areas) and clears what the build need not keep. It runs on the
+// build's worker goroutines.
+func takeTile(tb *pipeline.TileBuild) (*tile, error) {
+	spans, err := voxel.Pack(tb.Spans)
+	if err != nil {
+		return nil, err
+	}
+	t := &tile{tx: tb.TX, tz: tb.TZ, spans: spans, eroded: tb.ErodedAreas, hasLast: true, lastIsFirst: true}
+	if t.eroded == nil {
+		t.eroded = t.spans.Areas
+	}
+	tb.Spans, tb.ErodedAreas, tb.Stages, tb.Regions = nil, nil, nil, nil
+	for li := range tb.Layers {
+		lb := &tb.Layers[li]
+		lb.Contours, lb.Mesh, lb.Detail = nil, nil, nil
+	}
+	return t, nil
 }
 
 // buildLayers runs step 5 of tile t (pipeline.BuildTileMesh: regions,
@@ -156,8 +195,15 @@ func (c *Cache) layersOf(t *tile, sc *buildScratch) (*tileLayers, error) {
 		return nil, err
 	}
 	tl := &tileLayers{views: views, first: make([]layerKey, len(views))}
+	// Without build-time volumes and obstacles the eroded areas are the
+	// first build's, and so are the views' own (neither ever changes).
+	same := len(t.eroded) > 0 && &t.eroded[0] == &t.spans.Areas[0]
 	for li := range views {
-		tl.first[li].areas = views[li].GatherAreas(nil, t.spans.Areas)
+		if same {
+			tl.first[li].areas = views[li].Areas
+		} else {
+			tl.first[li].areas = views[li].GatherAreas(nil, t.spans.Areas)
+		}
 		for j := range t.first {
 			if int(t.first[j].layer) == views[li].Layer {
 				tl.first[li].data = &t.first[j]

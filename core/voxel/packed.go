@@ -3,16 +3,18 @@ package voxel
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // PackedHeightfield is a compact heightfield stored small, for keeping
 // many of them (the tile cache keeps one per tile): per column its span
-// count (one byte; two in a heightfield with a column of more than 255
-// spans), per span its floor row (two bytes), its clearance (one byte) and
-// its area (one byte), and per row the index of its first span. The links
-// are not stored: they are a function of the floors and clearances
-// (BuildCompactHeightfield's rule) and Unpack makes them again. About
-// 4 bytes a span and 1 a column, against 8 and 8 for a CompactHeightfield.
+// count in two bits (3 meaning "3 or more", the exact count then in a
+// sorted list of such columns), per span its floor row (two bytes), its
+// clearance (one byte) and its area (one byte), and per row the index of
+// its first span. The links are not stored: they are a function of the
+// floors and clearances (BuildCompactHeightfield's rule) and Unpack makes
+// them again. About 4 bytes a span and a quarter of a byte a column,
+// against 8 and 8 for a CompactHeightfield.
 //
 // Spans are numbered as in the CompactHeightfield it was packed from
 // (column order x + z*Width, bottom up in a column), so per-span values
@@ -26,18 +28,22 @@ type PackedHeightfield struct {
 	// Areas holds the area id of each span.
 	Areas []uint8
 
-	rowFirst []uint32 // index of the first span of each row, and the span count at Height
-	counts   []uint8  // spans per column (nil when wide is used)
-	wide     []uint16 // spans per column, when a column has more than 255
-	y        []uint16 // floor row per span
-	h        []uint8  // clearance per span
+	rowFirst  []uint32 // index of the first span of each row, and the span count at Height
+	counts    []uint8  // spans per column, two bits each (column ci: bits 2(ci%4) of byte ci/4), 3: see many
+	manyCol   []uint32 // the columns of 3 spans or more, ascending
+	manyCount []uint32 // their span counts
+	y         []uint16 // floor row per span
+	h         []uint8  // clearance per span
 }
+
+// manyMark is the two-bit count of a column of manyMark spans or more.
+const manyMark = 3
 
 // Pack returns c stored as a PackedHeightfield. The packed heightfield
 // shares c.Areas (Areas is the same slice); everything else is new memory.
 // c's cells must number its spans column by column (as
-// BuildCompactHeightfield does); an inconsistent c, or a column of more
-// than 65535 spans, is an error naming the value.
+// BuildCompactHeightfield does); an inconsistent c is an error naming the
+// value.
 func Pack(c *CompactHeightfield) (*PackedHeightfield, error) {
 	if c == nil {
 		return nil, fmt.Errorf("voxel: Pack: nil compact heightfield")
@@ -59,41 +65,33 @@ func Pack(c *CompactHeightfield) (*PackedHeightfield, error) {
 		WalkableClimbCells:  c.WalkableClimbCells,
 		Areas:               c.Areas,
 		rowFirst:            make([]uint32, ht+1),
+		counts:              make([]uint8, (len(c.Cells)+3)/4),
 		y:                   make([]uint16, len(c.Spans)),
 		h:                   make([]uint8, len(c.Spans)),
 	}
-	wideNeeded := false
 	next := uint32(0)
 	for ci, cell := range c.Cells {
 		if cell.Index != next {
 			return nil, fmt.Errorf("voxel: Pack: column %d starts at span %d, want %d", ci, cell.Index, next)
 		}
-		if cell.Count > math.MaxUint16 {
-			return nil, fmt.Errorf("voxel: Pack: column %d has %d spans, more than %d", ci, cell.Count, math.MaxUint16)
+		if uint64(next)+uint64(cell.Count) > uint64(len(c.Spans)) {
+			return nil, fmt.Errorf("voxel: Pack: column %d ends at span %d, beyond the %d spans", ci, uint64(next)+uint64(cell.Count), len(c.Spans))
 		}
-		wideNeeded = wideNeeded || cell.Count > math.MaxUint8
 		next += cell.Count
-		if uint64(next) > uint64(len(c.Spans)) {
-			return nil, fmt.Errorf("voxel: Pack: column %d ends at span %d, beyond the %d spans", ci, next, len(c.Spans))
-		}
 	}
 	if int(next) != len(c.Spans) {
 		return nil, fmt.Errorf("voxel: Pack: the cells hold %d spans, the heightfield %d", next, len(c.Spans))
-	}
-	if wideNeeded {
-		p.wide = make([]uint16, len(c.Cells))
-	} else {
-		p.counts = make([]uint8, len(c.Cells))
 	}
 	for ci, cell := range c.Cells {
 		if ci%w == 0 {
 			p.rowFirst[ci/w] = cell.Index
 		}
-		if wideNeeded {
-			p.wide[ci] = uint16(cell.Count)
-		} else {
-			p.counts[ci] = uint8(cell.Count)
+		k := min(cell.Count, manyMark)
+		if k == manyMark {
+			p.manyCol = append(p.manyCol, uint32(ci))
+			p.manyCount = append(p.manyCount, cell.Count)
 		}
+		p.counts[ci>>2] |= uint8(k) << (2 * (ci & 3))
 	}
 	p.rowFirst[ht] = next
 	for i, s := range c.Spans {
@@ -116,15 +114,17 @@ func (p *PackedHeightfield) SizeBytes() int {
 	if p == nil {
 		return 0
 	}
-	return 4*len(p.rowFirst) + len(p.counts) + 2*len(p.wide) + 2*len(p.y) + len(p.h) + len(p.Areas)
+	return 4*len(p.rowFirst) + len(p.counts) + 4*len(p.manyCol) + 4*len(p.manyCount) + 2*len(p.y) + len(p.h) + len(p.Areas)
 }
 
 // count returns the number of spans of column ci.
 func (p *PackedHeightfield) count(ci int) int {
-	if p.wide != nil {
-		return int(p.wide[ci])
+	k := int(p.counts[ci>>2]>>(2*(ci&3))) & 3
+	if k < manyMark {
+		return k
 	}
-	return int(p.counts[ci])
+	i, _ := slices.BinarySearch(p.manyCol, uint32(ci))
+	return int(p.manyCount[i])
 }
 
 // Unpack writes the compact heightfield p was packed from into dst, links
@@ -156,9 +156,13 @@ func (p *PackedHeightfield) Unpack(dst *CompactHeightfield) *CompactHeightfield 
 		Spans:               spans[:n],
 		Areas:               p.Areas,
 	}
-	idx := uint32(0)
+	idx, many := uint32(0), 0
 	for ci := range dst.Cells {
-		k := uint32(p.count(ci))
+		k := uint32(p.counts[ci>>2]>>(2*(ci&3))) & 3
+		if k == manyMark {
+			k = p.manyCount[many]
+			many++
+		}
 		dst.Cells[ci] = CompactCell{Index: idx, Count: k}
 		idx += k
 	}
@@ -177,15 +181,8 @@ type packedColumns struct{ p *PackedHeightfield }
 func (pc packedColumns) first(x, z int) int {
 	p := pc.p
 	i := int(p.rowFirst[z])
-	row := z * p.Width
-	if p.wide != nil {
-		for _, k := range p.wide[row : row+x] {
-			i += int(k)
-		}
-		return i
-	}
-	for _, k := range p.counts[row : row+x] {
-		i += int(k)
+	for ci := z * p.Width; ci < z*p.Width+x; ci++ {
+		i += p.count(ci)
 	}
 	return i
 }

@@ -52,7 +52,7 @@ func TestPackRoundTrip(t *testing.T) {
 		}},
 		{"random 40x30", func(t *testing.T) *CompactHeightfield { return randomCompact(t, 1, 40, 30) }},
 		{"random 7x50", func(t *testing.T) *CompactHeightfield { return randomCompact(t, 2, 7, 50) }},
-		{"300 floors (wide counts)", func(t *testing.T) *CompactHeightfield {
+		{"300 floors (counts in the side list)", func(t *testing.T) *CompactHeightfield {
 			h := columnsOf(t, unitGrid(2, 2, 1300), func(x, z int) []Span {
 				if x == 0 {
 					return tall
