@@ -406,19 +406,20 @@ func markObstacle(cols spanColumns, g *Grid, areas []uint8, o *Obstacle, radiusC
 
 // spanColumns is what marking reads of a heightfield's open spans: the
 // first span of column (x, z) (spans are numbered column by column, x +
-// z*Width, bottom up) and the number of spans of a column, and each span's
-// floor row.
+// z*Width, bottom up) and the number of its spans, and each span's floor
+// row.
 type spanColumns interface {
-	first(x, z int) int
-	count(x, z int) int
+	column(x, z int) (first, count int)
 	floorRow(i int) int
 }
 
 // compactColumns are the spanColumns of a compact heightfield.
 type compactColumns struct{ c *CompactHeightfield }
 
-func (cc compactColumns) first(x, z int) int { return int(cc.c.Cells[x+z*cc.c.Width].Index) }
-func (cc compactColumns) count(x, z int) int { return int(cc.c.Cells[x+z*cc.c.Width].Count) }
+func (cc compactColumns) column(x, z int) (int, int) {
+	cell := cc.c.Cells[x+z*cc.c.Width]
+	return int(cell.Index), int(cell.Count)
+}
 func (cc compactColumns) floorRow(i int) int { return int(cc.c.Spans[i].Y) }
 
 // markColumns sets to area every span of the columns [x0, x1] x [z0, z1]
@@ -432,12 +433,11 @@ func markColumns(cols spanColumns, g *Grid, areas []uint8, x0, x1, z0, z1 int, y
 	marked := 0
 	for z := z0; z <= z1; z++ {
 		for x := x0; x <= x1; x++ {
-			n := cols.count(x, z)
+			lo, n := cols.column(x, z)
 			if n == 0 {
 				continue
 			}
 			in := -1 // unknown until a span needs it
-			lo := cols.first(x, z)
 			for i := lo; i < lo+n; i++ {
 				if i >= len(areas) {
 					break
