@@ -155,7 +155,7 @@ func BenchmarkRebuildTile(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		var err error
-		if areas, _, err = c.markAreas(t, areas); err != nil {
+		if areas, _, _, err = c.markAreas(t, areas); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := c.buildLayers(t, areas, sc); err != nil {

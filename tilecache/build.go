@@ -143,9 +143,18 @@ func (c *Cache) buildLayers(t *tile, areas []uint8, sc *buildScratch) ([]layerDa
 // volumes in force: the first build's areas, then every obstacle (grown by
 // the agent radius) and every volume whose box reaches the tile's build
 // grid, each in the order added (build3d-runtime.md, step 4). It returns
-// dst (grown as needed) and the number of spans the obstacles removed.
-func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, error) {
-	dst = append(dst[:0], t.spans.Areas...)
+// dst (grown as needed), the number of spans the obstacles removed and
+// whether a shape reached the grid: when none does, the areas in force are
+// the first build's, and dst is left empty (nothing is copied).
+func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, bool, error) {
+	dst = dst[:0]
+	reached := false
+	touch := func() {
+		if !reached {
+			reached = true
+			dst = append(dst, t.spans.Areas...)
+		}
+	}
 	g := &t.spans.Grid
 	// The build grid's x/z box; a shape whose marked columns could lie in
 	// it reaches it (the exact tests decide).
@@ -161,9 +170,10 @@ func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, error) {
 		if !reach(e.minX, e.minZ, e.maxX, e.maxZ) {
 			continue
 		}
+		touch()
 		n, err := t.spans.MarkObstacle(dst, &e.o, radius)
 		if err != nil {
-			return dst, 0, err
+			return dst, 0, true, err
 		}
 		removed += n
 	}
@@ -172,11 +182,12 @@ func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, error) {
 		if !reach(e.minX, e.minZ, e.maxX, e.maxZ) {
 			continue
 		}
+		touch()
 		if err := t.spans.MarkConvexVolume(dst, &e.v); err != nil {
-			return dst, 0, err
+			return dst, 0, true, err
 		}
 	}
-	return dst, removed, nil
+	return dst, removed, reached, nil
 }
 
 // layersOf returns the height layers of tile t on the layer-first path,

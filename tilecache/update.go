@@ -450,18 +450,21 @@ func (c *Cache) UpdateAll() (UpdateResult, error) {
 // rebuild (p.rebuild; the first build's layers for RebuildFirst).
 func (c *Cache) markTile(p *plan) error {
 	t := c.tiles[p.ti]
-	areas, removed, err := c.markAreas(t, p.areas)
+	areas, removed, reached, err := c.markAreas(t, p.areas)
 	p.areas = areas
 	if err != nil {
 		return err
 	}
 	p.removed = removed
 	first := t.spans.Areas
+	if !reached {
+		areas = first // p.areas stays an empty buffer, given back after the call
+	}
 	switch {
-	case t.hasLast && t.lastIsFirst && bytes.Equal(areas, first),
+	case t.hasLast && t.lastIsFirst && (!reached || bytes.Equal(areas, first)),
 		t.hasLast && !t.lastIsFirst && bytes.Equal(areas, t.last):
 		p.rebuild = RebuildUnchanged
-	case bytes.Equal(areas, first):
+	case !reached || bytes.Equal(areas, first):
 		p.rebuild = RebuildFirst
 		p.layers = t.first
 	default:

@@ -123,8 +123,61 @@ func (p *PackedHeightfield) count(ci int) int {
 	if k < manyMark {
 		return k
 	}
+	return p.manyOf(ci)
+}
+
+// manyOf returns the number of spans of column ci, one of the columns of
+// manyMark spans or more.
+func (p *PackedHeightfield) manyOf(ci int) int {
 	i, _ := slices.BinarySearch(p.manyCol, uint32(ci))
 	return int(p.manyCount[i])
+}
+
+// countSums holds, per byte of PackedHeightfield.counts, the sum of its
+// four two-bit counts (low byte) and how many of them are manyMark (high
+// byte).
+var countSums = func() (t [256]uint16) {
+	for b := range t {
+		for f := 0; f < 4; f++ {
+			k := uint16(b>>(2*f)) & 3
+			t[b] += k
+			if k == manyMark {
+				t[b] += 1 << 8
+			}
+		}
+	}
+	return t
+}()
+
+// sumCounts returns the number of spans of columns a..b-1.
+func (p *PackedHeightfield) sumCounts(a, b int) int {
+	s, many := 0, 0
+	ci := a
+	add := func(ci int) {
+		k := int(p.counts[ci>>2]>>(2*(ci&3))) & 3
+		s += k
+		if k == manyMark {
+			many++
+		}
+	}
+	for ; ci < b && ci&3 != 0; ci++ {
+		add(ci)
+	}
+	for ; ci+4 <= b; ci += 4 {
+		t := countSums[p.counts[ci>>2]]
+		s += int(t & 0xff)
+		many += int(t >> 8)
+	}
+	for ; ci < b; ci++ {
+		add(ci)
+	}
+	if many > 0 {
+		lo, _ := slices.BinarySearch(p.manyCol, uint32(a))
+		for _, n := range p.manyCount[lo : lo+many] {
+			s += int(n) - manyMark
+		}
+	}
+	return s
 }
 
 // Unpack writes the compact heightfield p was packed from into dst, links
@@ -190,9 +243,7 @@ func (pc *packedColumns) column(x, z int) (int, int) {
 	if pc.lastX >= 0 && pc.lastZ == z && pc.lastX <= x {
 		from, i = pc.lastX, pc.lastFirst
 	}
-	for ci := z*p.Width + from; ci < z*p.Width+x; ci++ {
-		i += p.count(ci)
-	}
+	i += p.sumCounts(z*p.Width+from, z*p.Width+x)
 	pc.lastX, pc.lastZ, pc.lastFirst = x, z, i
 	return i, p.count(x + z*p.Width)
 }

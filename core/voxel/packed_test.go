@@ -79,6 +79,14 @@ func TestPackRoundTrip(t *testing.T) {
 			if got, full := p.SizeBytes(), 8*len(c.Cells)+9*len(c.Spans); got >= full {
 				t.Errorf("packed %d bytes, unpacked %d", got, full)
 			}
+			for ci, cell := range c.Cells {
+				if n := p.sumCounts(0, ci); n != int(cell.Index) {
+					t.Fatalf("columns 0..%d hold %d spans, want %d", ci-1, n, cell.Index)
+				}
+				if n := p.sumCounts(ci/2, ci+1); n != int(cell.Index+cell.Count-c.Cells[ci/2].Index) {
+					t.Fatalf("columns %d..%d hold %d spans, want %d", ci/2, ci, n, cell.Index+cell.Count-c.Cells[ci/2].Index)
+				}
+			}
 			got := p.Unpack(nil)
 			if !reflect.DeepEqual(got, c) {
 				t.Fatalf("Unpack differs from the packed heightfield")
