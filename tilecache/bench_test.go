@@ -139,7 +139,7 @@ func BenchmarkRebuildTile(b *testing.B) {
 	c := f.reset(b)
 	var t *tile
 	for _, ti := range c.order {
-		if tt := c.tiles[ti]; t == nil || len(tt.spans.Spans) > len(t.spans.Spans) {
+		if tt := c.tiles[ti]; t == nil || tt.spans.SpanCount() > t.spans.SpanCount() {
 			t = tt
 		}
 	}
@@ -155,15 +155,15 @@ func BenchmarkRebuildTile(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		var err error
-		if areas, _, err = c.markAreas(t, areas); err != nil {
+		if areas, _, _, err = c.markAreas(t, areas); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := c.buildLayers(t, areas, &sc.stage); err != nil {
+		if _, err := c.buildLayers(t, areas, sc); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(len(t.spans.Spans)), "spans")
+	b.ReportMetric(float64(t.spans.SpanCount()), "spans")
 	f.reset(b)
 }
 

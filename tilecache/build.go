@@ -3,6 +3,7 @@ package tilecache
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"navviz/core/pipeline"
 	"navviz/core/region"
@@ -12,7 +13,8 @@ import (
 // buildScratch is memory reused between rebuilds, one per Update worker;
 // it never changes a result.
 type buildScratch struct {
-	gather []uint8 // a layer's areas in force
+	chf    voxel.CompactHeightfield // a tile's heightfield, unpacked (tile.spans)
+	gather []uint8                  // a layer's areas in force
 	times  UpdateTimes
 	watch  stopwatch
 	stage  pipeline.Scratch
@@ -23,11 +25,27 @@ type buildScratch struct {
 // firstBuild is the plain build (pipeline.BuildLevel: steps 1-3 and 5 of
 // every tile, the mesh filled row by row, layers from the lowest); the
 // cache takes its mesh as it is and keeps, for every tile that has
-// something walkable, its step-3 heightfield and the tile data of its
-// layers. The build checks the level's size against opt.Limits first
-// (pipeline.EstimateBuild).
+// something walkable, its step-3 heightfield (packed as each tile is
+// built, the build's copy and stage results let go at once: takeTile)
+// and the tile data of its layers. The build checks the level's size
+// against opt.Limits first (pipeline.EstimateBuild).
 func (c *Cache) firstBuild(ctx context.Context, opt Options) error {
-	b, err := pipeline.BuildLevel(ctx, &c.settings, c.src, pipeline.BuildOptions{Workers: opt.Workers, Progress: opt.Progress, Limits: opt.Limits})
+	// The tiles are taken in the order the workers finish them and placed
+	// by index once the build (which checks the limits before anything
+	// proportional to the level is allocated) has succeeded.
+	var mu sync.Mutex
+	var taken []*tile
+	take := func(tb *pipeline.TileBuild) error {
+		t, err := takeTile(tb)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		taken = append(taken, t)
+		mu.Unlock()
+		return nil
+	}
+	b, err := pipeline.BuildLevel(ctx, &c.settings, c.src, pipeline.BuildOptions{Workers: opt.Workers, Progress: opt.Progress, Limits: opt.Limits, Take: take})
 	if err != nil {
 		return err
 	}
@@ -36,12 +54,19 @@ func (c *Cache) firstBuild(ctx context.Context, opt Options) error {
 	}
 	c.mesh = b.Mesh
 	c.tiles = make([]*tile, c.grid.TileCount())
+	for _, t := range taken {
+		if err := c.grid.CheckTile(t.tx, t.tz); err != nil {
+			return err
+		}
+		c.tiles[t.tz*c.grid.TilesX+t.tx] = t
+	}
 	c.order = make([]int32, 0, len(b.Tiles))
 	for i := range b.Tiles {
 		tb := &b.Tiles[i]
-		t := &tile{tx: tb.TX, tz: tb.TZ, spans: tb.Spans, eroded: tb.ErodedAreas, hasLast: true, lastIsFirst: true}
-		if t.eroded == nil {
-			t.eroded = t.spans.Areas
+		ti := int32(tb.TZ*c.grid.TilesX + tb.TX)
+		t := c.tiles[ti]
+		if t == nil || t.tx != tb.TX || t.tz != tb.TZ {
+			return fmt.Errorf("tilecache: the plain build's tile (%d, %d) was not cached", tb.TX, tb.TZ)
 		}
 		for li := range tb.Layers {
 			lb := &tb.Layers[li]
@@ -63,24 +88,43 @@ func (c *Cache) firstBuild(ctx context.Context, opt Options) error {
 			}
 			t.first = append(t.first, layerDataOf(lb.Layer, built))
 		}
-		ti := int32(t.tz*c.grid.TilesX + t.tx)
-		c.tiles[ti] = t
 		c.order = append(c.order, ti)
 	}
 	return nil
 }
 
+// takeTile is the heart of the first build's pipeline.BuildOptions.Take:
+// it returns the cached tile of tb (its step-3 heightfield packed, its
+// eroded areas) and clears what the build need not keep. It runs on the
+// build's worker goroutines.
+func takeTile(tb *pipeline.TileBuild) (*tile, error) {
+	spans, err := voxel.Pack(tb.Spans)
+	if err != nil {
+		return nil, err
+	}
+	t := &tile{tx: tb.TX, tz: tb.TZ, spans: spans, eroded: tb.ErodedAreas, hasLast: true, lastIsFirst: true}
+	if t.eroded == nil {
+		t.eroded = t.spans.Areas
+	}
+	tb.Spans, tb.ErodedAreas, tb.Stages, tb.Regions = nil, nil, nil, nil
+	for li := range tb.Layers {
+		lb := &tb.Layers[li]
+		lb.Contours, lb.Mesh, lb.Detail = nil, nil, nil
+	}
+	return t, nil
+}
+
 // buildLayers runs step 5 of tile t (pipeline.BuildTileMesh: regions,
 // contours, polygons, detail, tile data; the plain build's code) on its
-// cached step-3 heightfield with the given areas, and returns the tile data
-// of every layer that has polygons, by ascending layer. areas is not
-// changed. scratch may be nil.
-func (c *Cache) buildLayers(t *tile, areas []uint8, scratch *pipeline.Scratch) ([]layerData, error) {
+// cached step-3 heightfield (unpacked into sc.chf) with the given areas,
+// and returns the tile data of every layer that has polygons, by ascending
+// layer. areas is not changed.
+func (c *Cache) buildLayers(t *tile, areas []uint8, sc *buildScratch) ([]layerData, error) {
 	at, err := c.grid.Place(t.tx, t.tz)
 	if err != nil {
 		return nil, err
 	}
-	tm, err := pipeline.BuildTileMesh(&c.settings, at, t.spans, t.eroded, areas, scratch)
+	tm, err := pipeline.BuildTileMesh(&c.settings, at, t.spans.Unpack(&sc.chf), t.eroded, areas, &sc.stage)
 	if err != nil {
 		return nil, err
 	}
@@ -99,12 +143,19 @@ func (c *Cache) buildLayers(t *tile, areas []uint8, scratch *pipeline.Scratch) (
 // volumes in force: the first build's areas, then every obstacle (grown by
 // the agent radius) and every volume whose box reaches the tile's build
 // grid, each in the order added (build3d-runtime.md, step 4). It returns
-// dst (grown as needed) and the number of spans the obstacles removed.
-func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, error) {
-	dst = append(dst[:0], t.spans.Areas...)
-	v := *t.spans
-	v.Areas = dst
-	g := &v.Grid
+// dst (grown as needed), the number of spans the obstacles removed and
+// whether a shape reached the grid: when none does, the areas in force are
+// the first build's, and dst is left empty (nothing is copied).
+func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, bool, error) {
+	dst = dst[:0]
+	reached := false
+	touch := func() {
+		if !reached {
+			reached = true
+			dst = append(dst, t.spans.Areas...)
+		}
+	}
+	g := &t.spans.Grid
 	// The build grid's x/z box; a shape whose marked columns could lie in
 	// it reaches it (the exact tests decide).
 	gx0, gz0 := float64(g.OriginM.X), float64(g.OriginM.Z)
@@ -119,9 +170,10 @@ func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, error) {
 		if !reach(e.minX, e.minZ, e.maxX, e.maxZ) {
 			continue
 		}
-		n, err := voxel.MarkObstacle(&v, &e.o, radius)
+		touch()
+		n, err := t.spans.MarkObstacle(dst, &e.o, radius)
 		if err != nil {
-			return dst, 0, err
+			return dst, 0, true, err
 		}
 		removed += n
 	}
@@ -130,30 +182,39 @@ func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, error) {
 		if !reach(e.minX, e.minZ, e.maxX, e.maxZ) {
 			continue
 		}
-		if err := voxel.MarkConvexVolume(&v, &e.v); err != nil {
-			return dst, 0, err
+		touch()
+		if err := t.spans.MarkConvexVolume(dst, &e.v); err != nil {
+			return dst, 0, true, err
 		}
 	}
-	return dst, removed, nil
+	return dst, removed, reached, nil
 }
 
 // layersOf returns the height layers of tile t on the layer-first path,
-// splitting them on first need: region.SplitLayers on the eroded areas,
-// what pipeline.BuildTileMesh does, with each layer's first-build areas and
-// tile data. They are a function of the geometry and settings only.
-func (c *Cache) layersOf(t *tile) (*tileLayers, error) {
+// splitting them on first need (the heightfield unpacked into sc.chf):
+// region.SplitLayers on the eroded areas, what pipeline.BuildTileMesh does,
+// with each layer's first-build areas and tile data. They are a function of
+// the geometry and settings only.
+func (c *Cache) layersOf(t *tile, sc *buildScratch) (*tileLayers, error) {
 	if t.layers != nil {
 		return t.layers, nil
 	}
-	v := *t.spans
+	v := *t.spans.Unpack(&sc.chf)
 	v.Areas = t.eroded
 	views, _, err := region.SplitLayers(&v, v.BorderCells)
 	if err != nil {
 		return nil, err
 	}
 	tl := &tileLayers{views: views, first: make([]layerKey, len(views))}
+	// Without build-time volumes and obstacles the eroded areas are the
+	// first build's, and so are the views' own (neither ever changes).
+	same := len(t.eroded) > 0 && &t.eroded[0] == &t.spans.Areas[0]
 	for li := range views {
-		tl.first[li].areas = views[li].GatherAreas(nil, t.spans.Areas)
+		if same {
+			tl.first[li].areas = views[li].Areas
+		} else {
+			tl.first[li].areas = views[li].GatherAreas(nil, t.spans.Areas)
+		}
 		for j := range t.first {
 			if int(t.first[j].layer) == views[li].Layer {
 				tl.first[li].data = &t.first[j]

@@ -111,10 +111,12 @@ type Cache struct {
 // tile is the cache of one tile (build3d-runtime.md, "What is cached").
 type tile struct {
 	tx, tz int
-	// spans is the step-3 compact heightfield; its Areas are the first
-	// build's areas. Never changed after the build, shared by every
-	// rebuild (the span graph: links and column of every span).
-	spans *voxel.CompactHeightfield
+	// spans is the step-3 compact heightfield, packed (about 4 bytes a
+	// span and 1 a column; docs/tilecache.md §2); its Areas are the first
+	// build's areas. Never changed after the build: marking reads it as
+	// it is, and a rebuild that needs the span graph unpacks it into the
+	// worker's scratch (buildScratch.chf).
+	spans *voxel.PackedHeightfield
 	// eroded holds the areas after erosion, before the pipeline's volumes
 	// and obstacles (the same slice as spans.Areas when it has none): the
 	// walkability the layer-first split is decided on.
@@ -365,15 +367,18 @@ func (c *Cache) CachedTiles() [][2]int {
 // IsCached reports whether tile (tx, tz) is cached.
 func (c *Cache) IsCached(tx, tz int) bool { return c.tileAt(tx, tz) != nil }
 
-// TileSpans returns the cached step-3 compact heightfield of tile (tx, tz)
-// (its Areas are the first build's), false when the tile is not cached. It
-// is the cache's own memory: treat it as read-only.
+// TileSpans returns the step-3 compact heightfield of tile (tx, tz) (its
+// Areas are the first build's), false when the tile is not cached. The
+// cache keeps it packed: each call unpacks it into new memory, the
+// caller's to keep or change.
 func (c *Cache) TileSpans(tx, tz int) (*voxel.CompactHeightfield, bool) {
 	t := c.tileAt(tx, tz)
 	if t == nil {
 		return nil, false
 	}
-	return t.spans, true
+	chf := t.spans.Unpack(nil)
+	chf.Areas = slices.Clone(chf.Areas)
+	return chf, true
 }
 
 // FirstBuildTileData returns the first build's tile data of tile (tx, tz),

@@ -454,18 +454,21 @@ func (c *Cache) UpdateAll() (UpdateResult, error) {
 // rebuild (p.rebuild; the first build's layers for RebuildFirst).
 func (c *Cache) markTile(p *plan) error {
 	t := c.tiles[p.ti]
-	areas, removed, err := c.markAreas(t, p.areas)
+	areas, removed, reached, err := c.markAreas(t, p.areas)
 	p.areas = areas
 	if err != nil {
 		return err
 	}
 	p.removed = removed
 	first := t.spans.Areas
+	if !reached {
+		areas = first // p.areas stays an empty buffer, given back after the call
+	}
 	switch {
-	case t.hasLast && t.lastIsFirst && bytes.Equal(areas, first),
+	case t.hasLast && t.lastIsFirst && (!reached || bytes.Equal(areas, first)),
 		t.hasLast && !t.lastIsFirst && bytes.Equal(areas, t.last):
 		p.rebuild = RebuildUnchanged
-	case bytes.Equal(areas, first):
+	case !reached || bytes.Equal(areas, first):
 		p.rebuild = RebuildFirst
 		p.layers = t.first
 	default:
@@ -496,7 +499,7 @@ func (c *Cache) buildStep5(p *plan, sc *buildScratch) error {
 	}
 	var err error
 	sc.watch.start(sc.watch.on)
-	p.layers, err = c.buildLayers(t, p.areas, &sc.stage)
+	p.layers, err = c.buildLayers(t, p.areas, sc)
 	sc.watch.lap(&sc.times.Scratch)
 	if err != nil {
 		return err
@@ -516,7 +519,7 @@ func (c *Cache) buildStep5(p *plan, sc *buildScratch) error {
 func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
 	sc.watch.start(sc.watch.on)
 	defer sc.watch.lap(&sc.times.Layers) // the gathers after the last build
-	tl, err := c.layersOf(t)
+	tl, err := c.layersOf(t, sc)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package contour
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -27,7 +28,61 @@ type RepairBase struct {
 	ids    []uint16          // the first build's region ids (not copied)
 	set    *Set              // the first build's contours, shared with every repaired set
 	flags  []uint8           // LayerEdgeFlags of ids, before any trace
-	owners []int32           // set.EdgeOwners: per edge key, the loop holding it, or -1
+	owners loopOwners        // set.EdgeOwners, narrow: per edge key, the loop holding it
+}
+
+// loopOwners is Set.EdgeOwners stored in the fewest bytes the number of
+// loops allows (a repair base is kept per layer, the owners are most of
+// it): per edge key, one plus the index of the loop holding the edge (0:
+// none) in width bytes, little-endian: 1 for fewer than 255 loops, 2 for
+// fewer than 65535, else 4.
+type loopOwners struct {
+	width int
+	keys  int
+	b     []byte
+}
+
+// newLoopOwners returns the owners of set's loops' edge keys in a layer
+// of spanCount spans (keys out of range are ignored, as EdgeOwners does).
+func newLoopOwners(set *Set, spanCount int) loopOwners {
+	o := loopOwners{width: 4, keys: 4 * max(spanCount, 0)}
+	switch nl := len(set.Loops); {
+	case nl < 0xff:
+		o.width = 1
+	case nl < 0xffff:
+		o.width = 2
+	}
+	o.b = make([]byte, o.width*o.keys)
+	for li := range set.Loops {
+		v := uint32(li) + 1
+		for _, k := range set.Loops[li].Keys {
+			if k < 0 || int(k) >= o.keys {
+				continue
+			}
+			i := o.width * int(k)
+			switch o.width {
+			case 1:
+				o.b[i] = uint8(v)
+			case 2:
+				binary.LittleEndian.PutUint16(o.b[i:], uint16(v))
+			default:
+				binary.LittleEndian.PutUint32(o.b[i:], v)
+			}
+		}
+	}
+	return o
+}
+
+// at returns the loop holding edge key (0 <= key < o.keys), or -1.
+func (o *loopOwners) at(key int) int {
+	i := o.width * key
+	switch o.width {
+	case 1:
+		return int(o.b[i]) - 1
+	case 2:
+		return int(binary.LittleEndian.Uint16(o.b[i:])) - 1
+	}
+	return int(binary.LittleEndian.Uint32(o.b[i:])) - 1
 }
 
 // View returns the layer the base was made from.
@@ -50,10 +105,10 @@ func (b *RepairBase) Set() *Set {
 // Owner returns the index in Set().Loops of the loop holding edge key
 // (span × 4 + direction), or -1 (no loop, or a key out of range).
 func (b *RepairBase) Owner(key int) int {
-	if b == nil || key < 0 || key >= len(b.owners) {
+	if b == nil || key < 0 || key >= b.owners.keys {
 		return -1
 	}
-	return int(b.owners[key])
+	return b.owners.at(key)
 }
 
 // NewRepairBase returns the repair base of a layer: v the view, ids the
@@ -102,7 +157,7 @@ func NewRepairBase(v *region.LayerView, ids []uint16, set *Set) (*RepairBase, er
 			}
 		}
 	}
-	return &RepairBase{view: v, ids: ids, set: set, flags: layerFlags(v, ids, nil), owners: set.EdgeOwners(n, nil)}, nil
+	return &RepairBase{view: v, ids: ids, set: set, flags: layerFlags(v, ids, nil), owners: newLoopOwners(set, n)}, nil
 }
 
 // LayerRepair is the result of RepairBase.Repair, with the memory it reuses
@@ -176,7 +231,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 	}
 	v := b.view
 	n := v.Len()
-	if len(areas) != n || len(ids) != n || len(b.flags) != n || len(b.owners) != 4*n {
+	if len(areas) != n || len(ids) != n || len(b.flags) != n || b.owners.keys != 4*n {
 		return fmt.Errorf("contour: Repair: %d areas and %d ids for a layer of %d spans", len(areas), len(ids), n)
 	}
 	for _, k := range removed {
@@ -185,7 +240,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 		}
 	}
 	base := b.set
-	links, owners := v.Links, b.owners
+	links, owners := v.Links, &b.owners
 	if len(r.gone) < n {
 		r.gone, r.stamp = make([]uint32, n), 0
 	}
@@ -206,7 +261,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 		r.gone[k] = st
 		flags[k] = 0
 		for d := range 4 {
-			if o := owners[4*int(k)+d]; o >= 0 {
+			if o := owners.at(4*int(k) + d); o >= 0 {
 				r.dead[o] = true
 			}
 		}
@@ -223,7 +278,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 				for lost&(1<<e) == 0 {
 					e++
 				}
-				if o := owners[4*j+e]; o >= 0 {
+				if o := owners.at(4*j + e); o >= 0 {
 					r.dead[o] = true
 				}
 			}
@@ -264,7 +319,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 		l.Simplified = simplify(l.Raw, l.Keys, base.MaxErrorCells, base.MaxEdgeLenCells, base.Flags, &r.idx, nil)
 		// 3. A first-build loop holding an edge of the new loop is gone.
 		for _, key := range l.Keys {
-			if o := owners[key]; o >= 0 {
+			if o := owners.at(int(key)); o >= 0 {
 				r.dead[o] = true
 			}
 		}

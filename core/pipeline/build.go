@@ -157,6 +157,17 @@ type BuildOptions struct {
 	// (TileGrid.OffMeshLinksIn) and keeps the ones it holds the start of
 	// (navmesh.TileParams.OffMeshLinks).
 	OffMeshLinks []navmesh.OffMeshLink
+	// Take, when not nil, is called with every tile that has something
+	// walkable as soon as it is built (steps 1-3 and, unless SpansOnly,
+	// step 5), on the goroutine that built it: concurrently for different
+	// tiles, never twice for one. It may keep what it needs of the tile
+	// and clear what it does not want the Build to hold (Spans,
+	// ErodedAreas, Stages, Regions, and the layers' Contours, Mesh and
+	// Detail: the build reads only the layers' Layer, Data, ContentID and
+	// Built afterwards, and the tile's counts), so that a caller keeping
+	// the tiles in another form does not hold the whole level twice. An
+	// error fails the build as a tile's failure does.
+	Take func(r *TileBuild) error
 }
 
 // TileBuild is the plain build of one tile.
@@ -349,6 +360,7 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 
 	start := time.Now()
 	results := make([]TileBuild, total)
+	spans := make([]int, total) // open spans of each tile (before Take)
 	errs := make([]error, total)
 	var next atomic.Int64 // the next tile index to take
 	var stop atomic.Bool  // set on cancellation or the first error
@@ -369,7 +381,7 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 					return
 				}
 				r := &results[i]
-				if err := buildTile(set, opt, i, &scratch, r, job); err != nil {
+				if err := buildTile(set, opt, i, &scratch, r, &spans[i], job); err != nil {
 					errs[i] = fmt.Errorf("pipeline: tile (%d, %d): %w", r.TX, r.TZ, err)
 					stop.Store(true)
 				}
@@ -430,7 +442,7 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 		}
 		b.StageTotals.add(&r.Times)
 		b.Tiles = append(b.Tiles, *r)
-		b.SpanCount += r.Spans.SpanCount()
+		b.SpanCount += spans[i]
 		b.WalkableSpans += r.WalkableSpans
 		b.MeshCounts.add(&r.Counts)
 	}
@@ -439,8 +451,9 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 }
 
 // buildTile runs steps 1-3 (job) and, unless opt.SpansOnly or nothing is
-// walkable, step 5 of tile i into r.
-func buildTile(set *NavSettings, opt BuildOptions, i int, scratch *Scratch, r *TileBuild, job tileJob) error {
+// walkable, step 5 of tile i into r, sets *spans to its open spans and
+// hands a tile with something walkable to opt.Take.
+func buildTile(set *NavSettings, opt BuildOptions, i int, scratch *Scratch, r *TileBuild, spans *int, job tileJob) error {
 	var keep *TileStages
 	if opt.KeepStages {
 		keep = &TileStages{}
@@ -468,6 +481,10 @@ func buildTile(set *NavSettings, opt BuildOptions, i int, scratch *Scratch, r *T
 	if keep != nil {
 		keep.Times = r.Times
 		r.Stages = keep
+	}
+	*spans = chf.SpanCount()
+	if opt.Take != nil {
+		return opt.Take(r)
 	}
 	return nil
 }

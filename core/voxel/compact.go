@@ -107,11 +107,22 @@ func BuildCompactHeightfield(h *Heightfield, heightCells, climbCells int) (*Comp
 		}
 		c.Cells[ci].Count = uint32(idx) - c.Cells[ci].Index
 	}
+	c.linkSpans()
+	return c, nil
+}
+
+// linkSpans sets the links of every span of c from the spans' floors and
+// clearances, with c.WalkableHeightCells and c.WalkableClimbCells (the rule
+// of BuildCompactHeightfield; every earlier link is overwritten).
+func (c *CompactHeightfield) linkSpans() {
+	w, ht := c.Width, c.Height
+	heightCells, climbCells := c.WalkableHeightCells, c.WalkableClimbCells
 	for z := 0; z < ht; z++ {
 		for x := 0; x < w; x++ {
 			cell := c.Cells[x+z*w]
 			for i := cell.Index; i < cell.Index+cell.Count; i++ {
 				s := &c.Spans[i]
+				s.Con = 0xffffffff
 				for d := 0; d < 4; d++ {
 					nx, nz := x+DirOffsetX[d], z+DirOffsetZ[d]
 					if nx < 0 || nz < 0 || nx >= w || nz >= ht {
@@ -134,7 +145,6 @@ func BuildCompactHeightfield(h *Heightfield, heightCells, climbCells int) (*Comp
 			}
 		}
 	}
-	return c, nil
 }
 
 // SpanCount returns the number of open spans.

@@ -27,5 +27,7 @@ func TestNilReceivers(t *testing.T) {
 		"Heightfield":   {Nil: (*Heightfield)(nil), Zero: &Heightfield{}, Unchecked: gridAccessors},
 		"Obstacle":      {Nil: (*Obstacle)(nil), Zero: &Obstacle{}},
 		"ObstacleError": {Nil: (*ObstacleError)(nil), Zero: &ObstacleError{}},
+		"PackedHeightfield": {Nil: (*PackedHeightfield)(nil), Zero: &PackedHeightfield{},
+			Unchecked: map[string]string{"InBorder": inner, "CellCenterM": inner, "RowHeightM": inner}},
 	})
 }

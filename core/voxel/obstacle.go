@@ -389,50 +389,74 @@ func MarkObstacle(c *CompactHeightfield, o *Obstacle, radiusCells int) (int, err
 		return 0, fmt.Errorf("voxel: MarkObstacle: compact heightfield of %d x %d columns has %d cells, %d spans and %d areas",
 			c.Width, c.Height, len(c.Cells), len(c.Spans), len(c.Areas))
 	}
-	g := ObstacleGrowthM(radiusCells, c.CellSizeM)
-	f := o.footprint(g)
-	minX, minZ, maxX, maxZ := o.GrownBoundsXZ(g)
-	x0, x1 := columnRange(minX, maxX, c.OriginM.X, c.CellSizeM, c.Width)
-	z0, z1 := columnRange(minZ, maxZ, c.OriginM.Z, c.CellSizeM, c.Height)
-	ylo, yhi := o.HeightRangeM()
-	return c.markColumns(x0, x1, z0, z1, ylo, yhi, AreaNull, f.contains), nil
+	return markObstacle(compactColumns{c}, &c.Grid, c.Areas, o, radiusCells), nil
 }
 
+// markObstacle is MarkObstacle on valid input: cols are the spans of grid
+// g, areas their areas (one per span).
+func markObstacle(cols spanColumns, g *Grid, areas []uint8, o *Obstacle, radiusCells int) int {
+	grow := ObstacleGrowthM(radiusCells, g.CellSizeM)
+	f := o.footprint(grow)
+	minX, minZ, maxX, maxZ := o.GrownBoundsXZ(grow)
+	x0, x1 := columnRange(minX, maxX, g.OriginM.X, g.CellSizeM, g.Width)
+	z0, z1 := columnRange(minZ, maxZ, g.OriginM.Z, g.CellSizeM, g.Height)
+	ylo, yhi := o.HeightRangeM()
+	return markColumns(cols, g, areas, x0, x1, z0, z1, ylo, yhi, AreaNull, f.contains)
+}
+
+// spanColumns is what marking reads of a heightfield's open spans: the
+// first span of column (x, z) (spans are numbered column by column, x +
+// z*Width, bottom up) and the number of its spans, and each span's floor
+// row.
+type spanColumns interface {
+	column(x, z int) (first, count int)
+	floorRow(i int) int
+}
+
+// compactColumns are the spanColumns of a compact heightfield.
+type compactColumns struct{ c *CompactHeightfield }
+
+func (cc compactColumns) column(x, z int) (int, int) {
+	cell := cc.c.Cells[x+z*cc.c.Width]
+	return int(cell.Index), int(cell.Count)
+}
+func (cc compactColumns) floorRow(i int) int { return int(cc.c.Spans[i].Y) }
+
 // markColumns sets to area every span of the columns [x0, x1] x [z0, z1]
-// of c whose area is not AreaNull, whose floor height (Grid.RowHeightM,
-// double) lies in [ylo, yhi] (both ends included) and whose column centre
-// (Grid.CellCenterM, double) inside reports inside the shape. inside is
-// asked at most once a column, when its first span passes the other tests.
-// Spans a cell names beyond len(c.Spans) are passed over. It returns the
-// number of spans set.
-func (c *CompactHeightfield) markColumns(x0, x1, z0, z1 int, ylo, yhi float64, area uint8, inside func(x, z float64) bool) int {
+// of cols (spans of grid g, areas one per span) whose area is not
+// AreaNull, whose floor height (Grid.RowHeightM, double) lies in [ylo, yhi]
+// (both ends included) and whose column centre (Grid.CellCenterM, double)
+// inside reports inside the shape. inside is asked at most once a column,
+// when its first span passes the other tests. Spans beyond len(areas) are
+// passed over. It returns the number of spans set.
+func markColumns(cols spanColumns, g *Grid, areas []uint8, x0, x1, z0, z1 int, ylo, yhi float64, area uint8, inside func(x, z float64) bool) int {
 	marked := 0
 	for z := z0; z <= z1; z++ {
 		for x := x0; x <= x1; x++ {
-			cell := c.Cells[x+z*c.Width]
-			if cell.Count == 0 {
+			lo, n := cols.column(x, z)
+			if n == 0 {
 				continue
 			}
 			in := -1 // unknown until a span needs it
-			for i := cell.Index; i < cell.Index+cell.Count; i++ {
-				if int(i) >= len(c.Spans) {
+			for i := lo; i < lo+n; i++ {
+				if i >= len(areas) {
 					break
 				}
-				if c.Areas[i] == AreaNull {
+				if areas[i] == AreaNull {
 					continue
 				}
-				fy := c.RowHeightM(int(c.Spans[i].Y))
+				fy := g.RowHeightM(cols.floorRow(i))
 				if fy < ylo || fy > yhi {
 					continue
 				}
 				if in < 0 {
 					in = 0
-					if inside(c.CellCenterM(x, z)) {
+					if inside(g.CellCenterM(x, z)) {
 						in = 1
 					}
 				}
 				if in == 1 {
-					c.Areas[i] = area
+					areas[i] = area
 					marked++
 				}
 			}

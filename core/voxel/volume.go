@@ -141,6 +141,20 @@ func MarkConvexVolume(c *CompactHeightfield, v *ConvexVolume) error {
 	if err := v.Validate(); err != nil {
 		return err
 	}
+	if c == nil {
+		return fmt.Errorf("voxel: MarkConvexVolume: nil compact heightfield")
+	}
+	if len(c.Cells) != c.Width*c.Height || len(c.Areas) != len(c.Spans) {
+		return fmt.Errorf("voxel: MarkConvexVolume: compact heightfield of %d x %d columns has %d cells, %d spans and %d areas",
+			c.Width, c.Height, len(c.Cells), len(c.Spans), len(c.Areas))
+	}
+	markVolume(compactColumns{c}, &c.Grid, c.Areas, v)
+	return nil
+}
+
+// markVolume is MarkConvexVolume on valid input: cols are the spans of
+// grid g, areas their areas (one per span).
+func markVolume(cols spanColumns, g *Grid, areas []uint8, v *ConvexVolume) {
 	minX, maxX := v.VertsXZ[0][0], v.VertsXZ[0][0]
 	minZ, maxZ := v.VertsXZ[0][1], v.VertsXZ[0][1]
 	for _, p := range v.VertsXZ[1:] {
@@ -148,10 +162,9 @@ func MarkConvexVolume(c *CompactHeightfield, v *ConvexVolume) error {
 		minZ, maxZ = min(minZ, p[1]), max(maxZ, p[1])
 	}
 	// Conservative column ranges; the exact test decides.
-	x0, x1 := columnRange(float64(minX), float64(maxX), c.OriginM.X, c.CellSizeM, c.Width)
-	z0, z1 := columnRange(float64(minZ), float64(maxZ), c.OriginM.Z, c.CellSizeM, c.Height)
-	c.markColumns(x0, x1, z0, z1, float64(v.MinYM), float64(v.MaxYM), v.Area, func(cx, cz float64) bool {
+	x0, x1 := columnRange(float64(minX), float64(maxX), g.OriginM.X, g.CellSizeM, g.Width)
+	z0, z1 := columnRange(float64(minZ), float64(maxZ), g.OriginM.Z, g.CellSizeM, g.Height)
+	markColumns(cols, g, areas, x0, x1, z0, z1, float64(v.MinYM), float64(v.MaxYM), v.Area, func(cx, cz float64) bool {
 		return cx >= float64(minX) && cx <= float64(maxX) && cz >= float64(minZ) && cz <= float64(maxZ) && v.contains(cx, cz)
 	})
-	return nil
 }

@@ -1,0 +1,35 @@
+package contour
+
+import "testing"
+
+// TestLoopOwners: the narrow owners a repair base keeps answer as
+// Set.EdgeOwners does, at each width (1, 2 and 4 bytes a key), keys out of
+// range ignored.
+func TestLoopOwners(t *testing.T) {
+	cases := []struct {
+		loops, width int
+	}{{0, 1}, {3, 1}, {254, 1}, {255, 2}, {70000, 4}}
+	for _, tc := range cases {
+		spans := tc.loops/2 + 3
+		set := &Set{Loops: make([]Loop, tc.loops)}
+		for li := range set.Loops {
+			// Loop li holds keys 2li and 2li+1 (mod the key count), the
+			// last loops also one key out of range.
+			k := int32(2*li) % int32(4*spans)
+			set.Loops[li].Keys = []int32{k, k + 1}
+			if li >= tc.loops-2 {
+				set.Loops[li].Keys = append(set.Loops[li].Keys, int32(4*spans+li), -1)
+			}
+		}
+		o := newLoopOwners(set, spans)
+		if o.width != tc.width {
+			t.Errorf("%d loops: width %d, want %d", tc.loops, o.width, tc.width)
+		}
+		want := set.EdgeOwners(spans, nil)
+		for k, w := range want {
+			if got := o.at(k); got != int(w) {
+				t.Fatalf("%d loops: key %d owned by %d, want %d", tc.loops, k, got, w)
+			}
+		}
+	}
+}
