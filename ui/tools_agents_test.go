@@ -136,6 +136,7 @@ func TestSpawnAgentsErrors(t *testing.T) {
 	}
 	a.AgentSeed, a.AgentCount = 1, agent.MaxCount+1
 	a.Cache = terrainCacheGame(t).App.Cache
+	a.viewStale = true // the view made before had no cache
 	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "Count 1001") || a.Crowd != nil {
 		t.Errorf("too many agents: %v, Err %q, crowd %v", err, a.Err, a.Crowd)
 	}
