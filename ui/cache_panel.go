@@ -346,7 +346,7 @@ func (g *Game) pollCache() {
 		msg = fmt.Sprintf("caches of %d agent sizes (%s) built in %s: %d tiles cached for %q", len(agents), agentNames(agents), fmtDur(res.wall), len(first.CachedTiles()), agents[0].Name)
 	}
 	a.InstallWorld(res.world, res.level, res.wall, res.carry)
-	if g.opts.AutoCache && g.cache.autoSoup == a.Soup {
+	if g.opts.AutoCache && g.cache.autoSoup == a.Soup && !res.carry {
 		msg += ". " + firstSteps
 	}
 	a.reportOK(msg)
@@ -1063,16 +1063,20 @@ func choiceButtons(ctx *debugui.Context, label string, idx *int, names []string)
 	ctx.SetGridLayout(widths, nil)
 	ctx.Text(label)
 	changed := false
-	ctx.Loop(len(names), func(i int) {
-		name := names[i]
-		if i == *idx {
-			name = "[" + name + "]"
-		}
-		ctx.Button(name).On(func() {
-			if *idx != i {
-				*idx = i
-				changed = true
+	// The buttons' ids come from this call site and the loop index: the
+	// label's scope keeps two rows of choices (Tool, Show) apart.
+	ctx.IDScope(label, func() {
+		ctx.Loop(len(names), func(i int) {
+			name := names[i]
+			if i == *idx {
+				name = "[" + name + "]"
 			}
+			ctx.Button(name).On(func() {
+				if *idx != i {
+					*idx = i
+					changed = true
+				}
+			})
 		})
 	})
 	ctx.SetGridLayout(nil, nil)
