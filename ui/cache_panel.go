@@ -833,6 +833,9 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 	}
 	q := c.queue
 	ctx.Text("Queue: " + plural(len(q), "tile") + queueText(q, 60))
+	if len(c.agents) > 1 {
+		ctx.Text(fmt.Sprintf("(the queue of agent %q; %s queued in all %d agents' caches)", c.agents[c.agent].Name, plural(c.pending, "tile"), len(c.agents)))
+	}
 	if len(c.latest) > 0 {
 		ctx.Text("Latest update:")
 		lines := updateLines(c.latest, 8)

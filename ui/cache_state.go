@@ -136,17 +136,23 @@ func failWith(err error) func(a *App) error {
 // the tools' state and the swap log start afresh. With carry set the
 // obstacles and volumes of the World in place are added to w first
 // (under new ids; an agent list changed, cache_agents.go); should one be
-// refused, w is dropped and the error shown.
+// refused, w is dropped, the error shown and nothing changes (the frame's
+// part is reset once w is in place).
 func (a *App) InstallWorld(w *world.World, level string, wall time.Duration, carry bool) {
 	if a.cacheBuilt == nil {
 		a.initCacheState()
 	}
-	a.CacheLevel = level
-	a.CacheBuildTime = wall
-	a.CacheErr = ""
-	a.SelectedObstacle = 0
-	a.ObstacleTool.drag = obstacleDrag{}
-	a.VolumeTool.Corners = nil
+	reset := func(a *App) {
+		a.CacheLevel = level
+		a.CacheBuildTime = wall
+		a.CacheErr = ""
+		a.SelectedObstacle = 0
+		a.ObstacleTool.drag = obstacleDrag{}
+		a.VolumeTool.Corners = nil
+	}
+	if !carry {
+		reset(a) // at once: the old cache's selection and tool state are gone
+	}
 	show := a.shownAgentName()
 	a.report(a.cacheDo(cacheJob{name: "new cache", run: func(k *cacheCore) func(*App) error {
 		if carry {
@@ -156,6 +162,9 @@ func (a *App) InstallWorld(w *world.World, level string, wall time.Duration, car
 		}
 		k.install(w, level, show)
 		return func(a *App) error {
+			if carry {
+				reset(a)
+			}
 			a.bumpAll()
 			return nil
 		}
