@@ -288,10 +288,14 @@ func (a *App) worldPoint(xPx, yPx float64, wPx, hPx int) (geom.Vec3, bool) {
 	return pickPoint(a.Soup, o, d)
 }
 
-// startCacheBuild builds the tile cache of the current level with the
-// Build panel's settings in the background (unless they are invalid: the
-// panel says why).
-func (g *Game) startCacheBuild() {
+// startCacheBuild builds the tile caches of the current level with the
+// Build panel's settings, one per agent size (App.CacheAgents), in the
+// background (unless they are invalid: the panel says why).
+func (g *Game) startCacheBuild() { g.buildWorld(false) }
+
+// buildWorld is startCacheBuild; carry says the obstacles and volumes in
+// place go over into the new caches (cacheResult).
+func (g *Game) buildWorld(carry bool) {
 	g.ensureCacheUI()
 	a := g.App
 	if a.Soup == nil {
@@ -309,7 +313,7 @@ func (g *Game) startCacheBuild() {
 	}
 	a.CacheErr = ""
 	g.cache.buildSoup = a.Soup
-	g.cache.runner.start(a.Soup, a.Settings, a.LevelName)
+	g.cache.runner.start(a.Soup, a.Settings, a.CacheAgents(), a.LevelName, carry)
 }
 
 // cancelCacheBuild stops the running cache build.
@@ -339,9 +343,14 @@ func (g *Game) pollCache() {
 		return
 	}
 	// The cache is the worker's once installed: count its tiles first.
-	msg := fmt.Sprintf("cache built in %s: %d tiles cached", fmtDur(res.wall), len(res.cache.CachedTiles()))
-	a.InstallCache(res.cache, res.level, res.wall)
-	if g.opts.AutoCache && g.cache.autoSoup == a.Soup {
+	agents := res.world.Agents()
+	first, _ := res.world.Cache(agents[0].Name)
+	msg := fmt.Sprintf("cache built in %s: %d tiles cached", fmtDur(res.wall), len(first.CachedTiles()))
+	if len(agents) > 1 {
+		msg = fmt.Sprintf("caches of %d agent sizes (%s) built in %s: %d tiles cached for %q", len(agents), agentNames(agents), fmtDur(res.wall), len(first.CachedTiles()), agents[0].Name)
+	}
+	a.InstallWorld(res.world, res.level, res.wall, res.carry)
+	if g.opts.AutoCache && g.cache.autoSoup == a.Soup && !res.carry {
 		msg += ". " + firstSteps
 	}
 	a.reportOK(msg)
@@ -645,7 +654,10 @@ func (g *Game) cachePanel(ctx *debugui.Context) {
 		s := c.settings
 		ctx.Text(fmt.Sprintf("Cache of %s: %d of %d tiles cached, built in %s; partition %s, detail sample %g cells, obstacle growth %.2f m.",
 			displayName(a.CacheLevel), c.cachedTiles, c.grid.TileCount(), fmtDur(a.CacheBuildTime), s.Partition, s.DetailSampleDistCells, c.growthM))
-		if settingsDiffer(s, a.Settings) {
+		if len(c.agents) > 1 {
+			ctx.Text(fmt.Sprintf("%d agent sizes (%s); showing the mesh of %q (Agent sizes below).", len(c.agents), agentNames(c.agents), c.agents[c.agent].Name))
+		}
+		if len(c.agents) > 0 && settingsDiffer(s, c.agents[c.agent].Settings(a.Settings)) {
 			ctx.Text("The Build panel's settings differ from the cache's: Build cache again to use them.")
 		}
 	}
@@ -668,8 +680,9 @@ func (g *Game) cachePanel(ctx *debugui.Context) {
 	ctx.Header("Tools", true, func() { g.toolsSection(ctx) })
 	ctx.Header("Update", true, func() { g.updateSection(ctx) })
 	ctx.Header("Snapshot and undo", true, func() { g.snapshotSection(ctx) })
-	ctx.Header("Agents", true, func() { g.agentsSection(ctx) })    // tools_agents.go
-	ctx.Header("Inspect", false, func() { g.inspectSection(ctx) }) // inspect_panel.go
+	ctx.Header("Agent sizes", true, func() { g.agentSizesSection(ctx) }) // cache_agents.go
+	ctx.Header("Agents", true, func() { g.agentsSection(ctx) })          // tools_agents.go
+	ctx.Header("Inspect", false, func() { g.inspectSection(ctx) })       // inspect_panel.go
 }
 
 // displayName shortens a level path to its file name.
@@ -826,6 +839,9 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 	}
 	q := c.queue
 	ctx.Text("Queue: " + plural(len(q), "tile") + queueText(q, 60))
+	if len(c.agents) > 1 {
+		ctx.Text(fmt.Sprintf("(the queue of agent %q; %s queued in all %d agents' caches)", c.agents[c.agent].Name, plural(c.pending, "tile"), len(c.agents)))
+	}
 	if len(c.latest) > 0 {
 		ctx.Text("Latest update:")
 		lines := updateLines(c.latest, 8)
@@ -1056,16 +1072,20 @@ func choiceButtons(ctx *debugui.Context, label string, idx *int, names []string)
 	ctx.SetGridLayout(widths, nil)
 	ctx.Text(label)
 	changed := false
-	ctx.Loop(len(names), func(i int) {
-		name := names[i]
-		if i == *idx {
-			name = "[" + name + "]"
-		}
-		ctx.Button(name).On(func() {
-			if *idx != i {
-				*idx = i
-				changed = true
+	// The buttons' ids come from this call site and the loop index: the
+	// label's scope keeps two rows of choices (Tool, Show) apart.
+	ctx.IDScope(label, func() {
+		ctx.Loop(len(names), func(i int) {
+			name := names[i]
+			if i == *idx {
+				name = "[" + name + "]"
 			}
+			ctx.Button(name).On(func() {
+				if *idx != i {
+					*idx = i
+					changed = true
+				}
+			})
 		})
 	})
 	ctx.SetGridLayout(nil, nil)

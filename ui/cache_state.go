@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"navviz/core/geom"
@@ -13,6 +14,7 @@ import (
 	"navviz/core/voxel"
 	"navviz/render"
 	"navviz/tilecache"
+	"navviz/world"
 )
 
 // The tile cache in navviz.
@@ -104,6 +106,10 @@ type cacheState struct {
 	// success (reportOK) clears only a reported error (report.go).
 	shownErr string
 
+	// agentSizes are the agent sizes of the next cache build
+	// (cache_agents.go).
+	agentSizes
+
 	// insp is the repair inspector (inspect_panel.go).
 	insp inspectState
 }
@@ -128,38 +134,68 @@ func failWith(err error) func(a *App) error {
 	return func(*App) error { return err }
 }
 
-// InstallCache makes c the cache of the current level (built for level in
-// wall time): the history, the selection, the tools' state and the swap
-// log start afresh.
-func (a *App) InstallCache(c *tilecache.Cache, level string, wall time.Duration) {
+// InstallWorld makes w the tile caches of the current level (built for
+// level in wall time), showing the agent the view showed (by name; the
+// first agent when w has none of that name): the history, the selection,
+// the tools' state and the swap log start afresh. With carry set the
+// obstacles and volumes of the World in place are added to w first
+// (under new ids; an agent list changed, cache_agents.go); should one be
+// refused, w is dropped, the error shown and nothing changes (the frame's
+// part is reset once w is in place).
+func (a *App) InstallWorld(w *world.World, level string, wall time.Duration, carry bool) {
 	if a.cacheBuilt == nil {
 		a.initCacheState()
 	}
-	a.CacheLevel = level
-	a.CacheBuildTime = wall
-	a.CacheErr = ""
-	a.SelectedObstacle = 0
-	a.ObstacleTool.drag = obstacleDrag{}
-	a.VolumeTool.Corners = nil
+	reset := func(a *App) {
+		a.CacheLevel = level
+		a.CacheBuildTime = wall
+		a.CacheErr = ""
+		a.SelectedObstacle = 0
+		a.ObstacleTool.drag = obstacleDrag{}
+		a.VolumeTool.Corners = nil
+	}
+	if !carry {
+		reset(a) // at once: the old cache's selection and tool state are gone
+	}
+	show := a.shownAgentName()
 	a.report(a.cacheDo(cacheJob{name: "new cache", run: func(k *cacheCore) func(*App) error {
-		k.install(c, level)
+		if carry {
+			if err := carryEdits(k.World, w); err != nil {
+				return failWith(err)
+			}
+		}
+		k.install(w, level, show)
 		return func(a *App) error {
+			if carry {
+				reset(a)
+			}
 			a.bumpAll()
 			return nil
 		}
 	}}))
 }
 
-// install makes c the core's cache (nil: none).
-func (k *cacheCore) install(c *tilecache.Cache, level string) {
-	k.Cache = c
+// install makes w the core's World (nil: none), showing the agent called
+// show (the first when w has none of that name).
+func (k *cacheCore) install(w *world.World, level, show string) {
+	if k.Cache != nil {
+		k.Cache.SetTrace(nil)
+	}
+	k.World, k.Cache, k.Agent = nil, nil, 0
 	k.cacheSeq++
 	k.editor = newCacheEditor(nil)
 	k.rec.stop()
-	if c != nil {
-		k.editor = newCacheEditor(c)
-		k.rec.start(level, c.Settings())
-		c.SetTrace(k.trace)
+	if agents := w.Agents(); len(agents) > 0 {
+		k.World = w
+		k.Agent = max(slices.IndexFunc(agents, func(ag world.Agent) bool { return ag.Name == show }), 0)
+		k.Cache, _ = w.Cache(agents[k.Agent].Name) // a name of w's own
+		k.editor = newCacheEditor(w)
+		first, _ := w.Cache(agents[0].Name)
+		k.rec.start(level, first.Settings())
+		if len(agents) > 1 {
+			k.rec.fail(fmt.Sprintf("the session has %d agent sizes; a scenario holds one (save a snapshot instead)", len(agents)))
+		}
+		k.Cache.SetTrace(k.trace)
 	}
 	k.editor.rec = &k.rec // the session's recording (recorder.go)
 	k.history.clear()
@@ -170,13 +206,13 @@ func (k *cacheCore) install(c *tilecache.Cache, level string) {
 // DropCache forgets the cache (another level was loaded).
 func (a *App) DropCache() {
 	if a.worker == nil {
-		if a.Cache == nil && a.editor == nil {
+		if a.World == nil && a.editor == nil {
 			return
 		}
 	} else if busy, _ := a.cacheBusy(); !busy && !a.cv().has {
 		return
 	}
-	a.InstallCache(nil, "", 0)
+	a.InstallWorld(nil, "", 0, false)
 }
 
 // bumpAll marks every cache overlay out of date.
@@ -206,7 +242,7 @@ func (a *App) cacheGrid() *pipeline.TileGrid {
 // worker: shown when it arrives).
 func (a *App) runCommand(what string, mk func(e *cacheEditor) command, sel func(cmd command) func(a *App)) error {
 	return a.cacheDo(cacheJob{name: what, run: func(k *cacheCore) func(*App) error {
-		if k.Cache == nil || k.editor == nil {
+		if k.World == nil || k.editor == nil {
 			return failWith(errNoCache)
 		}
 		cmd := mk(k.editor)
@@ -214,7 +250,7 @@ func (a *App) runCommand(what string, mk func(e *cacheEditor) command, sel func(
 			return failWith(err)
 		}
 		k.Swaps.Reset()
-		status := fmt.Sprintf("%s; %d tiles queued", cmd, k.Cache.QueueLen())
+		status := fmt.Sprintf("%s; %s", cmd, k.queuedText())
 		var selectIt func(a *App)
 		if sel != nil {
 			selectIt = sel(cmd)
@@ -256,7 +292,7 @@ func (a *App) Redo() (bool, error) { return a.replayHistory("redo", "redid", (*u
 func (a *App) replayHistory(verb, done string, step func(*undoStack, *cacheEditor) (string, bool, error)) (bool, error) {
 	replayed := false
 	err := a.cacheDo(cacheJob{name: verb, run: func(k *cacheCore) func(*App) error {
-		if k.Cache == nil || k.editor == nil {
+		if k.World == nil || k.editor == nil {
 			return nil
 		}
 		name, ok, err := step(&k.history, k.editor)
@@ -271,7 +307,7 @@ func (a *App) replayHistory(verb, done string, step func(*undoStack, *cacheEdito
 			return failWith(fmt.Errorf("ui: %s %s: %w", verb, name, err))
 		}
 		k.Swaps.Reset()
-		status := fmt.Sprintf("%s %s; %d tiles queued", done, name, k.Cache.QueueLen())
+		status := fmt.Sprintf("%s %s; %s", done, name, k.queuedText())
 		return func(a *App) error {
 			a.edited()
 			a.reportOK(status)
@@ -306,14 +342,14 @@ func (a *App) UpdateAllCache() error {
 func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles int)) (int, error) {
 	tiles := 0
 	err := a.cacheDo(cacheJob{name: name, run: func(k *cacheCore) func(*App) error {
-		c := k.Cache
-		if c == nil {
+		if k.World == nil {
 			return failWith(errNoCache)
 		}
+		queued := k.queueLen()
 		if all {
-			n = c.QueueLen()
+			n = queued
 		}
-		if n <= 0 || c.QueueLen() == 0 {
+		if n <= 0 || queued == 0 {
 			if done == nil {
 				return nil
 			}
@@ -322,16 +358,18 @@ func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles in
 				return nil
 			}
 		}
-		k.Swaps.BeforeUpdate(c, n)
-		n = min(n, c.QueueLen())
+		n = min(n, queued)
+		k.Swaps.BeforeUpdate(k.Cache, k.shownShare(n))
 		// A failed tile leaves the queue while the call's other tiles are
 		// swapped in: record them before reporting the error.
-		res, err := c.Update(n)
-		k.Swaps.AfterUpdate(&res)
+		res, err := k.World.Update(n)
+		k.Swaps.AfterUpdate(&res.Agents[k.Agent])
 		k.rec.updated(n)
 		k.Updates++
-		k.LayersBuilt += res.LayersBuilt()
-		tiles = len(res.Tiles)
+		for _, r := range res.Agents {
+			k.LayersBuilt += r.LayersBuilt()
+			tiles += len(r.Tiles)
+		}
 		rebuilt := tiles
 		return func(a *App) error {
 			a.gens.mesh++
@@ -354,7 +392,7 @@ func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles in
 // tiles, sent only when the worker has nothing else to do (the steps do
 // not pile up behind a long job).
 func (a *App) autoUpdate() {
-	if !a.AutoUpdate || len(a.cv().queue) == 0 {
+	if !a.AutoUpdate || a.cv().pending == 0 {
 		return
 	}
 	if busy, _ := a.cacheBusy(); busy {
@@ -366,9 +404,10 @@ func (a *App) autoUpdate() {
 // snapshotExt is the file extension of snapshots written by navviz.
 const snapshotExt = ".nvtc"
 
-// SaveSnapshot writes the cache's snapshot (tilecache.Cache.Snapshot) to
-// path; a path without an extension gets ".nvtc". Errors are shown and
-// returned.
+// SaveSnapshot writes the cache's snapshot to path (cacheCore.snapshot:
+// tilecache.Cache.Snapshot with one agent size, world.World.Snapshot with
+// several); a path without an extension gets ".nvtc". Errors are shown
+// and returned.
 func (a *App) SaveSnapshot(path string) (string, error) {
 	if !a.cv().has {
 		return "", a.report(errNoCache)
@@ -380,7 +419,7 @@ func (a *App) SaveSnapshot(path string) (string, error) {
 		path += snapshotExt
 	}
 	err := a.cacheDo(cacheJob{name: "save snapshot", run: func(k *cacheCore) func(*App) error {
-		data, err := k.Cache.Snapshot()
+		data, err := k.snapshot()
 		if err != nil {
 			return failWith(fmt.Errorf("ui: save snapshot: %w", err))
 		}
@@ -388,8 +427,8 @@ func (a *App) SaveSnapshot(path string) (string, error) {
 			return failWith(fmt.Errorf("ui: save snapshot: %w", err))
 		}
 		k.rec.snapshotTaken(path, data)
-		status := fmt.Sprintf("snapshot saved to %s (%d bytes, %d obstacles, %d volumes, %d tiles queued)",
-			path, len(data), len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.Cache.QueueLen())
+		status := fmt.Sprintf("snapshot saved to %s (%d bytes, %s, %d obstacles, %d volumes, %s)",
+			path, len(data), plural(len(k.World.Agents()), "agent size"), len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
 		return func(a *App) error {
 			a.reportOK(status)
 			return nil
@@ -401,8 +440,9 @@ func (a *App) SaveSnapshot(path string) (string, error) {
 	return path, nil
 }
 
-// RestoreSnapshot reads a snapshot from path and restores it into the cache
-// (tilecache.Cache.Restore). A file that cannot be read, or a snapshot that
+// RestoreSnapshot reads a snapshot from path and restores it into the
+// caches (cacheCore.restore: a World snapshot into every agent's cache, a
+// tile cache snapshot into a World of one agent size). A file that cannot be read, or a snapshot that
 // is corrupt or was taken from other geometry or settings, is an error
 // shown in the window, and the cache is untouched. On success the undo
 // history is cleared (its commands name obstacles the restored state may
@@ -429,23 +469,23 @@ func (a *App) restoreSnapshotData(data []byte, what string) error {
 // owner); what names it in messages.
 func (a *App) restoreSnapshot(what string, read func() ([]byte, error)) error {
 	return a.cacheDo(cacheJob{name: "restore snapshot", run: func(k *cacheCore) func(*App) error {
-		if k.Cache == nil {
+		if k.World == nil {
 			return failWith(errNoCache)
 		}
 		data, err := read()
 		if err != nil {
 			return failWith(err)
 		}
-		if err := k.Cache.Restore(data); err != nil {
+		if err := k.restore(data); err != nil {
 			return failWith(fmt.Errorf("ui: restore snapshot %s (the cache is unchanged): %w", what, err))
 		}
 		k.rec.restored(what, data)
-		k.editor = newCacheEditor(k.Cache)
+		k.editor = newCacheEditor(k.World)
 		k.editor.rec = &k.rec
 		k.history.clear()
 		k.Swaps.Reset()
-		status := fmt.Sprintf("restored %s: %d obstacles, %d volumes, %d tiles queued (undo history cleared)",
-			what, len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.Cache.QueueLen())
+		status := fmt.Sprintf("restored %s: %d obstacles, %d volumes, %s (undo history cleared)",
+			what, len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
 		return func(a *App) error {
 			a.SelectedObstacle = 0
 			a.ObstacleTool.drag = obstacleDrag{}
@@ -570,10 +610,13 @@ func (a *App) previewOverlay() *render.Overlay {
 
 // cacheResult is what a background cache build hands back.
 type cacheResult struct {
-	cache *tilecache.Cache
+	world *world.World
 	level string
 	wall  time.Duration
 	err   error
+	// carry says the build follows a change of the agent list: the
+	// obstacles and volumes in place go over into the new World.
+	carry bool
 }
 
 // cacheRunner builds tile caches off the game loop, as buildRunner does
@@ -583,22 +626,40 @@ type cacheRunner struct{ *jobRunner[cacheResult] }
 // newCacheRunner returns an idle runner.
 func newCacheRunner() *cacheRunner { return &cacheRunner{newJobRunner[cacheResult]()} }
 
-// start cancels any running cache build and builds a cache of soup (named
-// level) with a copy of s.
-func (r *cacheRunner) start(soup *level.Soup, s pipeline.NavSettings, lvl string) {
+// start cancels any running cache build and builds a World of soup (named
+// level) with a copy of s and of agents (carry: see cacheResult).
+func (r *cacheRunner) start(soup *level.Soup, s pipeline.NavSettings, agents []world.Agent, lvl string, carry bool) {
 	s = detachSettings(s)
+	agents = slices.Clone(agents)
 	r.run(func(ctx context.Context, progress func(done, total int)) cacheResult {
 		t0 := time.Now()
-		c, err := buildCache(ctx, soup, &s, progress)
-		return cacheResult{cache: c, level: lvl, wall: time.Since(t0), err: err}
+		w, err := buildCache(ctx, soup, &s, agents, progress)
+		return cacheResult{world: w, level: lvl, wall: time.Since(t0), err: err, carry: carry}
 	})
 }
 
-// buildCache indexes soup and builds its tile cache.
-func buildCache(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, progress func(done, total int)) (*tilecache.Cache, error) {
-	chunky, err := indexLevel(soup, "build a cache of")
-	if err != nil {
-		return nil, err
+// buildCache builds the World of soup: one tile cache per agent
+// (world.Build), progress counting the tiles of all of them.
+func buildCache(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, agents []world.Agent, progress func(done, total int)) (*world.World, error) {
+	if soup == nil {
+		return nil, fmt.Errorf("ui: no level to build a cache of")
 	}
-	return tilecache.BuildChunk(ctx, s, soup, chunky, tilecache.Options{Progress: progress})
+	return world.Build(ctx, *s, soup, agents, tilecache.Options{Progress: agentsProgress(len(agents), progress)})
+}
+
+// agentsProgress turns the progress of n builds made one after the other
+// (each counting its tiles from 1, never concurrently) into one count
+// over all of them.
+func agentsProgress(n int, progress func(done, total int)) func(done, total int) {
+	if progress == nil {
+		return nil
+	}
+	agent, last := 0, 0
+	return func(done, total int) {
+		if done <= last && agent+1 < n {
+			agent++ // the next agent's build started
+		}
+		last = done
+		progress(agent*total+done, n*total)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"navviz/render"
 	"navviz/scenario"
 	"navviz/tilecache"
+	"navviz/world"
 )
 
 // The tile cache's worker.
@@ -46,8 +47,17 @@ type cacheJob struct {
 // cacheCore is the tile cache with the state that changes with it. With a
 // worker only the worker's goroutine touches it.
 type cacheCore struct {
-	// Cache is the tile cache of the current level (nil before "Build
-	// cache" and after loading another level).
+	// World is the level's tile caches, one per agent size
+	// (world.World; nil before "Build cache" and after loading another
+	// level). The tools' edits, Update and snapshots go through it, so
+	// every agent's mesh is carved (cache_agents.go).
+	World *world.World
+	// Agent is the index in World.Agents() of the agent whose cache is
+	// Cache: the mesh the cache overlays, the path, the crowd and the
+	// inspector show.
+	Agent int
+	// Cache is the shown agent's tile cache (nil without a World). Read
+	// it; edit the World.
 	Cache *tilecache.Cache
 	// Swaps is the swap log the "swaps" overlay shows
 	// (scenario.SwapLog): the tiles rebuilt since the last edit, those of
@@ -97,6 +107,13 @@ type cacheView struct {
 	links       []navmesh.OffMeshLink
 	nextLink    tilecache.OffMeshLinkID
 	queue       [][2]int
+	// pending is the number of tiles queued in every agent's cache
+	// (queue is the shown agent's).
+	pending int
+	// agents are the World's agent sizes, agent the index of the shown
+	// one (its cache is the one this view shows).
+	agents []world.Agent
+	agent  int
 	// mesh is the cache's mesh: a clone with a worker, the cache's own
 	// without (nil without a cache).
 	mesh *navmesh.Mesh
@@ -122,7 +139,8 @@ func makeCacheView(k *cacheCore, want cacheOverlayWant, detach bool) *cacheView 
 		settings: c.Settings(), grid: c.Grid(), cachedTiles: len(c.CachedTiles()), growthM: c.ObstacleGrowthM(),
 		nextObs: c.NextObstacleID(), nextVol: c.NextVolumeID(),
 		obstacles: c.Obstacles(), volumes: c.Volumes(), links: c.OffMeshLinks(), nextLink: c.NextOffMeshLinkID(), queue: c.Queue(),
-		mesh:   c.Mesh(),
+		mesh:    c.Mesh(),
+		pending: k.queueLen(), agents: k.World.Agents(), agent: k.Agent,
 		latest: slices.Clone(k.Swaps.Latest), swapTiles: slices.Clone(k.Swaps.Tiles),
 		updates: k.Updates, layersBuilt: k.LayersBuilt,
 		undoDepth: len(k.history.done),

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
@@ -122,6 +123,9 @@ func (g *Game) viewPanel(ctx *debugui.Context) {
 			ctx.Text("No overlay is on.")
 		}
 		legendRows(ctx, names)
+		if v := a.cv(); v.has && slices.Contains(names, render.OverlayCachePolys) && v.agent < len(v.agents) {
+			ctx.Text(fmt.Sprintf("cache-polys shows the mesh of agent %q (Cache panel, Agent sizes).", v.agents[v.agent].Name))
+		}
 	})
 
 	g.viewModeIdx = 0

@@ -177,7 +177,7 @@ func (g *Game) readSignature(captured debugui.InputCapturingState) uiSignature {
 		},
 	}
 	if v := g.App.cv(); v.has {
-		sig.st.cacheWork = [2]int{len(v.queue), v.updates}
+		sig.st.cacheWork = [2]int{v.pending, v.updates}
 	}
 	_, sig.st.cacheWaiting = g.App.cacheBusy()
 	if g.cache.runner != nil {

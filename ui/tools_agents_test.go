@@ -135,7 +135,8 @@ func TestSpawnAgentsErrors(t *testing.T) {
 		t.Errorf("negative seed: %v, Err %q", err, a.Err)
 	}
 	a.AgentSeed, a.AgentCount = 1, agent.MaxCount+1
-	a.InstallCache(terrainCacheGame(t).App.Cache, "terrain", 0) // through the core, as a build installs it
+	a.Cache = terrainCacheGame(t).App.Cache
+	a.viewStale = true // the view made before had no cache
 	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "Count 1001") || a.Crowd != nil {
 		t.Errorf("too many agents: %v, Err %q, crowd %v", err, a.Err, a.Crowd)
 	}

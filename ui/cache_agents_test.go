@@ -1,0 +1,325 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"navviz/tilecache"
+	"navviz/world"
+)
+
+// largeAgent is the "large" preset.
+var largeAgent = agentPresets[1].agent
+
+// twoAgentGame returns a game on terrain whose cache (obstacle preset,
+// built through the Cache panel's actions) has the agents "default" and
+// "large", auto update off, no worker.
+func twoAgentGame(t *testing.T) *Game {
+	t.Helper()
+	g := newTestGame(t, "terrain")
+	drawFrames(t, g, 1)
+	g.applyObstaclePreset()
+	if err := g.App.AddAgentSize(largeAgent); err != nil {
+		t.Fatal(err)
+	}
+	g.startCacheBuild()
+	waitCache(t, g)
+	g.App.AutoUpdate = false
+	if n := len(g.App.World.Agents()); n != 2 {
+		t.Fatalf("the World has %d agents, want 2", n)
+	}
+	return g
+}
+
+// agentMeshes returns the tile bytes of every agent's mesh of a's World.
+func agentMeshes(t *testing.T, a *App) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, ag := range a.World.Agents() {
+		m, err := a.World.Mesh(ag.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[ag.Name] = meshTiles(t, m)
+	}
+	return out
+}
+
+// TestTwoAgentsObstacle builds a two-agent World through the App, places
+// one obstacle with the Obstacle tool and runs Update all: both agents'
+// meshes changed, and each equals the mesh of a tile cache built alone
+// with that agent's settings after the same obstacle and UpdateAll, byte
+// for byte. Showing the other agent changes the view's mesh and cache;
+// an unknown agent is an error and changes nothing.
+func TestTwoAgentsObstacle(t *testing.T) {
+	g := twoAgentGame(t)
+	a := g.App
+	before := agentMeshes(t, a)
+	pts := a.demoPoints(1)
+	if len(pts) == 0 {
+		t.Fatal("no walkable point")
+	}
+	a.Tool = toolObstacle
+	a.ObstacleTool.ShapeIdx = 0
+	a.ObstaclePress(pts[0])
+	if err := a.ObstacleRelease(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.UpdateAllCache(); err != nil {
+		t.Fatal(err)
+	}
+	obs := a.World.Obstacles()
+	if len(obs) != 1 || a.World.QueueLen() != 0 || a.Err != "" {
+		t.Fatalf("after the obstacle: %d obstacles, %d queued, Err %q", len(obs), a.World.QueueLen(), a.Err)
+	}
+	after := agentMeshes(t, a)
+	chunky, err := indexLevel(a.Soup, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ag := range a.World.Agents() {
+		if bytes.Equal(before[ag.Name], after[ag.Name]) {
+			t.Errorf("agent %q: the obstacle did not change the mesh", ag.Name)
+		}
+		c, _ := a.World.Cache(ag.Name)
+		s := c.Settings()
+		if ag.RadiusM != s.AgentRadiusM || (ag.Name == "large") != (s.AgentRadiusM == largeAgent.RadiusM) {
+			t.Errorf("agent %q: cache radius %v", ag.Name, s.AgentRadiusM)
+		}
+		alone, err := tilecache.BuildChunk(context.Background(), &s, a.Soup, chunky, tilecache.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := alone.AddObstacle(obs[0].Obstacle); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := alone.UpdateAll(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(meshTiles(t, alone.Mesh()), after[ag.Name]) {
+			t.Errorf("agent %q: the World's mesh differs from a cache of its own with the same obstacle", ag.Name)
+		}
+	}
+
+	v0 := a.cv()
+	if v0.agent != 0 || a.shownAgentName() != defaultAgentName {
+		t.Fatalf("shown agent %d %q, want default", v0.agent, a.shownAgentName())
+	}
+	if err := a.ShowAgent("large"); err != nil {
+		t.Fatal(err)
+	}
+	v1 := a.cv()
+	large, _ := a.World.Cache("large")
+	if v1.agent != 1 || a.Cache != large || v1.mesh == v0.mesh || !bytes.Equal(meshTiles(t, v1.mesh), after["large"]) {
+		t.Errorf("show large: view agent %d, cache is large's %v, mesh changed %v", v1.agent, a.Cache == large, v1.mesh != v0.mesh)
+	}
+	if v1.cacheSeq == v0.cacheSeq || v1.growthM == v0.growthM {
+		t.Errorf("show large: cacheSeq %d -> %d, growth %v -> %v", v0.cacheSeq, v1.cacheSeq, v0.growthM, v1.growthM)
+	}
+	if err := a.ShowAgent("troll"); err == nil || !strings.Contains(a.Err, `"troll"`) || a.Cache != large {
+		t.Errorf("show troll: %v, Err %q, cache still large's %v", err, a.Err, a.Cache == large)
+	}
+	drawFrames(t, g, 1) // the panels and overlays draw the large agent's mesh
+}
+
+// TestTwoAgentsSnapshot saves a two-agent World's snapshot (a World
+// snapshot, every agent), changes both meshes and restores it: both
+// meshes and the obstacles are back. A tile cache snapshot, which holds
+// one agent, is refused with the caches unchanged.
+func TestTwoAgentsSnapshot(t *testing.T) {
+	g := twoAgentGame(t)
+	a := g.App
+	pts := a.demoPoints(2)
+	if len(pts) < 2 {
+		t.Fatal("too few walkable points")
+	}
+	place := func(i int) {
+		a.Tool = toolObstacle
+		a.SelectedObstacle = 0
+		a.ObstaclePress(pts[i])
+		if err := a.ObstacleRelease(); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.UpdateAllCache(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	place(0)
+	saved := agentMeshes(t, a)
+	path, err := a.SaveSnapshot(filepath.Join(t.TempDir(), "two"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	place(1)
+	changed := agentMeshes(t, a)
+	for name := range saved {
+		if bytes.Equal(saved[name], changed[name]) {
+			t.Fatalf("agent %q: the second obstacle did not change the mesh", name)
+		}
+	}
+	large, _ := a.World.Cache("large")
+	single, err := large.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.restoreSnapshotData(single, "one cache"); err == nil || !strings.Contains(a.Err, "one agent size") {
+		t.Errorf("a tile cache snapshot into two agents: %v, Err %q", err, a.Err)
+	}
+	if got := agentMeshes(t, a); !bytes.Equal(got["large"], changed["large"]) || len(a.World.Obstacles()) != 2 {
+		t.Error("a refused restore changed the caches")
+	}
+	if err := a.RestoreSnapshot(path); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(a.World.Obstacles()); n != 1 || a.World.QueueLen() != 0 {
+		t.Errorf("restored: %d obstacles, %d queued, want 1 and 0", n, a.World.QueueLen())
+	}
+	got := agentMeshes(t, a)
+	for name := range saved {
+		if !bytes.Equal(got[name], saved[name]) {
+			t.Errorf("agent %q: the restored mesh differs from the saved one", name)
+		}
+	}
+}
+
+// TestAgentListRebuild: with a cache, adding an agent size through the
+// panel's path rebuilds the World in the background with the obstacle
+// carried over (into every agent), and the shown agent stays shown;
+// removing it rebuilds again. The worker hands the view of the agent
+// shown.
+func TestAgentListRebuild(t *testing.T) {
+	g := twoAgentGame(t)
+	a := g.App
+	a.EnableCacheWorker()
+	pts := a.demoPoints(1)
+	a.Tool = toolObstacle
+	a.ObstaclePress(pts[0])
+	a.report(a.ObstacleRelease())
+	a.report(a.ShowAgent("large"))
+	waitWorker(t, g)
+	if a.shownAgentName() != "large" || len(a.cv().obstacles) != 1 || a.Err != "" {
+		t.Fatalf("shown %q, %d obstacles, Err %q", a.shownAgentName(), len(a.cv().obstacles), a.Err)
+	}
+	if err := a.AddAgentSize(agentPresets[0].agent); err != nil {
+		t.Fatal(err)
+	}
+	g.rebuildForAgents()
+	waitRebuild(t, g)
+	v := a.cv()
+	if len(v.agents) != 3 || v.agents[2].Name != "small" || a.shownAgentName() != "large" || len(v.obstacles) != 1 || v.pending == 0 {
+		t.Errorf("after adding small: agents %q, shown %q, %d obstacles, %d tiles pending, Err %q",
+			agentNames(v.agents), a.shownAgentName(), len(v.obstacles), v.pending, a.Err)
+	}
+	if err := a.RemoveAgentSize("large"); err != nil {
+		t.Fatal(err)
+	}
+	g.rebuildForAgents()
+	waitRebuild(t, g)
+	if v := a.cv(); agentNames(v.agents) != "default, small" || a.shownAgentName() != defaultAgentName || len(v.obstacles) != 1 {
+		t.Errorf("after removing large: agents %q, shown %q, %d obstacles", agentNames(v.agents), a.shownAgentName(), len(v.obstacles))
+	}
+}
+
+// waitRebuild runs frames until g's cache build ended and the worker
+// installed its World.
+func waitRebuild(t *testing.T, g *Game) {
+	t.Helper()
+	deadline := time.Now().Add(120 * time.Second)
+	for running := true; running; running, _, _ = g.cache.runner.progress() {
+		drawFrames(t, g, 1)
+		if time.Now().After(deadline) {
+			t.Fatal("cache build did not finish in 120 s")
+		}
+	}
+	waitWorker(t, g)
+}
+
+// TestAgentSizeErrors: every bad agent size is an error naming it, shown
+// in the window, and the list stays as it was.
+func TestAgentSizeErrors(t *testing.T) {
+	a := NewApp()
+	if err := a.AddAgentSize(largeAgent); err != nil {
+		t.Fatal(err)
+	}
+	bad := func(f func(*world.Agent)) world.Agent {
+		ag := agentPresets[0].agent
+		f(&ag)
+		return ag
+	}
+	for _, tc := range []struct {
+		name string
+		ag   world.Agent
+		want string
+	}{
+		{"empty name", bad(func(ag *world.Agent) { ag.Name = "  " }), "name is empty"},
+		{"default", bad(func(ag *world.Agent) { ag.Name = defaultAgentName }), "taken"},
+		{"duplicate", largeAgent, "taken"},
+		{"negative radius", bad(func(ag *world.Agent) { ag.RadiusM = -1 }), `"small"`},
+		{"zero height", bad(func(ag *world.Agent) { ag.HeightM = 0 }), `"small"`},
+		{"slope 95", bad(func(ag *world.Agent) { ag.MaxSlopeDeg = 95 }), `"small"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := a.AddAgentSize(tc.ag)
+			if err == nil || !strings.Contains(a.Err, tc.want) {
+				t.Errorf("AddAgentSize(%+v) = %v, Err %q, want %q", tc.ag, err, a.Err, tc.want)
+			}
+			if agentNames(a.CacheAgents()) != "default, large" {
+				t.Errorf("the list changed: %s", agentNames(a.CacheAgents()))
+			}
+		})
+	}
+	for _, name := range []string{defaultAgentName, "troll"} {
+		if err := a.RemoveAgentSize(name); err == nil || !strings.Contains(a.Err, name) {
+			t.Errorf("RemoveAgentSize(%q) = %v, Err %q", name, err, a.Err)
+		}
+	}
+	if err := a.ShowAgent("large"); err == nil || !strings.Contains(a.Err, "no tile cache") {
+		t.Errorf("ShowAgent without a cache: %v, Err %q", err, a.Err)
+	}
+	for i := len(a.CacheAgents()); i < world.MaxAgents; i++ {
+		if err := a.AddAgentSize(bad(func(ag *world.Agent) { ag.Name = strings.Repeat("x", i) })); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.AddAgentSize(bad(func(ag *world.Agent) { ag.Name = "one more" })); err == nil || !strings.Contains(a.Err, "16") {
+		t.Errorf("a 17th agent: %v, Err %q", err, a.Err)
+	}
+}
+
+// TestAgentsProgress: the progress of builds made one after the other
+// counts on over all of them.
+func TestAgentsProgress(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		n     int
+		calls [][2]int
+		want  [][2]int
+	}{
+		{"one agent", 1, [][2]int{{1, 2}, {2, 2}}, [][2]int{{1, 2}, {2, 2}}},
+		{"two agents", 2, [][2]int{{1, 2}, {2, 2}, {1, 2}, {2, 2}}, [][2]int{{1, 4}, {2, 4}, {3, 4}, {4, 4}}},
+		{"one tile each", 3, [][2]int{{1, 1}, {1, 1}, {1, 1}}, [][2]int{{1, 3}, {2, 3}, {3, 3}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got [][2]int
+			p := agentsProgress(tc.n, func(done, total int) { got = append(got, [2]int{done, total}) })
+			for _, c := range tc.calls {
+				p(c[0], c[1])
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("call %d: got %v, want %v", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+	if agentsProgress(2, nil) != nil {
+		t.Error("a nil progress gave a function")
+	}
+}
