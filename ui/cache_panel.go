@@ -736,7 +736,7 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 
 	switch a.Tool {
 	case toolSelect:
-		ctx.Text("Left-click picks a polygon of the plain build (Inspector). Choose obstacle or volume to edit the cache.")
+		ctx.Text("Left-click picks a polygon of the live navmesh (Inspector). Choose obstacle, volume or link to edit the cache, agents to send the crowd.")
 	case toolAgents:
 		ctx.Text("Click the level: every agent heads there (Agents section below).")
 	case toolObstacle:

@@ -66,8 +66,11 @@ type Game struct {
 	lay              screenLayout
 	dock             dockState
 	dockPrevLeft     bool
-	frames           int    // frames drawn so far
-	pending          string // level to load in the next Update ("" none)
+	frames           int // frames drawn so far
+	// paced is set by Run: Update paces the loop (pace.go).
+	paced    bool
+	lastTick time.Time
+	pending  string // level to load in the next Update ("" none)
 
 	shotPath    string            // screenshot to save at the end of the next Draw
 	quit        bool              // Update returns ebiten.Termination
@@ -173,6 +176,10 @@ func Run(opts Options) error {
 		debug.SetMemoryLimit(memoryLimitBytes)
 	}
 	keepCHeap()
+	// One Update per frame, paced to tickRate (pace.go): no frame reads
+	// input that no Update sees.
+	ebiten.SetTPS(ebiten.SyncWithFPS)
+	g.paced = true
 	ebiten.SetWindowTitle("navviz")
 	ebiten.SetWindowSize(g.opts.Width, g.opts.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
@@ -209,6 +216,7 @@ func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 // Update implements ebiten.Game: it applies dialog results and dropped
 // files, runs the panels, and turns the remaining input into camera moves.
 func (g *Game) Update() error {
+	g.pace()
 	if g.quit {
 		return ebiten.Termination
 	}

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/ebitengine/debugui"
-	"github.com/hajimehoshi/ebiten/v2"
 
 	"navviz/core/agent"
 	"navviz/core/geom"
@@ -227,8 +226,8 @@ func (a *App) tickAgents() bool {
 	return a.StepAgents(n)
 }
 
-// tps is Ebitengine's ticks per second (a variable for tests).
-var tps = ebiten.TPS
+// tps is the loop's ticks per second (pace.go; a variable for tests).
+var tps = func() int { return tickRate }
 
 // agentStepS is the crowd's time step: one tick of Ebitengine's loop.
 func agentStepS() float32 { return float32(1 / float64(max(tps(), 1))) }

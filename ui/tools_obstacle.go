@@ -15,7 +15,7 @@ import (
 type toolKind int
 
 const (
-	// toolSelect: a click picks a polygon of the plain build and selects
+	// toolSelect: a click picks a polygon of the live navmesh (liveMesh) and selects
 	// its tile (the default; see App.Click).
 	toolSelect toolKind = iota
 	// toolObstacle: a click places an obstacle, a drag moves one, the
