@@ -346,10 +346,12 @@ func (v *sceneView) pushTri(a, b, c render.ScreenVertex, level int) {
 }
 
 // minMovingTriArea2Px is twice the screen area in pixels below which a
-// moving (coarse) view drops a triangle: under 4 pixels of the
+// moving (coarse) view drops a triangle: under 2 pixels of the
 // reduced-resolution view (small props vanish while the camera moves; on
-// city this halves the triangles llvmpipe sets up per frame).
-const minMovingTriArea2Px = 8
+// city 22k triangles a frame instead of 36k). At 4 pixels whole buildings
+// vanished: city's walls are 3 x 3.5 m panels, about 4 such pixels each
+// with the level framed.
+const minMovingTriArea2Px = 4
 
 // triArea2 returns twice the screen area of abc in square pixels.
 func triArea2(a, b, c render.ScreenVertex) float64 {

@@ -67,6 +67,8 @@ type Game struct {
 	dock             dockState
 	dockPrevLeft     bool
 	frames           int // frames drawn so far
+	// panelsDrawn is when Draw last drew the panels.
+	panelsDrawn time.Time
 	// paced is set by Run: Update paces the loop (pace.go).
 	paced    bool
 	lastTick time.Time
@@ -409,16 +411,31 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		g.stats.frameEnd(t0, t1)
 		g.bench.benchFrame(t0, t1.Sub(t0), g.view.key.cam)
 	}()
-	screen.Fill(backgroundColor)
 	// The scene and its labels are drawn clipped to the view's rectangle.
 	view := screen.SubImage(g.lay.view.Intersect(screen.Bounds())).(*ebiten.Image)
+	// A frame for a new view or moved agents alone redraws the view and
+	// keeps the panels on screen (the screen is not cleared between
+	// frames), refreshing them (the Stats figures) panelsRefresh apart:
+	// debugui's text is thousands of glyphs for llvmpipe to set up.
+	panels := !g.opts.HideUI && (!g.redraw.sceneOnly() || t0.Sub(g.panelsDrawn) >= panelsRefresh)
+	if panels || g.opts.HideUI {
+		screen.Fill(backgroundColor)
+	} else {
+		view.Fill(backgroundColor)
+		if st := g.lay.status.Intersect(screen.Bounds()); !st.Empty() {
+			screen.SubImage(st).(*ebiten.Image).Fill(backgroundColor) // the message bar is translucent
+		}
+	}
 	g.drawView(view)
 	if !g.opts.HideUI {
 		// --hide-ui: the scene only, no labels, panels or messages.
 		g.drawCacheLabels(view)
-		g.drawGrips(screen)
-		g.ui.Draw(screen)
 		g.drawMessages(screen)
+		if panels {
+			g.drawGrips(screen)
+			g.ui.Draw(screen)
+			g.panelsDrawn = t0
+		}
 	}
 	// A scripted run with --build counts its frames once the build is
 	// done, with --demo-obstacles once the demo has run, with --scenario
@@ -448,6 +465,10 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		}
 	}
 }
+
+// panelsRefresh is the longest a frame for the scene alone leaves the
+// panels as they were (Draw).
+const panelsRefresh = 250 * time.Millisecond
 
 // saveScreen reads the screen back and writes it to path as PNG.
 func saveScreen(screen *ebiten.Image, path string) error {

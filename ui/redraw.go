@@ -105,7 +105,18 @@ type redrawState struct {
 	// how many frames were drawn and skipped.
 	lastReason     redrawReason
 	drawn, skipped int
+	// taken is the reasons the frame being drawn was due for (0 for a
+	// settling frame).
+	taken redrawReason
 }
+
+// sceneReasons change only the 3D view: a frame due for them alone may
+// leave the panels as they are on screen (Game.Draw).
+const sceneReasons = reasonView | reasonAgents
+
+// sceneOnly reports whether the frame being drawn is due for scene
+// reasons alone.
+func (r *redrawState) sceneOnly() bool { return r.taken != 0 && r.taken&^sceneReasons == 0 }
 
 // mark records reason: the next Draw draws.
 func (r *redrawState) mark(reason redrawReason) {
@@ -140,6 +151,7 @@ func (r *redrawState) due(screen *ebiten.Image) bool {
 	if r.pending != 0 {
 		r.lastReason = r.pending
 	}
+	r.taken = r.pending
 	r.pending = 0
 	r.settle = max(r.settle-1, 0)
 	r.drawn++
