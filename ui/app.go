@@ -11,6 +11,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"navviz/core/geom"
@@ -147,18 +148,30 @@ func (a *App) SetOverlayVisible(name string, visible bool) {
 	}
 }
 
-// ShowOnly shows exactly the named overlays and hides every other one. An
-// unknown name is an error listing the overlays there are, and changes
-// nothing.
+// ShowOnly shows exactly the named overlays and hides every other one,
+// the tile cache's too (render.CacheOverlayNames: shown once there is a
+// cache). An unknown name is an error listing the overlays there are, and
+// changes nothing.
 func (a *App) ShowOnly(names []string) error {
 	var known []string
 	for _, o := range a.Scene.Overlays {
 		known = append(known, o.Name)
 	}
+	for _, n := range render.CacheOverlayNames {
+		if !slices.Contains(known, n) {
+			known = append(known, n)
+		}
+	}
 	for _, n := range names {
-		if a.Scene.Overlay(n) == nil {
+		if !slices.Contains(known, n) {
 			return fmt.Errorf("ui: unknown overlay %q, want some of %s", n, strings.Join(known, ", "))
 		}
+	}
+	if a.cacheBuilt == nil {
+		a.initCacheState()
+	}
+	for _, n := range render.CacheOverlayNames {
+		a.cacheVis[n] = slices.Contains(names, n)
 	}
 	a.Scene.SetVisible(names)
 	a.Gen++

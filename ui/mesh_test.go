@@ -218,6 +218,15 @@ func TestShowOnlyOverlays(t *testing.T) {
 	if _, err := NewGame(Options{Level: "terrain", Overlays: []string{"input", "bogus"}}); err == nil || !strings.Contains(err.Error(), "portals") {
 		t.Errorf("unknown overlay: %v", err)
 	}
+	// The cache's overlays are named before the cache exists (the frame
+	// benchmark's --overlays): shown once it is built, the others hidden.
+	g, err = NewGame(Options{Level: "terrain", Width: 320, Height: 200, Overlays: []string{"input", "cache-polys"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.App.cacheVis["cache-polys"] || g.App.cacheVis["swaps"] {
+		t.Errorf("cache overlays to show: %v, want cache-polys alone", g.App.cacheVis)
+	}
 }
 
 // BenchmarkSceneBuildMesh measures a camera move on city with one mesh
