@@ -64,11 +64,6 @@ type offMeshDrag struct {
 	moved  bool
 }
 
-// offMeshHandle follows one link as obstacleHandle follows an obstacle
-// (a removed link added back by undo gets a new id); the editor holds
-// them (cacheEditor.link).
-type offMeshHandle struct{ id tilecache.OffMeshLinkID }
-
 // offMeshOps is the part of tilecache.Cache the link commands use.
 type offMeshOps interface {
 	AddOffMeshLink(navmesh.OffMeshLink) (tilecache.OffMeshLinkID, error)
@@ -93,14 +88,7 @@ func (a *App) offMeshState() *offMeshTool {
 }
 
 // link returns the editor's handle of link id (made on first need).
-func (e *cacheEditor) link(id tilecache.OffMeshLinkID) *offMeshHandle {
-	if h, ok := e.links[id]; ok {
-		return h
-	}
-	h := &offMeshHandle{id: id}
-	e.links[id] = h
-	return h
-}
+func (e *cacheEditor) link(id tilecache.OffMeshLinkID) *offMeshHandle { return handleOf(e.links, id) }
 
 // offMeshOpsOf returns the editor's cache as offMeshOps. The session
 // recorder does not write links yet: a session that edits them cannot be

@@ -29,12 +29,27 @@ type cacheOps interface {
 	RemoveVolume(tilecache.VolumeID) error
 }
 
-// obstacleHandle follows one obstacle of the cache through remove and add:
-// id is its current id, 0 while it is not in the cache.
-type obstacleHandle struct{ id tilecache.ObstacleID }
+// handle follows one obstacle, volume or off-mesh link of the cache
+// through remove and add (undo adds a removed one back under a new id): id
+// is its current id, 0 while it is not in the cache.
+type handle[ID comparable] struct{ id ID }
 
-// volumeHandle follows one volume as obstacleHandle follows an obstacle.
-type volumeHandle struct{ id tilecache.VolumeID }
+// The handles of the three kinds of edits.
+type (
+	obstacleHandle = handle[tilecache.ObstacleID]
+	volumeHandle   = handle[tilecache.VolumeID]
+	offMeshHandle  = handle[tilecache.OffMeshLinkID]
+)
+
+// handleOf returns the handle of id in m (made on first need).
+func handleOf[ID comparable](m map[ID]*handle[ID], id ID) *handle[ID] {
+	if h, ok := m[id]; ok {
+		return h
+	}
+	h := &handle[ID]{id: id}
+	m[id] = h
+	return h
+}
 
 // cacheEditor applies commands to a cache and keeps the handles of the
 // obstacles and volumes in force by id, so that a tool acting on id n
@@ -61,24 +76,10 @@ func newCacheEditor(c cacheOps) *cacheEditor {
 var errNoCache = errors.New("ui: no tile cache: build the cache first")
 
 // obstacle returns the handle of obstacle id (made on first need).
-func (e *cacheEditor) obstacle(id tilecache.ObstacleID) *obstacleHandle {
-	if h, ok := e.obs[id]; ok {
-		return h
-	}
-	h := &obstacleHandle{id: id}
-	e.obs[id] = h
-	return h
-}
+func (e *cacheEditor) obstacle(id tilecache.ObstacleID) *obstacleHandle { return handleOf(e.obs, id) }
 
 // volume returns the handle of volume id (made on first need).
-func (e *cacheEditor) volume(id tilecache.VolumeID) *volumeHandle {
-	if h, ok := e.vols[id]; ok {
-		return h
-	}
-	h := &volumeHandle{id: id}
-	e.vols[id] = h
-	return h
-}
+func (e *cacheEditor) volume(id tilecache.VolumeID) *volumeHandle { return handleOf(e.vols, id) }
 
 // addObstacle adds o and points h at its new id.
 func (e *cacheEditor) addObstacle(h *obstacleHandle, o voxel.Obstacle) error {
