@@ -174,15 +174,25 @@ func BenchmarkRebuildTile(b *testing.B) {
 // ("repair") and without it ("scratch"). One op is one cycle; it also
 // reports ms/cycle, the layer builds per cycle and how many of them were
 // repaired.
-func BenchmarkCityCycle(b *testing.B) {
-	soup := loadLevel(b, "city")
+func BenchmarkCityCycle(b *testing.B) { benchCycle(b, "city") }
+
+// BenchmarkCity4x4Cycle is BenchmarkCityCycle on city4x4 (16 copies of
+// city, 800 x 800 m; the points lie in its first copy, so a cycle rebuilds
+// the same tiles): the cycle's cost should not grow with the level
+// (docs/tilecache.md §9). Its build takes seconds and about 300 MB.
+func BenchmarkCity4x4Cycle(b *testing.B) { benchCycle(b, "city4x4") }
+
+// benchCycle runs the city cycle's benchmarks on the built-in level name
+// (city or city4x4), one worker.
+func benchCycle(b *testing.B, name string) {
+	soup := loadLevel(b, name)
 	s := pipeline.DefaultSettings()
 	s.Partition, s.DetailSampleDistCells = pipeline.Layers, 0
 	ch, err := level.NewChunky(soup, 256)
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := BuildChunk(context.Background(), &s, soup, ch, Options{})
+	c, err := BuildChunk(context.Background(), &s, soup, ch, Options{Workers: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync"
 
 	"navviz/core/level"
 	"navviz/core/navmesh"
@@ -97,15 +98,17 @@ type Cache struct {
 	// for one tile on one goroutine.
 	failBuild func(tx, tz, layer int) error
 
-	times     *UpdateTimes    // SetUpdateTimes; nil: no clock is read
-	layerCap  int             // Options.LayerTiles (DefaultLayerTiles for 0)
-	layered   []int32         // the tiles holding layers, least recently rebuilt first
-	workers   int             // Options.Workers (GOMAXPROCS for 0), at least 1
-	scratch   []*buildScratch // one per Update worker, made on need
-	freeAreas [][]uint8       // spare area buffers (takeAreas, putAreas)
-	buildIdx  []int32         // buildPlans' list of the plans to build
-	plans     []plan          // Update's plans, reused (cleared after each call)
-	held      []held          // swap's list of the tiles held, reused
+	times     *UpdateTimes      // SetUpdateTimes; nil: no clock is read
+	layerCap  int               // Options.LayerTiles (DefaultLayerTiles for 0)
+	layered   []int32           // the tiles holding layers, least recently rebuilt first
+	workers   int               // Options.Workers (GOMAXPROCS for 0), at least 1
+	scratch   []*buildScratch   // one per Update worker, made on need
+	freeAreas [][]uint8         // spare area buffers (takeAreas, putAreas)
+	freeMu    sync.Mutex        // guards freeAreas: Update's workers take buffers too
+	buildIdx  []int32           // buildPlans' list of the plans to build
+	plans     []plan            // Update's plans, reused (cleared after each call)
+	held      []held            // swap's list of the tiles held, reused
+	refs      []navmesh.TileRef // swap's list of the mesh's tiles at a position, reused
 }
 
 // tile is the cache of one tile (build3d-runtime.md, "What is cached").
@@ -154,6 +157,10 @@ type tileLayers struct {
 type layerKey struct {
 	areas []uint8
 	data  *layerData
+	// owned says that areas is a buffer planLayers took for this key
+	// alone (not the first build's areas), given back (putKeys) once no
+	// key holds it.
+	owned bool
 }
 
 // layerData is the tile data of one layer: built's data (shared with the

@@ -271,6 +271,7 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 		u.Swaps = swaps
 		c.putAreas(t.last)
 		if err != nil {
+			c.putKeys(t.lastLayers, nil)
 			// Data the stages made always decodes; this is a bug. The
 			// mesh may hold some of the new layers: forget what its
 			// tiles were built from, as Restore does, so that the
@@ -283,6 +284,7 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 		}
 		t.hasLast = true
 		t.lastIsFirst = p.rebuild == RebuildFirst
+		c.putKeys(t.lastLayers, p.keys)
 		t.last, t.lastLayers = p.areas, p.keys
 		if t.lastIsFirst {
 			c.putAreas(p.areas)
@@ -398,7 +400,10 @@ func (c *Cache) keepLayers(plans []plan, build []int32) {
 const maxFreeAreas = 64
 
 // takeAreas returns a spare area buffer (empty, or nil when there is none).
+// Update's workers call it too.
 func (c *Cache) takeAreas() []uint8 {
+	c.freeMu.Lock()
+	defer c.freeMu.Unlock()
 	n := len(c.freeAreas)
 	if n == 0 {
 		return nil
@@ -412,8 +417,26 @@ func (c *Cache) takeAreas() []uint8 {
 // putAreas gives an area buffer nobody uses any more back (nil is
 // ignored; beyond maxFreeAreas it is left to the garbage collector).
 func (c *Cache) putAreas(b []uint8) {
+	c.freeMu.Lock()
+	defer c.freeMu.Unlock()
 	if b != nil && len(c.freeAreas) < maxFreeAreas {
 		c.freeAreas = append(c.freeAreas, b)
+	}
+}
+
+// putKeys gives back the area buffers of old, the layer keys a tile's
+// layers were last built from, that planLayers made (layerKey.owned) and
+// that new, the keys replacing them, does not carry over (planLayers
+// carries a key over at the same layer).
+func (c *Cache) putKeys(old, new []layerKey) {
+	for li, k := range old {
+		if !k.owned || len(k.areas) == 0 {
+			continue
+		}
+		if li < len(new) && len(new[li].areas) > 0 && &new[li].areas[0] == &k.areas[0] {
+			continue
+		}
+		c.putAreas(k.areas)
 	}
 }
 
@@ -545,7 +568,7 @@ func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
 		case bytes.Equal(sc.gather, tl.first[li].areas):
 			k = tl.first[li]
 		default:
-			k.areas = slices.Clone(sc.gather)
+			k.areas, k.owned = append(c.takeAreas(), sc.gather...), true
 			if c.failBuild != nil {
 				if err := c.failBuild(t.tx, t.tz, v.Layer); err != nil {
 					return &layerError{layer: v.Layer, err: err}
@@ -592,7 +615,8 @@ func (c *Cache) swap(t *tile, layers []layerData) ([]Swap, error) {
 	x, z := int32(t.tx), int32(t.tz)
 	old := c.held[:0]
 	defer func() { c.held = old[:0] }()
-	for _, ref := range c.mesh.TilesAt(x, z) {
+	c.refs = c.mesh.AppendTilesAt(c.refs[:0], x, z)
+	for _, ref := range c.refs {
 		tl, err := c.mesh.Tile(ref)
 		if err != nil {
 			return nil, err

@@ -24,12 +24,47 @@ import (
 // into the (sorted) loops; Verts and RawVerts of a contour without holes
 // share memory with its loop.
 func JoinLoops(loops []Loop) []Contour {
+	var s joinScratch // fresh: the contours share no memory with a later call
+	return s.joinLoops(loops)
+}
+
+// joinScratch is the memory of JoinLoops, reusable: the contours of
+// joinLoops live in it (their joined vertices in verts, their loop lists
+// in loopIdx) until reset.
+type joinScratch struct {
+	kind       []int8
+	kept       []int32
+	joinedInto []int32
+	merged     []int32 // per loop: 1 + its entry in outs, 0 none
+	outs       []mergedOutline
+	holes      []holeRef
+	diags      []bridge
+	contours   []Contour
+	verts      []Vertex
+	loopIdx    []int32
+	keys       []int32
+	perm       []int
+	tmp        []Loop
+}
+
+// reset lets go of the contours made since the last reset: their memory
+// is reused by the next joinLoops.
+func (s *joinScratch) reset() {
+	s.verts, s.loopIdx = s.verts[:0], s.loopIdx[:0]
+}
+
+// joinLoops is JoinLoops with s's memory: the contours it returns (in
+// s.contours) are valid until the next joinLoops call, their vertices and
+// loop lists until s.reset.
+func (s *joinScratch) joinLoops(loops []Loop) []Contour {
 	n := len(loops)
-	sortLoops(loops)
+	s.sortLoops(loops)
 
 	// Classify: 0 no contour, 1 outline, -1 hole.
-	kind := make([]int8, n)
-	var kept []int32
+	kind := slices.Grow(s.kind[:0], n)[:n]
+	clear(kind)
+	s.kind = kind
+	kept := s.kept[:0]
 	for i := range loops {
 		switch {
 		case len(loops[i].Simplified) < 3:
@@ -41,6 +76,7 @@ func JoinLoops(loops []Loop) []Contour {
 		}
 		kept = append(kept, int32(i))
 	}
+	s.kept = kept
 
 	// Group by region (then loop order) to join holes.
 	slices.SortFunc(kept, func(a, b int32) int {
@@ -49,19 +85,22 @@ func JoinLoops(loops []Loop) []Contour {
 		}
 		return cmp.Compare(a, b)
 	})
-	joinedInto := make([]int32, n) // outline a hole was joined to, or -1
+	joinedInto := slices.Grow(s.joinedInto[:0], n)[:n] // outline a hole was joined to, or -1
+	s.joinedInto = joinedInto
 	for i := range joinedInto {
 		joinedInto[i] = -1
 	}
-	merged := make([]*mergedOutline, n) // per outline loop with holes joined
-	var holes []holeRef
+	merged := slices.Grow(s.merged[:0], n)[:n] // per outline loop with holes joined
+	clear(merged)
+	s.merged = merged
+	s.outs = s.outs[:0]
 	for g := 0; g < len(kept); {
 		e := g
 		for e < len(kept) && loops[kept[e]].Region == loops[kept[g]].Region {
 			e++
 		}
 		outline := int32(-1)
-		holes = holes[:0]
+		holes := s.holes[:0]
 		for _, i := range kept[g:e] {
 			if kind[i] > 0 {
 				outline = i
@@ -69,17 +108,19 @@ func JoinLoops(loops []Loop) []Contour {
 				holes = append(holes, holeRef{loop: i})
 			}
 		}
+		s.holes = holes
 		if outline >= 0 && len(holes) > 0 {
-			m := joinHoles(loops, outline, holes)
+			m := s.joinHoles(loops, outline, holes)
 			for _, h := range m.loops[1:] {
 				joinedInto[h] = outline
 			}
-			merged[outline] = &m
+			s.outs = append(s.outs, m)
+			merged[outline] = int32(len(s.outs))
 		}
 		g = e
 	}
 
-	contours := make([]Contour, 0, len(kept))
+	contours := slices.Grow(s.contours[:0], len(kept))
 	for i := range loops {
 		if kind[i] == 0 || joinedInto[i] >= 0 {
 			continue
@@ -90,37 +131,45 @@ func JoinLoops(loops []Loop) []Contour {
 			RawVerts: l.Raw[:len(l.Raw):len(l.Raw)],
 			Region:   l.Region,
 			Area:     l.Area,
-			Loops:    []int32{int32(i)},
 		}
-		if m := merged[i]; m != nil {
-			c.Verts = m.verts
-			c.Loops = m.loops
+		if m := merged[i]; m > 0 {
+			c.Verts = s.outs[m-1].verts
+			c.Loops = s.outs[m-1].loops
+		} else {
+			st := len(s.loopIdx)
+			s.loopIdx = append(s.loopIdx, int32(i))
+			c.Loops = s.loopIdx[st : st+1 : st+1]
 		}
 		contours = append(contours, c)
 	}
+	s.contours = contours
 	return contours
 }
 
 // sortLoops sorts loops stably by MinKey, computing each key once.
-func sortLoops(loops []Loop) {
+func (s *joinScratch) sortLoops(loops []Loop) {
 	n := len(loops)
-	keys := make([]int32, n)
+	keys := slices.Grow(s.keys[:0], n)[:n]
+	s.keys = keys
 	for i := range loops {
 		keys[i] = loops[i].MinKey()
 	}
 	if slices.IsSorted(keys) {
 		return
 	}
-	perm := make([]int, n)
+	perm := slices.Grow(s.perm[:0], n)[:n]
+	s.perm = perm
 	for i := range perm {
 		perm[i] = i
 	}
 	slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(keys[a], keys[b]) })
-	tmp := make([]Loop, n)
+	tmp := slices.Grow(s.tmp[:0], n)[:n]
 	for i, p := range perm {
 		tmp[i] = loops[p]
 	}
 	copy(loops, tmp)
+	clear(tmp) // hold no loop's memory
+	s.tmp = tmp
 }
 
 // holeRef is a hole to join: its loop and its lowest vertex in (x, z) order.
@@ -145,7 +194,9 @@ type bridge struct {
 }
 
 // joinHoles joins holes to the outline loop (Recast's mergeRegionHoles).
-func joinHoles(loops []Loop, outline int32, holes []holeRef) mergedOutline {
+// The joined vertices and the loop list are at the ends of s.verts and
+// s.loopIdx (a slice made before they grow keeps its memory).
+func (s *joinScratch) joinHoles(loops []Loop, outline int32, holes []holeRef) mergedOutline {
 	for k := range holes {
 		hv := loops[holes[k].loop].Simplified
 		lm := 0
@@ -165,9 +216,10 @@ func joinHoles(loops []Loop, outline int32, holes []holeRef) mergedOutline {
 		return cmp.Compare(a.minZ, b.minZ)
 	})
 
-	out := mergedOutline{loops: []int32{outline}}
+	ls := len(s.loopIdx)
+	s.loopIdx = append(s.loopIdx, outline)
 	verts := loops[outline].Simplified
-	var diags []bridge
+	diags := s.diags
 	for hi, h := range holes {
 		hv := loops[h.loop].Simplified
 		index := -1
@@ -203,21 +255,19 @@ func joinHoles(loops []Loop, outline int32, holes []holeRef) mergedOutline {
 		if index == -1 {
 			continue // stays a contour of its own
 		}
-		nv := make([]Vertex, 0, len(verts)+len(hv)+2)
+		vs := len(s.verts)
 		for i := 0; i <= len(verts); i++ {
-			nv = append(nv, verts[(index+i)%len(verts)])
+			s.verts = append(s.verts, verts[(index+i)%len(verts)])
 		}
 		for i := 0; i <= len(hv); i++ {
-			nv = append(nv, hv[(best+i)%len(hv)])
+			s.verts = append(s.verts, hv[(best+i)%len(hv)])
 		}
-		verts = nv
-		out.loops = append(out.loops, h.loop)
+		verts = s.verts[vs:len(s.verts):len(s.verts)]
+		s.loopIdx = append(s.loopIdx, h.loop)
 	}
-	if len(out.loops) > 1 {
-		out.verts = verts
-	} else {
-		out.verts = verts[:len(verts):len(verts)]
-	}
+	s.diags = diags
+	out := mergedOutline{loops: s.loopIdx[ls:len(s.loopIdx):len(s.loopIdx)]}
+	out.verts = verts[:len(verts):len(verts)]
 	return out
 }
 

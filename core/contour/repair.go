@@ -199,6 +199,12 @@ type LayerRepair struct {
 	contours []Contour
 	kept     []int32
 	sub      []Loop
+	fresh    []Loop
+	// The new loops' vertices and keys and the joined contours' memory,
+	// reused: the Set of one Repair lives in them.
+	verts []Vertex
+	keys  []int32
+	join  joinScratch
 }
 
 // Repair repairs the layer's contours (build3d-runtime.md, "Repairing a
@@ -300,7 +306,8 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 	r.starts = starts
 	r.Starts = len(starts)
 	t := tracer{g: &spanGraph{view: v}, ids: ids, areas: areas, flags: flags}
-	var fresh []Loop
+	fresh := r.fresh[:0]
+	verts, keys := r.verts[:0], r.keys[:0]
 	for _, s := range starts {
 		j, e := int(s>>2), int(s&3)
 		if flags[j]&(1<<e) == 0 {
@@ -310,13 +317,15 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 			return err
 		}
 		RotateLoop(&r.walk)
-		l := Loop{
-			Raw:    slices.Clone(r.walk.Raw),
-			Keys:   slices.Clone(r.walk.Keys),
-			Region: r.walk.Region,
-			Area:   r.walk.Area,
-		}
-		l.Simplified = simplify(l.Raw, l.Keys, base.MaxErrorCells, base.MaxEdgeLenCells, base.Flags, &r.idx, nil)
+		// Raw, keys and simplified vertices go to the ends of r's
+		// arrays (a slice made before the arrays grow keeps its memory).
+		l := Loop{Region: r.walk.Region, Area: r.walk.Area}
+		vs, ks := len(verts), len(keys)
+		verts, keys = append(verts, r.walk.Raw...), append(keys, r.walk.Keys...)
+		l.Raw, l.Keys = verts[vs:len(verts):len(verts)], keys[ks:len(keys):len(keys)]
+		vs = len(verts)
+		verts = simplify(l.Raw, l.Keys, base.MaxErrorCells, base.MaxEdgeLenCells, base.Flags, &r.idx, verts)
+		l.Simplified = verts[vs:len(verts):len(verts)]
 		// 3. A first-build loop holding an edge of the new loop is gone.
 		for _, key := range l.Keys {
 			if o := owners.at(int(key)); o >= 0 {
@@ -325,6 +334,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 		}
 		fresh = append(fresh, l)
 	}
+	r.fresh, r.verts, r.keys = fresh, verts, keys
 	slices.SortFunc(fresh, func(a, b Loop) int { return cmp.Compare(a.Keys[0], b.Keys[0]) })
 
 	// 4. The regions whose contours are made again.
@@ -410,6 +420,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 		// By region, then loop order.
 		slices.SortStableFunc(sel, func(a, b int32) int { return cmp.Compare(loops[a].Region, loops[b].Region) })
 		r.sel = sel
+		r.join.reset()
 		for g := 0; g < len(sel); {
 			e := g
 			for e < len(sel) && loops[sel[e]].Region == loops[sel[g]].Region {
@@ -420,7 +431,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 				sub = append(sub, loops[li])
 			}
 			r.sub = sub
-			for _, c := range JoinLoops(sub) {
+			for _, c := range r.join.joinLoops(sub) {
 				for i, li := range c.Loops {
 					c.Loops[i] = sel[g+int(li)]
 				}

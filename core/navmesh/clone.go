@@ -11,7 +11,7 @@ func (m *Mesh) Clone() *Mesh {
 	if m == nil {
 		return nil
 	}
-	c := &Mesh{slots: make([]slot, len(m.slots)), free: slices.Clone(m.free), count: m.count}
+	c := &Mesh{slots: make([]slot, len(m.slots)), free: slices.Clone(m.free), count: m.count, offMeshCount: m.offMeshCount}
 	if m.cols != nil {
 		c.cols = make(map[[2]int32][]uint32, len(m.cols))
 		for k, v := range m.cols { // each entry copied: the order does not matter
@@ -41,5 +41,5 @@ func (mt *meshTile) clone() *meshTile {
 		backing = append(backing, l...)
 		links[i] = backing[start:len(backing):len(backing)]
 	}
-	return &meshTile{data: mt.data, id: mt.id, t: mt.t, flags: slices.Clone(mt.flags), areas: slices.Clone(mt.areas), links: links}
+	return &meshTile{data: mt.data, id: mt.id, t: mt.t, flags: slices.Clone(mt.flags), areas: slices.Clone(mt.areas), links: links, backing: backing}
 }

@@ -511,9 +511,17 @@ func checkPolyNeighbours(t *Tile, i, off int) error {
 // quantized box and each inner node's box the union of its children's.
 func checkBVTree(t *Tile, off int) error {
 	nodes := t.BVTree
-	seen := make([]bool, len(t.Polys))
+	// On the goroutine's stack for the tiles of usual sizes.
+	var seenBuf [512]bool
+	seen := seenBuf[:0]
+	if len(t.Polys) <= len(seenBuf) {
+		seen = seenBuf[:len(t.Polys)]
+	} else {
+		seen = make([]bool, len(t.Polys))
+	}
 	type span struct{ lo, hi int }
-	stack := []span{{0, len(nodes)}}
+	var stackBuf [64]span
+	stack := append(stackBuf[:0], span{0, len(nodes)})
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

@@ -91,6 +91,9 @@ type Mesh struct {
 	edgesA, edgesB []portalEdge
 	// offMeshCount is the number of off-mesh links of the held tiles.
 	offMeshCount int
+	// spare is the run-time state of a tile the mesh let go of, whose
+	// memory the next tile added or replaced takes (takeMeshTile).
+	spare *meshTile
 }
 
 type slot struct {
@@ -106,37 +109,82 @@ type meshTile struct {
 	flags []uint16 // per node: the polygons, then the off-mesh links
 	areas []uint8
 	links [][]Link // per node, in link order
+	// backing is the array the nodes' links start in (a node with more
+	// links than its share grows a slice of its own).
+	backing []Link
 }
 
 // newMeshTile returns a mesh tile for data, its decoded form t and its
 // content id (ContentID(data)).
 func newMeshTile(data []byte, t *Tile, id uint64) *meshTile {
+	return fillMeshTile(new(meshTile), data, t, id)
+}
+
+// takeMeshTile is newMeshTile in the memory of the mesh's spare tile (the
+// run-time state of a tile replaced or removed, recycle) when there is
+// one: a replaced tile's memory serves its successor, so replacing tiles
+// allocates nothing once the buffers are large enough.
+func (m *Mesh) takeMeshTile(data []byte, t *Tile, id uint64) *meshTile {
+	mt := m.spare
+	m.spare = nil
+	if mt == nil {
+		mt = new(meshTile)
+	}
+	return fillMeshTile(mt, data, t, id)
+}
+
+// fillMeshTile makes mt the mesh tile of data, t and id, reusing its
+// buffers where they are large enough.
+func fillMeshTile(mt *meshTile, data []byte, t *Tile, id uint64) *meshTile {
 	n := t.NodeCount()
-	mt := &meshTile{data: data, id: id, t: t,
-		flags: make([]uint16, n), areas: make([]uint8, n),
-		links: make([][]Link, n)}
 	edges := 2 * len(t.OffMesh) // an off-mesh link lands at both ends, most often
 	for i := range t.Polys {
 		edges += int(t.Polys[i].VertCount)
 	}
 	// One backing array with room for a link per edge; a polygon with more
 	// links (several across one portal edge) grows its own slice.
-	backing := make([]Link, edges)
+	*mt = meshTile{data: data, id: id, t: t,
+		flags:   resized(mt.flags, n),
+		areas:   resized(mt.areas, n),
+		links:   resized(mt.links, n),
+		backing: resized(mt.backing, edges)}
 	base := 0
 	for i := range t.Polys {
 		mt.flags[i] = t.Polys[i].Flags
 		mt.areas[i] = t.Polys[i].Area
 		vc := int(t.Polys[i].VertCount)
-		mt.links[i] = backing[base : base : base+vc]
+		mt.links[i] = mt.backing[base : base : base+vc]
 		base += vc
 	}
 	for k, c := range t.OffMesh {
 		i := len(t.Polys) + k
 		mt.flags[i], mt.areas[i] = c.Flags, c.Area
-		mt.links[i] = backing[base : base : base+2]
+		mt.links[i] = mt.backing[base : base : base+2]
 		base += 2
 	}
 	return mt
+}
+
+// resized returns s with length n: s itself when its capacity allows, else
+// a new slice (the contents are the caller's to set).
+func resized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// recycle keeps the run-time state of mt, a tile the mesh no longer holds,
+// as the spare that the next takeMeshTile fills (the larger of it and the
+// current spare). Nothing outside the mesh holds it: Links documents its
+// slices as valid until the mesh next changes.
+func (m *Mesh) recycle(mt *meshTile) {
+	if m.spare != nil && cap(m.spare.backing) >= cap(mt.backing) {
+		return
+	}
+	clear(mt.links) // let go of links grown apart from the backing
+	*mt = meshTile{flags: mt.flags, areas: mt.areas, links: mt.links, backing: mt.backing}
+	m.spare = mt
 }
 
 // NewMesh returns an empty mesh.
@@ -222,7 +270,7 @@ func (m *Mesh) addTile(data []byte, t *Tile, id uint64, fn string) (TileRef, err
 	if len(m.free) == 0 && len(m.slots) >= MaxSlots {
 		return 0, fmt.Errorf("navmesh: %s: all %d slots are in use", fn, MaxSlots)
 	}
-	mt := newMeshTile(data, t, id)
+	mt := m.takeMeshTile(data, t, id)
 	var s uint32
 	if n := len(m.free); n > 0 {
 		s = m.free[n-1]
@@ -268,11 +316,7 @@ func (m *Mesh) unplace(s uint32) {
 			break
 		}
 	}
-	if len(col) == 0 {
-		delete(m.cols, key)
-	} else {
-		m.cols[key] = col
-	}
+	m.cols[key] = col // kept when empty: a tile added there again reuses it
 	m.slots[s].tile = nil
 	m.count--
 }
@@ -311,10 +355,12 @@ func (m *Mesh) replaceTile(data []byte, t *Tile, id uint64, fn string) (TileRef,
 	if !ok {
 		return 0, fmt.Errorf("navmesh: %s: no tile at position (%d, %d) layer %d", fn, h.TileX, h.TileZ, h.Layer)
 	}
-	mt := newMeshTile(data, t, id)
+	old := m.slots[s].tile
 	m.unplace(s)
 	m.slots[s].gen = nextGen(m.slots[s].gen)
+	mt := m.takeMeshTile(data, t, id)
 	m.place(s, mt)
+	m.recycle(old)
 	return m.tileRef(s), nil
 }
 
@@ -329,7 +375,9 @@ func (m *Mesh) RemoveTile(x, z int32, layer uint8) error {
 	if !ok {
 		return fmt.Errorf("navmesh: RemoveTile: no tile at position (%d, %d) layer %d", x, z, layer)
 	}
+	old := m.slots[s].tile
 	m.unplace(s)
+	m.recycle(old)
 	m.slots[s].gen = nextGen(m.slots[s].gen)
 	i := sort.Search(len(m.free), func(i int) bool { return m.free[i] < s })
 	m.free = append(m.free, 0)
@@ -352,12 +400,19 @@ func (m *Mesh) TilesAt(x, z int32) []TileRef {
 	if m == nil {
 		return nil
 	}
-	col := m.cols[[2]int32{x, z}]
-	refs := make([]TileRef, len(col))
-	for i, s := range col {
-		refs[i] = m.tileRef(s)
+	return m.AppendTilesAt(make([]TileRef, 0, len(m.cols[[2]int32{x, z}])), x, z)
+}
+
+// AppendTilesAt appends the tiles at tile position (x, z), lowest layer
+// first, to dst and returns it (TilesAt without a new slice).
+func (m *Mesh) AppendTilesAt(dst []TileRef, x, z int32) []TileRef {
+	if m == nil {
+		return dst
 	}
-	return refs
+	for _, s := range m.cols[[2]int32{x, z}] {
+		dst = append(dst, m.tileRef(s))
+	}
+	return dst
 }
 
 // Tiles returns every tile, ordered by TileZ, then TileX, then Layer.

@@ -780,3 +780,89 @@ func TestTileCheckMatchesDecode(t *testing.T) {
 		})
 	}
 }
+
+// TestReplaceReusesState: a replaced or removed tile's run-time state
+// (flags, areas, links) is reused by the next tile added or replaced
+// (Mesh.recycle); after every step of a history of replaces (to tiles of
+// other sizes, with and without detail), removes and adds, the links,
+// flags and areas equal those of a fresh mesh holding the same tiles.
+func TestReplaceReusesState(t *testing.T) {
+	// Two variants per position of a 3 x 3 grid: different polygon counts
+	// and portal edges.
+	variant := func(x, z int32, v int) []byte {
+		if v == 0 {
+			return mustBuild(t, twoColumns(x, z, 10), nil, params(x, z, 0))
+		}
+		return mustBuild(t, twoRows(x, z, 10), centreDetail(twoRows(x, z, 10), 0.1), params(x, z, 0))
+	}
+	cur := map[[2]int32]int{} // position -> variant held; absent: none
+	m := NewMesh()
+	for z := int32(0); z < 3; z++ {
+		for x := int32(0); x < 3; x++ {
+			mustAdd(t, m, variant(x, z, 0))
+			cur[[2]int32{x, z}] = 0
+		}
+	}
+	steps := []struct {
+		name string
+		x, z int32
+		op   string // replace, remove, add
+	}{
+		{"replace centre", 1, 1, "replace"},
+		{"replace centre back", 1, 1, "replace"},
+		{"replace corner", 0, 0, "replace"},
+		{"remove edge", 1, 0, "remove"},
+		{"replace next to the hole", 1, 1, "replace"},
+		{"add into the hole", 1, 0, "add"},
+		{"replace the added", 1, 0, "replace"},
+		{"remove corner", 2, 2, "remove"},
+		{"remove centre", 1, 1, "remove"},
+		{"add centre", 1, 1, "add"},
+		{"add corner", 2, 2, "add"},
+		{"replace centre again", 1, 1, "replace"},
+	}
+	for _, st := range steps {
+		key := [2]int32{st.x, st.z}
+		switch st.op {
+		case "replace":
+			cur[key] = 1 - cur[key]
+			if _, err := m.ReplaceTile(variant(st.x, st.z, cur[key])); err != nil {
+				t.Fatalf("%s: %v", st.name, err)
+			}
+		case "remove":
+			if err := m.RemoveTile(st.x, st.z, 0); err != nil {
+				t.Fatalf("%s: %v", st.name, err)
+			}
+			delete(cur, key)
+		case "add":
+			cur[key] = 1
+			mustAdd(t, m, variant(st.x, st.z, 1))
+		}
+		fresh := NewMesh()
+		for z := int32(0); z < 3; z++ {
+			for x := int32(0); x < 3; x++ {
+				if v, ok := cur[[2]int32{x, z}]; ok {
+					mustAdd(t, fresh, variant(x, z, v))
+				}
+			}
+		}
+		checkReciprocal(t, m)
+		if got, want := fmt.Sprint(describeLinks(t, m)), fmt.Sprint(describeLinks(t, fresh)); got != want {
+			t.Fatalf("%s: links\n%s\nwant\n%s", st.name, got, want)
+		}
+		for _, ref := range m.Tiles() {
+			tl, _ := m.Tile(ref)
+			for i := range tl.Polys {
+				f, _ := m.PolyFlags(ref.Poly(uint32(i)))
+				a, _ := m.PolyArea(ref.Poly(uint32(i)))
+				if f != tl.Polys[i].Flags || a != tl.Polys[i].Area {
+					t.Fatalf("%s: tile (%d, %d) polygon %d flags %d area %d, want %d %d", st.name,
+						tl.Header.TileX, tl.Header.TileZ, i, f, a, tl.Polys[i].Flags, tl.Polys[i].Area)
+				}
+			}
+		}
+	}
+	if m.spare == nil {
+		t.Error("no spare run-time state after replaces and removes")
+	}
+}

@@ -77,7 +77,8 @@ func build(cset *contour.Set, nvp int, cm *CoordMap, plain bool) (*Mesh, error) 
 	}
 	b := builderPool.Get().(*builder)
 	defer b.release()
-	b.nvp, b.o, b.plain = nvp, newOrienter(&cmap), plain
+	b.cmap = cmap
+	b.nvp, b.o, b.plain = nvp, newOrienter(&b.cmap), plain
 	b.tri.o, b.tri.plain, b.tri.slivers = &b.o, plain, 0
 	nverts, maxTris := 0, 0
 	for ci := range cset.Contours {
@@ -88,11 +89,13 @@ func build(cset *contour.Set, nvp int, cm *CoordMap, plain bool) (*Mesh, error) 
 	}
 	b.weld.init(nverts)
 	b.vflags = b.vflags[:0]
+	// The mesh grows in the builder's arrays (room for the worst case)
+	// and takes copies of its final size at the end.
 	m := &Mesh{
-		Verts:             make([][3]uint16, 0, nverts),
-		Polys:             make([]uint16, 0, maxTris*2*nvp),
-		Regs:              make([]uint16, 0, maxTris),
-		Areas:             make([]uint8, 0, maxTris),
+		Verts:             slices.Grow(b.outVerts[:0], nverts),
+		Polys:             slices.Grow(b.outPolys[:0], maxTris*2*nvp),
+		Regs:              slices.Grow(b.outRegs[:0], maxTris),
+		Areas:             slices.Grow(b.outAreas[:0], maxTris),
 		NVP:               nvp,
 		OriginM:           cmap.Pos(0, 0, 0),
 		CellSizeM:         cset.CellSizeM,
@@ -118,6 +121,8 @@ func build(cset *contour.Set, nvp int, cm *CoordMap, plain bool) (*Mesh, error) 
 	if cset.Border > 0 {
 		b.markPortals()
 	}
+	b.outVerts, b.outPolys, b.outRegs, b.outAreas = m.Verts[:0], m.Polys[:0], m.Regs[:0], m.Areas[:0]
+	m.Verts, m.Polys, m.Regs, m.Areas = slices.Clone(m.Verts), slices.Clone(m.Polys), slices.Clone(m.Regs), slices.Clone(m.Areas)
 	m.Flags = make([]uint16, m.PolyCount())
 	m.exactCalls = b.o.exactCalls
 	m.SliverTriangles = b.tri.slivers
@@ -185,8 +190,14 @@ func (b *builder) release() {
 
 // builder is the state of one Build and its scratch memory.
 type builder struct {
-	m        *Mesh
-	nvp      int
+	m    *Mesh
+	cmap CoordMap // the mesh's map, which o reads
+	nvp  int
+	// The mesh's arrays while it is built (build copies them out).
+	outVerts [][3]uint16
+	outPolys []uint16
+	outRegs  []uint16
+	outAreas []uint8
 	o        orienter
 	tri      triangulator
 	weld     welder

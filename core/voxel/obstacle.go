@@ -149,14 +149,15 @@ func (o *Obstacle) Validate() error {
 		}
 		return nil
 	}
+	// vec names a bad component only when there is one (no string is
+	// made for a valid obstacle).
 	vec := func(name string, v geom.Vec3) error {
-		if err := coord(name+" x", float64(v.X)); err != nil {
-			return err
+		for i, c := range [3]float64{float64(v.X), float64(v.Y), float64(v.Z)} {
+			if !(c >= -MaxCoordM && c <= MaxCoordM) {
+				return bad(name+" "+"xyz"[i:i+1], c, wantCoord)
+			}
 		}
-		if err := coord(name+" y", float64(v.Y)); err != nil {
-			return err
-		}
-		return coord(name+" z", float64(v.Z))
+		return nil
 	}
 	switch o.Shape {
 	case ShapeCylinder:
