@@ -165,7 +165,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	levelFlag := fs.String("level", "", "the level: a built-in name (city, terrain, city4x4) or a Wavefront OBJ `file` (same as the LEVEL argument)")
 	pointsFlag := fs.String("points", "", "obstacle base points, one `x y z` per line (metres; default on city: its 16 street points)")
 	cycles := fs.Int("cycles", 20, "measured cycles")
-	warmup := fs.Int("warmup", 40, "cycles run before measuring (until the heap stops growing, the first cycles run slower: fresh pages fault in)")
+	warmup := fs.Int("warmup", 200, "cycles run before measuring (until the heap stops growing, the first cycles run slower: fresh pages fault in)")
 	workers := fs.Int("workers", 0, "goroutines building tiles (tilecache.Options.Workers; 0: every CPU)")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	limits := limitFlags(fs)
