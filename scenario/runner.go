@@ -464,17 +464,7 @@ func (r *Runner) show(name string) error {
 
 // shownShare returns how many of the first n tiles World.Update(n) takes
 // from the shown agent's queue (it works the queues off in agent order).
-func (r *Runner) shownShare(n int) int {
-	for _, a := range r.World.Agents() {
-		c, _ := r.World.Cache(a.Name)
-		take := min(n, c.QueueLen())
-		if a.Name == r.Shown {
-			return take
-		}
-		n -= take
-	}
-	return 0
-}
+func (r *Runner) shownShare(n int) int { return r.World.UpdateShares(n)[r.shownIndex()] }
 
 // update runs an update step: World.Update (every agent size's queue, in
 // agent order); the report is the shown agent's.

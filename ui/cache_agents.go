@@ -161,14 +161,7 @@ func (k *cacheCore) queuedText() string {
 
 // shownShare returns how many of the tiles a World Update(n) rebuilds are
 // the shown agent's: the World works the agents' queues off in order.
-func (k *cacheCore) shownShare(n int) int {
-	agents := k.World.Agents()
-	for _, ag := range agents[:k.Agent] {
-		c, _ := k.World.Cache(ag.Name)
-		n -= c.QueueLen()
-	}
-	return min(max(n, 0), k.Cache.QueueLen())
-}
+func (k *cacheCore) shownShare(n int) int { return k.World.UpdateShares(n)[k.Agent] }
 
 // snapshot returns the caches' snapshot: the tile cache's with one agent
 // size (the file format of a single cache, which scenarios restore), the

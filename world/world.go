@@ -299,17 +299,30 @@ func (w *World) Update(maxTiles int) (UpdateResult, error) {
 	}
 	res := UpdateResult{Agents: make([]tilecache.UpdateResult, len(w.caches))}
 	var errs []error
-	left := maxTiles
-	for i, c := range w.caches {
-		before := c.QueueLen()
-		r, err := c.Update(min(left, before))
+	for i, n := range w.UpdateShares(maxTiles) {
+		r, err := w.caches[i].Update(n)
 		res.Agents[i] = r
-		left -= before - c.QueueLen()
 		if err != nil {
 			errs = append(errs, fmt.Errorf("world: agent %q: %w", w.agents[i].Name, err))
 		}
 	}
 	return res, errors.Join(errs...)
+}
+
+// UpdateShares returns how many tiles Update(maxTiles) takes from each
+// agent's queue, in World order: the first agent's queue is worked off
+// before the second's is started (nil for a World not made by Build).
+func (w *World) UpdateShares(maxTiles int) []int {
+	if w.check() != nil {
+		return nil
+	}
+	shares := make([]int, len(w.caches))
+	left := max(maxTiles, 0)
+	for i, c := range w.caches {
+		shares[i] = min(left, c.QueueLen())
+		left -= shares[i]
+	}
+	return shares
 }
 
 // UpdateAll rebuilds every queued tile of every cache.
