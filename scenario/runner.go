@@ -378,7 +378,7 @@ func (r *Runner) run(st *Step, rep *StepReport) (*Shot, error) {
 	case st.Update != nil:
 		return nil, r.update(st.Update, rep)
 	case st.Snapshot != nil:
-		data, err := r.snapshot()
+		data, err := r.World.Snapshot()
 		if err != nil {
 			return nil, fmt.Errorf("snapshot: %w", err)
 		}
@@ -532,7 +532,7 @@ func (r *Runner) restore(ref *SnapshotRef, rep *StepReport) error {
 		}
 		what = fmt.Sprintf("file %q", ref.File)
 	}
-	if err := r.restoreData(sd.data); err != nil {
+	if err := r.World.Restore(sd.data); err != nil {
 		return fmt.Errorf("restore %s: %w", what, err)
 	}
 	r.obstacles, r.volumes, r.offMesh = maps.Clone(sd.obstacles), maps.Clone(sd.volumes), maps.Clone(sd.offMesh)
@@ -677,24 +677,6 @@ func (r *Runner) shownIndex() int {
 		}
 	}
 	return 0
-}
-
-// snapshot returns the cache's snapshot: with one agent size the tile
-// cache's own (docs/snapshot.md, what navviz reads), with several the
-// World's (docs/world.md).
-func (r *Runner) snapshot() ([]byte, error) {
-	if len(r.World.Agents()) == 1 {
-		return r.Cache.Snapshot()
-	}
-	return r.World.Snapshot()
-}
-
-// restoreData restores a snapshot made by snapshot.
-func (r *Runner) restoreData(data []byte) error {
-	if len(r.World.Agents()) == 1 {
-		return r.Cache.Restore(data)
-	}
-	return r.World.Restore(data)
 }
 
 // meshHash returns the xxhash64 of the cache's mesh

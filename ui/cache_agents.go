@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -162,29 +161,6 @@ func (k *cacheCore) queuedText() string {
 // shownShare returns how many of the tiles a World Update(n) rebuilds are
 // the shown agent's: the World works the agents' queues off in order.
 func (k *cacheCore) shownShare(n int) int { return k.World.UpdateShares(n)[k.Agent] }
-
-// snapshot returns the caches' snapshot: the tile cache's with one agent
-// size (the file format of a single cache, which scenarios restore), the
-// World's (every agent) with several.
-func (k *cacheCore) snapshot() ([]byte, error) {
-	if len(k.World.Agents()) == 1 {
-		return k.Cache.Snapshot()
-	}
-	return k.World.Snapshot()
-}
-
-// restore restores data, a World snapshot (world.SnapshotMagic) into
-// every agent's cache or a tile cache snapshot into a World of one agent.
-// On error nothing changed.
-func (k *cacheCore) restore(data []byte) error {
-	if bytes.HasPrefix(data, []byte(world.SnapshotMagic)) {
-		return k.World.Restore(data)
-	}
-	if agents := k.World.Agents(); len(agents) != 1 {
-		return fmt.Errorf("a tile cache snapshot holds one agent size, the caches have %d (%s): restore a snapshot saved with them", len(agents), agentNames(agents))
-	}
-	return k.Cache.Restore(data)
-}
 
 // carryEdits adds the obstacles, volumes and off-mesh links of from
 // (nil: none) to to, in from's order (they get to's ids).

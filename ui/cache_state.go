@@ -419,7 +419,7 @@ func (a *App) SaveSnapshot(path string) (string, error) {
 		path += snapshotExt
 	}
 	err := a.cacheDo(cacheJob{name: "save snapshot", run: func(k *cacheCore) func(*App) error {
-		data, err := k.snapshot()
+		data, err := k.World.Snapshot()
 		if err != nil {
 			return failWith(fmt.Errorf("ui: save snapshot: %w", err))
 		}
@@ -476,7 +476,7 @@ func (a *App) restoreSnapshot(what string, read func() ([]byte, error)) error {
 		if err != nil {
 			return failWith(err)
 		}
-		if err := k.restore(data); err != nil {
+		if err := k.World.Restore(data); err != nil {
 			return failWith(fmt.Errorf("ui: restore snapshot %s (the cache is unchanged): %w", what, err))
 		}
 		k.rec.restored(what, data)

@@ -1,9 +1,12 @@
 package world
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"strings"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -19,10 +22,19 @@ const (
 // checksummed blob: magic, version (uint16), agent count (uint16), then per
 // agent its name (uint16 length, bytes), the cache's settings fingerprint
 // (uint64) and its tilecache snapshot (uint32 length, bytes), then an
-// xxhash64 of all that; integers little-endian.
+// xxhash64 of all that; integers little-endian. A World of one agent size
+// writes its tile cache's own snapshot instead (docs/snapshot.md), the
+// file a single cache, navviz and scenarios read.
 func (w *World) Snapshot() ([]byte, error) {
 	if err := w.check(); err != nil {
 		return nil, err
+	}
+	if len(w.caches) == 1 {
+		snap, err := w.caches[0].Snapshot()
+		if err != nil {
+			return nil, fmt.Errorf("world: Snapshot: %w", err)
+		}
+		return snap, nil
 	}
 	le := binary.LittleEndian
 	b := append([]byte(nil), SnapshotMagic...)
@@ -108,13 +120,28 @@ func (w *World) splitSnapshot(data []byte) ([][]byte, error) {
 // Restore restores a Snapshot of a World of the same level, settings and
 // agents. It checks the whole blob first; should an agent's cache still
 // refuse its part, the caches restored before it are put back as they
-// were, so a failed Restore changes nothing.
+// were, so a failed Restore changes nothing. A World of one agent size
+// also restores a tile cache snapshot.
 func (w *World) Restore(data []byte) error {
 	if err := w.check(); err != nil {
 		return err
 	}
+	single := !bytes.HasPrefix(data, []byte(SnapshotMagic))
+	if single && len(w.caches) == 1 {
+		if err := w.caches[0].Restore(data); err != nil {
+			return fmt.Errorf("world: Restore: %w", err)
+		}
+		return nil
+	}
 	parts, err := w.splitSnapshot(data)
 	if err != nil {
+		if single {
+			names := make([]string, len(w.agents))
+			for i, a := range w.agents {
+				names[i] = a.Name
+			}
+			return fmt.Errorf("world: Restore: %w; a tile cache snapshot holds one agent size, the World has %d (%s)", err, len(w.agents), strings.Join(names, ", "))
+		}
 		return fmt.Errorf("world: Restore: %w", err)
 	}
 	before := make([][]byte, len(w.caches))

@@ -427,3 +427,30 @@ func TestOffMeshLinksEveryAgent(t *testing.T) {
 		}
 	}
 }
+
+// TestOneAgentSnapshot: a World of one agent size writes and restores its
+// tile cache's own snapshot.
+func TestOneAgentSnapshot(t *testing.T) {
+	w, err := Build(context.Background(), pipeline.DefaultSettings(), level.Terrain(3), testAgents[:1], tilecache.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := w.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := w.Cache(testAgents[0].Name)
+	own, err := c.Snapshot()
+	if err != nil || !bytes.Equal(snap, own) {
+		t.Fatalf("one agent's World snapshot differs from its cache's (err %v)", err)
+	}
+	if _, err := w.AddObstacle(voxel.Cylinder(geom.V3(75, -5, 75), 3, 20)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Restore(snap); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Obstacles()) != 0 {
+		t.Errorf("restored %d obstacles, want 0", len(w.Obstacles()))
+	}
+}
