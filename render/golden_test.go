@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"navviz/core/level"
 )
@@ -216,5 +217,29 @@ func BenchmarkProjectTrisCity(b *testing.B) {
 	var dst []ScreenVertex
 	for b.Loop() {
 		dst = cam.ProjectTris(o.Tris, 1280, 800, dst[:0])
+	}
+}
+
+// BenchmarkRasterizerCityView draws city into a reused Rasterizer at the
+// size of navviz's 3D view (658x756 at 1280x800) and at the half size it
+// uses while the camera moves, a new view each time.
+func BenchmarkRasterizerCityView(b *testing.B) {
+	soup := builtinCity(b)
+	scene := LevelScene(soup)
+	for _, sz := range [][2]int{{658, 756}, {329, 378}} {
+		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
+			cam := DefaultCamera()
+			cam.FrameAspect(soup.Bounds(), float64(sz[0])/float64(sz[1]))
+			var r Rasterizer
+			b.ReportAllocs()
+			c0, ok := processCPU()
+			for b.Loop() {
+				cam.YawRad += 0.01
+				r.Draw(scene, cam, sz[0], sz[1], goldenBG)
+			}
+			if c1, ok1 := processCPU(); ok && ok1 {
+				b.ReportMetric(float64(c1-c0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+			}
+		})
 	}
 }

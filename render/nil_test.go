@@ -12,8 +12,9 @@ import (
 // panics. niltest scans the package, so a new type must be registered here.
 func TestNilReceivers(t *testing.T) {
 	niltest.Check(t, ".", niltest.Types{
-		"Camera":   {Nil: (*Camera)(nil), Zero: &Camera{}},
-		"PolyInfo": {Nil: (*PolyInfo)(nil), Zero: &PolyInfo{}},
-		"Scene":    {Nil: (*Scene)(nil), Zero: &Scene{}},
+		"Camera":     {Nil: (*Camera)(nil), Zero: &Camera{}},
+		"PolyInfo":   {Nil: (*PolyInfo)(nil), Zero: &PolyInfo{}},
+		"Scene":      {Nil: (*Scene)(nil), Zero: &Scene{}},
+		"Rasterizer": {Nil: (*Rasterizer)(nil), Zero: &Rasterizer{}},
 	})
 }

@@ -243,9 +243,11 @@ func (c Camera) ProjectTris(tris []Vertex, wPx, hPx int, dst []ScreenVertex) []S
 
 func (p *projector) tris(tris []Vertex, dst []ScreenVertex) []ScreenVertex {
 	var poly, buf [maxClipVerts + 1]clipVert
+	rc := newRecentVerts()
 	for i := 0; i+2 < len(tris); i += 3 {
-		a, b, c := p.vert(tris[i]), p.vert(tris[i+1]), p.vert(tris[i+2])
-		oa, ob, oc := p.outcode(&a), p.outcode(&b), p.outcode(&c)
+		a, oa := rc.vert(p, &tris[i])
+		b, ob := rc.vert(p, &tris[i+1])
+		c, oc := rc.vert(p, &tris[i+2])
 		if oa < 0 || ob < 0 || oc < 0 || oa&ob&oc != 0 {
 			continue
 		}
@@ -268,6 +270,49 @@ func (p *projector) tris(tris []Vertex, dst []ScreenVertex) []ScreenVertex {
 	}
 	return dst
 }
+
+// recentVerts remembers the last few vertices projected, bit for bit with
+// their results: consecutive triangles of a mesh share vertices (a quad's
+// two triangles share two), so about two in five lookups on a level hit.
+// A hit returns exactly what projecting again would, so the output does not
+// depend on it.
+type recentVerts struct {
+	key  [recentN][4]uint32
+	cv   [recentN]clipVert
+	code [recentN]int
+	next int
+}
+
+const recentN = 4
+
+// newRecentVerts returns an empty recentVerts.
+func newRecentVerts() recentVerts {
+	var r recentVerts
+	for i := range r.code {
+		r.code[i] = outUnset
+	}
+	return r
+}
+
+// vert returns the clip-space vertex of v and its outcode.
+func (r *recentVerts) vert(p *projector, v *Vertex) (clipVert, int) {
+	k := [4]uint32{math.Float32bits(v.Pos.X), math.Float32bits(v.Pos.Y), math.Float32bits(v.Pos.Z),
+		uint32(v.Col.R) | uint32(v.Col.G)<<8 | uint32(v.Col.B)<<16 | uint32(v.Col.A)<<24}
+	for i := range r.key {
+		if r.key[i] == k && r.code[i] != outUnset {
+			return r.cv[i], r.code[i]
+		}
+	}
+	cv := p.vert(*v)
+	code := p.outcode(&cv)
+	i := r.next
+	r.key[i], r.cv[i], r.code[i] = k, cv, code
+	r.next = (i + 1) % recentN
+	return cv, code
+}
+
+// outUnset marks an empty recentVerts entry (outcodes are -1 or ≥ 0).
+const outUnset = -2
 
 // ProjectLines projects the segments lines (two consecutive vertices each;
 // a trailing odd vertex is ignored) and appends the visible screen-space

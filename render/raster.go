@@ -47,7 +47,122 @@ const (
 // multiply-adds. A nil scene or an empty viewport gives the cleared image;
 // sizes are clamped to [0, MaxRasterPx].
 func Rasterize(s *Scene, cam Camera, wPx, hPx int, bg color.RGBA) *image.RGBA {
-	return rasterize(s, cam, wPx, hPx, bg, runtime.GOMAXPROCS(0))
+	var r Rasterizer
+	return r.draw(s, cam, wPx, hPx, bg, runtime.GOMAXPROCS(0))
+}
+
+// Rasterizer draws scenes as Rasterize does, keeping its image, depth
+// buffer and primitive lists between calls, so that drawing one view after
+// another (the GUI's 3D view) allocates nothing once the sizes settle. The
+// zero value is ready to use; a Rasterizer is not safe for concurrent use.
+type Rasterizer struct {
+	img     *image.RGBA
+	depth   []float64
+	batches []batch          // set-up primitives, in drawing order
+	nb      int              // batches in use
+	svs     [][]ScreenVertex // projection scratch, one per setup chunk
+	// Primitives of the last Draw: triangles, lines and points set up.
+	Tris, Lines, Points int
+}
+
+// Draw draws s as Rasterize does, into the Rasterizer's own image: the
+// result stays valid until the next call to Draw, which overwrites it. A
+// nil Rasterizer draws into a new image, as Rasterize.
+func (r *Rasterizer) Draw(s *Scene, cam Camera, wPx, hPx int, bg color.RGBA) *image.RGBA {
+	if r == nil {
+		return Rasterize(s, cam, wPx, hPx, bg)
+	}
+	return r.draw(s, cam, wPx, hPx, bg, runtime.GOMAXPROCS(0))
+}
+
+func rasterize(s *Scene, cam Camera, wPx, hPx int, bg color.RGBA, workers int) *image.RGBA {
+	var r Rasterizer
+	return r.draw(s, cam, wPx, hPx, bg, workers)
+}
+
+// draw is Draw on workers bands.
+func (r *Rasterizer) draw(s *Scene, cam Camera, wPx, hPx int, bg color.RGBA, workers int) *image.RGBA {
+	wPx = max(0, min(MaxRasterPx, wPx))
+	hPx = max(0, min(MaxRasterPx, hPx))
+	if r.img == nil || r.img.Rect.Dx() != wPx || r.img.Rect.Dy() != hPx {
+		r.img = image.NewRGBA(image.Rect(0, 0, wPx, hPx))
+	}
+	img := r.img
+	fillPixels(img.Pix, bg)
+	r.Tris, r.Lines, r.Points = 0, 0, 0
+	if s == nil || wPx == 0 || hPx == 0 {
+		return img
+	}
+	if n := wPx * hPx; cap(r.depth) < n {
+		r.depth = make([]float64, n)
+	}
+	t := &target{pix: img.Pix, stride: img.Stride, depth: r.depth[:wPx*hPx], w: wPx, h: hPx}
+	for i := range t.depth {
+		t.depth[i] = math.Inf(1)
+	}
+
+	p := cam.projector(wPx, hPx)
+	r.nb = 0
+	for _, o := range s.Overlays {
+		if o == nil || !o.Visible {
+			continue
+		}
+		if len(o.Tris) >= 3 {
+			r.setupParallel(len(o.Tris)/3, 3, workers, func(b *batch, sv []ScreenVertex, lo, hi int) []ScreenVertex {
+				sv = p.tris(o.Tris[lo:hi], sv[:0])
+				setupTris(b, sv, wPx, hPx)
+				return sv
+			})
+		}
+		if len(o.Lines) >= 2 {
+			r.setupParallel(len(o.Lines)/2, 2, workers, func(b *batch, sv []ScreenVertex, lo, hi int) []ScreenVertex {
+				sv = p.lines(o.Lines[lo:hi], sv[:0])
+				p.setupLines(b, sv)
+				return sv
+			})
+		}
+		if len(o.Points) > 0 {
+			r.setupParallel(len(o.Points), 1, workers, func(b *batch, sv []ScreenVertex, lo, hi int) []ScreenVertex {
+				sv = p.points(o.Points[lo:hi], sv[:0])
+				p.setupPoints(b, sv, o.PointSizePx, wPx, hPx)
+				return sv
+			})
+		}
+	}
+	batches := r.batches[:r.nb]
+	for i := range batches {
+		r.Tris += len(batches[i].tris)
+		r.Lines += len(batches[i].lines)
+		r.Points += len(batches[i].points)
+	}
+
+	// Bands of whole rows; each pixel is owned by exactly one band, and every
+	// band walks the batches in the same order, so the result does not depend
+	// on the number of workers.
+	workers = max(1, min(workers, hPx/8, 64))
+	bandH := (hPx + workers - 1) / workers
+	var wg sync.WaitGroup
+	for y0 := 0; y0 < hPx; y0 += bandH {
+		y1 := min(hPx, y0+bandH)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range batches {
+				b := &batches[i]
+				for j := range b.tris {
+					t.drawTri(&b.tris[j], y0, y1)
+				}
+				for j := range b.lines {
+					t.drawLine(&b.lines[j], y0, y1)
+				}
+				for j := range b.points {
+					t.drawPoint(&b.points[j], y0, y1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return img
 }
 
 // batch is one run of primitives of one kind from one overlay.
@@ -90,78 +205,67 @@ type target struct {
 	w, h   int
 }
 
-func rasterize(s *Scene, cam Camera, wPx, hPx int, bg color.RGBA, workers int) *image.RGBA {
-	wPx = max(0, min(MaxRasterPx, wPx))
-	hPx = max(0, min(MaxRasterPx, hPx))
-	img := image.NewRGBA(image.Rect(0, 0, wPx, hPx))
-	for i := 0; i < len(img.Pix); i += 4 {
-		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = bg.R, bg.G, bg.B, bg.A
-	}
-	if s == nil || wPx == 0 || hPx == 0 {
-		return img
-	}
-	t := &target{pix: img.Pix, stride: img.Stride, depth: make([]float64, wPx*hPx), w: wPx, h: hPx}
-	for i := range t.depth {
-		t.depth[i] = math.Inf(1)
-	}
+// minChunkPrims is the fewest primitives a setup chunk of its own is worth
+// (a goroutine's start-up against the projection of this many).
+const minChunkPrims = 2048
 
-	p := cam.projector(wPx, hPx)
-	var batches []batch
-	var sv []ScreenVertex
-	for _, o := range s.Overlays {
-		if o == nil || !o.Visible {
+// setupParallel projects and sets up n primitives of per vertices each in
+// up to workers chunks of consecutive primitives, each into a batch of its
+// own, run in parallel. The batches follow in input order, so drawing them
+// in turn draws the primitives in input order whatever the chunking. run
+// projects vertices [lo, hi) into the scratch sv, sets them up in b and
+// returns sv for reuse.
+func (r *Rasterizer) setupParallel(n, per, workers int, run func(b *batch, sv []ScreenVertex, lo, hi int) []ScreenVertex) {
+	chunks := max(1, min(workers, n/minChunkPrims))
+	for len(r.batches) < r.nb+chunks {
+		r.batches = append(r.batches, batch{})
+	}
+	for len(r.svs) < chunks {
+		r.svs = append(r.svs, nil)
+	}
+	one := func(c int) {
+		b := &r.batches[r.nb+c]
+		b.tris, b.lines, b.points = b.tris[:0], b.lines[:0], b.points[:0]
+		lo, hi := n*c/chunks*per, n*(c+1)/chunks*per
+		r.svs[c] = run(b, r.svs[c], lo, hi)[:0]
+	}
+	if chunks == 1 {
+		one(0)
+	} else {
+		var wg sync.WaitGroup
+		for c := range chunks {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				one(c)
+			}()
+		}
+		wg.Wait()
+	}
+	// Keep only the batches that hold something, in order.
+	kept := r.nb
+	for c := range chunks {
+		b := &r.batches[r.nb+c]
+		if len(b.tris)+len(b.lines)+len(b.points) == 0 {
 			continue
 		}
-		if len(o.Tris) >= 3 {
-			if need := len(o.Tris) + len(o.Tris)/8; cap(sv) < need {
-				sv = make([]ScreenVertex, 0, need) // clipping rarely adds more
-			}
-			sv = p.tris(o.Tris, sv[:0])
-			if b := setupTris(sv, wPx, hPx); len(b.tris) > 0 {
-				batches = append(batches, b)
-			}
+		if kept != r.nb+c {
+			r.batches[kept], *b = *b, r.batches[kept]
 		}
-		if len(o.Lines) >= 2 {
-			sv = p.lines(o.Lines, sv[:0])
-			if b := p.setupLines(sv); len(b.lines) > 0 {
-				batches = append(batches, b)
-			}
-		}
-		if len(o.Points) > 0 {
-			sv = p.points(o.Points, sv[:0])
-			if b := p.setupPoints(sv, o.PointSizePx, wPx, hPx); len(b.points) > 0 {
-				batches = append(batches, b)
-			}
-		}
+		kept++
 	}
+	r.nb = kept
+}
 
-	// Bands of whole rows; each pixel is owned by exactly one band, and every
-	// band walks the batches in the same order, so the result does not depend
-	// on the number of workers.
-	workers = max(1, min(workers, hPx/8, 64))
-	bandH := (hPx + workers - 1) / workers
-	var wg sync.WaitGroup
-	for y0 := 0; y0 < hPx; y0 += bandH {
-		y1 := min(hPx, y0+bandH)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range batches {
-				b := &batches[i]
-				for j := range b.tris {
-					t.drawTri(&b.tris[j], y0, y1)
-				}
-				for j := range b.lines {
-					t.drawLine(&b.lines[j], y0, y1)
-				}
-				for j := range b.points {
-					t.drawPoint(&b.points[j], y0, y1)
-				}
-			}
-		}()
+// fillPixels sets every RGBA pixel of pix to c.
+func fillPixels(pix []uint8, c color.RGBA) {
+	if len(pix) < 4 {
+		return
 	}
-	wg.Wait()
-	return img
+	pix[0], pix[1], pix[2], pix[3] = c.R, c.G, c.B, c.A
+	for n := 4; n < len(pix); n *= 2 {
+		copy(pix[n:], pix[:n])
+	}
 }
 
 // toFixed converts a pixel coordinate to 1/256-pixel fixed point, rounding
@@ -177,9 +281,9 @@ func isTopLeft(ax, ay, bx, by int64) bool {
 	return dy < 0 || (dy == 0 && bx > ax)
 }
 
-func setupTris(sv []ScreenVertex, wPx, hPx int) batch {
-	var b batch
-	b.tris = make([]triSetup, 0, len(sv)/3)
+// setupTris appends the triangles of sv that cover a pixel to b.tris and
+// returns how many b holds.
+func setupTris(b *batch, sv []ScreenVertex, wPx, hPx int) int {
 	for i := 0; i+2 < len(sv); i += 3 {
 		v := [3]*ScreenVertex{&sv[i], &sv[i+1], &sv[i+2]}
 		var ts triSetup
@@ -232,7 +336,7 @@ func setupTris(sv []ScreenVertex, wPx, hPx int) batch {
 		}
 		b.tris = append(b.tris, ts)
 	}
-	return b
+	return len(b.tris)
 }
 
 // plot writes colour c with depth key z at pixel index i (pixel offset o in
@@ -322,9 +426,9 @@ func (p *projector) biasZ(z float64) float64 {
 	return 1 - (1-z)/(1-p.lineBiasRel)
 }
 
-func (p *projector) setupLines(sv []ScreenVertex) batch {
-	var b batch
-	b.lines = make([]lineSetup, 0, len(sv)/2)
+// setupLines appends the segments of sv to b.lines and returns how many
+// b holds.
+func (p *projector) setupLines(b *batch, sv []ScreenVertex) int {
 	for i := 0; i+1 < len(sv); i += 2 {
 		a, c := &sv[i], &sv[i+1]
 		b.lines = append(b.lines, lineSetup{
@@ -332,7 +436,7 @@ func (p *projector) setupLines(sv []ScreenVertex) batch {
 			x1: c.XPx, y1: c.YPx, z1: p.biasZ(c.Z), c1: c.Col,
 		})
 	}
-	return b
+	return len(b.lines)
 }
 
 // drawLine draws a one-pixel line: along the major axis it covers the pixels
@@ -388,8 +492,9 @@ func (t *target) linePixel(px, py int, z float64, c0, c1 color.RGBA, u float64, 
 	t.plot(py*t.w+px, py*t.stride+px*4, z, c)
 }
 
-func (p *projector) setupPoints(sv []ScreenVertex, sizePx float32, wPx, hPx int) batch {
-	var b batch
+// setupPoints appends the points of sv that cover a pixel to b.points and
+// returns how many b holds.
+func (p *projector) setupPoints(b *batch, sv []ScreenVertex, sizePx float32, wPx, hPx int) int {
 	s := float64(sizePx)
 	if !(s >= 1) {
 		s = 1
@@ -411,7 +516,7 @@ func (p *projector) setupPoints(sv []ScreenVertex, sizePx float32, wPx, hPx int)
 			z: p.biasZ(v.Z), col: v.Col,
 		})
 	}
-	return b
+	return len(b.points)
 }
 
 func (t *target) drawPoint(ps *pointSetup, y0, y1 int) {

@@ -271,7 +271,8 @@ func coverage(tris []ScreenVertex, w, h int) []int {
 		tris[i].Col = color.RGBA{0, 0, 0, 255}
 		tris[i].Z = 0.5
 	}
-	b := setupTris(tris, w, h)
+	var b batch
+	setupTris(&b, tris, w, h)
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	tg := &target{pix: img.Pix, stride: img.Stride, depth: make([]float64, w*h), w: w, h: h}
 	count := make([]int, w*h)

@@ -6,10 +6,9 @@ import (
 	"testing"
 )
 
-// BenchmarkSceneBuildMoving compares the projection of city (level alone)
-// for a still view (full resolution, 16-pixel pieces) with a moving one
-// (jobs.go: half resolution, coarser pieces, triangles under 4 pixels
-// dropped). "tris" is what the GPU draws.
+// BenchmarkSceneBuildMoving compares the rendering of city (level alone)
+// for a still view (full resolution) with a moving one (jobs.go: half
+// resolution); "prims" is what the rasterizer set up.
 //
 //	xvfb-run -a go test -run '^$' -bench SceneBuild ./ui
 func BenchmarkSceneBuildMoving(b *testing.B) {
@@ -24,12 +23,11 @@ func BenchmarkSceneBuildMoving(b *testing.B) {
 			key.scale = scale
 			snap := visibleScene(a.Scene)
 			var v sceneView
-			var sc projScratch
 			for b.Loop() {
 				key.cam.YawRad += 0.01 // a new view each time
-				v.buildShared(snap, key, &sc)
+				v.buildKey(snap, key)
 			}
-			b.ReportMetric(float64(v.drawnTris), "tris")
+			b.ReportMetric(float64(v.drawnTris), "prims")
 		})
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"image"
 	"image/color"
 	"io/fs"
 	"os"
@@ -45,14 +46,18 @@ type Game struct {
 	// App is the session state; tests inspect it.
 	App *App
 
-	opts   Options
-	ui     debugui.DebugUI
-	feed   pointerFeed // settles debugui after a pointer jump (input_feed.go)
-	ctl    viewController
-	view   *sceneView // the view Draw shows (never nil)
-	scene  sceneJobs  // builds the next view off the frame (jobs.go)
-	redraw redrawState
-	stats  frameStats // frame times and memory for the Stats panel
+	opts Options
+	ui   debugui.DebugUI
+	feed pointerFeed // settles debugui after a pointer jump (input_feed.go)
+	ctl  viewController
+	view *sceneView // the view Draw shows (never nil)
+	// copyShader copies the offscreen to the window (final_screen.go);
+	// copyShaderErr falls back to Ebitengine's own drawing.
+	copyShader    *ebiten.Shader
+	copyShaderErr bool
+	scene         sceneJobs // builds the next view off the frame (jobs.go)
+	redraw        redrawState
+	stats         frameStats // frame times and memory for the Stats panel
 	// w, h are the size of the 3D view in pixels (the rectangle lay.view
 	// of the screen the docked panels leave, dock.go): the camera
 	// projects into it, and picking and the tools take positions in its
@@ -418,10 +423,11 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	// frames), refreshing them (the Stats figures) panelsRefresh apart:
 	// debugui's text is thousands of glyphs for llvmpipe to set up.
 	panels := !g.opts.HideUI && (!g.redraw.sceneOnly() || t0.Sub(g.panelsDrawn) >= panelsRefresh)
+	// The view's image covers its rectangle with opaque pixels: only the
+	// rest of the screen is cleared (each cleared pixel costs a software GL).
 	if panels || g.opts.HideUI {
-		screen.Fill(backgroundColor)
+		fillOutside(screen, g.lay.view, backgroundColor)
 	} else {
-		view.Fill(backgroundColor)
 		if st := g.lay.status.Intersect(screen.Bounds()); !st.Empty() {
 			screen.SubImage(st).(*ebiten.Image).Fill(backgroundColor) // the message bar is translucent
 		}
@@ -575,4 +581,24 @@ func runeCells(r rune) int {
 		return 2
 	}
 	return 1
+}
+
+// fillOutside fills the part of dst outside r with c.
+func fillOutside(dst *ebiten.Image, r image.Rectangle, c color.Color) {
+	b := dst.Bounds()
+	r = r.Intersect(b)
+	if r.Empty() {
+		dst.Fill(c)
+		return
+	}
+	for _, p := range []image.Rectangle{
+		image.Rect(b.Min.X, b.Min.Y, b.Max.X, r.Min.Y), // above
+		image.Rect(b.Min.X, r.Max.Y, b.Max.X, b.Max.Y), // below
+		image.Rect(b.Min.X, r.Min.Y, r.Min.X, r.Max.Y), // left
+		image.Rect(r.Max.X, r.Min.Y, b.Max.X, r.Max.Y), // right
+	} {
+		if !p.Empty() {
+			dst.SubImage(p).(*ebiten.Image).Fill(c)
+		}
+	}
 }

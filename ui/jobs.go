@@ -11,12 +11,12 @@ import (
 
 // Work off the frame.
 //
-// Projecting, cutting, sorting and batching the scene for a camera (a
-// sceneView build: 25-70 ms on city, more on a loaded machine) runs in a
-// background job, never in Draw: Update asks for the view of the current
-// camera, scene and window size, one job at a time, and swaps the result in
-// when it arrives; Draw only draws the batches of the view it has (the
-// previous camera position while the next one is being projected). A job
+// Rasterizing the scene for a camera (a sceneView build: 10-25 ms of CPU
+// on city, more on a loaded machine) runs in a background job, never in
+// Draw: Update asks for the view of the current camera, scene and window
+// size, one job at a time, and swaps the result in when it arrives; Draw
+// only writes the image of the view it has (the previous camera position
+// while the next one is being rendered). A job
 // is never cancelled for a newer camera: the latest camera is asked for
 // when the running job ends, so a continuous orbit still shows a new view
 // every job.
@@ -29,7 +29,7 @@ import (
 // that look at the pixels of the frame after an Update set it).
 var syncScenes bool
 
-// sceneJobs is the Game's background scene projection.
+// sceneJobs is the Game's background scene rendering.
 type sceneJobs struct {
 	runner *jobRunner[*sceneView]
 	spare  *sceneView // the view the next job fills (nil: make one)
@@ -43,18 +43,11 @@ type sceneJobs struct {
 	// Updates since it last changed.
 	lastCam render.Camera
 	still   int
-	// scratch is the projection buffers the views share (draw.go).
-	scratch projScratch
-	// low is the image a reduced-resolution view is drawn into before it
-	// is scaled onto the screen (nil until needed).
-	low *ebiten.Image
 }
 
 // While the camera moves (and for stillTicks Updates after), views are
-// projected and drawn at 1/movingScale of the window's resolution in each
-// direction, with coarser pieces and triangles under 4 of its pixels
-// dropped (draw.go): a quarter of the pixels for llvmpipe to fill and
-// fewer triangles to set up, cut and sort; the full-resolution
+// rendered at 1/movingScale of the window's resolution in each direction
+// (a quarter of the pixels to fill) and scaled up; the full-resolution
 // view follows when the camera stops. Scripted runs (sync) always draw at
 // full resolution, so that their pictures do not depend on timing.
 const (
@@ -62,13 +55,13 @@ const (
 	stillTicks  = 12
 )
 
-// sceneWait is how long one Update waits for a projection job: a view
-// that projects faster is shown in the same tick instead of the next one
+// sceneWait is how long one Update waits for a rendering job: a view
+// that renders faster is shown in the same tick instead of the next one
 // (a tick or two less latency for each view), a slower one arrives in a
 // later Update while input goes on being read at the tick rate.
 const sceneWait = 8 * time.Millisecond
 
-// newSceneJobs returns an idle projection.
+// newSceneJobs returns an idle scene rendering.
 func newSceneJobs(sync bool) sceneJobs {
 	return sceneJobs{runner: newJobRunner[*sceneView](), sync: sync, still: stillTicks}
 }
@@ -91,30 +84,8 @@ func (j *sceneJobs) noteCamera(cam render.Camera) {
 	j.still = min(j.still+1, stillTicks)
 }
 
-// drawView draws g.view onto screen (the view's rectangle of the screen,
-// whose corner the full-resolution batches already include): directly at
-// full resolution, or through the low-resolution image scaled up.
-func (g *Game) drawView(screen *ebiten.Image) {
-	v := g.view
-	if v.key.scale <= 1 {
-		v.drawBatches(screen)
-		return
-	}
-	w, h := v.key.viewSize()
-	j := &g.scene
-	if j.low == nil || j.low.Bounds().Dx() != w || j.low.Bounds().Dy() != h {
-		if j.low != nil {
-			j.low.Deallocate()
-		}
-		j.low = ebiten.NewImage(w, h)
-	}
-	j.low.Fill(backgroundColor)
-	v.drawBatches(j.low)
-	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
-	op.GeoM.Scale(float64(v.key.w)/float64(w), float64(v.key.h)/float64(h))
-	op.GeoM.Translate(float64(v.key.x0), float64(v.key.y0))
-	screen.DrawImage(j.low, op)
-}
+// drawView writes g.view into the screen at the view's rectangle.
+func (g *Game) drawView(screen *ebiten.Image) { g.view.drawImage(screen) }
 
 // syncScene makes g.view show the current camera, scene and window size:
 // it swaps in a finished job's view, and starts a job for the current key
@@ -142,15 +113,14 @@ func (g *Game) syncScene() bool {
 		v = &sceneView{}
 	}
 	snap := visibleScene(g.App.Scene)
-	sc := &j.scratch
 	if j.sync {
-		v.buildShared(snap, key, sc)
+		v.buildKey(snap, key)
 		j.spare, g.view = g.view, v
 		return true
 	}
 	j.asked = key
 	j.runner.run(func(context.Context, func(done, total int)) *sceneView {
-		v.buildShared(snap, key, sc)
+		v.buildKey(snap, key)
 		return v
 	})
 	if v, ok := j.runner.waitUntil(deadline); ok {
@@ -176,7 +146,7 @@ func (g *Game) waitScene() {
 	}
 }
 
-// sceneBusy reports whether a projection job is running.
+// sceneBusy reports whether a rendering job is running.
 func (g *Game) sceneBusy() bool {
 	running, _, _ := g.scene.runner.progress()
 	return running

@@ -184,6 +184,6 @@ func (g *Game) statsPanel(ctx *debugui.Context) {
 	} else {
 		ctx.Text(fmt.Sprintf("Memory: Go heap %s", pipeline.FormatBytes(int64(st.heapBytes))))
 	}
-	ctx.Text(fmt.Sprintf("Drawn: %d tris, %d batches", g.view.drawnTris, g.view.drawnBatches))
+	ctx.Text(fmt.Sprintf("Drawn: %d triangles, lines and points", g.view.drawnTris))
 	ctx.Text(fmt.Sprintf("Scene rebuild: %.1f ms", g.view.buildMs))
 }
