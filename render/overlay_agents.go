@@ -67,7 +67,7 @@ var discXZ = func() [agentDiscSides][2]float32 {
 // draws no corridors. It only reads m.
 func AgentsOverlay(m *navmesh.Mesh, agents []agent.Agent) *Overlay {
 	o := surfaceOverlay(OverlayAgents)
-	o.PointSizePx, o.SortBiasPx = agentPointPx, pathSortBiasPx
+	o.PointSizePx = agentPointPx
 	if m != nil {
 		for _, a := range agents {
 			for _, r := range a.Corridor {

@@ -513,15 +513,12 @@ func SwapsOverlay(grid *pipeline.TileGrid, m *navmesh.Mesh, v SwapView) *Overlay
 
 // Preview geometry: the volume corners are drawn previewLiftM above the
 // clicked ground, its edges as flat ribbons previewRibbonM wide and its
-// corners as squares previewCornerM across, all triangles, so that the
-// overlay's sort bias (previewSortBiasPx, above the mesh overlays') puts
-// them over the mesh, queue and swap fills in the GUI's painter's order.
+// corners as squares previewCornerM across.
 const (
-	previewLiftM      = 0.1
-	previewRibbonM    = 0.15
-	previewCornerM    = 0.5
-	previewFillAlpha  = uint8(70)
-	previewSortBiasPx = 3 * SpanOverlaySortBiasPx
+	previewLiftM     = 0.1
+	previewRibbonM   = 0.15
+	previewCornerM   = 0.5
+	previewFillAlpha = uint8(70)
 )
 
 // appendRibbon adds a flat ribbon of width w from a to b (horizontal
@@ -544,7 +541,7 @@ func appendRibbon(o *Overlay, a, b geom.Vec3, w float32, col color.RGBA) {
 // edge fainter, green when ok (the polygon so far is convex) and red
 // otherwise. The corners also get points (seen through walls in the GUI).
 func PreviewOverlay(ghost *voxel.Obstacle, growM float64, poly []geom.Vec3, ok bool) *Overlay {
-	o := &Overlay{Name: OverlayToolPreview, Visible: true, PointSizePx: 7, SortBiasPx: previewSortBiasPx}
+	o := &Overlay{Name: OverlayToolPreview, Visible: true, PointSizePx: 7}
 	if ghost != nil {
 		appendObstacle(o, ghost, growM, previewFill, previewEdge, previewGrown)
 	}

@@ -309,8 +309,8 @@ func TestRuntimeVolumesAndPreview(t *testing.T) {
 	ghost := testObstacles()[2]
 	poly := []geom.Vec3{geom.V3(0, 1, 0), geom.V3(4, 1, 0), geom.V3(4, 1, 4)}
 	p := PreviewOverlay(&ghost, 0.6, poly, true)
-	if p.Name != OverlayToolPreview || len(p.Points) != 3 || len(p.Lines) == 0 || len(p.Tris) == 0 || p.SortBiasPx <= SpanOverlaySortBiasPx {
-		t.Fatalf("preview: %q, %d points, %d lines, %d tris, bias %v", p.Name, len(p.Points), len(p.Lines), len(p.Tris), p.SortBiasPx)
+	if p.Name != OverlayToolPreview || len(p.Points) != 3 || len(p.Lines) == 0 || len(p.Tris) == 0 {
+		t.Fatalf("preview: %q, %d points, %d lines, %d tris", p.Name, len(p.Points), len(p.Lines), len(p.Tris))
 	}
 	if p.Points[0].Col != previewPolyOK {
 		t.Errorf("a convex polygon's corners are %v", p.Points[0].Col)

@@ -285,8 +285,8 @@ func TestNavMeshOverlays(t *testing.T) {
 			t.Fatal(err)
 		}
 		o2, _ := NavMeshOverlay(name, fx2.mesh, nil)
-		if o.Name != name || !o.Visible || o.SortBiasPx != SpanOverlaySortBiasPx {
-			t.Errorf("%s: header %q %v %v", name, o.Name, o.Visible, o.SortBiasPx)
+		if o.Name != name || !o.Visible {
+			t.Errorf("%s: header %q %v", name, o.Name, o.Visible)
 		}
 		if len(o.Lines) == 0 || (name != OverlayPortals && len(o.Tris) == 0) {
 			t.Errorf("%s: %d triangle and %d line vertices", name, len(o.Tris), len(o.Lines))

@@ -68,7 +68,7 @@ func OffMeshArc(l navmesh.OffMeshLink) []geom.Vec3 {
 // round them. The link whose UserID is selected (0: none) is white.
 // Invalid links are skipped.
 func OffMeshOverlay(links []navmesh.OffMeshLink, selected uint32) *Overlay {
-	o := &Overlay{Name: OverlayOffMesh, Visible: true, PointSizePx: 6, SortBiasPx: previewSortBiasPx}
+	o := &Overlay{Name: OverlayOffMesh, Visible: true, PointSizePx: 6}
 	for _, l := range links {
 		if l.Validate() != nil {
 			continue

@@ -33,11 +33,6 @@ const (
 	pathMarkM = 0.6
 	// pathPointPx is the size of the corner points, pixels.
 	pathPointPx = 9
-	// pathSortBiasPx: the path sorts this many pixel footprints nearer
-	// than it is in the GUI's painter's order, above the level and the
-	// polygons it lies on (a polygon without height detail can run below
-	// a hill's surface).
-	pathSortBiasPx = 4 * SpanOverlaySortBiasPx
 )
 
 // PathOverlay returns the overlay "path": the polygons of corridor (as
@@ -48,7 +43,7 @@ const (
 // mesh draws only the straight path. It only reads m.
 func PathOverlay(m *navmesh.Mesh, corridor []navmesh.PolyRef, pts []geom.Vec3) *Overlay {
 	o := surfaceOverlay(OverlayPath)
-	o.PointSizePx, o.SortBiasPx = pathPointPx, pathSortBiasPx
+	o.PointSizePx = pathPointPx
 	if m != nil {
 		for _, r := range corridor {
 			tref, pi, err := m.DecodeRef(r)
@@ -108,7 +103,7 @@ func appendMark(o *Overlay, p geom.Vec3, col color.RGBA) {
 // end red, each drawn when set.
 func PathMarkersOverlay(start, end *geom.Vec3) *Overlay {
 	o := surfaceOverlay(OverlayPath)
-	o.PointSizePx, o.SortBiasPx = pathPointPx, pathSortBiasPx
+	o.PointSizePx = pathPointPx
 	if start != nil {
 		p := *start
 		p.Y += pathLiftM

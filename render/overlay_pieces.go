@@ -60,7 +60,7 @@ func JoinOverlayPieces(name string, pieces []*Overlay) *Overlay {
 			continue
 		}
 		if first {
-			o.Visible, o.PointSizePx, o.SortBiasPx = p.Visible, p.PointSizePx, p.SortBiasPx
+			o.Visible, o.PointSizePx = p.Visible, p.PointSizePx
 			first = false
 		}
 		nt, nl, np = nt+len(p.Tris), nl+len(p.Lines), np+len(p.Points)

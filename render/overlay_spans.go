@@ -33,14 +33,6 @@ const (
 // SpanOverlayNames lists the span overlays in drawing order.
 var SpanOverlayNames = []string{OverlaySolid, OverlayWalkable, OverlayCompact, OverlayEroded, OverlayVolumes}
 
-// SpanOverlaySortBiasPx is the Overlay.SortBiasPx of the span overlays:
-// their faces lie on or just above the level's surfaces and must draw over
-// them in painter's order. 12 pixel footprints is what the GUI's 16-pixel
-// pieces need: with 4, specks of the level showed through the floors (98.3 %
-// of pixels agreed with the depth-buffered picture on city, against 99.7 %
-// with 12; 24 is no better).
-const SpanOverlaySortBiasPx = 12
-
 // Colours of the span overlays (straight alpha).
 var (
 	solidBase       = color.RGBA{214, 190, 150, 255} // sand
@@ -343,10 +335,9 @@ func appendFloors(dst []Vertex, c *voxel.CompactHeightfield, f *cellFrame, colou
 
 // surfaceOverlay returns an empty, visible overlay named name whose faces
 // lie on or just above the level's surfaces (the span, mesh and cache
-// overlays), so that they sort nearer in the GUI's painter's order
-// (SpanOverlaySortBiasPx).
+// overlays).
 func surfaceOverlay(name string) *Overlay {
-	return &Overlay{Name: name, Visible: true, SortBiasPx: SpanOverlaySortBiasPx}
+	return &Overlay{Name: name, Visible: true}
 }
 
 // selectedTiles yields the index and the tile of every tile of b that keep

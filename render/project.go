@@ -3,7 +3,6 @@ package render
 import (
 	"image/color"
 	"math"
-	"sort"
 
 	"navviz/core/geom"
 )
@@ -19,7 +18,7 @@ type ScreenVertex struct {
 	// it may be interpolated linearly in pixels across a triangle.
 	Z float64
 	// DepthM is the distance in metres from the eye along the viewing
-	// direction (use it to sort for painter's-algorithm drawing). It may be
+	// direction (Camera.Project returns it). It may be
 	// negative in orthographic mode, whose depth range starts behind the eye.
 	DepthM float64
 	Col    color.RGBA
@@ -369,35 +368,4 @@ func (p *projector) points(pts []Vertex, dst []ScreenVertex) []ScreenVertex {
 		dst = append(dst, p.screen(&a))
 	}
 	return dst
-}
-
-// SortTrisFarToNear reorders the triangles of tris (three vertices each, as
-// ProjectTris returns them) from the farthest to the nearest by mean DepthM,
-// keeping the input order among equal depths: the painter's order for
-// renderers without a depth buffer. A trailing partial triangle stays last.
-func SortTrisFarToNear(tris []ScreenVertex) {
-	n := len(tris) / 3
-	if n < 2 {
-		return
-	}
-	type key struct {
-		d float64
-		i int32
-	}
-	keys := make([]key, n)
-	for i := range keys {
-		t := tris[3*i:]
-		keys[i] = key{t[0].DepthM + t[1].DepthM + t[2].DepthM, int32(i)}
-	}
-	sort.Slice(keys, func(a, b int) bool {
-		if keys[a].d != keys[b].d {
-			return keys[a].d > keys[b].d
-		}
-		return keys[a].i < keys[b].i
-	})
-	tmp := make([]ScreenVertex, 3*n)
-	for j, k := range keys {
-		copy(tmp[3*j:3*j+3], tris[3*int(k.i):3*int(k.i)+3])
-	}
-	copy(tris, tmp)
 }

@@ -21,12 +21,6 @@ type Vertex struct {
 // consecutive vertices, Lines holds segments as two consecutive vertices, and
 // Points holds single vertices drawn as squares of PointSizePx pixels.
 // Colours are straight (not premultiplied) alpha; alpha below 255 blends.
-//
-// SortBiasPx matters only where triangles are drawn in painter's order (the
-// GUI, which has no depth buffer): the overlay's triangles sort as if that
-// many pixel footprints nearer to the viewer, so that an overlay lying on
-// the level's surfaces (span floors, polygons) draws over them. The
-// software rasterizer, with its depth buffer, ignores it.
 type Overlay struct {
 	Name        string
 	Visible     bool
@@ -34,7 +28,6 @@ type Overlay struct {
 	Lines       []Vertex
 	Points      []Vertex
 	PointSizePx float32
-	SortBiasPx  float32
 }
 
 // Scene is an ordered list of overlays; later overlays draw over earlier ones
