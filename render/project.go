@@ -254,18 +254,64 @@ func (p *projector) tris(tris []Vertex, dst []ScreenVertex) []ScreenVertex {
 			dst = append(dst, p.screen(&a), p.screen(&b), p.screen(&c))
 			continue
 		}
-		poly[0], poly[1], poly[2] = a, b, c
-		n := p.clipPoly(&poly, &buf, 3, (oa|ob|oc)&clipMask)
-		if n < 3 {
+		dst = p.clipTri(&a, &b, &c, (oa|ob|oc)&clipMask, &poly, &buf, dst)
+	}
+	return dst
+}
+
+// clipTri clips the triangle abc against the planes in mask and appends
+// the fan of what is left to dst. poly and buf are scratch.
+func (p *projector) clipTri(a, b, c *clipVert, mask int, poly, buf *[maxClipVerts + 1]clipVert, dst []ScreenVertex) []ScreenVertex {
+	poly[0], poly[1], poly[2] = *a, *b, *c
+	n := p.clipPoly(poly, buf, 3, mask)
+	if n < 3 {
+		return dst
+	}
+	s0 := p.screen(&poly[0])
+	prev := p.screen(&poly[1])
+	for j := 2; j < n; j++ {
+		cur := p.screen(&poly[j])
+		dst = append(dst, s0, prev, cur)
+		prev = cur
+	}
+	return dst
+}
+
+// projected is a vertex list projected once: clip-space vertex, outcode
+// and screen vertex of each (the screen vertex is used only when no plane
+// clips the triangle).
+type projected struct {
+	cv   []clipVert
+	code []int
+	sv   []ScreenVertex
+}
+
+// projectVerts projects verts into pr[lo:hi] (pr's slices hold
+// len(verts) entries).
+func (p *projector) projectVerts(verts []Vertex, pr *projected, lo, hi int) {
+	for j := lo; j < hi; j++ {
+		cv := p.vert(verts[j])
+		pr.cv[j], pr.code[j] = cv, p.outcode(&cv)
+		pr.sv[j] = p.screen(&cv)
+	}
+}
+
+// indexedTris is tris for triangles given as three indices each into the
+// projected vertices pr: the same screen triangles as tris gives for the
+// vertices the indices name.
+func (p *projector) indexedTris(idx []int32, pr *projected, dst []ScreenVertex) []ScreenVertex {
+	var poly, buf [maxClipVerts + 1]clipVert
+	for i := 0; i+2 < len(idx); i += 3 {
+		ia, ib, ic := idx[i], idx[i+1], idx[i+2]
+		oa, ob, oc := pr.code[ia], pr.code[ib], pr.code[ic]
+		if oa < 0 || ob < 0 || oc < 0 || oa&ob&oc != 0 {
 			continue
 		}
-		s0 := p.screen(&poly[0])
-		prev := p.screen(&poly[1])
-		for j := 2; j < n; j++ {
-			cur := p.screen(&poly[j])
-			dst = append(dst, s0, prev, cur)
-			prev = cur
+		if (oa|ob|oc)&clipMask == 0 {
+			dst = append(dst, pr.sv[ia], pr.sv[ib], pr.sv[ic])
+			continue
 		}
+		dst = p.clipTri(&pr.cv[ia], &pr.cv[ib], &pr.cv[ic], (oa|ob|oc)&clipMask, &poly, &buf, dst)
 	}
 	return dst
 }
@@ -295,8 +341,7 @@ func newRecentVerts() recentVerts {
 
 // vert returns the clip-space vertex of v and its outcode.
 func (r *recentVerts) vert(p *projector, v *Vertex) (clipVert, int) {
-	k := [4]uint32{math.Float32bits(v.Pos.X), math.Float32bits(v.Pos.Y), math.Float32bits(v.Pos.Z),
-		uint32(v.Col.R) | uint32(v.Col.G)<<8 | uint32(v.Col.B)<<16 | uint32(v.Col.A)<<24}
+	k := vertexKey(v)
 	for i := range r.key {
 		if r.key[i] == k && r.code[i] != outUnset {
 			return r.cv[i], r.code[i]
@@ -308,6 +353,12 @@ func (r *recentVerts) vert(p *projector, v *Vertex) (clipVert, int) {
 	r.key[i], r.cv[i], r.code[i] = k, cv, code
 	r.next = (i + 1) % recentN
 	return cv, code
+}
+
+// vertexKey returns the bits of v: equal keys, equal projections.
+func vertexKey(v *Vertex) [4]uint32 {
+	return [4]uint32{math.Float32bits(v.Pos.X), math.Float32bits(v.Pos.Y), math.Float32bits(v.Pos.Z),
+		uint32(v.Col.R) | uint32(v.Col.G)<<8 | uint32(v.Col.B)<<16 | uint32(v.Col.A)<<24}
 }
 
 // outUnset marks an empty recentVerts entry (outcodes are -1 or ≥ 0).

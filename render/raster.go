@@ -61,6 +61,7 @@ type Rasterizer struct {
 	batches []batch          // set-up primitives, in drawing order
 	nb      int              // batches in use
 	svs     [][]ScreenVertex // projection scratch, one per setup chunk
+	meshes  map[*Vertex]*triIndex
 	// Primitives of the last Draw: triangles, lines and points set up.
 	Tris, Lines, Points int
 }
@@ -107,7 +108,14 @@ func (r *Rasterizer) draw(s *Scene, cam Camera, wPx, hPx int, bg color.RGBA, wor
 		if o == nil || !o.Visible {
 			continue
 		}
-		if len(o.Tris) >= 3 {
+		if m := r.meshIndex(o.Tris); m != nil {
+			m.project(p, workers)
+			r.setupParallel(len(m.idx)/3, 3, workers, func(b *batch, sv []ScreenVertex, lo, hi int) []ScreenVertex {
+				sv = p.indexedTris(m.idx[lo:hi], &m.pr, sv[:0])
+				setupTris(b, sv, wPx, hPx)
+				return sv
+			})
+		} else if len(o.Tris) >= 3 {
 			r.setupParallel(len(o.Tris)/3, 3, workers, func(b *batch, sv []ScreenVertex, lo, hi int) []ScreenVertex {
 				sv = p.tris(o.Tris[lo:hi], sv[:0])
 				setupTris(b, sv, wPx, hPx)
@@ -129,6 +137,7 @@ func (r *Rasterizer) draw(s *Scene, cam Camera, wPx, hPx int, bg color.RGBA, wor
 			})
 		}
 	}
+	r.dropUnusedIndices()
 	batches := r.batches[:r.nb]
 	for i := range batches {
 		r.Tris += len(batches[i].tris)
@@ -203,6 +212,96 @@ type target struct {
 	stride int
 	depth  []float64
 	w, h   int
+}
+
+// Large triangle lists (a level's display mesh) that come back draw after
+// draw are projected one vertex at a time: a level's triangles share most
+// of their vertices (city: 129k triangle corners, 60k distinct), and
+// projecting each distinct vertex once, then assembling the triangles from
+// indices, gives the same screen triangles for half the work. The index is
+// made on a list's second draw (lists that change every draw never pay for
+// one) and dropped on the first draw without it.
+
+// minIndexedTris is the fewest triangles a list is indexed for.
+const minIndexedTris = 8192
+
+// triIndex is the index of one triangle list.
+type triIndex struct {
+	// src is the indexed list: its first vertex's address names it in
+	// Rasterizer.meshes, and holding it keeps that address from being
+	// reused by another list while the entry lives.
+	src   []Vertex
+	verts []Vertex // distinct vertices, in order of first use
+	idx   []int32  // three per triangle, into verts
+	pr    projected
+	used  bool // drawn by the current Draw
+}
+
+// meshIndex returns the index of tris when it is large and was drawn
+// before, nil to project it vertex by vertex.
+func (r *Rasterizer) meshIndex(tris []Vertex) *triIndex {
+	n := len(tris) / 3 * 3
+	if n/3 < minIndexedTris {
+		return nil
+	}
+	if r.meshes == nil {
+		r.meshes = map[*Vertex]*triIndex{}
+	}
+	m := r.meshes[&tris[0]]
+	if m == nil || len(m.src) != len(tris) {
+		r.meshes[&tris[0]] = &triIndex{src: tris, used: true} // indexed when drawn again
+		return nil
+	}
+	m.used = true
+	if m.idx == nil {
+		m.build(tris[:n])
+	}
+	return m
+}
+
+// dropUnusedIndices forgets the lists the current Draw did not draw and
+// clears the marks for the next one.
+func (r *Rasterizer) dropUnusedIndices() {
+	for k, m := range r.meshes {
+		if !m.used {
+			delete(r.meshes, k)
+		}
+		m.used = false
+	}
+}
+
+// build indexes tris.
+func (m *triIndex) build(tris []Vertex) {
+	at := make(map[[4]uint32]int32, len(tris)/2)
+	m.idx = make([]int32, len(tris))
+	for i := range tris {
+		k := vertexKey(&tris[i])
+		j, ok := at[k]
+		if !ok {
+			j = int32(len(m.verts))
+			at[k] = j
+			m.verts = append(m.verts, tris[i])
+		}
+		m.idx[i] = j
+	}
+	n := len(m.verts)
+	m.pr = projected{cv: make([]clipVert, n), code: make([]int, n), sv: make([]ScreenVertex, n)}
+}
+
+// project projects m's distinct vertices through p, in up to workers
+// chunks run in parallel.
+func (m *triIndex) project(p *projector, workers int) {
+	n := len(m.verts)
+	chunks := max(1, min(workers, n/minChunkPrims))
+	var wg sync.WaitGroup
+	for c := range chunks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.projectVerts(m.verts, &m.pr, n*c/chunks, n*(c+1)/chunks)
+		}()
+	}
+	wg.Wait()
 }
 
 // minChunkPrims is the fewest primitives a setup chunk of its own is worth

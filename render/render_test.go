@@ -636,3 +636,37 @@ func TestClippedMeshHasNoCracks(t *testing.T) {
 		}
 	}
 }
+
+// TestRasterizerReuse: a Rasterizer drawing view after view (its buffers
+// reused, the level's triangles indexed from the second draw on) gives
+// each time the picture a fresh Rasterize gives, also after the scene's
+// lists are replaced and for a size change.
+func TestRasterizerReuse(t *testing.T) {
+	soup := builtinCity(t)
+	scene := LevelScene(soup)
+	if n := len(scene.Overlays[0].Tris) / 3; n < minIndexedTris {
+		t.Fatalf("city has %d triangles: too few to test the index", n)
+	}
+	cam := DefaultCamera()
+	cam.FrameAspect(soup.Bounds(), 1.2)
+	near := cam
+	near.Zoom(10) // the near plane and the guard band clip
+	near.PitchRad = 0.1
+	var r Rasterizer
+	for i, step := range []struct {
+		cam  Camera
+		w, h int
+	}{{cam, 240, 200}, {near, 240, 200}, {cam, 240, 200}, {near, 120, 90}, {cam, 240, 200}} {
+		if i == 3 { // the lists replaced: new slices, same vertices
+			scene = LevelScene(soup)
+		}
+		got := r.Draw(scene, step.cam, step.w, step.h, goldenBG)
+		want := rasterize(scene, step.cam, step.w, step.h, goldenBG, 1)
+		if !bytes.Equal(got.Pix, want.Pix) || got.Rect != want.Rect {
+			t.Errorf("draw %d: the reused Rasterizer's picture differs from a fresh one", i)
+		}
+		if i >= 1 && len(r.meshes) == 0 {
+			t.Errorf("draw %d: the level is not indexed", i)
+		}
+	}
+}
