@@ -86,3 +86,27 @@ func TestBenchOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestScaleNearest: the view's CPU upscale picks, for every output pixel,
+// the source pixel its position falls in, for whole and other factors.
+func TestScaleNearest(t *testing.T) {
+	src := image.NewRGBA(image.Rect(0, 0, 5, 3))
+	for i := range src.Pix {
+		src.Pix[i] = uint8(i)
+	}
+	for _, sz := range [][2]int{{10, 6}, {7, 4}, {5, 3}, {3, 2}, {0, 4}} {
+		w, h := sz[0], sz[1]
+		got := scaleNearest(nil, src, w, h)
+		if len(got) != 4*w*h && !(w == 0 && len(got) == 0) {
+			t.Fatalf("%dx%d: %d bytes", w, h, len(got))
+		}
+		for y := range h {
+			for x := range w {
+				o := src.PixOffset(x*5/w, y*3/h)
+				if p := got[4*(y*w+x):][:4]; string(p) != string(src.Pix[o:o+4]) {
+					t.Fatalf("%dx%d: pixel %d,%d = %v, want %v", w, h, x, y, p, src.Pix[o:o+4])
+				}
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package ui
 import (
 	"image"
 	"time"
+	"unsafe"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -123,7 +124,7 @@ func (v *sceneView) drawImage(dst *ebiten.Image) {
 		return
 	}
 	r := image.Rect(v.key.x0, v.key.y0, v.key.x0+v.key.w, v.key.y0+v.key.h)
-	if !r.In(dst.Bounds()) {
+	if r.Empty() || !r.In(dst.Bounds()) {
 		return // the window shrank: a new view is on its way
 	}
 	pix := v.img.Pix
@@ -135,7 +136,8 @@ func (v *sceneView) drawImage(dst *ebiten.Image) {
 }
 
 // scaleNearest returns src scaled to w x h pixels (nearest pixel) as RGBA
-// bytes, in buf when it is large enough.
+// bytes, in buf when it is large enough. Each output row is made once and
+// copied to the rows that repeat it.
 func scaleNearest(buf []byte, src *image.RGBA, w, h int) []byte {
 	if n := 4 * w * h; cap(buf) < n {
 		buf = make([]byte, n)
@@ -143,12 +145,22 @@ func scaleNearest(buf []byte, src *image.RGBA, w, h int) []byte {
 		buf = buf[:n]
 	}
 	sw, sh := src.Rect.Dx(), src.Rect.Dy()
+	if w <= 0 || h <= 0 || sw <= 0 || sh <= 0 {
+		return buf[:0]
+	}
+	prev := -1
 	for y := range h {
-		row := src.Pix[(y*sh/h)*src.Stride:]
 		out := buf[4*w*y : 4*w*(y+1)]
-		for x := range w {
-			o := 4 * (x * sw / w)
-			copy(out[4*x:4*x+4], row[o:o+4])
+		sy := y * sh / h
+		if sy == prev {
+			copy(out, buf[4*w*(y-1):4*w*y])
+			continue
+		}
+		prev = sy
+		in := unsafe.Slice((*uint32)(unsafe.Pointer(&src.Pix[sy*src.Stride])), sw)
+		px := unsafe.Slice((*uint32)(unsafe.Pointer(&out[0])), w)
+		for x := range px {
+			px[x] = in[x*sw/w]
 		}
 	}
 	return buf
