@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -37,13 +38,14 @@ type BenchStats struct {
 	// orbiting (Draw to Draw).
 	FrameMs Spread `json:"frame_ms"`
 	// ViewMs is the time between two frames that showed a new camera
-	// position (a frame whose view is still being projected in the
+	// position (a frame whose view is still being rendered in the
 	// background shows the previous one).
 	ViewMs Spread `json:"view_ms"`
-	// ProjectMs is the time one projection of the whole visible scene took
-	// (project, cut, sort, batch) while orbiting.
+	// ProjectMs is the time one rendering of the whole visible scene took
+	// (render.Rasterizer: project, set up, fill) while orbiting.
 	ProjectMs Spread `json:"project_ms"`
-	// DrawnTris is the triangles the GPU drew per view while orbiting.
+	// DrawnTris is the triangles, lines and points the rasterizer set up
+	// per view while orbiting (those that cover a pixel).
 	DrawnTris Spread `json:"drawn_tris"`
 	// DrawMs is the time Draw itself took.
 	DrawMs Spread `json:"draw_ms"`
@@ -55,13 +57,13 @@ type BenchStats struct {
 	// Frames.
 	ViewsShown int `json:"views_shown"`
 	// CPUMsPerView is the CPU time of the whole process (every thread:
-	// the projection jobs and llvmpipe's rasterizer threads too) while
+	// the rendering jobs and llvmpipe's threads too) while
 	// orbiting, divided by ViewsShown: what a view costs, much less
 	// dependent on the machine's load than the frame times (0: unknown).
 	CPUMsPerView float64 `json:"cpu_ms_per_view"`
 
 	// Overlay is the rebuild cost of each visible overlay: building its
-	// content and projecting it alone at the framed camera.
+	// content and rendering it alone at the framed camera.
 	Overlay map[string]OverlayCost `json:"scene_rebuild"`
 
 	PeakRSSMB    float64 `json:"peak_rss_mb"`
@@ -85,12 +87,13 @@ type OverlayCost struct {
 	// ContentMs builds the overlay's triangles and lines from the state
 	// (render's overlay builders).
 	ContentMs float64 `json:"content_ms"`
-	// ProjectMs projects, cuts, sorts and batches it alone (full
-	// resolution, the faster of two runs).
+	// ProjectMs renders it alone (full resolution, the faster of two
+	// runs).
 	ProjectMs float64 `json:"project_ms"`
 	// SceneMs is their sum: what a change of the overlay costs.
 	SceneMs float64 `json:"scene_ms"`
-	// Tris is the overlay's triangles, DrawnTris what the GPU draws.
+	// Tris is the overlay's triangles, DrawnTris the triangles, lines and
+	// points of it the rasterizer sets up (those that cover a pixel).
 	Tris      int `json:"tris"`
 	DrawnTris int `json:"drawn_tris"`
 }
@@ -284,6 +287,39 @@ func (g *Game) benchFinish() {
 		return
 	}
 	fmt.Fprintf(os.Stderr, "navviz: bench: frame median %.1f ms, p95 %.1f ms; stats written to %s\n", s.FrameMs.Median, s.FrameMs.P95, g.opts.StatsJSON)
+	fmt.Print(s.CostTable())
+}
+
+// CostTable returns the overlay costs as the Markdown table of
+// docs/guide.md, slowest scene rebuild first (ties by name), then a line
+// with the frame figures.
+func (s *BenchStats) CostTable() string {
+	names := make([]string, 0, len(s.Overlay))
+	for n := range s.Overlay {
+		names = append(names, n)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if c := cmp.Compare(s.Overlay[b].SceneMs, s.Overlay[a].SceneMs); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	var sb strings.Builder
+	sb.WriteString("| overlay | content ms | render ms | triangles | drawn |\n|---|---:|---:|---:|---:|\n")
+	for _, n := range names {
+		c := s.Overlay[n]
+		if c.SceneMs < 1 && c.DrawnTris == 0 {
+			continue
+		}
+		tris := strconv.Itoa(c.Tris)
+		if c.Tris == 0 {
+			tris = "lines"
+		}
+		fmt.Fprintf(&sb, "| `%s` | %.1f | %.1f | %s | %d |\n", n, c.ContentMs, c.ProjectMs, tris, c.DrawnTris)
+	}
+	fmt.Fprintf(&sb, "\n%s, view %s, scope %s, load %.2f: frame median %.1f ms, p95 %.1f ms; render median %.1f ms; %.2f Updates/s; %.1f ms CPU per view; peak RSS %.0f MB\n",
+		s.Level, s.SizePx, s.Scope, s.LoadAvg1m, s.FrameMs.Median, s.FrameMs.P95, s.ProjectMs.Median, s.TPS, s.CPUMsPerView, s.PeakRSSMB)
+	return sb.String()
 }
 
 // meshPolys returns the number of polygons of m (0 for nil).
