@@ -18,7 +18,7 @@ require (
 	github.com/ebitengine/hideconsole v1.0.0 // indirect
 	github.com/ebitengine/purego v0.8.0 // indirect
 	github.com/go-text/typesetting v0.2.0 // indirect
-	github.com/hajimehoshi/bitmapfont/v4 v4.1.0 // indirect
+	github.com/hajimehoshi/bitmapfont/v4 v4.1.0
 	github.com/jezek/xgb v1.1.1 // indirect
 	github.com/pierrec/lz4/v4 v4.1.22 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect

@@ -262,9 +262,11 @@ func (g *Game) Update() error {
 		} else {
 			var err error
 			g.feedPointer()
+			selectedField = fieldHighlight{}
 			if captured, err = g.ui.Update(g.panels); err != nil {
 				return fmt.Errorf("ui: panels: %w", err)
 			}
+			g.App.report(takeSelectAllErr())
 			g.panelsSettled = sig == g.panelsSig && captured == g.panelsCaptured
 			g.panelsRan, g.panelsSig, g.panelsCaptured = time.Now(), sig, captured
 		}
@@ -452,6 +454,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		if panels {
 			g.drawGrips(screen)
 			g.ui.Draw(screen)
+			g.drawFieldHighlight(screen)
 			g.panelsDrawn = t0
 		}
 	}
@@ -493,10 +496,19 @@ func (g *Game) Draw(screen *ebiten.Image) {
 // a fifth of a core for a still window at 60 ticks a second. Only the
 // window's paced loop skips: tests that call Update and change the state
 // directly see the panels of that state in the next frame.
+//
+// A camera drag (orbit, pan) that started in the view is the view's: the
+// panels need not follow the pointer until the button is released.
 func (g *Game) panelsIdle(sig uiSignature) bool {
+	if !g.paced || time.Since(g.panelsRan) >= panelsRefresh {
+		return false
+	}
 	in := sig.in
-	held := in.buttons != [3]bool{} || in.keys != "" || in.chars != "" || in.wheel != 0
-	return g.paced && !held && g.panelsSettled && sig == g.panelsSig && time.Since(g.panelsRan) < panelsRefresh
+	typing := in.keys != "" || in.chars != "" || in.wheel != 0
+	if g.ctl.dragging() && !typing && in.buttons == g.panelsSig.in.buttons {
+		return true
+	}
+	return !typing && in.buttons == [3]bool{} && g.panelsSettled && sig == g.panelsSig
 }
 
 // panelsRefresh is the longest a frame for the scene alone leaves the

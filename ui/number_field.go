@@ -10,6 +10,7 @@ import (
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/exp/textinput"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 )
 
@@ -74,6 +75,11 @@ type numberEdit struct {
 	// err says why text is not a number ("" when it is, or when the text
 	// has not been committed yet).
 	err string
+	// Select-all on focus (number_select.go): field is debugui's text
+	// input of the field, focused whether it had the focus in the last
+	// tick, selected whether its whole text is selected.
+	field             *textinput.Field
+	focused, selected bool
 }
 
 // numberSpec is what a number field edits: its decimals, whether it takes
@@ -163,11 +169,22 @@ func (nf *numberFields) float(ctx *debugui.Context, key string, v *float64, sp n
 	e := nf.edit(key)
 	e.follow(*v, sp)
 	ctx.IDScope(key, func() {
-		ctx.GridCell(func(image.Rectangle) {
+		ctx.GridCell(func(cell image.Rectangle) {
+			field := cell // the text field's part of the cell
 			if sp.step > 0 {
-				ctx.SetGridLayout([]int{-1, 16, 16}, nil)
+				ctx.SetGridLayout([]int{-1, stepButtonPx, stepButtonPx}, nil)
+				field.Max.X -= 2 * (stepButtonPx + debuguiSpacingPx)
 			}
-			ctx.TextField(&e.text).On(func() { changed = e.commit(v, sp) || changed })
+			k := readFieldKeys()
+			e.beforeField(k)
+			ctx.TextField(&e.text).On(func() {
+				changed = e.commit(v, sp) || changed
+				if e.field != nil && e.focused { // Enter: the committed text, selected
+					e.field.SetTextAndSelection(e.text, 0, len(e.text))
+					e.selected = e.text != ""
+				}
+			})
+			noteSelectAllErr(e.afterField(ctx, field, k))
 			if sp.step > 0 {
 				ctx.Button("-").On(func() { changed = e.stepBy(v, sp, -1) || changed })
 				ctx.Button("+").On(func() { changed = e.stepBy(v, sp, 1) || changed })
@@ -176,6 +193,14 @@ func (nf *numberFields) float(ctx *debugui.Context, key string, v *float64, sp n
 	})
 	return changed
 }
+
+// stepButtonPx is the width of a number field's - and + buttons, and
+// debuguiSpacingPx debugui's spacing between the cells of a row (its
+// default style).
+const (
+	stepButtonPx     = 16
+	debuguiSpacingPx = 4
+)
 
 // int is float for an int value.
 func (nf *numberFields) int(ctx *debugui.Context, key string, v *int, sp numberSpec) bool {

@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"image"
 	"strings"
 	"testing"
+
+	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/ebiten/v2/exp/textinput"
 
 	"navviz/core/geom"
 	"navviz/core/voxel"
@@ -166,5 +170,41 @@ func TestSameObstacle(t *testing.T) {
 	a, b := voxel.Cylinder(geom.V3(0, 0, 0), 1, 2), voxel.Box(geom.V3(-1, 0, -1), geom.V3(1, 2, 1))
 	if sameObstacle(&a, &b) {
 		t.Error("a cylinder and a box are the same shape")
+	}
+}
+
+// TestFocusedTextField: textField reaches the textinput.Field of the text
+// field debugui laid out last in this debugui version (select-all on
+// focus depends on it; another version fails here), and reports the
+// field unfocused until it is clicked, and no field after another widget.
+func TestFocusedTextField(t *testing.T) {
+	var d debugui.DebugUI
+	text := "0.300"
+	var got *textinput.Field
+	var focused bool
+	var errField, errOther error
+	var afterButton *textinput.Field
+	if _, err := d.Update(func(ctx *debugui.Context) error {
+		ctx.Window("t", image.Rect(0, 0, 200, 100), func(debugui.ContainerLayout) {
+			ctx.TextField(&text)
+			got, focused, errField = textField(ctx)
+			ctx.Button("b")
+			afterButton, _, errOther = textField(ctx)
+		})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if errField != nil || errOther != nil {
+		t.Fatalf("textField: %v, %v", errField, errOther)
+	}
+	if got == nil || focused {
+		t.Errorf("text field: %v, focused %v; want the field, unfocused", got, focused)
+	}
+	if got != nil && got.Text() != text {
+		t.Errorf("field text %q, want %q", got.Text(), text)
+	}
+	if afterButton != nil {
+		t.Error("a button is taken for a text field")
 	}
 }

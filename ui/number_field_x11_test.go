@@ -9,9 +9,11 @@ import (
 
 // TestNumberFieldTyping types into the Build panel's "Cell size" field of
 // a real navviz window with xdotool (on the display the tests run on,
-// xvfb-run's): Backspace deletes, "0.300.4" and Enter shows the error line
-// in red, and Backspace plus "0.25" and Enter makes it go away (it would
-// stay red if a Backspace were lost: "0.300.40.25" is not a number). The
+// xvfb-run's): a click selects the whole text, End drops the selection,
+// Backspace deletes, "0.300.4" and Enter shows the error line in red, two
+// Backspaces plus "5" and Enter make it go away (it would stay red if a
+// Backspace were lost), and typing "0.25" after a click replaces the
+// whole text (appended it would be "0.30050.25", not a number). The
 // picture is read with ImageMagick's import (startX11App says when the
 // test is skipped).
 func TestNumberFieldTyping(t *testing.T) {
@@ -71,7 +73,7 @@ func TestNumberFieldTyping(t *testing.T) {
 	}
 	// "0.300" less two characters is "0.3"; "00.4" makes "0.300.4".
 	click()
-	key("BackSpace", "BackSpace")
+	key("End", "BackSpace", "BackSpace")
 	typeText("00.4")
 	key("Return")
 	if n := redPixels(); n < 30 {
@@ -80,10 +82,17 @@ func TestNumberFieldTyping(t *testing.T) {
 	// Two Backspaces and "5" make "0.3005", a number; a lost Backspace
 	// would leave "0.300.5" or "0.300.45", which are not.
 	click()
-	key("BackSpace", "BackSpace")
+	key("End", "BackSpace", "BackSpace")
 	typeText("5")
 	key("Return")
 	if n := redPixels(); n != 0 {
 		t.Errorf("after two Backspaces and 5: %d red pixels under the field, want none", n)
+	}
+	// A click selects all: "0.25" replaces "0.3005".
+	click()
+	typeText("0.25")
+	key("Return")
+	if n := redPixels(); n != 0 {
+		t.Errorf("after a click and 0.25: %d red pixels under the field, want none (the text was not replaced)", n)
 	}
 }

@@ -37,3 +37,30 @@ func TestPanelsIdle(t *testing.T) {
 		}
 	}
 }
+
+// TestPanelsIdleWhileDragging: during a camera drag the panels are laid
+// out only every panelsRefresh, until a button changes or a key is held.
+func TestPanelsIdleWhileDragging(t *testing.T) {
+	held := uiInput{x: 10, y: 20, buttons: [3]bool{false, false, true}}
+	g := &Game{paced: true, panelsSig: uiSignature{in: held}, panelsRan: time.Now()}
+	g.ctl.mode = dragOrbit
+	moved := held
+	moved.x = 60
+	if !g.panelsIdle(uiSignature{in: moved}) {
+		t.Error("an orbit lays the panels out every tick")
+	}
+	released := moved
+	released.buttons = [3]bool{}
+	if g.panelsIdle(uiSignature{in: released}) {
+		t.Error("the release was not laid out")
+	}
+	key := moved
+	key.keys = "Shift,"
+	if g.panelsIdle(uiSignature{in: key}) {
+		t.Error("a key held during the drag was not laid out")
+	}
+	g.panelsRan = time.Now().Add(-panelsRefresh)
+	if g.panelsIdle(uiSignature{in: moved}) {
+		t.Error("the panels were not refreshed after panelsRefresh")
+	}
+}
