@@ -99,12 +99,18 @@ func (c Camera) projector(wPx, hPx int) *projector {
 }
 
 func (p *projector) clip(v geom.Vec3) clipVert {
-	q := vec64(v)
-	var cv clipVert
-	cv.x, cv.y, cv.z, cv.w = p.m.MulPoint(q)
+	// Mat4.MulPoint written out on p.m in place (the call copied the
+	// matrix); the same operations in the same order.
+	x, y, z := float64(v.X), float64(v.Y), float64(v.Z)
+	m := &p.m
 	r := &p.depthRow
-	cv.d = float64(r[0]*q[0]) + float64(r[1]*q[1]) + float64(r[2]*q[2]) + r[3]
-	return cv
+	return clipVert{
+		x: float64(m[0]*x) + float64(m[1]*y) + float64(m[2]*z) + m[3],
+		y: float64(m[4]*x) + float64(m[5]*y) + float64(m[6]*z) + m[7],
+		z: float64(m[8]*x) + float64(m[9]*y) + float64(m[10]*z) + m[11],
+		w: float64(m[12]*x) + float64(m[13]*y) + float64(m[14]*z) + m[15],
+		d: float64(r[0]*x) + float64(r[1]*y) + float64(r[2]*z) + r[3],
+	}
 }
 
 func (p *projector) vert(v Vertex) clipVert {
@@ -134,14 +140,30 @@ func (p *projector) dist(k int, v *clipVert) float64 {
 // outcode returns the clip-plane bits a vertex violates plus the viewport
 // bits (for trivial rejection). A non-finite vertex returns -1.
 func (p *projector) outcode(v *clipVert) int {
-	if !finite(v.x) || !finite(v.y) || !finite(v.z) || !finite(v.w) || !finite(v.d) {
+	// x − x is 0 for a finite x and NaN for an infinite or NaN one.
+	if !(v.x-v.x == 0 && v.y-v.y == 0 && v.z-v.z == 0 && v.w-v.w == 0 && v.d-v.d == 0) {
 		return -1
 	}
+	// The planes' distances as dist computes them, written out.
 	code := 0
-	for k := 0; k < numClipPlanes; k++ {
-		if !(p.dist(k, v) >= 0) {
-			code |= 1 << k
-		}
+	gx, gy := float64(p.gx*v.w), float64(p.gy*v.w)
+	if !(v.z >= 0) {
+		code |= 1 << planeNear
+	}
+	if !(v.w-v.z >= 0) {
+		code |= 1 << planeFar
+	}
+	if !(gx+v.x >= 0) {
+		code |= 1 << planeGuardLeft
+	}
+	if !(gx-v.x >= 0) {
+		code |= 1 << planeGuardRight
+	}
+	if !(gy+v.y >= 0) {
+		code |= 1 << planeGuardBottom
+	}
+	if !(gy-v.y >= 0) {
+		code |= 1 << planeGuardTop
 	}
 	if v.x < -v.w {
 		code |= outViewLeft
