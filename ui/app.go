@@ -61,7 +61,7 @@ type App struct {
 	// pathState holds the Path tool's points and path (path_tool.go).
 	pathState
 
-	// agentsState holds the Agents tool's crowd (tools_agents.go).
+	// agentsState holds the Agents tool's crowd (agents.go).
 	agentsState
 }
 

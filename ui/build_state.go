@@ -362,7 +362,7 @@ func (a *App) syncSpanOverlays() {
 	a.syncCacheOverlays() // the tile cache's overlays (cache_state.go)
 	a.syncInspect()       // the repair inspector's (inspect_panel.go)
 	a.syncPath()          // the Path tool's (path_tool.go)
-	a.syncAgents()        // the Agents tool's (tools_agents.go)
+	a.syncAgents()        // the Agents tool's (agents.go)
 }
 
 // stageResult is what a background build of stage overlays hands back:

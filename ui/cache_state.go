@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"navviz/core/geom"
 	"navviz/core/level"
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
@@ -87,16 +86,17 @@ type cacheState struct {
 	AutoUpdate    bool
 	TilesPerFrame int
 
-	// Tool is the active tool; ObstacleTool and VolumeTool their settings
-	// and state (tools_obstacle.go, tools_volume.go).
-	Tool         toolKind
-	ObstacleTool obstacleTool
-	VolumeTool   volumeTool
-	// OffMeshTool is the Link tool's settings and state (tools_offmesh.go).
-	OffMeshTool offMeshTool
 	// SelectedObstacle is the selected obstacle (0: none): drawn in cyan,
-	// removed by Delete, resized by "Apply".
+	// removed by Delete, resized by "Apply". SelectedLink is the selected
+	// off-mesh link (0: none), drawn white (tool_offmesh.go).
 	SelectedObstacle tilecache.ObstacleID
+	SelectedLink     tilecache.OffMeshLinkID
+
+	// toolPreview draws the active tool's preview and toolEvents hears of
+	// what the tools' state follows: the Game's tools (tool.go; nil in an
+	// App without a Game).
+	toolPreview previewer
+	toolEvents  toolEvents
 
 	gens       cacheGens
 	cacheBuilt map[string]cacheOverlayKey
@@ -119,9 +119,6 @@ func (a *App) initCacheState() {
 	a.core()
 	a.AutoUpdate = true
 	a.TilesPerFrame = defaultTilesPerFrame
-	a.ObstacleTool = defaultObstacleTool()
-	a.VolumeTool = defaultVolumeTool()
-	a.OffMeshTool = defaultOffMeshTool()
 	a.cacheBuilt = map[string]cacheOverlayKey{}
 	a.cacheVis = map[string]bool{}
 	for k, v := range cacheOverlayDefaults {
@@ -150,9 +147,10 @@ func (a *App) InstallWorld(w *world.World, level string, wall time.Duration, car
 		a.CacheLevel = level
 		a.CacheBuildTime = wall
 		a.CacheErr = ""
-		a.SelectedObstacle = 0
-		a.ObstacleTool.drag = obstacleDrag{}
-		a.VolumeTool.Corners = nil
+		a.SelectedObstacle, a.SelectedLink = 0, 0
+		if a.toolEvents != nil {
+			a.toolEvents.cacheReplaced(false)
+		}
 	}
 	if !carry {
 		reset(a) // at once: the old cache's selection and tool state are gone
@@ -488,7 +486,9 @@ func (a *App) restoreSnapshot(what string, read func() ([]byte, error)) error {
 			what, len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
 		return func(a *App) error {
 			a.SelectedObstacle = 0
-			a.ObstacleTool.drag = obstacleDrag{}
+			if a.toolEvents != nil {
+				a.toolEvents.cacheReplaced(true)
+			}
 			a.bumpAll()
 			a.reportOK(status)
 			return nil
@@ -589,23 +589,6 @@ func (a *App) buildCacheOverlay(name string) *render.Overlay {
 		return a.previewOverlay()
 	}
 	return a.core().stateOverlay(name, a.cacheWant())
-}
-
-// previewOverlay returns the tools' preview: the obstacle being placed or
-// dragged, the corners of the volume being drawn.
-func (a *App) previewOverlay() *render.Overlay {
-	growM := a.cv().growthM
-	ghost := a.obstacleGhost() // tools_obstacle.go
-	var poly []geom.Vec3
-	ok := true
-	if a.Tool == toolVolume {
-		poly = a.VolumeTool.Corners
-		ok = a.VolumeTool.convexSoFar()
-	}
-	if a.Tool == toolOffMesh {
-		poly = a.offMeshPreview() // tools_offmesh.go
-	}
-	return render.PreviewOverlay(ghost, growM, poly, ok)
 }
 
 // cacheResult is what a background cache build hands back.

@@ -87,7 +87,8 @@ type Game struct {
 	buildRequested bool         // a build was started and has not ended
 	framedBuild    bool         // opts.Build: the first build was framed
 
-	cache cacheUI // the tile cache's builds, dialogs, tool pointer and demo (cache_panel.go)
+	cache cacheUI // the tile cache's builds, dialogs, tool pointer and demo (panel_cache.go)
+	tools toolBox // the Cache panel's tools and the active one (tool.go)
 
 	// injected are input snapshots that replace Ebitengine's input in
 	// the next Updates, one each (tests drive the Game with them; see
@@ -120,10 +121,12 @@ func NewGame(opts Options) (*Game, error) {
 		dialogDone: make(chan dialogResult, 1),
 		runner:     newBuildRunner(),
 		view:       &sceneView{},
+		tools:      newToolBox(),
 		// Scripted runs and scenarios take each frame of the state of its
 		// own Update: the view is built in Update, not in a job.
 		scene: newSceneJobs(syncScenes || opts.Frames > 0 || opts.Scenario != ""),
 	}
+	g.App.toolEvents, g.App.toolPreview = &g.tools, g.tools.active
 	g.relayout()
 	if !g.scene.sync {
 		g.App.EnableStageJobs()   // the stage overlays too are built off the frame
@@ -272,13 +275,13 @@ func (g *Game) Update() error {
 	g.pollBuild()
 
 	// The cache tools take the left button and the wheel when they use
-	// them (cache_panel.go).
+	// them (cache_frame.go, tool.go).
 	// The Path tool's modifier clicks come first (path_tool.go); the path
 	// follows every swap through syncSpanOverlays.
 	// The dock (Tab, its grips) first: it hands on input in the view's
 	// coordinates (dock.go).
 	g.applyIntent(g.ctl.step(g.cacheFrame(g.pathFrame(g.dockInput(g.nextInput(captured))))))
-	if g.App.tickAgents() { // after this tick's swaps (tools_agents.go)
+	if g.App.tickAgents() { // after this tick's swaps (agents.go)
 		g.redraw.mark(reasonAgents)
 	}
 	g.App.syncSpanOverlays()

@@ -36,7 +36,7 @@ type Options struct {
 	// overlays, selection, picked. An unknown name is an error.
 	Overlays []string
 	// DemoObstacles, when positive, runs the tile cache demo on start
-	// (App.DemoScene): the obstacle preset, a cache build, that many
+	// (Game.demoScene): the obstacle preset, a cache build, that many
 	// obstacles placed through the Obstacle tool (and a volume), an
 	// update. With Frames, the frames are counted once it has run.
 	DemoObstacles int

@@ -43,7 +43,7 @@ func (g *Game) panels(ctx *debugui.Context) error {
 		}
 		g.section(ctx, dockRight, "Build", func() { g.buildPanel(ctx) })
 		if g.cache.open {
-			g.section(ctx, dockRight, "Cache", func() { g.cachePanel(ctx) }) // cache_panel.go
+			g.section(ctx, dockRight, "Cache", func() { g.cachePanel(ctx) }) // panel_cache.go
 		}
 	})
 	return nil
@@ -82,7 +82,7 @@ func (g *Game) levelPanel(ctx *debugui.Context) {
 		ctx.SetGridLayout(nil, nil)
 	}
 	ctx.Text("Or drop an .obj file on the window.")
-	g.cacheToggle(ctx) // the Cache panel's switch (cache_panel.go)
+	g.cacheToggle(ctx) // the Cache panel's switch (panel_cache.go)
 	if a.Err != "" {
 		ctx.Text("Last action failed: the error is at the bottom of the window.")
 		ctx.Button("Dismiss error").On(func() { a.Err = "" })

@@ -65,7 +65,7 @@ func TestAgentsTool(t *testing.T) {
 	}
 
 	// The agents tool: a click sets every agent's target.
-	a.Tool = toolAgents
+	g.setTool(g.tools.agents)
 	pts := connectedPair(t, a, a.demoPoints(12))
 	a.Camera.TopDown = true
 	a.Camera.Target = pts[0]
