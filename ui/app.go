@@ -58,7 +58,7 @@ type App struct {
 	// overlays (cache_state.go).
 	cacheState
 
-	// pathState holds the Path tool's points and path (path_tool.go).
+	// pathState holds the Path tool's points and path (path.go).
 	pathState
 
 	// agentsState holds the Agents tool's crowd (agents.go).

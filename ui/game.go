@@ -276,7 +276,7 @@ func (g *Game) Update() error {
 
 	// The cache tools take the left button and the wheel when they use
 	// them (cache_frame.go, tool.go).
-	// The Path tool's modifier clicks come first (path_tool.go); the path
+	// The Path tool's modifier clicks come first (tool_path.go); the path
 	// follows every swap through syncSpanOverlays.
 	// The dock (Tab, its grips) first: it hands on input in the view's
 	// coordinates (dock.go).

@@ -39,7 +39,7 @@ func (g *Game) panels(ctx *debugui.Context) error {
 			g.section(ctx, dockRight, "Inspector", func() { g.inspectorPanel(ctx) })
 		}
 		if g.App.pathPanelOpen() {
-			g.section(ctx, dockRight, "Path", func() { g.pathPanel(ctx) }) // path_tool.go
+			g.section(ctx, dockRight, "Path", func() { g.pathPanel(ctx) }) // panel_path.go
 		}
 		g.section(ctx, dockRight, "Build", func() { g.buildPanel(ctx) })
 		if g.cache.open {

@@ -60,6 +60,9 @@ type toolBox struct {
 	volume   *volumeTool
 	agents   *agentsTool
 	link     *offMeshTool
+	// path is the Path tool's modifier clicks, not a choice: they work
+	// with every tool (tool_path.go).
+	path pathTool
 }
 
 // newToolBox returns the tools with their defaults, select active.

@@ -3,9 +3,6 @@ package ui
 import (
 	"fmt"
 
-	"github.com/ebitengine/debugui"
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"navviz/core/geom"
 	"navviz/core/level"
 	"navviz/core/navmesh"
@@ -23,7 +20,9 @@ import (
 // polygon to each point (query.NearestPoly within scenario.PathHalfExtentsM), the
 // corridor (query.FindPath) and the straight path (query.StraightPath).
 // The navmesh is the tile cache's when there is one, else the plain
-// build's. The "path" overlay shows it; the Path window its figures.
+// build's. The "path" overlay shows it; the Path window its figures
+// (panel_path.go). The gestures are the Game's (tool_path.go); this file is
+// the App's part: the points and the path.
 
 // pathKey is what a path result depends on.
 type pathKey struct {
@@ -59,11 +58,6 @@ type pathState struct {
 	pathKey   pathKey
 	pathBuilt map[string]pathKey
 	pathVis   map[string]bool
-
-	// Gesture state (Game side): a modifier click in progress, and the
-	// buttons as the previous frame read them (before any tool took them).
-	pathLeftDown, pathRightDown bool
-	pathPrevLeft, pathPrevRight bool
 }
 
 // pathMesh returns the navmesh the path uses: the live one (liveMesh,
@@ -195,86 +189,6 @@ func (a *App) findPath(m *navmesh.Mesh) {
 	a.PathSearches++
 	p := scenario.FindPath(m, a.PathStart, a.PathEnd)
 	a.PathCorridor, a.PathPoints, a.PathLengthM, a.PathPartial, a.PathErr = p.Corridor, p.Points, p.LengthM, p.Partial, p.Err
-}
-
-// pathFrame handles the Path tool's gestures (Ctrl+left: start;
-// Ctrl+right or Alt+left: end) on a press in the view, and removes the
-// buttons of such a gesture from the input until they are released, so
-// that neither the camera, the pick nor the cache tools see them.
-func (g *Game) pathFrame(in frameInput) frameInput {
-	ctrl := ebiten.IsKeyPressed(ebiten.KeyControl) || ebiten.IsKeyPressed(ebiten.KeyMeta)
-	alt := ebiten.IsKeyPressed(ebiten.KeyAlt)
-	return g.pathStep(in, ctrl, alt)
-}
-
-// pathStep is pathFrame with the modifier keys given (tests).
-func (g *Game) pathStep(in frameInput, ctrl, alt bool) frameInput {
-	a := g.App
-	rawLeft, rawRight := in.Left, in.Right
-	defer func() { a.pathPrevLeft, a.pathPrevRight = rawLeft, rawRight }()
-	free := in.Captured&(debugui.InputCapturingStateHover|debugui.InputCapturingStateFocus) == 0
-	pick := func(end bool) {
-		if msg, err := a.PickPathPoint(end, float64(in.X), float64(in.Y), g.w, g.h); err != nil {
-			a.Status = err.Error()
-		} else {
-			a.Status = msg
-		}
-	}
-	if a.pathLeftDown {
-		if in.Left {
-			in.Left = false
-		} else {
-			a.pathLeftDown = false
-		}
-	} else if in.Left && !a.pathPrevLeft && free && !in.Shift && (ctrl || alt) && !g.ctl.dragging() {
-		a.pathLeftDown = true
-		in.Left = false
-		pick(!ctrl)
-	}
-	if a.pathRightDown {
-		if in.Right {
-			in.Right = false
-		} else {
-			a.pathRightDown = false
-		}
-	} else if in.Right && !a.pathPrevRight && free && ctrl && !g.ctl.dragging() {
-		a.pathRightDown = true
-		in.Right = false
-		pick(true)
-	}
-	return in
-}
-
-// pathPanel shows the path's figures and a Clear button.
-func (g *Game) pathPanel(ctx *debugui.Context) {
-	a := g.App
-	pt := func(name string, has bool, p geom.Vec3) string {
-		if !has {
-			return name + ": (not set)"
-		}
-		return fmt.Sprintf("%s: %.2f, %.2f, %.2f m", name, p.X, p.Y, p.Z)
-	}
-	ctx.Text(pt("Start", a.HasPathStart, a.PathStart))
-	ctx.Text(pt("End", a.HasPathEnd, a.PathEnd))
-	switch {
-	case a.PathErr != "":
-		ctx.Text("No path: " + a.PathErr)
-	case a.PathPoints != nil:
-		ctx.Text(fmt.Sprintf("Length: %.2f m, %d corners", a.PathLengthM, len(a.PathPoints)))
-		ctx.Text(fmt.Sprintf("Corridor: %d polygons", len(a.PathCorridor)))
-		if a.PathPartial {
-			ctx.Text("Partial: the end is unreachable")
-		}
-	}
-	src := "plain build"
-	if a.cv().has {
-		src = "tile cache"
-	}
-	ctx.Text(fmt.Sprintf("Mesh: %s; searches: %d", src, a.PathSearches))
-	ctx.Button("Clear path").On(func() {
-		a.ClearPath()
-		a.Status = "path cleared"
-	})
 }
 
 // pathPanelOpen reports whether the Path window is shown: while a point is
