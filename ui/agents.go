@@ -9,6 +9,7 @@ import (
 	"navviz/core/level"
 	"navviz/core/navmesh"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // The Agents tool: a crowd of core/agent agents walking the live navmesh.
@@ -62,7 +63,7 @@ type agentsKey struct {
 	crowd *agent.Crowd
 	gen   uint64
 	mesh  *navmesh.Mesh
-	tiles uint64 // pathMeshSig of mesh
+	tiles uint64 // session.MeshSig of mesh
 }
 
 // initAgentsState sets the Agents tool's defaults.
@@ -240,7 +241,7 @@ func (a *App) syncAgents() {
 		a.agentsVis = map[string]bool{render.OverlayAgents: true}
 	}
 	m := a.pathMesh()
-	k := agentsKey{crowd: a.Crowd, gen: a.agentsGen, mesh: m, tiles: pathMeshSig(m)}
+	k := agentsKey{crowd: a.Crowd, gen: a.agentsGen, mesh: m, tiles: session.MeshSig(m)}
 	syncOverlay(a, render.OverlayAgents, a.agentsVis, a.agentsBuilt, k, func() *render.Overlay {
 		return render.AgentsOverlay(m, a.Crowd.Agents())
 	})

@@ -8,6 +8,10 @@ import (
 	"navviz/core/pipeline"
 )
 
+// The tile cache's part of a Game Update: the background cache builds,
+// the snapshot dialogs, the first run's automatic build, the tools and auto
+// update.
+
 // cacheDialogAnswer is the answer of a Cache panel file dialog (snapshot
 // save or restore, session save): the path and what to do with it.
 type cacheDialogAnswer struct {

@@ -8,6 +8,9 @@ import (
 	"navviz/render"
 )
 
+// The --demo-obstacles scenario: the obstacle preset, a cache build, then
+// obstacles and a volume placed through the tools.
+
 // demoStage is how far the --demo-obstacles scenario got.
 type demoStage int
 

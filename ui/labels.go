@@ -13,6 +13,9 @@ import (
 	"navviz/render"
 )
 
+// The in-view labels of the tile cache: queue order, obstacle and volume
+// ids, drawn over the scene and under the panels.
+
 // Colours of the in-view labels.
 var (
 	labelShadow   = color.RGBA{0, 0, 0, 220}

@@ -11,6 +11,9 @@ import (
 	"navviz/tilecache"
 )
 
+// The Cache panel: building the cache, the Tools section (the tools' own
+// rows are theirs: tool_*.go), Update, Snapshot and undo.
+
 // cacheUI is the Game's part of the tile cache: the background builds, the
 // snapshot dialogs, the tool pointer and the demo.
 type cacheUI struct {

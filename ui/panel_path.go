@@ -17,15 +17,17 @@ func (g *Game) pathPanel(ctx *debugui.Context) {
 		}
 		return fmt.Sprintf("%s: %.2f, %.2f, %.2f m", name, p.X, p.Y, p.Z)
 	}
-	ctx.Text(pt("Start", a.HasPathStart, a.PathStart))
-	ctx.Text(pt("End", a.HasPathEnd, a.PathEnd))
-	switch {
-	case a.PathErr != "":
-		ctx.Text("No path: " + a.PathErr)
-	case a.PathPoints != nil:
-		ctx.Text(fmt.Sprintf("Length: %.2f m, %d corners", a.PathLengthM, len(a.PathPoints)))
-		ctx.Text(fmt.Sprintf("Corridor: %d polygons", len(a.PathCorridor)))
-		if a.PathPartial {
+	start, hasStart := a.Path.Start()
+	end, hasEnd := a.Path.End()
+	ctx.Text(pt("Start", hasStart, start))
+	ctx.Text(pt("End", hasEnd, end))
+	switch r := a.Path.Result(); {
+	case r.Err != "":
+		ctx.Text("No path: " + r.Err)
+	case r.Points != nil:
+		ctx.Text(fmt.Sprintf("Length: %.2f m, %d corners", r.LengthM, len(r.Points)))
+		ctx.Text(fmt.Sprintf("Corridor: %d polygons", len(r.Corridor)))
+		if r.Partial {
 			ctx.Text("Partial: the end is unreachable")
 		}
 	}
@@ -33,7 +35,7 @@ func (g *Game) pathPanel(ctx *debugui.Context) {
 	if a.cv().has {
 		src = "tile cache"
 	}
-	ctx.Text(fmt.Sprintf("Mesh: %s; searches: %d", src, a.PathSearches))
+	ctx.Text(fmt.Sprintf("Mesh: %s; searches: %d", src, a.Path.Searches()))
 	ctx.Button("Clear path").On(func() {
 		a.ClearPath()
 		a.Status = "path cleared"

@@ -4,10 +4,9 @@ import (
 	"fmt"
 
 	"navviz/core/geom"
-	"navviz/core/level"
 	"navviz/core/navmesh"
 	"navviz/render"
-	"navviz/scenario"
+	"navviz/ui/session"
 )
 
 // The Path tool: a path between two picked points that follows every swap.
@@ -16,47 +15,20 @@ import (
 // end (plain left stays select/pick/tools, right-drag orbit, middle or
 // shift+left pan). A point is where the camera ray meets the navmesh the
 // path uses (else the level). Whenever the points or that navmesh change
-// (a cache swap, a new build), the path is found again: the nearest
-// polygon to each point (query.NearestPoly within scenario.PathHalfExtentsM), the
-// corridor (query.FindPath) and the straight path (query.StraightPath).
-// The navmesh is the tile cache's when there is one, else the plain
-// build's. The "path" overlay shows it; the Path window its figures
-// (panel_path.go). The gestures are the Game's (tool_path.go); this file is
-// the App's part: the points and the path.
-
-// pathKey is what a path result depends on.
-type pathKey struct {
-	mesh             *navmesh.Mesh
-	tiles            uint64 // pathMeshSig of mesh
-	soup             *level.Soup
-	start, end       geom.Vec3
-	hasStart, hasEnd bool
-}
+// (a cache swap, a new build), the path is found again (session.Path.Sync:
+// the nearest polygon to each point within scenario.PathHalfExtentsM, the
+// corridor and the straight path). The navmesh is the tile cache's when
+// there is one, else the plain build's. The "path" overlay shows it; the
+// Path window its figures (panel_path.go). The gestures are the Game's
+// (tool_path.go); the points and the path are the session's (Path).
 
 // pathState is the part of App about the Path tool.
 type pathState struct {
-	// PathStart and PathEnd are the picked points, metres (valid when
-	// HasPathStart, HasPathEnd).
-	PathStart, PathEnd       geom.Vec3
-	HasPathStart, HasPathEnd bool
-	// PathCorridor and PathPoints are the last result: the polygons and the
-	// straight path's corners (nil when there is none).
-	PathCorridor []navmesh.PolyRef
-	PathPoints   []geom.Vec3
-	// PathLengthM is the straight path's length, metres.
-	PathLengthM float64
-	// PathPartial reports a corridor that stops short of the end (the end
-	// is unreachable).
-	PathPartial bool
-	// PathErr says why there is no path ("" when there is one or no
-	// points).
-	PathErr string
-	// PathSearches counts the path searches run (one per change).
-	PathSearches int
+	// Path is the points and the path between them.
+	Path session.Path
 
-	pathSoup  *level.Soup // the level the points were picked on
-	pathKey   pathKey
-	pathBuilt map[string]pathKey
+	// pathBuilt holds the Path.Gen the "path" overlay was built for.
+	pathBuilt map[string]uint64
 	pathVis   map[string]bool
 }
 
@@ -68,37 +40,13 @@ func (a *App) pathMesh() *navmesh.Mesh {
 	return m
 }
 
-// pathMeshSig returns a signature of m's tiles: their references (a swap
-// changes a tile's generation, an addition or a removal the list).
-func pathMeshSig(m *navmesh.Mesh) uint64 {
-	if m == nil {
-		return 0
-	}
-	const prime = 1099511628211
-	h := uint64(14695981039346656037)
-	for _, r := range m.Tiles() {
-		h = (h ^ uint64(r)) * prime
-	}
-	return (h ^ uint64(m.TileCount())) * prime
-}
-
 // SetPathPoint sets the start (end false) or the end of the path to p,
 // metres.
-func (a *App) SetPathPoint(end bool, p geom.Vec3) {
-	if a.pathSoup != a.Soup {
-		a.HasPathStart, a.HasPathEnd = false, false
-	}
-	a.pathSoup = a.Soup
-	if end {
-		a.PathEnd, a.HasPathEnd = p, true
-	} else {
-		a.PathStart, a.HasPathStart = p, true
-	}
-}
+func (a *App) SetPathPoint(end bool, p geom.Vec3) { a.Path.SetPoint(end, p, a.Soup) }
 
 // ClearPath forgets both points and the path.
 func (a *App) ClearPath() {
-	a.HasPathStart, a.HasPathEnd = false, false
+	a.Path.Clear()
 	a.syncPath()
 }
 
@@ -133,64 +81,33 @@ func (a *App) PickPathPoint(end bool, xPx, yPx float64, wPx, hPx int) (string, e
 	return fmt.Sprintf("path %s at (%.2f, %.2f, %.2f)", what, p.X, p.Y, p.Z), nil
 }
 
-// syncPath finds the path again when its points or its navmesh changed,
-// and keeps the "path" overlay up to date.
+// syncPath finds the path again when its points or its navmesh changed
+// (session.Path.Sync), and keeps the "path" overlay up to date.
 func (a *App) syncPath() {
-	if a.pathSoup != a.Soup {
-		a.HasPathStart, a.HasPathEnd = false, false
-		a.pathSoup = a.Soup
-	}
 	m := a.pathMesh()
-	k := pathKey{mesh: m, tiles: pathMeshSig(m), soup: a.Soup,
-		start: a.PathStart, end: a.PathEnd, hasStart: a.HasPathStart, hasEnd: a.HasPathEnd}
-	if !k.hasStart {
-		k.start = geom.Vec3{}
-	}
-	if !k.hasEnd {
-		k.end = geom.Vec3{}
-	}
-	if k != a.pathKey || a.pathBuilt == nil {
-		a.pathKey = k
-		a.findPath(m)
-	}
+	a.Path.Sync(m, a.Soup)
 	if a.Scene == nil {
 		return
 	}
 	if a.pathBuilt == nil {
-		a.pathBuilt = map[string]pathKey{}
+		a.pathBuilt = map[string]uint64{}
 		a.pathVis = map[string]bool{render.OverlayPath: true}
 	}
-	syncOverlay(a, render.OverlayPath, a.pathVis, a.pathBuilt, k, func() *render.Overlay {
-		if a.PathPoints != nil {
-			return render.PathOverlay(m, a.PathCorridor, a.PathPoints)
+	syncOverlay(a, render.OverlayPath, a.pathVis, a.pathBuilt, a.Path.Gen(), func() *render.Overlay {
+		if r := a.Path.Result(); r.Points != nil {
+			return render.PathOverlay(m, r.Corridor, r.Points)
 		}
 		var s, e *geom.Vec3
-		if a.HasPathStart {
-			s = &a.PathStart
+		if p, ok := a.Path.Start(); ok {
+			s = &p
 		}
-		if a.HasPathEnd {
-			e = &a.PathEnd
+		if p, ok := a.Path.End(); ok {
+			e = &p
 		}
 		return render.PathMarkersOverlay(s, e)
 	})
 }
 
-// findPath runs the path search on m for the current points
-// (scenario.FindPath, the search navmesh scenario runs too).
-func (a *App) findPath(m *navmesh.Mesh) {
-	a.PathCorridor, a.PathPoints, a.PathLengthM, a.PathPartial, a.PathErr = nil, nil, 0, false, ""
-	if !a.HasPathStart || !a.HasPathEnd {
-		return
-	}
-	if m == nil {
-		a.PathErr = "no navmesh: build the level or the cache"
-		return
-	}
-	a.PathSearches++
-	p := scenario.FindPath(m, a.PathStart, a.PathEnd)
-	a.PathCorridor, a.PathPoints, a.PathLengthM, a.PathPartial, a.PathErr = p.Corridor, p.Points, p.LengthM, p.Partial, p.Err
-}
-
 // pathPanelOpen reports whether the Path window is shown: while a point is
 // set.
-func (a *App) pathPanelOpen() bool { return a.HasPathStart || a.HasPathEnd }
+func (a *App) pathPanelOpen() bool { return a.Path.Open() }

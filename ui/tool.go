@@ -134,11 +134,11 @@ func (g *Game) runTools(in frameInput, keys toolKeys) frameInput {
 		in.Left = false
 	}
 	if ev.Kind != pointerNone {
-		g.tools.active.pointer(ev, g)
+		active.pointer(ev, g)
 	}
 	hover := in.Captured&debugui.InputCapturingStateHover != 0
 	if in.WheelY != 0 && !hover && !g.cache.ptr.down {
-		if g.tools.active.pointer(pointerEvent{Kind: pointerWheel, X: in.X, Y: in.Y, WheelY: in.WheelY}, g) {
+		if active.pointer(pointerEvent{Kind: pointerWheel, X: in.X, Y: in.Y, WheelY: in.WheelY}, g) {
 			in.WheelY = 0
 		}
 	}

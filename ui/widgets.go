@@ -11,6 +11,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/vector"
 )
 
+// Widgets the panels share (choice buttons, colour swatches) and the words
+// they show (plural, displayName).
+
 // choiceButtons draws label and one button per choice on a row, the
 // current one (*idx) in brackets, and reports whether a click changed
 // *idx: every choice visible and one click away, as RecastDemo's tool
