@@ -28,7 +28,7 @@ func twoAgentGame(t *testing.T) *Game {
 	}
 	g.startCacheBuild()
 	waitCache(t, g)
-	g.App.AutoUpdate = false
+	g.App.Auto.SetOn(false)
 	if n := len(g.App.World.Agents()); n != 2 {
 		t.Fatalf("the World has %d agents, want 2", n)
 	}

@@ -13,6 +13,7 @@ import (
 	"navviz/core/voxel"
 	"navviz/render"
 	"navviz/tilecache"
+	"navviz/ui/session"
 	"navviz/world"
 )
 
@@ -26,12 +27,6 @@ import (
 // while "polys", "detail" and the Inspector keep showing the plain build.
 // The cache is built off the game loop (cacheRunner) and installed on the
 // game goroutine (InstallCache); loading another level drops it.
-
-// defaultTilesPerFrame is how many tiles auto update rebuilds per frame.
-const defaultTilesPerFrame = 1
-
-// maxTilesPerFrame bounds the Tiles per frame field.
-const maxTilesPerFrame = 256
 
 // cacheOverlayDefaults is the initial visibility of the cache overlays.
 var cacheOverlayDefaults = map[string]bool{
@@ -82,9 +77,8 @@ type cacheState struct {
 	// success).
 	CacheErr string
 
-	// AutoUpdate rebuilds TilesPerFrame queued tiles every frame.
-	AutoUpdate    bool
-	TilesPerFrame int
+	// Auto is auto update: on, it rebuilds some queued tiles every frame.
+	Auto session.AutoUpdate
 
 	// SelectedObstacle is the selected obstacle (0: none): drawn in cyan,
 	// removed by Delete, resized by "Apply". SelectedLink is the selected
@@ -117,8 +111,7 @@ type cacheState struct {
 // initCacheState sets the defaults.
 func (a *App) initCacheState() {
 	a.core()
-	a.AutoUpdate = true
-	a.TilesPerFrame = defaultTilesPerFrame
+	a.Auto = session.NewAutoUpdate()
 	a.cacheBuilt = map[string]cacheOverlayKey{}
 	a.cacheVis = map[string]bool{}
 	for k, v := range cacheOverlayDefaults {
@@ -374,7 +367,7 @@ func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles in
 			a.gens.queue++
 			a.gens.swaps++
 			if err != nil {
-				a.AutoUpdate = false
+				a.Auto.SetOn(false)
 				return fmt.Errorf("ui: cache update (auto update switched off): %w", err)
 			}
 			if done != nil {
@@ -386,17 +379,17 @@ func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles in
 	return tiles, err
 }
 
-// autoUpdate runs one frame of auto update: a step of TilesPerFrame
+// autoUpdate runs one frame of auto update: a step of Auto.TilesPerFrame
 // tiles, sent only when the worker has nothing else to do (the steps do
 // not pile up behind a long job).
 func (a *App) autoUpdate() {
-	if !a.AutoUpdate || a.cv().pending == 0 {
+	if !a.Auto.On() || a.cv().pending == 0 {
 		return
 	}
 	if busy, _ := a.cacheBusy(); busy {
 		return
 	}
-	a.report(errOf(a.StepCache(min(max(a.TilesPerFrame, 1), maxTilesPerFrame))))
+	a.report(errOf(a.StepCache(a.Auto.TilesPerFrame())))
 }
 
 // snapshotExt is the file extension of snapshots written by navviz.

@@ -370,7 +370,7 @@ func terrainCacheGame(t *testing.T) *Game {
 	g.applyObstaclePreset()
 	g.startCacheBuild()
 	waitCache(t, g)
-	g.App.AutoUpdate = false
+	g.App.Auto.SetOn(false)
 	return g
 }
 
@@ -421,7 +421,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	g.startCacheBuild()
 	waitCache(t, g)
 	a := g.App
-	a.AutoUpdate = false
+	a.Auto.SetOn(false)
 	c := a.Cache
 	orig := meshTiles(t, c.Mesh())
 	snap0, err := c.Snapshot()
@@ -690,8 +690,8 @@ func TestDemoScene(t *testing.T) {
 	if a.Cache == nil || len(a.Cache.Obstacles()) != 5 || len(a.Cache.Volumes()) != 1 || a.Err != "" {
 		t.Fatalf("demo: cache %v, Err %q", a.Cache != nil, a.Err)
 	}
-	if a.AutoUpdate || a.Cache.QueueLen() < 2 || len(a.Swaps.Latest) != 1 {
-		t.Errorf("demo: auto %v, queue %d, latest %d", a.AutoUpdate, a.Cache.QueueLen(), len(a.Swaps.Latest))
+	if a.Auto.On() || a.Cache.QueueLen() < 2 || len(a.Swaps.Latest) != 1 {
+		t.Errorf("demo: auto %v, queue %d, latest %d", a.Auto.On(), a.Cache.QueueLen(), len(a.Swaps.Latest))
 	}
 	if _, err := NewGame(Options{Level: "terrain", DemoObstacles: -1}); err == nil {
 		t.Error("a negative demo count was accepted")

@@ -173,7 +173,7 @@ func TestInputWhileCacheWorks(t *testing.T) {
 	}
 	waitWorker(t, g)
 	a := g.App
-	a.AutoUpdate = false
+	a.Auto.SetOn(false)
 	// An obstacle over the whole level, then undo and redo: three
 	// rebuilds of every tile, queued behind each other. A gate job after
 	// the first holds the worker until the input was sent, so that a fast

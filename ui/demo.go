@@ -70,7 +70,7 @@ func (g *Game) demoScene(n int) error {
 	if len(pts) < n+1 {
 		return a.report(fmt.Errorf("ui: demo: found %d walkable points for %d obstacles", len(pts), n))
 	}
-	a.AutoUpdate = false
+	a.Auto.SetOn(false)
 	t := g.tools.obstacle
 	g.setTool(t)
 	place := func(i int) error {

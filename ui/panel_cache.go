@@ -149,12 +149,14 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 	c := a.cv()
 	grid := []int{-4, -3, -2}
 	ctx.SetGridLayout(grid, nil)
-	ctx.Checkbox(&a.AutoUpdate, "Auto update")
+	on := a.Auto.On()
+	ctx.Checkbox(&on, "Auto update").On(func() { a.Auto.SetOn(on) })
 	ctx.Text("tiles per frame")
-	g.cache.nums.int(ctx, "tiles-per-frame", &a.TilesPerFrame, numberSpec{step: 1})
+	if n := a.Auto.TilesPerFrame(); g.cache.nums.int(ctx, "tiles-per-frame", &n, numberSpec{step: 1}) {
+		a.Auto.SetTilesPerFrame(n) // clamped
+	}
 	g.cache.nums.errorRow(ctx, "tiles-per-frame", grid)
 	ctx.SetGridLayout(nil, nil)
-	a.TilesPerFrame = min(max(a.TilesPerFrame, 1), maxTilesPerFrame)
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Step 1 tile").On(func() {
 		a.report(errOf(a.stepCache(1, false, "step", func(a *App, tiles int) { a.reportOK("updated " + plural(tiles, "tile")) })))
