@@ -139,7 +139,7 @@ func TestTwoAgentsSnapshot(t *testing.T) {
 	}
 	place := func(i int) {
 		g.setTool(g.tools.obstacle)
-		a.SelectedObstacle = 0
+		a.Selection.SetObstacle(0)
 		g.tools.obstacle.press(a, pts[i])
 		if err := g.tools.obstacle.release(a); err != nil {
 			t.Fatal(err)

@@ -54,6 +54,7 @@ type cacheGens struct {
 type cacheOverlayKey struct {
 	cache uint64
 	a, b  uint64
+	sel   uint64 // Selection.Gen, for the overlays that draw the selection
 }
 
 // cacheState is the part of App about the tile cache: the cache's core
@@ -80,11 +81,8 @@ type cacheState struct {
 	// Auto is auto update: on, it rebuilds some queued tiles every frame.
 	Auto session.AutoUpdate
 
-	// SelectedObstacle is the selected obstacle (0: none): drawn in cyan,
-	// removed by Delete, resized by "Apply". SelectedLink is the selected
-	// off-mesh link (0: none), drawn white (tool_offmesh.go).
-	SelectedObstacle tilecache.ObstacleID
-	SelectedLink     tilecache.OffMeshLinkID
+	// Selection is the selected obstacle and off-mesh link.
+	Selection session.Selection
 
 	// toolPreview draws the active tool's preview and toolEvents hears of
 	// what the tools' state follows: the Game's tools (tool.go; nil in an
@@ -140,7 +138,7 @@ func (a *App) InstallWorld(w *world.World, level string, wall time.Duration, car
 		a.CacheLevel = level
 		a.CacheBuildTime = wall
 		a.CacheErr = ""
-		a.SelectedObstacle, a.SelectedLink = 0, 0
+		a.Selection.Clear()
 		if a.toolEvents != nil {
 			a.toolEvents.cacheReplaced(false)
 		}
@@ -262,8 +260,8 @@ func (a *App) edited() {
 	a.gens.shapes++
 	a.gens.queue++
 	a.gens.swaps++
-	if a.SelectedObstacle != 0 && !a.hasObstacle(a.SelectedObstacle) {
-		a.SelectedObstacle = 0
+	if sel := a.Selection.Obstacle(); sel != 0 && !a.hasObstacle(sel) {
+		a.Selection.SetObstacle(0)
 	}
 }
 
@@ -478,7 +476,7 @@ func (a *App) restoreSnapshot(what string, read func() ([]byte, error)) error {
 		status := fmt.Sprintf("restored %s: %d obstacles, %d volumes, %s (undo history cleared)",
 			what, len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
 		return func(a *App) error {
-			a.SelectedObstacle = 0
+			a.Selection.SetObstacle(0)
 			if a.toolEvents != nil {
 				a.toolEvents.cacheReplaced(true)
 			}
@@ -541,10 +539,10 @@ func (a *App) syncCacheOverlays() {
 	for _, name := range render.CacheOverlayNames {
 		if a.worker != nil && name != render.OverlayToolPreview {
 			built, ok := v.overlays[name]
-			if (!ok || v.want.selected != a.SelectedObstacle) && a.cacheVis[name] {
+			if (!ok || v.want.selected != a.Selection.Obstacle()) && a.cacheVis[name] {
 				continue // asked for above; the overlay shown stays until it arrives
 			}
-			syncOverlay(a, name, a.cacheVis, a.cacheBuilt, cacheOverlayKey{cache: v.seq, a: uint64(a.SelectedObstacle)}, func() *render.Overlay {
+			syncOverlay(a, name, a.cacheVis, a.cacheBuilt, cacheOverlayKey{cache: v.seq, a: uint64(a.Selection.Obstacle())}, func() *render.Overlay {
 				c := *built // the scene sets Visible: the view's stays as it is
 				return &c
 			})
@@ -563,13 +561,13 @@ func (a *App) cacheOverlayKey(name string) cacheOverlayKey {
 	case render.OverlayCachePolys, render.OverlayCacheLayers:
 		k.a = a.gens.mesh
 	case render.OverlayObstacles, render.OverlayVolumesRT, render.OverlayOffMesh:
-		k.a = a.gens.shapes
+		k.a, k.sel = a.gens.shapes, a.Selection.Gen()
 	case render.OverlayQueue:
 		k.a, k.b = a.gens.queue, a.gens.mesh
 	case render.OverlaySwaps:
 		k.a, k.b = a.gens.swaps, a.gens.mesh
 	case render.OverlayToolPreview:
-		k.a, k.b = a.gens.preview, a.gens.shapes
+		k.a, k.b, k.sel = a.gens.preview, a.gens.shapes, a.Selection.Gen()
 	}
 	return k
 }

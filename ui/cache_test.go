@@ -447,8 +447,8 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 		t.Error("the camera controller saw the tool's press")
 	}
 	obs := c.Obstacles()
-	if len(obs) != 1 || obs[0].ID != 1 || a.SelectedObstacle != 1 || c.QueueLen() == 0 {
-		t.Fatalf("after a click: obstacles %v, selected %d, queue %d (Err %q)", obs, a.SelectedObstacle, c.QueueLen(), a.Err)
+	if len(obs) != 1 || obs[0].ID != 1 || a.Selection.Obstacle() != 1 || c.QueueLen() == 0 {
+		t.Fatalf("after a click: obstacles %v, selected %d, queue %d (Err %q)", obs, a.Selection.Obstacle(), c.QueueLen(), a.Err)
 	}
 	if d := math.Hypot(float64(obs[0].Obstacle.CentreM.X-p.X), float64(obs[0].Obstacle.CentreM.Z-p.Z)); d > 0.1 {
 		t.Errorf("the cylinder stands %.3f m from the clicked point", d)
@@ -501,8 +501,8 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	}
 	drag(g, x, y, x+80, y)
 	obs = c.Obstacles()
-	if len(obs) != 1 || obs[0].ID != 2 || a.SelectedObstacle != 2 {
-		t.Fatalf("after the drag: %v, selected %d (Err %q)", obs, a.SelectedObstacle, a.Err)
+	if len(obs) != 1 || obs[0].ID != 2 || a.Selection.Obstacle() != 2 {
+		t.Fatalf("after the drag: %v, selected %d (Err %q)", obs, a.Selection.Obstacle(), a.Err)
 	}
 	if dx := obs[0].Obstacle.CentreM.X - p.X; dx < 2 {
 		t.Errorf("the drag moved the cylinder by %.2f m in x", dx)

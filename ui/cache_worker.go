@@ -353,7 +353,7 @@ func (a *App) cacheBusy() (bool, int) {
 
 // cacheWant returns the cache overlays the frame wants built now.
 func (a *App) cacheWant() cacheOverlayWant {
-	w := cacheOverlayWant{selected: a.SelectedObstacle, link: a.SelectedLink, bounds: geom.EmptyBox()}
+	w := cacheOverlayWant{selected: a.Selection.Obstacle(), link: a.Selection.Link(), bounds: geom.EmptyBox()}
 	if a.Soup != nil {
 		w.bounds = a.Soup.Bounds()
 	}

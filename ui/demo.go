@@ -76,7 +76,7 @@ func (g *Game) demoScene(n int) error {
 	place := func(i int) error {
 		t.ShapeIdx = i % len(obstacleShapes)
 		t.YawDeg = float64(25 * (i + 1))
-		a.SelectedObstacle = 0
+		a.Selection.SetObstacle(0)
 		t.press(a, pts[i])
 		return t.release(a)
 	}
@@ -109,7 +109,7 @@ func (g *Game) demoScene(n int) error {
 	last := a.nearestTileCorner(pts[n-1])
 	t.ShapeIdx, t.YawDeg = len(obstacleShapes)-1, 30
 	t.SizeXM, t.SizeZM = 8, 2
-	a.SelectedObstacle = 0
+	a.Selection.SetObstacle(0)
 	t.press(a, last)
 	if err := t.release(a); err != nil {
 		return err

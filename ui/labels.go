@@ -69,7 +69,7 @@ func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 			minX, minZ, maxX, maxZ := o.Obstacle.BoundsXZ()
 			_, hi := o.Obstacle.HeightRangeM()
 			col := labelObstacle
-			if o.ID == a.SelectedObstacle {
+			if o.ID == a.Selection.Obstacle() {
 				col = labelSelected
 			}
 			label(geom.V3(float32((minX+maxX)/2), float32(hi)+0.4, float32((minZ+maxZ)/2)), fmt.Sprintf("#%d", o.ID), col)

@@ -106,7 +106,7 @@ func (a *App) AddOffMesh(l navmesh.OffMeshLink) error {
 	return a.runCommand("add link", func(*cacheEditor) command { return &addOffMeshCmd{h: &offMeshHandle{}, l: l} },
 		func(cmd command) func(*App) {
 			id := cmd.(*addOffMeshCmd).h.id
-			return func(a *App) { a.SelectedLink = id }
+			return func(a *App) { a.Selection.SetLink(id) }
 		})
 }
 
@@ -117,10 +117,7 @@ func (a *App) MoveOffMesh(id tilecache.OffMeshLinkID, from, to navmesh.OffMeshLi
 }
 
 // SelectLink selects link id (0: none).
-func (a *App) SelectLink(id tilecache.OffMeshLinkID) {
-	a.SelectedLink = id
-	a.gens.shapes++
-}
+func (a *App) SelectLink(id tilecache.OffMeshLinkID) { a.Selection.SetLink(id) }
 
 // RemoveOffMesh removes link id as an undoable command.
 func (a *App) RemoveOffMesh(id tilecache.OffMeshLinkID) error {
@@ -129,8 +126,8 @@ func (a *App) RemoveOffMesh(id tilecache.OffMeshLinkID) error {
 	}
 	for _, l := range a.cv().links {
 		if tilecache.OffMeshLinkID(l.UserID) == id {
-			if a.SelectedLink == id {
-				a.SelectedLink = 0
+			if a.Selection.Link() == id {
+				a.Selection.SetLink(0)
 			}
 			return a.runCommand("remove link", func(e *cacheEditor) command { return &removeOffMeshCmd{add: addOffMeshCmd{h: e.link(id), l: l}} }, nil)
 		}
@@ -141,10 +138,11 @@ func (a *App) RemoveOffMesh(id tilecache.OffMeshLinkID) error {
 // DeleteSelectedOffMesh removes the selected link (Delete); false when
 // none is selected.
 func (a *App) DeleteSelectedOffMesh() (bool, error) {
-	if a.SelectedLink == 0 {
+	sel := a.Selection.Link()
+	if sel == 0 {
 		return false, nil
 	}
-	return true, a.RemoveOffMesh(a.SelectedLink)
+	return true, a.RemoveOffMesh(sel)
 }
 
 // offMeshEndAt returns the link end nearest to p within reach (its radius,

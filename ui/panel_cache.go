@@ -122,7 +122,7 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 	ctx.Loop(len(obs), func(i int) {
 		o := obs[i]
 		label := fmt.Sprintf("#%d", o.ID)
-		if o.ID == a.SelectedObstacle {
+		if o.ID == a.Selection.Obstacle() {
 			label = "*" + label
 		}
 		ctx.Button(label).On(func() { a.SelectObstacle(o.ID) })

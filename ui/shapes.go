@@ -111,10 +111,7 @@ func (a *App) SelectObstacle(id tilecache.ObstacleID) {
 			a.toolEvents.obstacleSelected(o)
 		}
 	}
-	if a.SelectedObstacle != id {
-		a.SelectedObstacle = id
-		a.gens.shapes++
-	}
+	a.Selection.SetObstacle(id)
 }
 
 // AddObstacle adds o to the cache as an undoable command and selects it.
@@ -163,10 +160,11 @@ func (a *App) RemoveObstacle(id tilecache.ObstacleID) error {
 // DeleteSelectedObstacle removes the selected obstacle (Delete); false when
 // none is selected.
 func (a *App) DeleteSelectedObstacle() (bool, error) {
-	if a.SelectedObstacle == 0 {
+	sel := a.Selection.Obstacle()
+	if sel == 0 {
 		return false, nil
 	}
-	return true, a.RemoveObstacle(a.SelectedObstacle)
+	return true, a.RemoveObstacle(sel)
 }
 
 // RotateObstacleAt turns the oriented box at level point p by steps wheel

@@ -179,9 +179,9 @@ func (t *obstacleTool) panel(ctx *debugui.Context, g *Game) {
 		a.gens.preview++
 	}
 	t.sizeRows(ctx, a)
-	if a.SelectedObstacle != 0 {
+	if sel := a.Selection.Obstacle(); sel != 0 {
 		ctx.SetGridLayout([]int{-1, -1}, nil)
-		ctx.Button(fmt.Sprintf("Apply to #%d", a.SelectedObstacle)).On(func() { a.report(t.apply(a)) })
+		ctx.Button(fmt.Sprintf("Apply to #%d", sel)).On(func() { a.report(t.apply(a)) })
 		ctx.Button("Deselect").On(func() { a.SelectObstacle(0) })
 		ctx.SetGridLayout(nil, nil)
 	}
@@ -274,7 +274,7 @@ func (t *obstacleTool) ghost(a *App) *voxel.Obstacle {
 		g := d.cur
 		return &g
 	}
-	o, ok := a.obstacleByID(a.SelectedObstacle)
+	o, ok := a.obstacleByID(a.Selection.Obstacle())
 	if !ok {
 		return nil
 	}
@@ -350,9 +350,10 @@ func (t *obstacleTool) cancelDrag(a *App) {
 // apply replaces the selected obstacle by one of the tool's shape and size
 // on the same floor point ("Apply" in the Cache panel).
 func (t *obstacleTool) apply(a *App) error {
-	o, ok := a.obstacleByID(a.SelectedObstacle)
+	sel := a.Selection.Obstacle()
+	o, ok := a.obstacleByID(sel)
 	if !ok {
 		return a.report(fmt.Errorf("ui: apply: no obstacle is selected"))
 	}
-	return a.replaceObstacle(a.SelectedObstacle, t.newObstacle(t.obstacleFloor(o)), "resize")
+	return a.replaceObstacle(sel, t.newObstacle(t.obstacleFloor(o)), "resize")
 }

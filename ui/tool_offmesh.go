@@ -290,7 +290,7 @@ func (t *offMeshTool) panel(ctx *debugui.Context, g *Game) {
 		l := links[i]
 		id := tilecache.OffMeshLinkID(l.UserID)
 		label := fmt.Sprintf("L%d", id)
-		if id == a.SelectedLink {
+		if id == a.Selection.Link() {
 			label = "*" + label
 		}
 		ctx.Button(label).On(func() { a.SelectLink(id) })
