@@ -360,7 +360,7 @@ func (a *App) syncSpanOverlays() {
 	}
 	a.startStageOverlays(deferred, keep, show)
 	a.syncCacheOverlays() // the tile cache's overlays (cache_state.go)
-	a.syncInspect()       // the repair inspector's (inspect_panel.go)
+	a.syncInspect()       // the repair inspector's (panel_inspect.go)
 	a.syncPath()          // the Path tool's (path.go)
 	a.syncAgents()        // the Agents tool's (agents.go)
 }

@@ -102,7 +102,7 @@ type cacheState struct {
 	// (cache_agents.go).
 	agentSizes
 
-	// insp is the repair inspector (inspect_panel.go).
+	// insp is the repair inspector (panel_inspect.go).
 	insp inspectState
 }
 

@@ -72,7 +72,7 @@ type cacheCore struct {
 	// rec records the session's edits as scenario steps (recorder.go).
 	rec sessionRecorder
 	// trace is the repair inspector's recorder while it records (nil:
-	// none), set on every cache installed (inspect_panel.go).
+	// none), set on every cache installed (panel_inspect.go).
 	trace tilecache.Trace
 
 	// cacheSeq numbers the caches installed (0: none yet); seq the states

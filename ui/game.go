@@ -83,7 +83,7 @@ type Game struct {
 	viewModeIdx int               // View panel mode dropdown (index in viewModes)
 
 	runner         *buildRunner // background builds (build_state.go)
-	form           buildForm    // Build panel editing state (build_panel.go)
+	form           buildForm    // Build panel editing state (panel_build.go)
 	buildRequested bool         // a build was started and has not ended
 	framedBuild    bool         // opts.Build: the first build was framed
 
@@ -100,7 +100,7 @@ type Game struct {
 
 	// scen is the scenario being played (--scenario; nil otherwise):
 	// the window then shows the scenario runner's scene
-	// (scenario_panel.go).
+	// (panel_scenario.go).
 	scen *scenarioPlayer
 }
 
@@ -256,7 +256,7 @@ func (g *Game) Update() error {
 		}
 	}
 	if g.scen != nil {
-		// Playing a scenario: its runner owns the scene (scenario_panel.go).
+		// Playing a scenario: its runner owns the scene (panel_scenario.go).
 		g.scenarioUpdate(captured)
 		g.redraw.mark(reasonPlayback)
 		g.endUpdate(captured)

@@ -48,7 +48,7 @@ type Options struct {
 	// --demo-obstacles or --scenario is given.
 	AutoCache bool
 	// Scenario, when set, is a scenario file to play instead of opening
-	// Level (scenario_panel.go): step by step with the Scenario panel's
+	// Level (panel_scenario.go): step by step with the Scenario panel's
 	// Next button, or every step at once with RunScenario (then Frames
 	// are counted once the steps ran).
 	Scenario    string

@@ -102,7 +102,7 @@ func (g *Game) cachePanel(ctx *debugui.Context) {
 	ctx.Header("Snapshot and undo", true, func() { g.snapshotSection(ctx) })
 	ctx.Header("Agent sizes", true, func() { g.agentSizesSection(ctx) }) // cache_agents.go
 	ctx.Header("Agents", true, func() { g.agentsSection(ctx) })          // tool_agents.go
-	ctx.Header("Inspect", false, func() { g.inspectSection(ctx) })       // inspect_panel.go
+	ctx.Header("Inspect", false, func() { g.inspectSection(ctx) })       // panel_inspect.go
 }
 
 // toolsSection is the Tools part of the Cache panel: the tool choice, the
@@ -266,5 +266,5 @@ func (g *Game) snapshotSection(ctx *debugui.Context) {
 		next = "next undo: " + v.nextUndo
 	}
 	ctx.Text(fmt.Sprintf("%s (%d in the history). Undoing a removal or a move adds the shape again under a new id: the cache never reuses ids. Rebuilding or restoring the cache clears the history.", next, v.undoDepth))
-	g.sessionControls(ctx) // session_panel.go
+	g.sessionControls(ctx) // panel_session.go
 }

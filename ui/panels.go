@@ -23,7 +23,7 @@ func (g *Game) panels(ctx *debugui.Context) error {
 	if g.scen != nil {
 		// Playing a scenario: its panel and the Stats.
 		g.dockWindow(ctx, dockLeft, "navviz", func() {
-			g.section(ctx, dockLeft, "Scenario", func() { g.scenarioPanel(ctx) }) // scenario_panel.go
+			g.section(ctx, dockLeft, "Scenario", func() { g.scenarioPanel(ctx) }) // panel_scenario.go
 			g.section(ctx, dockLeft, "Stats", func() { g.statsPanel(ctx) })
 		})
 		return nil
