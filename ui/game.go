@@ -74,20 +74,20 @@ type Game struct {
 	lastTick time.Time
 	pending  string // level to load in the next Update ("" none)
 
-	shotPath    string            // screenshot to save at the end of the next Draw
-	quit        bool              // Update returns ebiten.Termination
-	exitErr     error             // returned by Run after the loop ends
-	dialogBusy  bool              // a file dialog is open
-	dialogDone  chan dialogResult // its answer
-	pathField   string            // Level panel path field (nodialog builds)
-	viewModeIdx int               // View panel mode dropdown (index in viewModes)
+	shotPath   string            // screenshot to save at the end of the next Draw
+	quit       bool              // Update returns ebiten.Termination
+	exitErr    error             // returned by Run after the loop ends
+	dialogBusy bool              // a file dialog is open
+	dialogDone chan dialogResult // its answer
+	levelUI    levelUI           // the Level panel's view state (panel_level.go)
+	viewUI     viewUI            // the View panel's (panel_view.go)
 
 	runner         *buildRunner // background builds (build_state.go)
 	form           buildForm    // Build panel editing state (panel_build.go)
 	buildRequested bool         // a build was started and has not ended
 	framedBuild    bool         // opts.Build: the first build was framed
 
-	cache cacheUI // the tile cache's builds, dialogs, tool pointer and demo (panel_cache.go)
+	cache cacheUI // the tile cache's builds, dialogs and demo (panel_cache.go)
 	tools toolBox // the Cache panel's tools and the active one (tool.go)
 
 	// injected are input snapshots that replace Ebitengine's input in

@@ -15,11 +15,10 @@ import (
 // rows are theirs: tool_*.go), Update, Snapshot and undo.
 
 // cacheUI is the Game's part of the tile cache: the background builds, the
-// snapshot dialogs, the tool pointer and the demo.
+// snapshot dialogs and the demo.
 type cacheUI struct {
 	runner    *cacheRunner
 	buildSoup *level.Soup // the level the running build is of
-	ptr       toolPointer
 	answers   chan cacheDialogAnswer
 	dialog    bool   // a Cache panel file dialog is open
 	pathField string // nodialog builds: the snapshot path

@@ -60,6 +60,8 @@ type toolBox struct {
 	volume   *volumeTool
 	agents   *agentsTool
 	link     *offMeshTool
+	// ptr is the left-button gesture of the active tool.
+	ptr toolPointer
 	// path is the Path tool's modifier clicks, not a choice: they work
 	// with every tool (tool_path.go).
 	path pathTool
@@ -129,7 +131,7 @@ func (g *Game) runTools(in frameInput, keys toolKeys) frameInput {
 	if in.Captured&debugui.InputCapturingStateFocus == 0 {
 		g.toolKeys(keys)
 	}
-	ev, consumed := g.cache.ptr.step(in, active.takesLeft())
+	ev, consumed := g.tools.ptr.step(in, active.takesLeft())
 	if consumed {
 		in.Left = false
 	}
@@ -137,7 +139,7 @@ func (g *Game) runTools(in frameInput, keys toolKeys) frameInput {
 		active.pointer(ev, g)
 	}
 	hover := in.Captured&debugui.InputCapturingStateHover != 0
-	if in.WheelY != 0 && !hover && !g.cache.ptr.down {
+	if in.WheelY != 0 && !hover && !g.tools.ptr.down {
 		if active.pointer(pointerEvent{Kind: pointerWheel, X: in.X, Y: in.Y, WheelY: in.WheelY}, g) {
 			in.WheelY = 0
 		}

@@ -252,7 +252,7 @@ func (t *obstacleTool) keys(k toolKeys, g *Game) {
 	}
 	if k.Escape {
 		t.cancelDrag(a)
-		g.cache.ptr.cancel()
+		g.tools.ptr.cancel()
 	}
 }
 
