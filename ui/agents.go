@@ -6,7 +6,6 @@ import (
 
 	"navviz/core/agent"
 	"navviz/core/geom"
-	"navviz/core/level"
 	"navviz/core/navmesh"
 	"navviz/render"
 	"navviz/ui/session"
@@ -35,33 +34,16 @@ type agentsState struct {
 	// (else it stops).
 	AgentCount, AgentSeed int
 	AgentWander           bool
-	// AgentsRunning advances the crowd every tick.
-	AgentsRunning bool
-	// Crowd is the current crowd (nil before Spawn agents or after Clear).
-	Crowd *agent.Crowd
-	// AgentTarget is the common target set by a click (valid when
-	// HasAgentTarget); without it every agent draws its own.
-	AgentTarget    geom.Vec3
-	HasAgentTarget bool
+	// Agents is the crowd, whether it runs, and the common target.
+	Agents session.Agents
 
-	agentsSoup *level.Soup // the level the crowd was spawned on
-	// agentsMesh is the mesh the crowd last walked on and agentsCache
-	// the cache it belongs to (cacheView.cacheSeq; 0: the plain build):
-	// the worker hands over a copy of the cache's mesh with every view,
-	// which the crowd follows (agentMesh) instead of planning again.
-	agentsMesh  *navmesh.Mesh
-	agentsCache uint64
-	agentsLast  time.Time // the wall time of the last running tick
-	agentsDebtS float64   // wall time not stepped yet, seconds
-	agentsGen   uint64    // bumped whenever the crowd changes
 	agentsBuilt map[string]agentsKey
 	agentsVis   map[string]bool
 }
 
 // agentsKey is what the agents overlay depends on.
 type agentsKey struct {
-	crowd *agent.Crowd
-	gen   uint64
+	gen   uint64 // Agents.Gen
 	mesh  *navmesh.Mesh
 	tiles uint64 // session.MeshSig of mesh
 }
@@ -77,8 +59,7 @@ func (a *App) agentsConfig() agent.Config {
 	if a.AgentWander {
 		cfg.Arrival = agent.ArriveWander
 	}
-	if a.HasAgentTarget {
-		t := a.AgentTarget
+	if t, ok := a.Agents.Target(); ok {
 		cfg.Target = &t
 	}
 	return cfg
@@ -90,25 +71,20 @@ func (a *App) agentsConfig() agent.Config {
 // current crowd stays.
 func (a *App) SpawnAgents() error {
 	if a.AgentSeed < 0 {
-		return a.agentsFail(fmt.Errorf("ui: spawn agents: seed %d, want >= 0", a.AgentSeed))
+		return a.report(fmt.Errorf("ui: spawn agents: seed %d, want >= 0", a.AgentSeed))
 	}
 	m := a.pathMesh()
 	if m == nil {
-		return a.agentsFail(fmt.Errorf("ui: spawn agents: no navmesh: build the level or the cache"))
+		return a.report(fmt.Errorf("ui: spawn agents: no navmesh: build the level or the cache"))
 	}
 	c, err := agent.New(m, a.agentsConfig())
 	if err != nil {
-		return a.agentsFail(fmt.Errorf("ui: spawn agents: %w", err))
+		return a.report(fmt.Errorf("ui: spawn agents: %w", err))
 	}
-	a.Crowd, a.agentsSoup, a.AgentsRunning = c, a.Soup, true
-	a.agentsMesh, a.agentsCache = m, a.meshCacheSeq()
-	a.agentsGen++
+	a.Agents.Start(c, a.Soup, m, a.meshCacheSeq())
 	a.Status = fmt.Sprintf("spawned %d agents (seed %d)", c.Len(), a.AgentSeed)
 	return nil
 }
-
-// agentsFail shows err and returns it.
-func (a *App) agentsFail(err error) error { return a.report(err) }
 
 // meshCacheSeq returns which cache pathMesh belongs to (0: none, the
 // plain build's mesh).
@@ -119,75 +95,55 @@ func (a *App) meshCacheSeq() uint64 {
 	return 0
 }
 
-// agentMesh returns the mesh the crowd walks on now (pathMesh), handing
-// it to the crowd with Follow when it is a later copy of the cache the
-// crowd walked on; another mesh (another cache, the plain build) makes the
-// crowd plan again at its next step.
+// agentMesh returns the mesh the crowd walks on now (pathMesh), which the
+// crowd follows (session.Agents.Follow).
 func (a *App) agentMesh() *navmesh.Mesh {
 	m := a.pathMesh()
-	if m == nil || a.Crowd == nil || m == a.agentsMesh {
-		return m
-	}
-	if seq := a.meshCacheSeq(); seq != 0 && seq == a.agentsCache {
-		a.report(a.Crowd.Follow(m))
-	}
-	a.agentsMesh, a.agentsCache = m, a.meshCacheSeq()
+	a.report(a.Agents.Follow(m, a.meshCacheSeq()))
 	return m
 }
 
 // ClearAgents removes the crowd.
-func (a *App) ClearAgents() {
-	if a.Crowd != nil {
-		a.Crowd, a.AgentsRunning = nil, false
-		a.agentsGen++
-	}
-}
+func (a *App) ClearAgents() { a.Agents.Clear() }
 
 // SetAgentsTarget makes p (metres) the common target and sends every
 // agent of the crowd there.
 func (a *App) SetAgentsTarget(p geom.Vec3) error {
 	if !p.Finite() {
-		return a.agentsFail(fmt.Errorf("ui: agents target %v is not finite", p))
+		return a.report(fmt.Errorf("ui: agents target %v is not finite", p))
 	}
-	if a.Crowd != nil {
-		m := a.agentMesh()
-		if m == nil {
-			return a.agentsFail(fmt.Errorf("ui: agents target: no navmesh"))
-		}
-		if err := a.Crowd.SetTarget(m, p); err != nil {
-			return a.agentsFail(fmt.Errorf("ui: agents target: %w", err))
-		}
-		a.agentsGen++
+	var m *navmesh.Mesh
+	if a.Agents.Crowd() != nil {
+		m = a.agentMesh()
 	}
-	a.AgentTarget, a.HasAgentTarget = p, true
+	if err := a.Agents.SetTarget(m, p); err != nil {
+		return a.report(fmt.Errorf("ui: agents target: %w", err))
+	}
 	a.Status = fmt.Sprintf("agents target at (%.2f, %.2f, %.2f)", p.X, p.Y, p.Z)
 	return nil
 }
 
 // ClearAgentsTarget forgets the common target: the next crowd draws a
 // target per agent (the current one keeps its targets).
-func (a *App) ClearAgentsTarget() { a.HasAgentTarget = false }
+func (a *App) ClearAgentsTarget() { a.Agents.ClearTarget() }
 
 // StepAgents advances the crowd by n steps on the path mesh (after a new
 // level the crowd is dropped). It reports whether the crowd changed.
 func (a *App) StepAgents(n int) bool {
-	if a.Crowd == nil {
+	if a.Agents.Crowd() == nil {
 		return false
 	}
-	if a.agentsSoup != a.Soup {
-		a.ClearAgents()
+	if a.Agents.DropOff(a.Soup) {
 		return true
 	}
 	m := a.agentMesh()
 	if m == nil {
 		return false
 	}
-	if err := a.Crowd.Advance(m, n); err != nil {
+	if err := a.Agents.Advance(m, n); err != nil {
 		a.report(fmt.Errorf("ui: agents: %w", err))
-		a.AgentsRunning = false
 		return false
 	}
-	a.agentsGen++
 	return true
 }
 
@@ -199,30 +155,13 @@ const maxAgentStepsPerTick = 60
 var agentsNow = time.Now
 
 // tickAgents runs one tick of the crowd: while it runs, the steps the
-// wall clock time since the last tick holds (the first tick after a
-// pause or a spawn runs one). It reports whether the crowd moved (a
-// redraw reason).
+// wall clock time since the last tick holds (session.Agents.Tick). It
+// reports whether the crowd moved (a redraw reason).
 func (a *App) tickAgents() bool {
-	if !a.AgentsRunning || a.Crowd == nil {
-		a.agentsLast, a.agentsDebtS = time.Time{}, 0
-		return false
+	if n := a.Agents.Tick(agentsNow(), maxAgentStepsPerTick); n > 0 {
+		return a.StepAgents(n)
 	}
-	now := agentsNow()
-	n := 1
-	if !a.agentsLast.IsZero() {
-		stepS := float64(a.Crowd.StepS())
-		a.agentsDebtS += now.Sub(a.agentsLast).Seconds()
-		n = int(a.agentsDebtS / stepS)
-		a.agentsDebtS -= float64(float64(n) * stepS)
-		if n > maxAgentStepsPerTick {
-			n, a.agentsDebtS = maxAgentStepsPerTick, 0
-		}
-	}
-	a.agentsLast = now
-	if n <= 0 {
-		return false
-	}
-	return a.StepAgents(n)
+	return false
 }
 
 // tps is the loop's ticks per second (pace.go; a variable for tests).
@@ -241,8 +180,8 @@ func (a *App) syncAgents() {
 		a.agentsVis = map[string]bool{render.OverlayAgents: true}
 	}
 	m := a.pathMesh()
-	k := agentsKey{crowd: a.Crowd, gen: a.agentsGen, mesh: m, tiles: session.MeshSig(m)}
+	k := agentsKey{gen: a.Agents.Gen(), mesh: m, tiles: session.MeshSig(m)}
 	syncOverlay(a, render.OverlayAgents, a.agentsVis, a.agentsBuilt, k, func() *render.Overlay {
-		return render.AgentsOverlay(m, a.Crowd.Agents())
+		return render.AgentsOverlay(m, a.Agents.Crowd().Agents())
 	})
 }

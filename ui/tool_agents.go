@@ -59,23 +59,25 @@ func (g *Game) agentsSection(ctx *debugui.Context) {
 	ctx.Checkbox(&a.AgentWander, "New target on arrival (else stop)")
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Spawn agents").On(func() { a.report(a.SpawnAgents()) })
-	if a.Crowd != nil {
+	if a.Agents.Crowd() != nil {
+		running := a.Agents.Running()
 		label := "Pause"
-		if !a.AgentsRunning {
+		if !running {
 			label = "Run"
 		}
-		ctx.Button(label).On(func() { a.AgentsRunning = !a.AgentsRunning })
+		ctx.Button(label).On(func() { a.Agents.SetRunning(!running) })
 		ctx.Button("Step").On(func() { a.StepAgents(1) })
 		ctx.Button("Clear agents").On(a.ClearAgents)
 	}
-	if a.HasAgentTarget {
+	target, hasTarget := a.Agents.Target()
+	if hasTarget {
 		ctx.Button("Random targets").On(a.ClearAgentsTarget)
 	}
 	ctx.SetGridLayout(nil, nil)
-	if a.HasAgentTarget {
-		ctx.Text(fmt.Sprintf("Common target: %.1f, %.1f, %.1f m", a.AgentTarget.X, a.AgentTarget.Y, a.AgentTarget.Z))
+	if hasTarget {
+		ctx.Text(fmt.Sprintf("Common target: %.1f, %.1f, %.1f m", target.X, target.Y, target.Z))
 	}
-	if c := a.Crowd; c != nil {
+	if c := a.Agents.Crowd(); c != nil {
 		n := c.Counts()
 		replans := 0
 		for _, ag := range c.Agents() {

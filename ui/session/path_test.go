@@ -2,30 +2,54 @@ package session
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"navviz/core/geom"
 	"navviz/core/level"
+	"navviz/core/navmesh"
 	"navviz/core/pipeline"
 	"navviz/render"
 	"navviz/scenario"
+)
+
+// terrainMesh returns terrain (seed 1) and its plain build's navmesh with
+// the default settings, built once for the package's tests.
+func terrainMesh(t *testing.T) (*level.Soup, *navmesh.Mesh) {
+	t.Helper()
+	terrainOnce.Do(func() {
+		soup := level.Terrain(1)
+		src, err := pipeline.NewSoupSource(soup, nil)
+		if err != nil {
+			terrainErr = err
+			return
+		}
+		s := pipeline.DefaultSettings()
+		b, err := pipeline.BuildLevel(context.Background(), &s, src, pipeline.BuildOptions{})
+		if err != nil {
+			terrainErr = err
+			return
+		}
+		terrainSoup, terrainNav = soup, b.Mesh
+	})
+	if terrainErr != nil {
+		t.Fatal(terrainErr)
+	}
+	return terrainSoup, terrainNav
+}
+
+var (
+	terrainOnce sync.Once
+	terrainSoup *level.Soup
+	terrainNav  *navmesh.Mesh
+	terrainErr  error
 )
 
 // TestPath: Sync searches once per change of the points, the level or the
 // mesh, and Gen follows every change; points of another level are dropped;
 // without a mesh the result says so.
 func TestPath(t *testing.T) {
-	soup := level.Terrain(1)
-	src, err := pipeline.NewSoupSource(soup, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := pipeline.DefaultSettings()
-	b, err := pipeline.BuildLevel(context.Background(), &s, src, pipeline.BuildOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := b.Mesh
+	soup, m := terrainMesh(t)
 	c := soup.Bounds().Center()
 	top := float64(soup.Bounds().Max.Y) + 10
 	// a and z are two points of the mesh with a complete path between
