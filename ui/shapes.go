@@ -114,6 +114,26 @@ func (a *App) SelectObstacle(id tilecache.ObstacleID) {
 	a.Selection.SetObstacle(id)
 }
 
+// hasObstacle reports whether the cache holds obstacle id.
+func (a *App) hasObstacle(id tilecache.ObstacleID) bool {
+	_, ok := a.obstacleByID(id)
+	return ok
+}
+
+// obstacleByID returns obstacle id of the cache (as the latest view has
+// it).
+func (a *App) obstacleByID(id tilecache.ObstacleID) (voxel.Obstacle, bool) {
+	if id == 0 {
+		return voxel.Obstacle{}, false
+	}
+	for _, o := range a.cv().obstacles {
+		if o.ID == id {
+			return o.Obstacle, true
+		}
+	}
+	return voxel.Obstacle{}, false
+}
+
 // AddObstacle adds o to the cache as an undoable command and selects it.
 // An invalid obstacle is shown as an error and changes nothing.
 func (a *App) AddObstacle(o voxel.Obstacle) error {
