@@ -25,7 +25,10 @@ import (
 // each agent whose corridor holds a stale polygon plans again from where
 // it stands. The "agents" overlay draws them (render.AgentsOverlay): red
 // when they cannot reach their target. The mesh is the one the Path tool
-// uses (the cache's, else the plain build's).
+// uses (the cache's, else the plain build's). The crowd and its stepping
+// are the session's (session.Agents); this file holds the spawn fields,
+// the mesh the crowd walks and the overlay; the tool and the Agents
+// section are in tool_agents.go.
 
 // agentsState is the part of App about the Agents tool.
 type agentsState struct {
