@@ -323,7 +323,7 @@ func (a *App) UpdateAllCache() error {
 // the job runs; name is the job's (see cacheJob), done runs on the frame
 // after a success with the number of tiles rebuilt.
 func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles int)) (int, error) {
-	tiles := 0
+	tiles := 0 // the job's: read below only when it ran at once
 	err := a.cacheDo(cacheJob{name: name, run: func(k *cacheCore) func(*App) error {
 		if k.World == nil {
 			return failWith(errNoCache)
@@ -368,6 +368,9 @@ func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles in
 			return nil
 		}
 	}})
+	if a.worker != nil {
+		return 0, err // the worker runs the job, perhaps now: tiles is its
+	}
 	return tiles, err
 }
 
