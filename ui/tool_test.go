@@ -9,8 +9,10 @@ import (
 // TestToolStateSurvivesSwitch: each tool keeps its state while another is
 // active. Two volume corners, the Obstacle tool's shape and size and a
 // link's start waiting for its end are all there after switching through
-// the other tools and back; the preview shows the active tool's state
-// only, and choosing another tool ends an obstacle drag in progress.
+// the other tools and back (with frames drawn in between, the Cache
+// panel open: every tool's rows are drawn); the preview shows the active
+// tool's state only, and choosing another tool ends an obstacle drag in
+// progress.
 func TestToolStateSurvivesSwitch(t *testing.T) {
 	g := terrainCacheGame(t)
 	a := g.App
@@ -33,7 +35,14 @@ func TestToolStateSurvivesSwitch(t *testing.T) {
 	}
 
 	vol, obs, link := g.tools.volume, g.tools.obstacle, g.tools.link
-	g.setTool(vol)
+	g.setCachePanel(true)
+	// use makes tl the active tool and draws a frame (the panels too).
+	use := func(tl tool) {
+		t.Helper()
+		g.setTool(tl)
+		drawFrames(t, g, 1)
+	}
+	use(vol)
 	click(g, x, y)
 	click(g, x+60, y)
 	vol.AreaID = 7
@@ -41,31 +50,31 @@ func TestToolStateSurvivesSwitch(t *testing.T) {
 		t.Fatalf("volume: %d corners, preview %d points (Err %q)", len(vol.Corners), len(preview().Points), a.Err)
 	}
 
-	g.setTool(obs)
+	use(obs)
 	obs.ShapeIdx, obs.SizeXM = 2, 5.5
 	if n := len(preview().Points); n != 0 {
 		t.Errorf("the obstacle tool's preview shows the volume's %d corners", n)
 	}
-	g.setTool(link)
+	use(link)
 	click(g, x, y+60)
 	if n := len(link.previewPoints(a)); n != 1 {
 		t.Fatalf("link: %d pending points (Err %q)", n, a.Err)
 	}
-	g.setTool(g.tools.agents)
-	g.setTool(g.tools.pick)
+	use(g.tools.agents)
+	use(g.tools.pick)
 	if o := preview(); len(o.Points) != 0 || len(o.Tris) != 0 {
 		t.Errorf("the select tool shows a preview: %d points, %d triangles", len(o.Points), len(o.Tris))
 	}
 
-	g.setTool(vol)
+	use(vol)
 	if len(vol.Corners) != 2 || vol.AreaID != 7 || len(preview().Points) != 2 {
 		t.Errorf("back to volume: %d corners, area %d, preview %d points", len(vol.Corners), vol.AreaID, len(preview().Points))
 	}
-	g.setTool(obs)
+	use(obs)
 	if obs.ShapeIdx != 2 || obs.SizeXM != 5.5 {
 		t.Errorf("back to obstacle: shape %d, size x %g", obs.ShapeIdx, obs.SizeXM)
 	}
-	g.setTool(link)
+	use(link)
 	if n := len(link.previewPoints(a)); n != 1 || len(preview().Points) != 1 {
 		t.Errorf("back to link: %d pending points, preview %d points", n, len(preview().Points))
 	}
