@@ -58,10 +58,10 @@ type App struct {
 	// overlays (cache_state.go).
 	cacheState
 
-	// pathState holds the Path tool's points and path (path_tool.go).
+	// pathState holds the Path tool's points and path (path.go).
 	pathState
 
-	// agentsState holds the Agents tool's crowd (tools_agents.go).
+	// agentsState holds the Agents tool's crowd (agents.go).
 	agentsState
 }
 

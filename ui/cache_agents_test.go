@@ -28,7 +28,7 @@ func twoAgentGame(t *testing.T) *Game {
 	}
 	g.startCacheBuild()
 	waitCache(t, g)
-	g.App.AutoUpdate = false
+	g.App.Auto.SetOn(false)
 	if n := len(g.App.World.Agents()); n != 2 {
 		t.Fatalf("the World has %d agents, want 2", n)
 	}
@@ -63,10 +63,10 @@ func TestTwoAgentsObstacle(t *testing.T) {
 	if len(pts) == 0 {
 		t.Fatal("no walkable point")
 	}
-	a.Tool = toolObstacle
-	a.ObstacleTool.ShapeIdx = 0
-	a.ObstaclePress(pts[0])
-	if err := a.ObstacleRelease(); err != nil {
+	g.setTool(g.tools.obstacle)
+	g.tools.obstacle.ShapeIdx = 0
+	g.tools.obstacle.press(a, pts[0])
+	if err := g.tools.obstacle.release(a); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.UpdateAllCache(); err != nil {
@@ -138,10 +138,10 @@ func TestTwoAgentsSnapshot(t *testing.T) {
 		t.Fatal("too few walkable points")
 	}
 	place := func(i int) {
-		a.Tool = toolObstacle
-		a.SelectedObstacle = 0
-		a.ObstaclePress(pts[i])
-		if err := a.ObstacleRelease(); err != nil {
+		g.setTool(g.tools.obstacle)
+		a.Selection.SetObstacle(0)
+		g.tools.obstacle.press(a, pts[i])
+		if err := g.tools.obstacle.release(a); err != nil {
 			t.Fatal(err)
 		}
 		if err := a.UpdateAllCache(); err != nil {
@@ -196,9 +196,9 @@ func TestAgentListRebuild(t *testing.T) {
 	a := g.App
 	a.EnableCacheWorker()
 	pts := a.demoPoints(1)
-	a.Tool = toolObstacle
-	a.ObstaclePress(pts[0])
-	a.report(a.ObstacleRelease())
+	g.setTool(g.tools.obstacle)
+	g.tools.obstacle.press(a, pts[0])
+	a.report(g.tools.obstacle.release(a))
 	a.report(a.ShowAgent("large"))
 	waitWorker(t, g)
 	if a.shownAgentName() != "large" || len(a.cv().obstacles) != 1 || a.Err != "" {

@@ -1,19 +1,13 @@
 package ui
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
-	"navviz/core/geom"
-	"navviz/core/level"
 	"navviz/core/pipeline"
-	"navviz/core/voxel"
 	"navviz/render"
-	"navviz/tilecache"
+	"navviz/ui/session"
 	"navviz/world"
 )
 
@@ -27,12 +21,6 @@ import (
 // while "polys", "detail" and the Inspector keep showing the plain build.
 // The cache is built off the game loop (cacheRunner) and installed on the
 // game goroutine (InstallCache); loading another level drops it.
-
-// defaultTilesPerFrame is how many tiles auto update rebuilds per frame.
-const defaultTilesPerFrame = 1
-
-// maxTilesPerFrame bounds the Tiles per frame field.
-const maxTilesPerFrame = 256
 
 // cacheOverlayDefaults is the initial visibility of the cache overlays.
 var cacheOverlayDefaults = map[string]bool{
@@ -60,6 +48,7 @@ type cacheGens struct {
 type cacheOverlayKey struct {
 	cache uint64
 	a, b  uint64
+	sel   uint64 // Selection.Gen, for the overlays that draw the selection
 }
 
 // cacheState is the part of App about the tile cache: the cache's core
@@ -83,20 +72,17 @@ type cacheState struct {
 	// success).
 	CacheErr string
 
-	// AutoUpdate rebuilds TilesPerFrame queued tiles every frame.
-	AutoUpdate    bool
-	TilesPerFrame int
+	// Auto is auto update: on, it rebuilds some queued tiles every frame.
+	Auto session.AutoUpdate
 
-	// Tool is the active tool; ObstacleTool and VolumeTool their settings
-	// and state (tools_obstacle.go, tools_volume.go).
-	Tool         toolKind
-	ObstacleTool obstacleTool
-	VolumeTool   volumeTool
-	// OffMeshTool is the Link tool's settings and state (tools_offmesh.go).
-	OffMeshTool offMeshTool
-	// SelectedObstacle is the selected obstacle (0: none): drawn in cyan,
-	// removed by Delete, resized by "Apply".
-	SelectedObstacle tilecache.ObstacleID
+	// Selection is the selected obstacle and off-mesh link.
+	Selection session.Selection
+
+	// toolPreview draws the active tool's preview and toolEvents hears of
+	// what the tools' state follows: the Game's tools (tool.go; nil in an
+	// App without a Game).
+	toolPreview previewer
+	toolEvents  toolEvents
 
 	gens       cacheGens
 	cacheBuilt map[string]cacheOverlayKey
@@ -110,18 +96,14 @@ type cacheState struct {
 	// (cache_agents.go).
 	agentSizes
 
-	// insp is the repair inspector (inspect_panel.go).
+	// insp is the repair inspector (panel_inspect.go).
 	insp inspectState
 }
 
 // initCacheState sets the defaults.
 func (a *App) initCacheState() {
 	a.core()
-	a.AutoUpdate = true
-	a.TilesPerFrame = defaultTilesPerFrame
-	a.ObstacleTool = defaultObstacleTool()
-	a.VolumeTool = defaultVolumeTool()
-	a.OffMeshTool = defaultOffMeshTool()
+	a.Auto = session.NewAutoUpdate()
 	a.cacheBuilt = map[string]cacheOverlayKey{}
 	a.cacheVis = map[string]bool{}
 	for k, v := range cacheOverlayDefaults {
@@ -150,9 +132,10 @@ func (a *App) InstallWorld(w *world.World, level string, wall time.Duration, car
 		a.CacheLevel = level
 		a.CacheBuildTime = wall
 		a.CacheErr = ""
-		a.SelectedObstacle = 0
-		a.ObstacleTool.drag = obstacleDrag{}
-		a.VolumeTool.Corners = nil
+		a.Selection.Clear()
+		if a.toolEvents != nil {
+			a.toolEvents.cacheReplaced(false)
+		}
 	}
 	if !carry {
 		reset(a) // at once: the old cache's selection and tool state are gone
@@ -271,8 +254,8 @@ func (a *App) edited() {
 	a.gens.shapes++
 	a.gens.queue++
 	a.gens.swaps++
-	if a.SelectedObstacle != 0 && !a.hasObstacle(a.SelectedObstacle) {
-		a.SelectedObstacle = 0
+	if sel := a.Selection.Obstacle(); sel != 0 && !a.hasObstacle(sel) {
+		a.Selection.SetObstacle(0)
 	}
 }
 
@@ -340,7 +323,7 @@ func (a *App) UpdateAllCache() error {
 // the job runs; name is the job's (see cacheJob), done runs on the frame
 // after a success with the number of tiles rebuilt.
 func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles int)) (int, error) {
-	tiles := 0
+	tiles := 0 // the job's: read below only when it ran at once
 	err := a.cacheDo(cacheJob{name: name, run: func(k *cacheCore) func(*App) error {
 		if k.World == nil {
 			return failWith(errNoCache)
@@ -376,7 +359,7 @@ func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles in
 			a.gens.queue++
 			a.gens.swaps++
 			if err != nil {
-				a.AutoUpdate = false
+				a.Auto.SetOn(false)
 				return fmt.Errorf("ui: cache update (auto update switched off): %w", err)
 			}
 			if done != nil {
@@ -385,281 +368,21 @@ func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles in
 			return nil
 		}
 	}})
+	if a.worker != nil {
+		return 0, err // the worker runs the job, perhaps now: tiles is its
+	}
 	return tiles, err
 }
 
-// autoUpdate runs one frame of auto update: a step of TilesPerFrame
+// autoUpdate runs one frame of auto update: a step of Auto.TilesPerFrame
 // tiles, sent only when the worker has nothing else to do (the steps do
 // not pile up behind a long job).
 func (a *App) autoUpdate() {
-	if !a.AutoUpdate || a.cv().pending == 0 {
+	if !a.Auto.On() || a.cv().pending == 0 {
 		return
 	}
 	if busy, _ := a.cacheBusy(); busy {
 		return
 	}
-	a.report(errOf(a.StepCache(min(max(a.TilesPerFrame, 1), maxTilesPerFrame))))
-}
-
-// snapshotExt is the file extension of snapshots written by navviz.
-const snapshotExt = ".nvtc"
-
-// SaveSnapshot writes the cache's snapshot to path (cacheCore.snapshot:
-// tilecache.Cache.Snapshot with one agent size, world.World.Snapshot with
-// several); a path without an extension gets ".nvtc". Errors are shown
-// and returned.
-func (a *App) SaveSnapshot(path string) (string, error) {
-	if !a.cv().has {
-		return "", a.report(errNoCache)
-	}
-	if path == "" {
-		return "", a.report(fmt.Errorf("ui: save snapshot: no file name"))
-	}
-	if filepath.Ext(path) == "" {
-		path += snapshotExt
-	}
-	err := a.cacheDo(cacheJob{name: "save snapshot", run: func(k *cacheCore) func(*App) error {
-		data, err := k.World.Snapshot()
-		if err != nil {
-			return failWith(fmt.Errorf("ui: save snapshot: %w", err))
-		}
-		if err := writeFileAtomic(path, data); err != nil {
-			return failWith(fmt.Errorf("ui: save snapshot: %w", err))
-		}
-		k.rec.snapshotTaken(path, data)
-		status := fmt.Sprintf("snapshot saved to %s (%d bytes, %s, %d obstacles, %d volumes, %s)",
-			path, len(data), plural(len(k.World.Agents()), "agent size"), len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
-		return func(a *App) error {
-			a.reportOK(status)
-			return nil
-		}
-	}})
-	if err != nil {
-		return "", err
-	}
-	return path, nil
-}
-
-// RestoreSnapshot reads a snapshot from path and restores it into the
-// caches (cacheCore.restore: a World snapshot into every agent's cache, a
-// tile cache snapshot into a World of one agent size). A file that cannot be read, or a snapshot that
-// is corrupt or was taken from other geometry or settings, is an error
-// shown in the window, and the cache is untouched. On success the undo
-// history is cleared (its commands name obstacles the restored state may
-// not have), the selection and the swap log too. The file is read when
-// the job runs, after the jobs sent before (a snapshot saved just before
-// is there).
-func (a *App) RestoreSnapshot(path string) error {
-	return a.restoreSnapshot(path, func() ([]byte, error) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("ui: restore snapshot: %w", err)
-		}
-		return data, nil
-	})
-}
-
-// restoreSnapshotData is RestoreSnapshot on bytes; what names them in
-// messages.
-func (a *App) restoreSnapshotData(data []byte, what string) error {
-	return a.restoreSnapshot(what, func() ([]byte, error) { return data, nil })
-}
-
-// restoreSnapshot restores the snapshot read returns (on the core's
-// owner); what names it in messages.
-func (a *App) restoreSnapshot(what string, read func() ([]byte, error)) error {
-	return a.cacheDo(cacheJob{name: "restore snapshot", run: func(k *cacheCore) func(*App) error {
-		if k.World == nil {
-			return failWith(errNoCache)
-		}
-		data, err := read()
-		if err != nil {
-			return failWith(err)
-		}
-		if err := k.World.Restore(data); err != nil {
-			return failWith(fmt.Errorf("ui: restore snapshot %s (the cache is unchanged): %w", what, err))
-		}
-		k.rec.restored(what, data)
-		k.editor = newCacheEditor(k.World)
-		k.editor.rec = &k.rec
-		k.history.clear()
-		k.Swaps.Reset()
-		status := fmt.Sprintf("restored %s: %d obstacles, %d volumes, %s (undo history cleared)",
-			what, len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
-		return func(a *App) error {
-			a.SelectedObstacle = 0
-			a.ObstacleTool.drag = obstacleDrag{}
-			a.bumpAll()
-			a.reportOK(status)
-			return nil
-		}
-	}})
-}
-
-// hasObstacle reports whether the cache holds obstacle id.
-func (a *App) hasObstacle(id tilecache.ObstacleID) bool {
-	_, ok := a.obstacleByID(id)
-	return ok
-}
-
-// obstacleByID returns obstacle id of the cache (as the latest view has
-// it).
-func (a *App) obstacleByID(id tilecache.ObstacleID) (voxel.Obstacle, bool) {
-	if id == 0 {
-		return voxel.Obstacle{}, false
-	}
-	for _, o := range a.cv().obstacles {
-		if o.ID == id {
-			return o.Obstacle, true
-		}
-	}
-	return voxel.Obstacle{}, false
-}
-
-// syncCacheOverlays makes the scene's cache overlays match the state (see
-// syncOverlay): each visible one is rebuilt when what it shows changed.
-// With a worker the overlays that follow the cache come built in its
-// views: when the latest view lacks one (it was just made visible, or the
-// selection changed) a view with it is asked for, and the overlay follows
-// when it arrives.
-func (a *App) syncCacheOverlays() {
-	if a.Scene == nil {
-		return
-	}
-	if a.cacheBuilt == nil {
-		a.initCacheState()
-	}
-	v := a.cv()
-	if a.worker != nil {
-		// The visibility the user set since: what the next view builds.
-		for _, name := range render.CacheOverlayNames {
-			if o := a.Scene.Overlay(name); o != nil {
-				a.cacheVis[name] = o.Visible
-			}
-		}
-		want := a.cacheWant()
-		if !sameWant(v.want, want) && !sameWant(a.viewAsked, want) {
-			if busy, _ := a.cacheBusy(); !busy {
-				a.viewAsked = want
-				a.report(a.cacheDo(cacheJob{run: func(*cacheCore) func(*App) error { return nil }})) // a new view, nothing else
-			}
-		}
-	}
-	for _, name := range render.CacheOverlayNames {
-		if a.worker != nil && name != render.OverlayToolPreview {
-			built, ok := v.overlays[name]
-			if (!ok || v.want.selected != a.SelectedObstacle) && a.cacheVis[name] {
-				continue // asked for above; the overlay shown stays until it arrives
-			}
-			syncOverlay(a, name, a.cacheVis, a.cacheBuilt, cacheOverlayKey{cache: v.seq, a: uint64(a.SelectedObstacle)}, func() *render.Overlay {
-				c := *built // the scene sets Visible: the view's stays as it is
-				return &c
-			})
-			continue
-		}
-		syncOverlay(a, name, a.cacheVis, a.cacheBuilt, a.cacheOverlayKey(name), func() *render.Overlay {
-			return a.buildCacheOverlay(name)
-		})
-	}
-}
-
-// cacheOverlayKey returns the key of the content overlay name shows now.
-func (a *App) cacheOverlayKey(name string) cacheOverlayKey {
-	k := cacheOverlayKey{cache: a.cv().cacheSeq}
-	switch name {
-	case render.OverlayCachePolys, render.OverlayCacheLayers:
-		k.a = a.gens.mesh
-	case render.OverlayObstacles, render.OverlayVolumesRT, render.OverlayOffMesh:
-		k.a = a.gens.shapes
-	case render.OverlayQueue:
-		k.a, k.b = a.gens.queue, a.gens.mesh
-	case render.OverlaySwaps:
-		k.a, k.b = a.gens.swaps, a.gens.mesh
-	case render.OverlayToolPreview:
-		k.a, k.b = a.gens.preview, a.gens.shapes
-	}
-	return k
-}
-
-// buildCacheOverlay builds cache overlay name from the state: the tool
-// preview here, the others from the core (without a worker only: with
-// one they come in its views).
-func (a *App) buildCacheOverlay(name string) *render.Overlay {
-	if name == render.OverlayToolPreview {
-		return a.previewOverlay()
-	}
-	return a.core().stateOverlay(name, a.cacheWant())
-}
-
-// previewOverlay returns the tools' preview: the obstacle being placed or
-// dragged, the corners of the volume being drawn.
-func (a *App) previewOverlay() *render.Overlay {
-	growM := a.cv().growthM
-	ghost := a.obstacleGhost() // tools_obstacle.go
-	var poly []geom.Vec3
-	ok := true
-	if a.Tool == toolVolume {
-		poly = a.VolumeTool.Corners
-		ok = a.VolumeTool.convexSoFar()
-	}
-	if a.Tool == toolOffMesh {
-		poly = a.offMeshPreview() // tools_offmesh.go
-	}
-	return render.PreviewOverlay(ghost, growM, poly, ok)
-}
-
-// cacheResult is what a background cache build hands back.
-type cacheResult struct {
-	world *world.World
-	level string
-	wall  time.Duration
-	err   error
-	// carry says the build follows a change of the agent list: the
-	// obstacles and volumes in place go over into the new World.
-	carry bool
-}
-
-// cacheRunner builds tile caches off the game loop, as buildRunner does
-// plain builds (see jobRunner).
-type cacheRunner struct{ *jobRunner[cacheResult] }
-
-// newCacheRunner returns an idle runner.
-func newCacheRunner() *cacheRunner { return &cacheRunner{newJobRunner[cacheResult]()} }
-
-// start cancels any running cache build and builds a World of soup (named
-// level) with a copy of s and of agents (carry: see cacheResult).
-func (r *cacheRunner) start(soup *level.Soup, s pipeline.NavSettings, agents []world.Agent, lvl string, carry bool) {
-	s = detachSettings(s)
-	agents = slices.Clone(agents)
-	r.run(func(ctx context.Context, progress func(done, total int)) cacheResult {
-		t0 := time.Now()
-		w, err := buildCache(ctx, soup, &s, agents, progress)
-		return cacheResult{world: w, level: lvl, wall: time.Since(t0), err: err, carry: carry}
-	})
-}
-
-// buildCache builds the World of soup: one tile cache per agent
-// (world.Build), progress counting the tiles of all of them.
-func buildCache(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, agents []world.Agent, progress func(done, total int)) (*world.World, error) {
-	if soup == nil {
-		return nil, fmt.Errorf("ui: no level to build a cache of")
-	}
-	return world.Build(ctx, *s, soup, agents, tilecache.Options{Progress: agentsProgress(len(agents), progress)})
-}
-
-// agentsProgress turns the progress of n builds made one after the other
-// (each counting its tiles from 1, never concurrently) into one count
-// over all of them.
-func agentsProgress(n int, progress func(done, total int)) func(done, total int) {
-	if progress == nil {
-		return nil
-	}
-	agent, last := 0, 0
-	return func(done, total int) {
-		if done <= last && agent+1 < n {
-			agent++ // the next agent's build started
-		}
-		last = done
-		progress(agent*total+done, n*total)
-	}
+	a.report(errOf(a.StepCache(a.Auto.TilesPerFrame())))
 }

@@ -370,7 +370,7 @@ func terrainCacheGame(t *testing.T) *Game {
 	g.applyObstaclePreset()
 	g.startCacheBuild()
 	waitCache(t, g)
-	g.App.AutoUpdate = false
+	g.App.Auto.SetOn(false)
 	return g
 }
 
@@ -421,7 +421,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	g.startCacheBuild()
 	waitCache(t, g)
 	a := g.App
-	a.AutoUpdate = false
+	a.Auto.SetOn(false)
 	c := a.Cache
 	orig := meshTiles(t, c.Mesh())
 	snap0, err := c.Snapshot()
@@ -441,14 +441,14 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	x, y := pixelOf(t, g, p)
 
 	// Place a cylinder: the camera does not see the press.
-	a.Tool = toolObstacle
-	a.ObstacleTool.ShapeIdx = 0
+	g.setTool(g.tools.obstacle)
+	g.tools.obstacle.ShapeIdx = 0
 	if seen := click(g, x, y); seen.Left {
 		t.Error("the camera controller saw the tool's press")
 	}
 	obs := c.Obstacles()
-	if len(obs) != 1 || obs[0].ID != 1 || a.SelectedObstacle != 1 || c.QueueLen() == 0 {
-		t.Fatalf("after a click: obstacles %v, selected %d, queue %d (Err %q)", obs, a.SelectedObstacle, c.QueueLen(), a.Err)
+	if len(obs) != 1 || obs[0].ID != 1 || a.Selection.Obstacle() != 1 || c.QueueLen() == 0 {
+		t.Fatalf("after a click: obstacles %v, selected %d, queue %d (Err %q)", obs, a.Selection.Obstacle(), c.QueueLen(), a.Err)
 	}
 	if d := math.Hypot(float64(obs[0].Obstacle.CentreM.X-p.X), float64(obs[0].Obstacle.CentreM.Z-p.Z)); d > 0.1 {
 		t.Errorf("the cylinder stands %.3f m from the clicked point", d)
@@ -456,19 +456,19 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	// The size fields preview the selected obstacle at a new size (the
 	// tool preview's ghost, grown footprint included) before Apply; at
 	// its own size there is no ghost.
-	if gh := a.obstacleGhost(); gh != nil {
+	if gh := g.tools.obstacle.ghost(a); gh != nil {
 		t.Errorf("a ghost %+v of the selected obstacle at its own size", *gh)
 	}
-	a.ObstacleTool.RadiusM = 2.5
-	gh := a.obstacleGhost()
+	g.tools.obstacle.RadiusM = 2.5
+	gh := g.tools.obstacle.ghost(a)
 	if gh == nil || gh.RadiusM != 2.5 || gh.CentreM != obs[0].Obstacle.CentreM || gh.HeightM != obs[0].Obstacle.HeightM {
 		t.Errorf("ghost at radius 2.5: %+v, obstacle %+v", gh, obs[0].Obstacle)
 	}
 	if pv := a.previewOverlay(); len(pv.Lines) == 0 || len(c.Obstacles()) != 1 || c.Obstacles()[0].Obstacle.RadiusM != obs[0].Obstacle.RadiusM {
 		t.Errorf("preview of %d line vertices; the cache's obstacle %+v changed", len(pv.Lines), c.Obstacles())
 	}
-	a.ObstacleTool.RadiusM = float64(obs[0].Obstacle.RadiusM)
-	if gh := a.obstacleGhost(); gh != nil {
+	g.tools.obstacle.RadiusM = float64(obs[0].Obstacle.RadiusM)
+	if gh := g.tools.obstacle.ghost(a); gh != nil {
 		t.Errorf("a ghost %+v after the radius went back", *gh)
 	}
 	queued := c.QueueLen()
@@ -492,7 +492,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	g.cacheStep(frameInput{X: x, Y: y, Left: true}, toolKeys{})
 	g.cacheStep(frameInput{X: x + 40, Y: y, Left: true}, toolKeys{})
 	saveForInspection(t, "cache-drag-ghost", drawOnly(g))
-	if o := a.Scene.Overlay(render.OverlayToolPreview); o == nil || len(o.Tris) == 0 || !a.ObstacleTool.drag.moved {
+	if o := a.Scene.Overlay(render.OverlayToolPreview); o == nil || len(o.Tris) == 0 || !g.tools.obstacle.drag.moved {
 		t.Error("no ghost while dragging")
 	}
 	g.cacheStep(frameInput{X: x + 40, Y: y}, toolKeys{Escape: true}) // cancelled: nothing moves
@@ -501,16 +501,16 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	}
 	drag(g, x, y, x+80, y)
 	obs = c.Obstacles()
-	if len(obs) != 1 || obs[0].ID != 2 || a.SelectedObstacle != 2 {
-		t.Fatalf("after the drag: %v, selected %d (Err %q)", obs, a.SelectedObstacle, a.Err)
+	if len(obs) != 1 || obs[0].ID != 2 || a.Selection.Obstacle() != 2 {
+		t.Fatalf("after the drag: %v, selected %d (Err %q)", obs, a.Selection.Obstacle(), a.Err)
 	}
 	if dx := obs[0].Obstacle.CentreM.X - p.X; dx < 2 {
 		t.Errorf("the drag moved the cylinder by %.2f m in x", dx)
 	}
 
 	// The wheel over a cylinder zooms; over an oriented box it turns it.
-	a.ObstacleTool.ShapeIdx = 2
-	a.ObstacleTool.YawDeg = 0
+	g.tools.obstacle.ShapeIdx = 2
+	g.tools.obstacle.YawDeg = 0
 	p2 := pts[1]
 	x2, y2 := pixelOf(t, g, p2)
 	click(g, x2, y2)
@@ -540,14 +540,14 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	}
 
 	// A volume: three corners, a rejected dent, Enter.
-	a.Tool = toolVolume
+	g.setTool(g.tools.volume)
 	q := pts[2]
 	corner := func(dx, dz float32) (int, int) { return pixelOf(t, g, geom.V3(q.X+dx, q.Y, q.Z+dz)) }
 	for _, d := range [][2]float32{{-3, -3}, {3, -3}, {3, 3}} {
 		cx, cy := corner(d[0], d[1])
 		click(g, cx, cy)
 	}
-	if n := len(a.VolumeTool.Corners); n != 3 {
+	if n := len(g.tools.volume.Corners); n != 3 {
 		t.Fatalf("%d corners after three clicks (Err %q)", n, a.Err)
 	}
 	a.syncSpanOverlays()
@@ -557,12 +557,12 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	saveForInspection(t, "cache-volume-preview", drawOnly(g))
 	dx, dy := corner(1, -1) // inside: a dent
 	click(g, dx, dy)
-	if len(a.VolumeTool.Corners) != 3 || !strings.Contains(a.Err, "not convex") {
-		t.Errorf("a dent: %d corners, Err %q", len(a.VolumeTool.Corners), a.Err)
+	if len(g.tools.volume.Corners) != 3 || !strings.Contains(a.Err, "not convex") {
+		t.Errorf("a dent: %d corners, Err %q", len(g.tools.volume.Corners), a.Err)
 	}
 	g.cacheStep(frameInput{}, toolKeys{Enter: true})
-	if n := len(c.Volumes()); n != 1 || len(a.VolumeTool.Corners) != 0 {
-		t.Fatalf("Enter: %d volumes, %d corners (Err %q)", n, len(a.VolumeTool.Corners), a.Err)
+	if n := len(c.Volumes()); n != 1 || len(g.tools.volume.Corners) != 0 {
+		t.Fatalf("Enter: %d volumes, %d corners (Err %q)", n, len(g.tools.volume.Corners), a.Err)
 	}
 	if a.Err != "" {
 		t.Errorf("the rejected corner's error is still shown after a success: %q", a.Err)
@@ -606,7 +606,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	drawFrames(t, g, 1) // the error is drawn, the game keeps running
 
 	// Undo everything with Ctrl+Z: volume, box turn, box, move, cylinder.
-	a.Tool = toolObstacle
+	g.setTool(g.tools.obstacle)
 	for i := 0; i < 5; i++ {
 		g.cacheStep(frameInput{}, toolKeys{Undo: true})
 	}
@@ -651,10 +651,10 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 
 	// Closing the Cache panel puts the tools away.
 	g.setCachePanel(true)
-	a.Tool = toolVolume
+	g.setTool(g.tools.volume)
 	g.setCachePanel(false)
-	if a.Tool != toolSelect {
-		t.Errorf("closing the panel left tool %v", a.Tool)
+	if g.tools.active != g.tools.pick {
+		t.Errorf("closing the panel left tool %s", g.tools.active.label())
 	}
 
 	// Loading a level drops the cache.
@@ -664,7 +664,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 		t.Errorf("after loading a level: cache %v", a.Cache != nil)
 	}
 	// Without a cache the tools say so and nothing breaks.
-	a.Tool = toolObstacle
+	g.setTool(g.tools.obstacle)
 	click(g, testW/2, testH/2)
 	if !strings.Contains(a.Err, "cache") {
 		t.Errorf("a click without a cache: Err %q", a.Err)
@@ -690,8 +690,8 @@ func TestDemoScene(t *testing.T) {
 	if a.Cache == nil || len(a.Cache.Obstacles()) != 5 || len(a.Cache.Volumes()) != 1 || a.Err != "" {
 		t.Fatalf("demo: cache %v, Err %q", a.Cache != nil, a.Err)
 	}
-	if a.AutoUpdate || a.Cache.QueueLen() < 2 || len(a.Swaps.Latest) != 1 {
-		t.Errorf("demo: auto %v, queue %d, latest %d", a.AutoUpdate, a.Cache.QueueLen(), len(a.Swaps.Latest))
+	if a.Auto.On() || a.Cache.QueueLen() < 2 || len(a.Swaps.Latest) != 1 {
+		t.Errorf("demo: auto %v, queue %d, latest %d", a.Auto.On(), a.Cache.QueueLen(), len(a.Swaps.Latest))
 	}
 	if _, err := NewGame(Options{Level: "terrain", DemoObstacles: -1}); err == nil {
 		t.Error("a negative demo count was accepted")

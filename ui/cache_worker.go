@@ -72,7 +72,7 @@ type cacheCore struct {
 	// rec records the session's edits as scenario steps (recorder.go).
 	rec sessionRecorder
 	// trace is the repair inspector's recorder while it records (nil:
-	// none), set on every cache installed (inspect_panel.go).
+	// none), set on every cache installed (panel_inspect.go).
 	trace tilecache.Trace
 
 	// cacheSeq numbers the caches installed (0: none yet); seq the states
@@ -353,7 +353,7 @@ func (a *App) cacheBusy() (bool, int) {
 
 // cacheWant returns the cache overlays the frame wants built now.
 func (a *App) cacheWant() cacheOverlayWant {
-	w := cacheOverlayWant{selected: a.SelectedObstacle, link: a.OffMeshTool.Selected, bounds: geom.EmptyBox()}
+	w := cacheOverlayWant{selected: a.Selection.Obstacle(), link: a.Selection.Link(), bounds: geom.EmptyBox()}
 	if a.Soup != nil {
 		w.bounds = a.Soup.Bounds()
 	}

@@ -34,7 +34,7 @@ func waitWorker(t *testing.T, g *Game) {
 // obstacleAt returns the Obstacle tool's obstacle of shape shapeIdx,
 // sizeM across, standing on the level's centre moved by (dx, dz) metres.
 func obstacleAt(a *App, shapeIdx int, sizeM, dx, dz float32) (o obstacleTool, p geom.Vec3) {
-	o = a.ObstacleTool
+	o = defaultObstacleTool()
 	o.ShapeIdx = shapeIdx
 	o.SizeXM, o.SizeZM, o.RadiusM = float64(sizeM), float64(sizeM), float64(sizeM)/2
 	c := a.Soup.Bounds().Center()
@@ -173,7 +173,7 @@ func TestInputWhileCacheWorks(t *testing.T) {
 	}
 	waitWorker(t, g)
 	a := g.App
-	a.AutoUpdate = false
+	a.Auto.SetOn(false)
 	// An obstacle over the whole level, then undo and redo: three
 	// rebuilds of every tile, queued behind each other. A gate job after
 	// the first holds the worker until the input was sent, so that a fast

@@ -10,13 +10,10 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"navviz/render"
 )
@@ -85,20 +82,21 @@ type Game struct {
 	lastTick time.Time
 	pending  string // level to load in the next Update ("" none)
 
-	shotPath    string            // screenshot to save at the end of the next Draw
-	quit        bool              // Update returns ebiten.Termination
-	exitErr     error             // returned by Run after the loop ends
-	dialogBusy  bool              // a file dialog is open
-	dialogDone  chan dialogResult // its answer
-	pathField   string            // Level panel path field (nodialog builds)
-	viewModeIdx int               // View panel mode dropdown (index in viewModes)
+	shotPath   string            // screenshot to save at the end of the next Draw
+	quit       bool              // Update returns ebiten.Termination
+	exitErr    error             // returned by Run after the loop ends
+	dialogBusy bool              // a file dialog is open
+	dialogDone chan dialogResult // its answer
+	levelUI    levelUI           // the Level panel's view state (panel_level.go)
+	viewUI     viewUI            // the View panel's (panel_view.go)
 
 	runner         *buildRunner // background builds (build_state.go)
-	form           buildForm    // Build panel editing state (build_panel.go)
+	form           buildForm    // Build panel editing state (panel_build.go)
 	buildRequested bool         // a build was started and has not ended
 	framedBuild    bool         // opts.Build: the first build was framed
 
-	cache cacheUI // the tile cache's builds, dialogs, tool pointer and demo (cache_panel.go)
+	cache cacheUI // the tile cache's builds, dialogs and demo (panel_cache.go)
+	tools toolBox // the Cache panel's tools and the active one (tool.go)
 
 	// injected are input snapshots that replace Ebitengine's input in
 	// the next Updates, one each (tests drive the Game with them; see
@@ -110,7 +108,7 @@ type Game struct {
 
 	// scen is the scenario being played (--scenario; nil otherwise):
 	// the window then shows the scenario runner's scene
-	// (scenario_panel.go).
+	// (panel_scenario.go).
 	scen *scenarioPlayer
 }
 
@@ -131,10 +129,12 @@ func NewGame(opts Options) (*Game, error) {
 		dialogDone: make(chan dialogResult, 1),
 		runner:     newBuildRunner(),
 		view:       &sceneView{},
+		tools:      newToolBox(),
 		// Scripted runs and scenarios take each frame of the state of its
 		// own Update: the view is built in Update, not in a job.
 		scene: newSceneJobs(syncScenes || opts.Frames > 0 || opts.Scenario != ""),
 	}
+	g.App.toolEvents, g.App.toolPreview = &g.tools, g.tools.active
 	g.relayout()
 	if !g.scene.sync {
 		g.App.EnableStageJobs()   // the stage overlays too are built off the frame
@@ -272,7 +272,7 @@ func (g *Game) Update() error {
 		}
 	}
 	if g.scen != nil {
-		// Playing a scenario: its runner owns the scene (scenario_panel.go).
+		// Playing a scenario: its runner owns the scene (panel_scenario.go).
 		g.scenarioUpdate(captured)
 		g.redraw.mark(reasonPlayback)
 		g.endUpdate(captured)
@@ -291,13 +291,13 @@ func (g *Game) Update() error {
 	g.pollBuild()
 
 	// The cache tools take the left button and the wheel when they use
-	// them (cache_panel.go).
-	// The Path tool's modifier clicks come first (path_tool.go); the path
+	// them (cache_frame.go, tool.go).
+	// The Path tool's modifier clicks come first (tool_path.go); the path
 	// follows every swap through syncSpanOverlays.
 	// The dock (Tab, its grips) first: it hands on input in the view's
 	// coordinates (dock.go).
 	g.applyIntent(g.ctl.step(g.cacheFrame(g.pathFrame(g.dockInput(g.nextInput(captured))))))
-	if g.App.tickAgents() { // after this tick's swaps (tools_agents.go)
+	if g.App.tickAgents() { // after this tick's swaps (agents.go)
 		g.redraw.mark(reasonAgents)
 	}
 	g.App.syncSpanOverlays()
@@ -521,105 +521,6 @@ func saveScreen(screen *ebiten.Image, path string) error {
 	pix := make([]byte, 4*b.Dx()*b.Dy())
 	screen.ReadPixels(pix)
 	return savePNG(path, rgbaFromPixels(pix, b.Dx(), b.Dy()))
-}
-
-// Colours of the message bar at the bottom of the window.
-var (
-	messageBarColor = color.RGBA{R: 0x10, G: 0x10, B: 0x10, A: 0xd0}
-	errorTextColor  = color.RGBA{R: 0xff, G: 0x55, B: 0x4d, A: 0xff}
-	statusTextColor = color.RGBA{R: 0xc8, G: 0xd8, B: 0xc8, A: 0xff}
-	hintTextColor   = color.RGBA{R: 0x80, G: 0x88, B: 0x90, A: 0xff}
-)
-
-// Message bar layout: the debugui font is 12 px high with 6 px wide
-// half-width glyphs.
-const (
-	msgLineHPx   = 16
-	msgPadPx     = 6
-	msgGlyphWPx  = 6
-	msgMaxLines  = 4
-	msgMinCharsW = 20
-)
-
-// drawMessages draws the last error (red) or status (grey) in the status
-// strip under the view (the bottom of the view when there is no strip),
-// wrapped to at most msgMaxLines lines: a message longer than the strip
-// grows over the bottom of the view.
-func (g *Game) drawMessages(screen *ebiten.Image) {
-	msg, col := g.App.Status, statusTextColor
-	if g.App.Err != "" {
-		msg, col = "error: "+g.App.Err, errorTextColor
-	}
-	r := g.lay.status
-	if r.Empty() {
-		r = g.lay.view
-		r.Min.Y = r.Max.Y
-	}
-	if msg == "" {
-		if g.lay.status.Empty() {
-			return
-		}
-		msg, col = "Tab hides or shows the panels; drag the bars beside them to resize.", hintTextColor
-	}
-	lines := wrapText(msg, max(msgMinCharsW, (r.Dx()-2*msgPadPx)/msgGlyphWPx), msgMaxLines)
-	barH := max(len(lines)*msgLineHPx+2*msgPadPx, r.Dy())
-	y0 := r.Max.Y - barH
-	vector.DrawFilledRect(screen, float32(r.Min.X), float32(y0), float32(r.Dx()), float32(barH), messageBarColor, false)
-	for i, l := range lines {
-		op := &text.DrawOptions{}
-		op.GeoM.Translate(float64(r.Min.X+msgPadPx), float64(y0+msgPadPx+i*msgLineHPx))
-		op.ColorScale.ScaleWithColor(col)
-		debugui.DrawText(screen, l, op)
-	}
-}
-
-// wrapText splits s into lines of at most width cells (East Asian wide
-// characters count two), breaking after spaces, slashes and colons where it
-// can, and keeps at most maxLines lines (the last one ending in "…" when
-// text was cut). Newlines in s start new lines.
-func wrapText(s string, width, maxLines int) []string {
-	width = max(width, 2)
-	var lines []string
-	for _, para := range strings.Split(s, "\n") {
-		rs := []rune(para)
-		for len(rs) > 0 {
-			n, cells, brk := 0, 0, -1
-			for n < len(rs) {
-				c := runeCells(rs[n])
-				if cells+c > width {
-					break
-				}
-				cells += c
-				if r := rs[n]; r == ' ' || r == '/' || r == ':' {
-					brk = n + 1
-				}
-				n++
-			}
-			if n < len(rs) && brk > 0 {
-				n = brk
-			}
-			n = max(n, 1)
-			lines = append(lines, strings.TrimRight(string(rs[:n]), " "))
-			rs = rs[n:]
-		}
-	}
-	if len(lines) > maxLines {
-		lines = lines[:maxLines]
-		last := []rune(lines[maxLines-1])
-		if len(last) >= width {
-			last = last[:len(last)-1]
-		}
-		lines[maxLines-1] = string(last) + "…"
-	}
-	return lines
-}
-
-// runeCells returns how many half-width cells r takes in the debugui font.
-func runeCells(r rune) int {
-	if r >= 0x1100 {
-		return 2
-	}
-	return 1
 }
 
 // fillOutside fills the part of dst outside r with c.

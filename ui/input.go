@@ -186,3 +186,92 @@ func (c *viewController) step(in frameInput) viewIntent {
 
 // dragging reports whether a camera drag is in progress.
 func (c *viewController) dragging() bool { return c.mode != dragNone }
+
+// pointerKind is what a toolPointer event is.
+type pointerKind int
+
+const (
+	pointerNone    pointerKind = iota
+	pointerPress               // the left button went down in the view
+	pointerDrag                // it moved while down
+	pointerRelease             // it came up
+	pointerWheel               // a wheel step over the view, no gesture running (runTools)
+)
+
+// pointerEvent is one event of a toolPointer: where, and for a release
+// whether the pointer moved more than clickSlopPx since the press.
+type pointerEvent struct {
+	Kind  pointerKind
+	X, Y  int
+	Moved bool
+	// PressX and PressY are where the press was.
+	PressX, PressY int
+	// WheelY is a pointerWheel's steps (as frameInput.WheelY).
+	WheelY float64
+}
+
+// toolPointer turns input snapshots into the left-button events of a tool.
+// While a tool is active a plain left press in the view (not over a panel,
+// no widget focused, shift not held: shift+left still pans) starts a
+// gesture the tool owns until the button is released; the camera
+// controller does not see those frames' left button.
+type toolPointer struct {
+	down           bool
+	pressX, pressY int
+	lastX, lastY   int
+	moved          bool
+	prevLeft       bool
+}
+
+// step consumes one snapshot; active says whether a tool takes left
+// presses. consumed says the left button belongs to the tool this frame.
+func (p *toolPointer) step(in frameInput, active bool) (ev pointerEvent, consumed bool) {
+	free := in.Captured&(debugui.InputCapturingStateHover|debugui.InputCapturingStateFocus) == 0
+	defer func() { p.prevLeft = in.Left }()
+	if p.down {
+		if in.Left {
+			if in.X != p.lastX || in.Y != p.lastY {
+				dx, dy := in.X-p.pressX, in.Y-p.pressY
+				if dx < -clickSlopPx || dx > clickSlopPx || dy < -clickSlopPx || dy > clickSlopPx {
+					p.moved = true
+				}
+				p.lastX, p.lastY = in.X, in.Y
+				return pointerEvent{Kind: pointerDrag, X: in.X, Y: in.Y, Moved: p.moved, PressX: p.pressX, PressY: p.pressY}, true
+			}
+			return pointerEvent{}, true
+		}
+		p.down = false
+		return pointerEvent{Kind: pointerRelease, X: in.X, Y: in.Y, Moved: p.moved, PressX: p.pressX, PressY: p.pressY}, true
+	}
+	if active && in.Left && !p.prevLeft && free && !in.Shift {
+		p.down, p.moved = true, false
+		p.pressX, p.pressY, p.lastX, p.lastY = in.X, in.Y, in.X, in.Y
+		return pointerEvent{Kind: pointerPress, X: in.X, Y: in.Y, PressX: in.X, PressY: in.Y}, true
+	}
+	return pointerEvent{}, false
+}
+
+// cancel ends the gesture in progress: the tool sees nothing more of it,
+// and the button held is not a new press.
+func (p *toolPointer) cancel() { *p = toolPointer{prevLeft: p.prevLeft} }
+
+// toolKeys are the key presses of one frame the cache tools use.
+type toolKeys struct {
+	Undo, Redo                       bool // Ctrl+Z; Ctrl+Y or Ctrl+Shift+Z
+	Delete, Escape, Enter, Backspace bool
+}
+
+// readToolKeys samples the keys of the cache tools (call from Update).
+func readToolKeys() toolKeys {
+	ctrl := ebiten.IsKeyPressed(ebiten.KeyControl) || ebiten.IsKeyPressed(ebiten.KeyMeta)
+	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
+	z := inpututil.IsKeyJustPressed(ebiten.KeyZ)
+	return toolKeys{
+		Undo:      ctrl && z && !shift,
+		Redo:      ctrl && (inpututil.IsKeyJustPressed(ebiten.KeyY) || (z && shift)),
+		Delete:    inpututil.IsKeyJustPressed(ebiten.KeyDelete),
+		Escape:    inpututil.IsKeyJustPressed(ebiten.KeyEscape),
+		Enter:     inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter),
+		Backspace: inpututil.IsKeyJustPressed(ebiten.KeyBackspace),
+	}
+}

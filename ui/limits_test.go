@@ -28,7 +28,7 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 	g.applyObstaclePreset()
 	g.startCacheBuild()
 	waitCache(t, g)
-	a.AutoUpdate = false
+	a.Auto.SetOn(false)
 	pts := a.demoPoints(1)
 	if len(pts) != 1 {
 		t.Fatal("no walkable point on terrain")

@@ -36,7 +36,7 @@ type Options struct {
 	// overlays, selection, picked. An unknown name is an error.
 	Overlays []string
 	// DemoObstacles, when positive, runs the tile cache demo on start
-	// (App.DemoScene): the obstacle preset, a cache build, that many
+	// (Game.demoScene): the obstacle preset, a cache build, that many
 	// obstacles placed through the Obstacle tool (and a volume), an
 	// update. With Frames, the frames are counted once it has run.
 	DemoObstacles int
@@ -48,7 +48,7 @@ type Options struct {
 	// --demo-obstacles or --scenario is given.
 	AutoCache bool
 	// Scenario, when set, is a scenario file to play instead of opening
-	// Level (scenario_panel.go): step by step with the Scenario panel's
+	// Level (panel_scenario.go): step by step with the Scenario panel's
 	// Next button, or every step at once with RunScenario (then Frames
 	// are counted once the steps ran).
 	Scenario    string

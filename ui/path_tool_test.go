@@ -9,6 +9,7 @@ import (
 	"navviz/core/voxel"
 	"navviz/render"
 	"navviz/scenario"
+	"navviz/ui/session"
 )
 
 // TestPathTool builds terrain's tile cache, sets the path's ends with the
@@ -21,6 +22,10 @@ func TestPathTool(t *testing.T) {
 	a := g.App
 	c := a.Cache
 	pts := connectedPair(t, a, a.demoPoints(12))
+	// pathStart, pathEnd and res read the session's path.
+	pathStart := func() (geom.Vec3, bool) { return a.Path.Start() }
+	pathEnd := func() (geom.Vec3, bool) { return a.Path.End() }
+	res := func() scenario.Path { return a.Path.Result() }
 	a.Camera.TopDown = true
 	a.Camera.Target = pts[0].Add(pts[1]).Scale(0.5)
 	a.Camera.DistanceM = 2*float64(float32dist(pts[0], pts[1])) + 20
@@ -32,8 +37,9 @@ func TestPathTool(t *testing.T) {
 		t.Error("the camera saw the Ctrl+left press")
 	}
 	g.pathStep(frameInput{X: x, Y: y}, true, false)
-	if !a.HasPathStart || a.HasPathEnd || float32dist(a.PathStart, pts[0]) > 1 {
-		t.Fatalf("start %v (set %v), want near %v; status %q", a.PathStart, a.HasPathStart, pts[0], a.Status)
+	s, ok := pathStart()
+	if _, hasEnd := pathEnd(); !ok || hasEnd || float32dist(s, pts[0]) > 1 {
+		t.Fatalf("start %v (set %v, end set %v), want near %v; status %q", s, ok, hasEnd, pts[0], a.Status)
 	}
 	// Ctrl+right: the end.
 	x, y = pixelOf(t, g, pts[1])
@@ -41,41 +47,42 @@ func TestPathTool(t *testing.T) {
 		t.Error("the camera saw the Ctrl+right press")
 	}
 	g.pathStep(frameInput{X: x, Y: y}, true, false)
-	if !a.HasPathEnd || float32dist(a.PathEnd, pts[1]) > 1 {
-		t.Fatalf("end %v, want near %v; status %q", a.PathEnd, pts[1], a.Status)
+	if e, ok := pathEnd(); !ok || float32dist(e, pts[1]) > 1 {
+		t.Fatalf("end %v, want near %v; status %q", e, pts[1], a.Status)
 	}
 	// A plain left press passes through.
 	if seen := g.pathStep(frameInput{X: x, Y: y, Left: true}, false, false); !seen.Left {
 		t.Error("a plain left press was taken")
 	}
 	// Ctrl pressed while the left button is held: no gesture.
-	start := a.PathStart
-	if seen := g.pathStep(frameInput{X: x, Y: y, Left: true}, true, false); !seen.Left || a.PathStart != start {
+	start, _ := pathStart()
+	seen := g.pathStep(frameInput{X: x, Y: y, Left: true}, true, false)
+	if now, _ := pathStart(); !seen.Left || now != start {
 		t.Error("Ctrl during a held left press started a path gesture")
 	}
 	g.pathStep(frameInput{X: x, Y: y}, false, false)
 
 	a.syncPath()
-	if a.PathErr != "" || len(a.PathPoints) < 2 || len(a.PathCorridor) == 0 || a.PathLengthM <= 0 {
-		t.Fatalf("no path: err %q, %d points, %d polygons", a.PathErr, len(a.PathPoints), len(a.PathCorridor))
+	if r := res(); r.Err != "" || len(r.Points) < 2 || len(r.Corridor) == 0 || r.LengthM <= 0 {
+		t.Fatalf("no path: err %q, %d points, %d polygons", r.Err, len(r.Points), len(r.Corridor))
 	}
-	if o := a.Scene.Overlay(render.OverlayPath); o == nil || !o.Visible || len(o.Tris) == 0 || len(o.Points) != len(a.PathPoints) {
+	if o := a.Scene.Overlay(render.OverlayPath); o == nil || !o.Visible || len(o.Tris) == 0 || len(o.Points) != len(res().Points) {
 		t.Fatal("path overlay missing, hidden or empty")
 	}
-	t.Logf("path: %d polygons, %d corners, %.1f m", len(a.PathCorridor), len(a.PathPoints), a.PathLengthM)
-	if a.PathPartial {
+	t.Logf("path: %d polygons, %d corners, %.1f m", len(res().Corridor), len(res().Points), res().LengthM)
+	if res().Partial {
 		t.Error("the path is partial")
 	}
-	searches := a.PathSearches
+	searches := a.Path.Searches()
 	a.syncPath()
-	if a.PathSearches != searches {
+	if a.Path.Searches() != searches {
 		t.Error("the path was searched again with nothing changed")
 	}
 	saveForInspection(t, "path-before", drawOnly(g))
 
 	// Carve a cylinder into the middle of the first leg and step the
 	// cache: every swap gives a new search on the live mesh.
-	mid := a.PathPoints[0].Add(a.PathPoints[1]).Scale(0.5)
+	mid := res().Points[0].Add(res().Points[1]).Scale(0.5)
 	mid.Y -= 1
 	if _, err := c.AddObstacle(voxel.Cylinder(mid, 1.5, 4)); err != nil {
 		t.Fatal(err)
@@ -86,19 +93,19 @@ func TestPathTool(t *testing.T) {
 	}
 	swaps := 0
 	for steps := 0; c.QueueLen() > 0 && steps < 100; steps++ {
-		before, sig := a.PathSearches, pathMeshSig(c.Mesh())
+		before, sig := a.Path.Searches(), session.MeshSig(c.Mesh())
 		if _, err := a.StepCache(1); err != nil {
 			t.Fatal(err)
 		}
 		a.syncPath()
-		swapped := pathMeshSig(c.Mesh()) != sig
+		swapped := session.MeshSig(c.Mesh()) != sig
 		if swapped {
 			swaps++
 		}
-		if swapped != (a.PathSearches != before) {
-			t.Fatalf("step %d: swapped %v, searched again %v", steps, swapped, a.PathSearches != before)
+		if swapped != (a.Path.Searches() != before) {
+			t.Fatalf("step %d: swapped %v, searched again %v", steps, swapped, a.Path.Searches() != before)
 		}
-		for _, r := range a.PathCorridor {
+		for _, r := range res().Corridor {
 			if !c.Mesh().IsValidRef(r) {
 				t.Fatalf("step %d: corridor polygon %#x is stale", steps, r)
 			}
@@ -107,13 +114,14 @@ func TestPathTool(t *testing.T) {
 	if swaps == 0 {
 		t.Error("the obstacle swapped no tile")
 	}
-	if a.PathErr != "" || len(a.PathPoints) < 2 {
-		t.Fatalf("no path after the obstacle: %q", a.PathErr)
+	if r := res(); r.Err != "" || len(r.Points) < 2 {
+		t.Fatalf("no path after the obstacle: %q", r.Err)
 	}
 	saveForInspection(t, "path-after", drawOnly(g))
 
 	// Without the cache, the plain build's mesh.
-	start, end := a.PathStart, a.PathEnd
+	start, _ = pathStart()
+	end, _ := pathEnd()
 	a.DropCache()
 	g.startBuild()
 	waitBuild(t, g)
@@ -123,19 +131,22 @@ func TestPathTool(t *testing.T) {
 	a.SetPathPoint(false, start)
 	a.SetPathPoint(true, end)
 	a.syncPath()
-	if a.PathErr != "" || len(a.PathPoints) < 2 || !a.navMesh().IsValidRef(a.PathCorridor[0]) {
-		t.Fatalf("no path on the plain build: %q", a.PathErr)
+	if r := res(); r.Err != "" || len(r.Points) < 2 || !a.navMesh().IsValidRef(r.Corridor[0]) {
+		t.Fatalf("no path on the plain build: %q", r.Err)
 	}
 
 	// The Path window draws.
 	drawFrames(t, g, 2)
-	if !a.HasPathStart || !a.HasPathEnd {
-		t.Fatal("a frame dropped the points")
+	if _, ok := pathStart(); !ok {
+		t.Fatal("a frame dropped the start")
+	}
+	if _, ok := pathEnd(); !ok {
+		t.Fatal("a frame dropped the end")
 	}
 
 	// Clear hides the window and empties the overlay.
 	a.ClearPath()
-	if a.pathPanelOpen() || a.PathPoints != nil {
+	if a.pathPanelOpen() || res().Points != nil {
 		t.Error("the path survived Clear")
 	}
 	if o := a.Scene.Overlay(render.OverlayPath); o != nil && len(o.Points) != 0 {

@@ -321,10 +321,12 @@ func (a *App) viewSteps(wPx, hPx int) []scenario.Step {
 		}
 	}
 	steps = append(steps, scenario.Step{Overlays: &scenario.OverlaysStep{Show: show, Scope: scopeName(a.Scope)}})
-	if a.HasPathStart && a.HasPathEnd {
+	start, hasStart := a.Path.Start()
+	end, hasEnd := a.Path.End()
+	if hasStart && hasEnd {
 		steps = append(steps, scenario.Step{Path: &scenario.PathStep{
-			StartM: [3]float64{float64(a.PathStart.X), float64(a.PathStart.Y), float64(a.PathStart.Z)},
-			EndM:   [3]float64{float64(a.PathEnd.X), float64(a.PathEnd.Y), float64(a.PathEnd.Z)},
+			StartM: [3]float64{float64(start.X), float64(start.Y), float64(start.Z)},
+			EndM:   [3]float64{float64(end.X), float64(end.Y), float64(end.Z)},
 		}})
 	}
 	steps = append(steps, scenario.Step{Shot: &scenario.ShotStep{Name: "session", Size: fmt.Sprintf("%dx%d", max(wPx, 1), max(hPx, 1)), Legend: true}})

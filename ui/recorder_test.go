@@ -142,14 +142,14 @@ func TestSaveSessionReproducesMesh(t *testing.T) {
 	a.Camera.DistanceM = 40
 	x, y := pixelOf(t, g, pts[0])
 
-	a.Tool = toolObstacle
-	a.ObstacleTool.ShapeIdx = 0
+	g.setTool(g.tools.obstacle)
+	g.tools.obstacle.ShapeIdx = 0
 	click(g, x, y) // cylinder #1
 	if _, err := a.StepCache(1); err != nil {
 		t.Fatal(err)
 	}
 	drag(g, x, y, x+60, y) // moved: #2
-	a.ObstacleTool.ShapeIdx = 2
+	g.tools.obstacle.ShapeIdx = 2
 	x2, y2 := pixelOf(t, g, pts[1])
 	click(g, x2, y2) // oriented box #3
 	for i := 0; i < 3; i++ {
@@ -158,7 +158,7 @@ func TestSaveSessionReproducesMesh(t *testing.T) {
 	if _, err := a.StepCache(2); err != nil {
 		t.Fatal(err)
 	}
-	a.Tool = toolVolume
+	g.setTool(g.tools.volume)
 	q := pts[2]
 	for _, d := range [][2]float32{{-3, -3}, {3, -3}, {3, 3}} {
 		cx, cy := pixelOf(t, g, geom.V3(q.X+d[0], q.Y, q.Z+d[1]))
@@ -191,8 +191,8 @@ func TestSaveSessionReproducesMesh(t *testing.T) {
 	if err := a.RemoveObstacle(c.Obstacles()[1].ID); err != nil {
 		t.Fatal(err)
 	}
-	a.Tool = toolObstacle
-	a.ObstacleTool.ShapeIdx = 1
+	g.setTool(g.tools.obstacle)
+	g.tools.obstacle.ShapeIdx = 1
 	x3, y3 := pixelOf(t, g, pts[3])
 	click(g, x3, y3)
 	if _, err := a.StepCache(1); err != nil {

@@ -39,7 +39,7 @@ const (
 	reasonPlayback
 	// reasonScripted: a scripted run (--frames) counts frames.
 	reasonScripted
-	// reasonAgents: the agents moved (tools_agents.go).
+	// reasonAgents: the agents moved (agents.go).
 	reasonAgents
 )
 

@@ -68,7 +68,7 @@ func TestErrorsReachTheMessageBar(t *testing.T) {
 	if n := messageBarRed(drawFrames(t, g, 1)); n != 0 || a.Err != "" {
 		t.Fatalf("before: Err %q, %d red pixels", a.Err, n)
 	}
-	a.Tool = toolVolume
+	g.setTool(g.tools.volume)
 	g.toolKeys(toolKeys{Enter: true})
 	if !strings.Contains(a.Err, errNoCache.Error()) {
 		t.Errorf("Enter without a cache: Err %q", a.Err)

@@ -58,7 +58,7 @@ type cacheEditor struct {
 	c    cacheOps
 	obs  map[tilecache.ObstacleID]*obstacleHandle
 	vols map[tilecache.VolumeID]*volumeHandle
-	// links follow the off-mesh links (tools_offmesh.go).
+	// links follow the off-mesh links (offmesh.go).
 	links map[tilecache.OffMeshLinkID]*offMeshHandle
 	// rec, when set, records every change that reached the cache (the
 	// tools, undo and redo alike) for "Save session as scenario"

@@ -28,24 +28,24 @@ func TestAgentsTool(t *testing.T) {
 	if err := a.SpawnAgents(); err != nil {
 		t.Fatal(err)
 	}
-	if a.Crowd.Len() != 8 || !a.AgentsRunning {
-		t.Fatalf("crowd of %d, running %v; want 8 running", a.Crowd.Len(), a.AgentsRunning)
+	if a.Agents.Crowd().Len() != 8 || !a.Agents.Running() {
+		t.Fatalf("crowd of %d, running %v; want 8 running", a.Agents.Crowd().Len(), a.Agents.Running())
 	}
 	a.syncSpanOverlays()
 	o := a.Scene.Overlay(render.OverlayAgents)
 	if o == nil || !o.Visible || len(o.Points) != 8 {
 		t.Fatalf("agents overlay missing, hidden or without 8 agents")
 	}
-	before := a.Crowd.Agents()
+	before := a.Agents.Crowd().Agents()
 	drawFrames(t, g, 30)
 	// The clock's 1/60 s and the step's float32 1/60 s differ by a
 	// rounding: one tick may carry its step to the next.
-	steps := a.Crowd.Steps()
+	steps := a.Agents.Crowd().Steps()
 	if steps < 29 || steps > 30 {
 		t.Errorf("%d steps after 30 ticks 1/60 s apart, want 30 (29 by rounding)", steps)
 	}
 	moved := 0
-	for i, ag := range a.Crowd.Agents() {
+	for i, ag := range a.Agents.Crowd().Agents() {
 		if ag.Pos != before[i].Pos {
 			moved++
 		}
@@ -58,14 +58,14 @@ func TestAgentsTool(t *testing.T) {
 	}
 
 	// Pause: no steps.
-	a.AgentsRunning = false
+	a.Agents.SetRunning(false)
 	drawFrames(t, g, 3)
-	if a.Crowd.Steps() != steps {
-		t.Errorf("paused crowd stepped from %d to %d", steps, a.Crowd.Steps())
+	if a.Agents.Crowd().Steps() != steps {
+		t.Errorf("paused crowd stepped from %d to %d", steps, a.Agents.Crowd().Steps())
 	}
 
 	// The agents tool: a click sets every agent's target.
-	a.Tool = toolAgents
+	g.setTool(g.tools.agents)
 	pts := connectedPair(t, a, a.demoPoints(12))
 	a.Camera.TopDown = true
 	a.Camera.Target = pts[0]
@@ -74,20 +74,21 @@ func TestAgentsTool(t *testing.T) {
 	if seen := click(g, x, y); seen.Left {
 		t.Error("the camera saw the agents tool's click")
 	}
-	if !a.HasAgentTarget || float32dist(a.AgentTarget, pts[0]) > 1 {
-		t.Fatalf("target %v (set %v), want near %v; status %q err %q", a.AgentTarget, a.HasAgentTarget, pts[0], a.Status, a.Err)
+	target, hasTarget := a.Agents.Target()
+	if !hasTarget || float32dist(target, pts[0]) > 1 {
+		t.Fatalf("target %v (set %v), want near %v; status %q err %q", target, hasTarget, pts[0], a.Status, a.Err)
 	}
-	for i, ag := range a.Crowd.Agents() {
-		if ag.Target != a.AgentTarget {
-			t.Errorf("agent %d heads to %v, want %v", i, ag.Target, a.AgentTarget)
+	for i, ag := range a.Agents.Crowd().Agents() {
+		if ag.Target != target {
+			t.Errorf("agent %d heads to %v, want %v", i, ag.Target, target)
 		}
 	}
 
 	// An obstacle on the way of the first moving agent.
-	a.AgentsRunning = true
+	a.Agents.SetRunning(true)
 	var ahead geom.Vec3
 	found := false
-	for _, ag := range a.Crowd.Agents() {
+	for _, ag := range a.Agents.Crowd().Agents() {
 		if ag.State == agent.Moving && len(ag.Path) > 1 {
 			ahead, found = ag.Path[len(ag.Path)-1], true
 			break
@@ -105,13 +106,13 @@ func TestAgentsTool(t *testing.T) {
 	}
 	drawFrames(t, g, 1)
 	replans := 0
-	for _, ag := range a.Crowd.Agents() {
+	for _, ag := range a.Agents.Crowd().Agents() {
 		replans += ag.Replans
 	}
 	if replans == 0 {
 		t.Error("no agent planned again after the swap under its target")
 	}
-	if err := a.Crowd.CheckRefs(a.Cache.Mesh(), 1e-3); err != nil {
+	if err := a.Agents.Crowd().CheckRefs(a.Cache.Mesh(), 1e-3); err != nil {
 		t.Error(err)
 	}
 	saveForInspection(t, "agents", drawFrames(t, g, 2))
@@ -127,8 +128,8 @@ func TestAgentsTool(t *testing.T) {
 // agents is an error in the window and the crowd stays as it was.
 func TestSpawnAgentsErrors(t *testing.T) {
 	a := NewApp()
-	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "no navmesh") || a.Crowd != nil {
-		t.Errorf("no mesh: %v, Err %q, crowd %v", err, a.Err, a.Crowd)
+	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "no navmesh") || a.Agents.Crowd() != nil {
+		t.Errorf("no mesh: %v, Err %q, crowd %v", err, a.Err, a.Agents.Crowd())
 	}
 	a.AgentSeed = -1
 	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "seed -1") {
@@ -137,8 +138,8 @@ func TestSpawnAgentsErrors(t *testing.T) {
 	a.AgentSeed, a.AgentCount = 1, agent.MaxCount+1
 	a.Cache = terrainCacheGame(t).App.Cache
 	a.viewStale = true // the view made before had no cache
-	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "Count 1001") || a.Crowd != nil {
-		t.Errorf("too many agents: %v, Err %q, crowd %v", err, a.Err, a.Crowd)
+	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "Count 1001") || a.Agents.Crowd() != nil {
+		t.Errorf("too many agents: %v, Err %q, crowd %v", err, a.Err, a.Agents.Crowd())
 	}
 	if a.StepAgents(1) || a.tickAgents() {
 		t.Error("no crowd stepped")
@@ -158,7 +159,7 @@ func TestTickAgentsRealTime(t *testing.T) {
 	if err := a.SpawnAgents(); err != nil {
 		t.Fatal(err)
 	}
-	stepS := float64(a.Crowd.StepS())
+	stepS := float64(a.Agents.Crowd().StepS())
 	for _, tc := range []struct {
 		name    string
 		advance time.Duration
@@ -174,9 +175,9 @@ func TestTickAgentsRealTime(t *testing.T) {
 		{"resumed", time.Second, true, 5 + maxAgentStepsPerTick},
 	} {
 		clock = clock.Add(tc.advance)
-		a.AgentsRunning = tc.running
+		a.Agents.SetRunning(tc.running)
 		a.tickAgents()
-		if got := a.Crowd.Steps(); got != tc.want {
+		if got := a.Agents.Crowd().Steps(); got != tc.want {
 			t.Errorf("%s: %d steps, want %d", tc.name, got, tc.want)
 		}
 	}

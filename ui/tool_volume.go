@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ebitengine/debugui"
+
 	"navviz/core/geom"
 	"navviz/core/voxel"
-	"navviz/tilecache"
+	"navviz/render"
 )
 
 // Volume tool defaults: the y range reaches volumeBelowM below and
@@ -21,6 +23,9 @@ const (
 // closeSnapM is how near the first corner (metres, in x and z) a click
 // closes the polygon instead of adding a corner.
 const closeSnapM = 0.5
+
+// maxAreaID is the largest area id a volume may give.
+const maxAreaID = 63
 
 // volumeTool is the Volume tool's state: the corners clicked so far and the
 // fields of the volume they will make.
@@ -41,6 +46,9 @@ type volumeTool struct {
 	// AreaID is the area id the volume gives (0..63; 0 makes the spans
 	// not walkable).
 	AreaID int
+
+	// nums are the fields' texts (number_field.go).
+	nums numberFields
 }
 
 // defaultVolumeTool returns the tool's defaults (area 1, no corners).
@@ -77,14 +85,12 @@ func checkConvex(corners []geom.Vec3) error {
 	return v.Validate()
 }
 
-// VolumeClick handles a click of the Volume tool on level point p: near the
-// first corner of a polygon of three or more corners it closes the
-// polygon (CloseVolume); otherwise p becomes the next corner, unless the
-// polygon would then not be convex (or p repeats a corner), which is
-// shown as an error and changes nothing. The first corner sets the y
-// range around its height.
-func (a *App) VolumeClick(p geom.Vec3) error {
-	t := &a.VolumeTool
+// click handles a click on level point p: near the first corner of a
+// polygon of three or more corners it closes the polygon (close);
+// otherwise p becomes the next corner, unless the polygon would then not
+// be convex (or p repeats a corner), which is shown as an error and
+// changes nothing. The first corner sets the y range around its height.
+func (t *volumeTool) click(a *App, p geom.Vec3) error {
 	if !a.cv().has {
 		return a.report(errNoCache)
 	}
@@ -94,7 +100,7 @@ func (a *App) VolumeClick(p geom.Vec3) error {
 	if n := len(t.Corners); n >= 3 {
 		f := t.Corners[0]
 		if math.Hypot(float64(p.X-f.X), float64(p.Z-f.Z)) <= closeSnapM {
-			return a.CloseVolume()
+			return t.close(a)
 		}
 	}
 	for i, c := range t.Corners {
@@ -117,22 +123,17 @@ func (a *App) VolumeClick(p geom.Vec3) error {
 	return nil
 }
 
-// CloseVolume adds the volume of the corners as an undoable command and
-// clears the corners. A polygon of fewer than three corners, a bad y range
-// or area id is shown as an error and changes nothing.
-func (a *App) CloseVolume() error {
-	t := &a.VolumeTool
+// close adds the volume of the corners (App.AddVolume, an undoable
+// command) and clears the corners. A polygon of fewer than three corners,
+// a bad y range or area id is shown as an error and changes nothing.
+func (t *volumeTool) close(a *App) error {
 	if !a.cv().has {
 		return a.report(errNoCache)
 	}
-	v := t.volume()
 	if t.AreaID < 0 || t.AreaID > int(voxel.MaxArea) {
 		return a.report(fmt.Errorf("ui: volume area id %d, want 0..%d", t.AreaID, voxel.MaxArea))
 	}
-	if err := v.Validate(); err != nil {
-		return a.report(fmt.Errorf("ui: cannot add the volume: %w", err))
-	}
-	if err := a.runCommand("add volume", func(*cacheEditor) command { return &addVolumeCmd{h: &volumeHandle{}, v: v} }, nil); err != nil {
+	if err := a.AddVolume(t.volume()); err != nil {
 		return err
 	}
 	t.Corners = nil
@@ -140,10 +141,8 @@ func (a *App) CloseVolume() error {
 	return nil
 }
 
-// UndoVolumeCorner drops the last corner (Backspace); false when there is
-// none.
-func (a *App) UndoVolumeCorner() bool {
-	t := &a.VolumeTool
+// dropCorner drops the last corner (Backspace); false when there is none.
+func (t *volumeTool) dropCorner(a *App) bool {
 	if len(t.Corners) == 0 {
 		return false
 	}
@@ -152,30 +151,84 @@ func (a *App) UndoVolumeCorner() bool {
 	return true
 }
 
-// ClearVolumeCorners drops every corner (Escape).
-func (a *App) ClearVolumeCorners() {
-	if len(a.VolumeTool.Corners) > 0 {
-		a.VolumeTool.Corners = nil
+// clearCorners drops every corner (Escape).
+func (t *volumeTool) clearCorners(a *App) {
+	if len(t.Corners) > 0 {
+		t.Corners = nil
 		a.gens.preview++
 	}
 }
 
-// RemoveVolume removes volume id as an undoable command (undo adds it
-// again, under a new id and last in the order of volumes).
-func (a *App) RemoveVolume(id tilecache.VolumeID) error {
-	if !a.cv().has {
-		return a.report(errNoCache)
+// The tool interface (tool.go).
+
+func (*volumeTool) label() string   { return "volume" }
+func (*volumeTool) takesLeft() bool { return true }
+
+// putAway keeps the corners: back in the tool, the polygon goes on.
+func (*volumeTool) putAway(*App) {}
+
+// panel shows the corners so far, the y range and area fields, and the
+// close, drop and clear buttons.
+func (t *volumeTool) panel(ctx *debugui.Context, g *Game) {
+	a := g.App
+	state := "convex so far"
+	if !t.convexSoFar() {
+		state = "NOT convex"
 	}
-	for _, v := range a.cv().volumes {
-		if v.ID == id {
-			vol := v.Volume
-			return a.runCommand("remove volume", func(e *cacheEditor) command { return &removeVolumeCmd{h: e.volume(id), v: vol} }, nil)
-		}
-	}
-	return a.report(fmt.Errorf("ui: remove: no volume #%d", id))
+	ctx.Text(fmt.Sprintf("Corners: %d (%s)", len(t.Corners), state))
+	grid := []int{-3, -2}
+	ctx.SetGridLayout(grid, nil)
+	nf := &t.nums
+	ctx.Text("Min y (m)")
+	nf.float(ctx, "vol-min-y", &t.MinYM, numberSpec{digits: 2, step: 0.5})
+	nf.errorRow(ctx, "vol-min-y", grid)
+	ctx.Text("Max y (m)")
+	nf.float(ctx, "vol-max-y", &t.MaxYM, numberSpec{digits: 2, step: 0.5})
+	nf.errorRow(ctx, "vol-max-y", grid)
+	ctx.Text("Area id (0-63)")
+	nf.int(ctx, "vol-area", &t.AreaID, numberSpec{step: 1})
+	nf.errorRow(ctx, "vol-area", grid)
+	ctx.SetGridLayout(nil, nil)
+	t.AreaID = min(max(t.AreaID, 0), int(maxAreaID))
+	ctx.SetGridLayout([]int{-1, -1, -1}, nil)
+	ctx.Button("Close (Enter)").On(func() { a.report(t.close(a)) })
+	ctx.Button("Drop corner").On(func() { t.dropCorner(a) })
+	ctx.Button("Clear (Esc)").On(func() { t.clearCorners(a) })
+	ctx.SetGridLayout(nil, nil)
+	ctx.Text("Click the level to add corners of a convex polygon; click the first corner or press Enter to add the volume. Backspace drops the last corner.")
 }
 
-// describeVolume returns a one-line description of v for the list.
-func describeVolume(v *voxel.ConvexVolume) string {
-	return fmt.Sprintf("area %d, %d corners, y %.1f..%.1f", v.Area, len(v.VertsXZ), v.MinYM, v.MaxYM)
+// pointer: a click (a release that did not move) adds a corner where the
+// press was.
+func (t *volumeTool) pointer(ev pointerEvent, g *Game) bool {
+	if ev.Kind != pointerRelease || ev.Moved {
+		return false
+	}
+	a := g.App
+	p, ok := g.levelPoint(ev.PressX, ev.PressY)
+	if !ok {
+		a.report(fmt.Errorf("ui: no level under the cursor for a volume corner"))
+		return false
+	}
+	a.report(t.click(a, p))
+	return false
+}
+
+// keys: Enter closes the polygon, Backspace drops the last corner, Escape
+// all of them.
+func (t *volumeTool) keys(k toolKeys, g *Game) {
+	a := g.App
+	switch {
+	case k.Enter:
+		a.report(t.close(a))
+	case k.Backspace:
+		t.dropCorner(a)
+	case k.Escape:
+		t.clearCorners(a)
+	}
+}
+
+// preview shows the corners, green while convex, red when not.
+func (t *volumeTool) preview(a *App) *render.Overlay {
+	return render.PreviewOverlay(nil, a.cv().growthM, t.Corners, t.convexSoFar())
 }

@@ -38,15 +38,15 @@ func TestOffMeshTool(t *testing.T) {
 	near := func(got, want geom.Vec3) bool {
 		return math.Hypot(float64(got.X-want.X), float64(got.Z-want.Z)) < 0.05
 	}
-	a.Tool = toolOffMesh
+	g.setTool(g.tools.link)
 
 	// Escape forgets a start.
 	click(g, x, y)
-	if len(a.offMeshPreview()) != 1 {
-		t.Fatalf("after one click the preview shows %v", a.offMeshPreview())
+	if len(g.tools.link.previewPoints(a)) != 1 {
+		t.Fatalf("after one click the preview shows %v", g.tools.link.previewPoints(a))
 	}
 	g.cacheStep(frameInput{X: x, Y: y}, toolKeys{Escape: true})
-	if len(a.offMeshPreview()) != 0 {
+	if len(g.tools.link.previewPoints(a)) != 0 {
 		t.Fatal("Escape kept the start")
 	}
 
@@ -57,8 +57,8 @@ func TestOffMeshTool(t *testing.T) {
 	}
 	click(g, x+80, y)
 	links := c.OffMeshLinks()
-	if len(links) != 1 || links[0].UserID != 1 || a.OffMeshTool.Selected != 1 || c.QueueLen() == 0 {
-		t.Fatalf("after two clicks: links %+v, selected %d, queue %d (Err %q)", links, a.OffMeshTool.Selected, c.QueueLen(), a.Err)
+	if len(links) != 1 || links[0].UserID != 1 || a.Selection.Link() != 1 || c.QueueLen() == 0 {
+		t.Fatalf("after two clicks: links %+v, selected %d, queue %d (Err %q)", links, a.Selection.Link(), c.QueueLen(), a.Err)
 	}
 	if !near(links[0].StartM, start) || !near(links[0].EndM, end) || !links[0].Bidirectional || links[0].Area != 63 || links[0].Flags == 0 {
 		t.Fatalf("link %+v, want from %v to %v, both ways, area 63, flags", links[0], start, end)
@@ -95,8 +95,8 @@ func TestOffMeshTool(t *testing.T) {
 	// Delete removes the selected link; Ctrl+Z brings it back (new id),
 	// and undoing the whole history leaves no link.
 	g.cacheStep(frameInput{X: x, Y: y}, toolKeys{Delete: true})
-	if l := c.OffMeshLinks(); len(l) != 0 || a.OffMeshTool.Selected != 0 {
-		t.Fatalf("after Delete: links %+v, selected %d", l, a.OffMeshTool.Selected)
+	if l := c.OffMeshLinks(); len(l) != 0 || a.Selection.Link() != 0 {
+		t.Fatalf("after Delete: links %+v, selected %d", l, a.Selection.Link())
 	}
 	g.cacheStep(frameInput{X: x, Y: y}, toolKeys{Undo: true})
 	if l := c.OffMeshLinks(); len(l) != 1 || l[0].UserID != 2 || !near(l[0].EndM, moved) {

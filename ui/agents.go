@@ -1,0 +1,190 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	"navviz/core/agent"
+	"navviz/core/geom"
+	"navviz/core/navmesh"
+	"navviz/render"
+	"navviz/ui/session"
+)
+
+// The Agents tool: a crowd of core/agent agents walking the live navmesh.
+//
+// The Agents section of the Cache panel spawns Count agents from Seed
+// (spawn points and targets drawn on the mesh; with a common target set,
+// every agent heads there), runs and pauses them, steps them one tick
+// and clears them. While running, each tick advances the crowd by as many
+// fixed steps (agent.Config.StepS = 1/TPS) as the wall clock says have
+// passed (at most maxAgentStepsPerTick), so it moves in real time even
+// when ticks come late; the crowd itself only knows steps, so the same
+// steps and edits give the same positions. With the agents tool chosen, a
+// click on the level sends every agent there. After every tile-cache swap
+// each agent whose corridor holds a stale polygon plans again from where
+// it stands. The "agents" overlay draws them (render.AgentsOverlay): red
+// when they cannot reach their target. The mesh is the one the Path tool
+// uses (the cache's, else the plain build's). The crowd and its stepping
+// are the session's (session.Agents); this file holds the spawn fields,
+// the mesh the crowd walks and the overlay; the tool and the Agents
+// section are in tool_agents.go.
+
+// agentsState is the part of App about the Agents tool.
+type agentsState struct {
+	// AgentCount and AgentSeed spawn the next crowd (the panel's fields);
+	// AgentWander sends an agent to a new random target when it arrives
+	// (else it stops).
+	AgentCount, AgentSeed int
+	AgentWander           bool
+	// Agents is the crowd, whether it runs, and the common target.
+	Agents session.Agents
+
+	agentsBuilt map[string]agentsKey
+	agentsVis   map[string]bool
+}
+
+// agentsKey is what the agents overlay depends on.
+type agentsKey struct {
+	gen   uint64 // Agents.Gen
+	mesh  *navmesh.Mesh
+	tiles uint64 // session.MeshSig of mesh
+}
+
+// initAgentsState sets the Agents tool's defaults.
+func (a *App) initAgentsState() {
+	a.AgentCount, a.AgentSeed, a.AgentWander = agent.DefaultCount, 1, true
+}
+
+// agentsConfig returns the Config of the next crowd.
+func (a *App) agentsConfig() agent.Config {
+	cfg := agent.Config{Count: a.AgentCount, Seed: uint64(a.AgentSeed), StepS: agentStepS()}
+	if a.AgentWander {
+		cfg.Arrival = agent.ArriveWander
+	}
+	if t, ok := a.Agents.Target(); ok {
+		cfg.Target = &t
+	}
+	return cfg
+}
+
+// SpawnAgents replaces the crowd with a new one of AgentCount agents
+// drawn from AgentSeed on the path mesh and starts it. Without a navmesh,
+// or with a bad count, it is an error shown in the window, and the
+// current crowd stays.
+func (a *App) SpawnAgents() error {
+	if a.AgentSeed < 0 {
+		return a.report(fmt.Errorf("ui: spawn agents: seed %d, want >= 0", a.AgentSeed))
+	}
+	m := a.pathMesh()
+	if m == nil {
+		return a.report(fmt.Errorf("ui: spawn agents: no navmesh: build the level or the cache"))
+	}
+	c, err := agent.New(m, a.agentsConfig())
+	if err != nil {
+		return a.report(fmt.Errorf("ui: spawn agents: %w", err))
+	}
+	a.Agents.Start(c, a.Soup, m, a.meshCacheSeq())
+	a.Status = fmt.Sprintf("spawned %d agents (seed %d)", c.Len(), a.AgentSeed)
+	return nil
+}
+
+// meshCacheSeq returns which cache pathMesh belongs to (0: none, the
+// plain build's mesh).
+func (a *App) meshCacheSeq() uint64 {
+	if v := a.cv(); v.has {
+		return v.cacheSeq
+	}
+	return 0
+}
+
+// agentMesh returns the mesh the crowd walks on now (pathMesh), which the
+// crowd follows (session.Agents.Follow).
+func (a *App) agentMesh() *navmesh.Mesh {
+	m := a.pathMesh()
+	a.report(a.Agents.Follow(m, a.meshCacheSeq()))
+	return m
+}
+
+// ClearAgents removes the crowd.
+func (a *App) ClearAgents() { a.Agents.Clear() }
+
+// SetAgentsTarget makes p (metres) the common target and sends every
+// agent of the crowd there.
+func (a *App) SetAgentsTarget(p geom.Vec3) error {
+	if !p.Finite() {
+		return a.report(fmt.Errorf("ui: agents target %v is not finite", p))
+	}
+	var m *navmesh.Mesh
+	if a.Agents.Crowd() != nil {
+		m = a.agentMesh()
+	}
+	if err := a.Agents.SetTarget(m, p); err != nil {
+		return a.report(fmt.Errorf("ui: agents target: %w", err))
+	}
+	a.Status = fmt.Sprintf("agents target at (%.2f, %.2f, %.2f)", p.X, p.Y, p.Z)
+	return nil
+}
+
+// ClearAgentsTarget forgets the common target: the next crowd draws a
+// target per agent (the current one keeps its targets).
+func (a *App) ClearAgentsTarget() { a.Agents.ClearTarget() }
+
+// StepAgents advances the crowd by n steps on the path mesh (after a new
+// level the crowd is dropped). It reports whether the crowd changed.
+func (a *App) StepAgents(n int) bool {
+	if a.Agents.Crowd() == nil {
+		return false
+	}
+	if a.Agents.DropOff(a.Soup) {
+		return true
+	}
+	m := a.agentMesh()
+	if m == nil {
+		return false
+	}
+	if err := a.Agents.Advance(m, n); err != nil {
+		a.report(fmt.Errorf("ui: agents: %w", err))
+		return false
+	}
+	return true
+}
+
+// maxAgentStepsPerTick bounds the steps one tick runs (one second of
+// simulated time): a stalled window does not make the crowd jump.
+const maxAgentStepsPerTick = 60
+
+// agentsNow is the wall clock of tickAgents (a variable for tests).
+var agentsNow = time.Now
+
+// tickAgents runs one tick of the crowd: while it runs, the steps the
+// wall clock time since the last tick holds (session.Agents.Tick). It
+// reports whether the crowd moved (a redraw reason).
+func (a *App) tickAgents() bool {
+	if n := a.Agents.Tick(agentsNow(), maxAgentStepsPerTick); n > 0 {
+		return a.StepAgents(n)
+	}
+	return false
+}
+
+// tps is the loop's ticks per second (pace.go; a variable for tests).
+var tps = func() int { return tickRate }
+
+// agentStepS is the crowd's time step: one tick of Ebitengine's loop.
+func agentStepS() float32 { return float32(1 / float64(max(tps(), 1))) }
+
+// syncAgents keeps the "agents" overlay up to date (see syncOverlay).
+func (a *App) syncAgents() {
+	if a.Scene == nil {
+		return
+	}
+	if a.agentsBuilt == nil {
+		a.agentsBuilt = map[string]agentsKey{}
+		a.agentsVis = map[string]bool{render.OverlayAgents: true}
+	}
+	m := a.pathMesh()
+	k := agentsKey{gen: a.Agents.Gen(), mesh: m, tiles: session.MeshSig(m)}
+	syncOverlay(a, render.OverlayAgents, a.agentsVis, a.agentsBuilt, k, func() *render.Overlay {
+		return render.AgentsOverlay(m, a.Agents.Crowd().Agents())
+	})
+}

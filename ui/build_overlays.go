@@ -1,0 +1,231 @@
+package ui
+
+import (
+	"context"
+
+	"navviz/core/geom"
+	"navviz/core/pipeline"
+	"navviz/render"
+)
+
+// The build's overlays in the scene: the span and mesh overlays of the
+// plain build (built at once or as stage jobs off the frame), and
+// syncOverlay, which every overlay group of the App uses.
+
+// syncSpanOverlays makes the scene's build overlays match the state (see
+// syncOverlay): each visible one holds the content of the current build,
+// scope and selection.
+func (a *App) syncSpanOverlays() {
+	if a.Scene == nil {
+		return
+	}
+	if a.spanBuilt == nil {
+		a.initBuildState()
+	}
+	keep, show := a.spanFilter()
+	a.pollStageOverlays()
+	var deferred []string // stage overlays to build in the background
+	for _, name := range buildOverlayNames {
+		want := a.spanOverlayKey(name)
+		if a.stageJobs != nil && a.stageStale(name) {
+			a.spanVis[name] = true
+			deferred = append(deferred, name)
+			continue
+		}
+		syncOverlay(a, name, a.spanVis, a.spanBuilt, want, func() *render.Overlay {
+			return a.buildSpanOverlay(name, keep, show)
+		})
+	}
+	a.startStageOverlays(deferred, keep, show)
+	a.syncCacheOverlays() // the tile cache's overlays (cache_state.go)
+	a.syncInspect()       // the repair inspector's (panel_inspect.go)
+	a.syncPath()          // the Path tool's (path.go)
+	a.syncAgents()        // the Agents tool's (agents.go)
+}
+
+// stageResult is what a background build of stage overlays hands back:
+// each overlay with the content key it was built for.
+type stageResult struct {
+	overlays []*render.Overlay
+	keys     []overlayKey
+}
+
+// EnableStageJobs makes syncSpanOverlays build the visible stage overlays
+// (span and mesh overlays of the plain build) in a background job, one at
+// a time, instead of on the caller's goroutine: until the job ends an
+// overlay keeps its previous content. The job reads only the plain build,
+// which nothing changes once built. navviz's window enables it; without
+// it (tests, scripted runs) the overlays are built at once.
+func (a *App) EnableStageJobs() {
+	if a.stageJobs == nil {
+		a.stageJobs = newJobRunner[stageResult]()
+	}
+}
+
+// stageBusy reports whether stage overlays are being built in the
+// background.
+func (a *App) stageBusy() bool {
+	if a.stageJobs == nil {
+		return false
+	}
+	running, _, _ := a.stageJobs.progress()
+	return running
+}
+
+// stagePending reports whether a visible stage overlay does not show the
+// current build, scope and selection yet (its background job runs or is
+// to start).
+func (a *App) stagePending() bool {
+	if a.stageBusy() {
+		return true
+	}
+	for _, name := range buildOverlayNames {
+		if a.stageStale(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// stageStale reports whether name is a visible stage overlay that does
+// not show the current build, scope and selection.
+func (a *App) stageStale(name string) bool {
+	if !render.IsPerTileOverlay(name) { // a stage overlay: up to a few hundred ms at scope all
+		return false
+	}
+	if o := a.Scene.Overlay(name); o == nil || !o.Visible {
+		return false
+	}
+	got, ok := a.spanBuilt[name]
+	return !ok || got != a.spanOverlayKey(name)
+}
+
+// pollStageOverlays installs the overlays of a finished stage job whose
+// content key is still the one wanted (the others are built again).
+func (a *App) pollStageOverlays() {
+	if a.stageJobs == nil {
+		return
+	}
+	res, ok := a.stageJobs.poll()
+	if !ok {
+		return
+	}
+	for i, o := range res.overlays {
+		name := o.Name
+		cur := a.Scene.Overlay(name)
+		if cur == nil || !cur.Visible || a.spanOverlayKey(name) != res.keys[i] {
+			continue
+		}
+		a.Scene.Add(o)
+		a.spanBuilt[name] = res.keys[i]
+		a.Gen++
+	}
+}
+
+// startStageOverlays starts a background job building the stage overlays
+// names for the tiles keep selects (nothing unless show), unless one is
+// running: it is asked again when that one has ended.
+func (a *App) startStageOverlays(names []string, keep render.TileFilter, show bool) {
+	if len(names) == 0 || a.stageBusy() {
+		return
+	}
+	b := a.Build
+	keys := make([]overlayKey, len(names))
+	for i, n := range names {
+		keys[i] = a.spanOverlayKey(n)
+	}
+	a.stageJobs.run(func(context.Context, func(done, total int)) stageResult {
+		res := stageResult{keys: keys}
+		for _, n := range names {
+			res.overlays = append(res.overlays, stageOverlay(n, b, keep, show))
+		}
+		return res
+	})
+}
+
+// stageOverlay builds the stage overlay name of b for the tiles keep
+// selects; an empty overlay unless show (or without a build).
+func stageOverlay(name string, b *pipeline.Build, keep render.TileFilter, show bool) *render.Overlay {
+	var n *render.Overlay
+	if show {
+		n, _ = render.StageOverlay(name, b, keep) // names are valid
+	}
+	if n == nil {
+		n = &render.Overlay{Name: name}
+	}
+	return n
+}
+
+// syncOverlay makes the scene's overlay name match the state: it exists
+// (an empty placeholder while hidden, so that the View panel lists it,
+// with its visibility remembered in vis across levels); a hidden one holds
+// nothing; a visible one is rebuilt by build when its content key want
+// differs from built[name], the key of what it holds.
+func syncOverlay[K comparable](a *App, name string, vis map[string]bool, built map[string]K, want K, build func() *render.Overlay) {
+	o := a.Scene.Overlay(name)
+	if o == nil {
+		o = &render.Overlay{Name: name, Visible: vis[name]}
+		a.Scene.Overlays = append(a.Scene.Overlays, o)
+		delete(built, name)
+		a.Gen++
+	}
+	vis[name] = o.Visible
+	if !o.Visible {
+		if len(o.Tris)+len(o.Lines)+len(o.Points) > 0 {
+			a.Scene.Add(&render.Overlay{Name: name})
+			delete(built, name)
+			a.Gen++
+		}
+		return
+	}
+	if got, ok := built[name]; ok && got == want {
+		return
+	}
+	a.Scene.Add(build())
+	built[name] = want
+	a.Gen++
+}
+
+// spanOverlayKey returns the key of the content build overlay name shows
+// now.
+func (a *App) spanOverlayKey(name string) overlayKey {
+	switch name {
+	case render.OverlayVolumes:
+		return overlayKey{volumes: a.volumesGen}
+	case render.OverlaySelection:
+		return overlayKey{sel: a.Selected, build: a.Build}
+	case render.OverlayPicked:
+		k := overlayKey{build: a.Build, pick: a.Picked, from: a.PickedFrom}
+		if a.PickedFrom == meshCache {
+			k.meshGen = a.gens.mesh
+		}
+		return k
+	}
+	if a.Scope == scopeAll {
+		// Every tile whatever the selection: a click does not rebuild
+		// the whole level's overlays.
+		return overlayKey{build: a.Build, scope: a.Scope}
+	}
+	return overlayKey{build: a.Build, scope: a.Scope, sel: a.Selected}
+}
+
+// buildSpanOverlay builds build overlay name from the state; the span and
+// mesh overlays draw the tiles keep selects, and nothing unless show.
+func (a *App) buildSpanOverlay(name string, keep render.TileFilter, show bool) *render.Overlay {
+	var n *render.Overlay
+	switch name {
+	case render.OverlayVolumes:
+		b := geom.EmptyBox()
+		if a.Soup != nil {
+			b = a.Soup.Bounds()
+		}
+		n = render.VolumesOverlay(a.Settings.Volumes, b)
+	case render.OverlaySelection:
+		n = render.SelectionOverlay(a.selectionBoxes())
+	case render.OverlayPicked:
+		n = render.PickedOverlay(a.meshOf(a.PickedFrom), a.Picked)
+	default:
+		n = stageOverlay(name, a.Build, keep, show)
+	}
+	return n
+}

@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Snapshots of the tile cache: saved to and restored from files
+// (cacheCore.snapshot, World.Snapshot and Restore) as cache jobs.
+
+// snapshotExt is the file extension of snapshots written by navviz.
+const snapshotExt = ".nvtc"
+
+// SaveSnapshot writes the cache's snapshot to path (cacheCore.snapshot:
+// tilecache.Cache.Snapshot with one agent size, world.World.Snapshot with
+// several); a path without an extension gets ".nvtc". Errors are shown
+// and returned.
+func (a *App) SaveSnapshot(path string) (string, error) {
+	if !a.cv().has {
+		return "", a.report(errNoCache)
+	}
+	if path == "" {
+		return "", a.report(fmt.Errorf("ui: save snapshot: no file name"))
+	}
+	if filepath.Ext(path) == "" {
+		path += snapshotExt
+	}
+	err := a.cacheDo(cacheJob{name: "save snapshot", run: func(k *cacheCore) func(*App) error {
+		data, err := k.World.Snapshot()
+		if err != nil {
+			return failWith(fmt.Errorf("ui: save snapshot: %w", err))
+		}
+		if err := writeFileAtomic(path, data); err != nil {
+			return failWith(fmt.Errorf("ui: save snapshot: %w", err))
+		}
+		k.rec.snapshotTaken(path, data)
+		status := fmt.Sprintf("snapshot saved to %s (%d bytes, %s, %d obstacles, %d volumes, %s)",
+			path, len(data), plural(len(k.World.Agents()), "agent size"), len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
+		return func(a *App) error {
+			a.reportOK(status)
+			return nil
+		}
+	}})
+	if err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// RestoreSnapshot reads a snapshot from path and restores it into the
+// caches (cacheCore.restore: a World snapshot into every agent's cache, a
+// tile cache snapshot into a World of one agent size). A file that cannot be read, or a snapshot that
+// is corrupt or was taken from other geometry or settings, is an error
+// shown in the window, and the cache is untouched. On success the undo
+// history is cleared (its commands name obstacles the restored state may
+// not have), the selection and the swap log too. The file is read when
+// the job runs, after the jobs sent before (a snapshot saved just before
+// is there).
+func (a *App) RestoreSnapshot(path string) error {
+	return a.restoreSnapshot(path, func() ([]byte, error) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("ui: restore snapshot: %w", err)
+		}
+		return data, nil
+	})
+}
+
+// restoreSnapshotData is RestoreSnapshot on bytes; what names them in
+// messages.
+func (a *App) restoreSnapshotData(data []byte, what string) error {
+	return a.restoreSnapshot(what, func() ([]byte, error) { return data, nil })
+}
+
+// restoreSnapshot restores the snapshot read returns (on the core's
+// owner); what names it in messages.
+func (a *App) restoreSnapshot(what string, read func() ([]byte, error)) error {
+	return a.cacheDo(cacheJob{name: "restore snapshot", run: func(k *cacheCore) func(*App) error {
+		if k.World == nil {
+			return failWith(errNoCache)
+		}
+		data, err := read()
+		if err != nil {
+			return failWith(err)
+		}
+		if err := k.World.Restore(data); err != nil {
+			return failWith(fmt.Errorf("ui: restore snapshot %s (the cache is unchanged): %w", what, err))
+		}
+		k.rec.restored(what, data)
+		k.editor = newCacheEditor(k.World)
+		k.editor.rec = &k.rec
+		k.history.clear()
+		k.Swaps.Reset()
+		status := fmt.Sprintf("restored %s: %d obstacles, %d volumes, %s (undo history cleared)",
+			what, len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
+		return func(a *App) error {
+			a.Selection.SetObstacle(0)
+			if a.toolEvents != nil {
+				a.toolEvents.cacheReplaced(true)
+			}
+			a.bumpAll()
+			a.reportOK(status)
+			return nil
+		}
+	}})
+}

@@ -1,0 +1,269 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ebitengine/debugui"
+
+	"navviz/core/level"
+	"navviz/render"
+	"navviz/tilecache"
+)
+
+// The Cache panel: building the cache, the Tools section (the tools' own
+// rows are theirs: tool_*.go), Update, Snapshot and undo.
+
+// cacheUI is the Game's part of the tile cache: the background builds, the
+// snapshot dialogs and the demo.
+type cacheUI struct {
+	runner    *cacheRunner
+	buildSoup *level.Soup // the level the running build is of
+	answers   chan cacheDialogAnswer
+	dialog    bool   // a Cache panel file dialog is open
+	pathField string // nodialog builds: the snapshot path
+	demo      demoStage
+	// autoSoup is the level Options.AutoCache last started a build for;
+	// autoPreset is set once the obstacle preset has been applied.
+	autoSoup   *level.Soup
+	autoPreset bool
+	// open shows the Cache panel (the Level panel's switch; closed at
+	// start so that the 3D view stays clear, opened by the demo).
+	open bool
+	// nums are the texts of the panel's number fields (number_field.go).
+	nums numberFields
+}
+
+// cacheToggle is the Level panel's switch of the Cache panel. Closing the
+// panel puts the tools away (a click picks again).
+func (g *Game) cacheToggle(ctx *debugui.Context) {
+	open := g.cache.open
+	ctx.Checkbox(&open, "Tile cache panel").On(func() { g.setCachePanel(open) })
+}
+
+// setCachePanel opens or closes the Cache panel.
+func (g *Game) setCachePanel(open bool) {
+	g.cache.open = open
+	if !open {
+		g.setTool(g.tools.pick)
+	}
+}
+
+// ensureCacheUI makes the runner and the channel on first use.
+func (g *Game) ensureCacheUI() {
+	if g.cache.runner == nil {
+		g.cache.runner = newCacheRunner()
+		g.cache.answers = make(chan cacheDialogAnswer, 1)
+	}
+}
+
+// cachePanel is the Cache window: building the cache, the tools, the
+// update controls, snapshots and undo.
+func (g *Game) cachePanel(ctx *debugui.Context) {
+	g.ensureCacheUI()
+	a := g.App
+	c := a.cv()
+	running, done, total := g.cache.runner.progress()
+	switch {
+	case running:
+		ctx.Text("Building the cache " + progressBar(done, total, 20))
+	case !c.has:
+		ctx.Text("No tile cache. Build cache uses the Build panel's settings.")
+	default:
+		s := c.settings
+		ctx.Text(fmt.Sprintf("Cache of %s: %d of %d tiles cached, built in %s; partition %s, detail sample %g cells, obstacle growth %.2f m.",
+			displayName(a.CacheLevel), c.cachedTiles, c.grid.TileCount(), fmtDur(a.CacheBuildTime), s.Partition, s.DetailSampleDistCells, c.growthM))
+		if len(c.agents) > 1 {
+			ctx.Text(fmt.Sprintf("%d agent sizes (%s); showing the mesh of %q (Agent sizes below).", len(c.agents), agentNames(c.agents), c.agents[c.agent].Name))
+		}
+		if len(c.agents) > 0 && settingsDiffer(s, c.agents[c.agent].Settings(a.Settings)) {
+			ctx.Text("The Build panel's settings differ from the cache's: Build cache again to use them.")
+		}
+	}
+	if a.CacheErr != "" {
+		ctx.Text("Cache build failed: " + a.CacheErr)
+	}
+	if busy, queued := a.cacheBusy(); busy {
+		ctx.Text(fmt.Sprintf("Updating… (%s waiting)", plural(queued, "command")))
+	}
+	ctx.SetGridLayout([]int{-1, -1}, nil)
+	ctx.Button("Obstacle preset").On(g.applyObstaclePreset)
+	if running {
+		ctx.Button("Cancel").On(g.cancelCacheBuild)
+	} else {
+		ctx.Button("Build cache").On(g.startCacheBuild)
+	}
+	ctx.SetGridLayout(nil, nil)
+	ctx.Text("Obstacle preset: partition layers, detail sample distance 0 (the cheap rebuilds build3d-runtime.md recommends).")
+
+	ctx.Header("Tools", true, func() { g.toolsSection(ctx) })
+	ctx.Header("Update", true, func() { g.updateSection(ctx) })
+	ctx.Header("Snapshot and undo", true, func() { g.snapshotSection(ctx) })
+	ctx.Header("Agent sizes", true, func() { g.agentSizesSection(ctx) }) // cache_agents.go
+	ctx.Header("Agents", true, func() { g.agentsSection(ctx) })          // tool_agents.go
+	ctx.Header("Inspect", false, func() { g.inspectSection(ctx) })       // panel_inspect.go
+}
+
+// toolsSection is the Tools part of the Cache panel: the tool choice, the
+// active tool's rows (tool.go) and the cache's obstacles and volumes.
+func (g *Game) toolsSection(ctx *debugui.Context) {
+	a := g.App
+	c := a.cv()
+	g.toolChoice(ctx)
+	g.tools.active.panel(ctx, g)
+
+	if !c.has {
+		return
+	}
+	obs := c.obstacles
+	ctx.Text(fmt.Sprintf("Obstacles (%d), next id %d:", len(obs), c.nextObs))
+	ctx.SetGridLayout([]int{44, -1, 24}, nil)
+	ctx.Loop(len(obs), func(i int) {
+		o := obs[i]
+		label := fmt.Sprintf("#%d", o.ID)
+		if o.ID == a.Selection.Obstacle() {
+			label = "*" + label
+		}
+		ctx.Button(label).On(func() { a.SelectObstacle(o.ID) })
+		ctx.Text(describeObstacle(&o.Obstacle))
+		ctx.Button("x").On(func() { a.report(a.RemoveObstacle(o.ID)) })
+	})
+	ctx.SetGridLayout(nil, nil)
+	vols := c.volumes
+	ctx.Text(fmt.Sprintf("Volumes (%d), next id %d:", len(vols), c.nextVol))
+	ctx.SetGridLayout([]int{44, -1, 24}, nil)
+	ctx.Loop(len(vols), func(i int) {
+		v := vols[i]
+		ctx.Text(fmt.Sprintf("V#%d", v.ID))
+		ctx.Text(describeVolume(&v.Volume))
+		ctx.Button("x").On(func() { a.report(a.RemoveVolume(v.ID)) })
+	})
+	ctx.SetGridLayout(nil, nil)
+}
+
+// updateSection is the Update part of the Cache panel: auto update, step,
+// the queue, the latest update and the legend.
+func (g *Game) updateSection(ctx *debugui.Context) {
+	a := g.App
+	c := a.cv()
+	grid := []int{-4, -3, -2}
+	ctx.SetGridLayout(grid, nil)
+	on := a.Auto.On()
+	ctx.Checkbox(&on, "Auto update").On(func() { a.Auto.SetOn(on) })
+	ctx.Text("tiles per frame")
+	if n := a.Auto.TilesPerFrame(); g.cache.nums.int(ctx, "tiles-per-frame", &n, numberSpec{step: 1}) {
+		a.Auto.SetTilesPerFrame(n) // clamped
+	}
+	g.cache.nums.errorRow(ctx, "tiles-per-frame", grid)
+	ctx.SetGridLayout(nil, nil)
+	ctx.SetGridLayout([]int{-1, -1}, nil)
+	ctx.Button("Step 1 tile").On(func() {
+		a.report(errOf(a.stepCache(1, false, "step", func(a *App, tiles int) { a.reportOK("updated " + plural(tiles, "tile")) })))
+	})
+	ctx.Button("Update all").On(func() { a.report(a.UpdateAllCache()) })
+	ctx.SetGridLayout(nil, nil)
+	if !c.has {
+		return
+	}
+	q := c.queue
+	ctx.Text("Queue: " + plural(len(q), "tile") + queueText(q, 60))
+	if len(c.agents) > 1 {
+		ctx.Text(fmt.Sprintf("(the queue of agent %q; %s queued in all %d agents' caches)", c.agents[c.agent].Name, plural(c.pending, "tile"), len(c.agents)))
+	}
+	if len(c.latest) > 0 {
+		ctx.Text("Latest update:")
+		lines := updateLines(c.latest, 8)
+		ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
+	}
+	if len(c.swapTiles) > 0 {
+		ctx.Text(swapSummary(c.swapTiles))
+	}
+	ctx.Text(fmt.Sprintf("Since the build: %s, %s.", plural(c.updates, "update"), plural(c.layersBuilt, "layer build")))
+	ctx.Text("Legend (swaps since the last edit, queue):")
+	legendRows(ctx, []string{render.OverlaySwaps, render.OverlayQueue})
+}
+
+// queueText lists up to max queued tiles as ": 1 (3, 4), 2 (4, 4), …".
+func queueText(q [][2]int, maxShown int) string {
+	if len(q) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(", front first: ")
+	for i, p := range q {
+		if i == maxShown {
+			fmt.Fprintf(&b, ", … %d more", len(q)-maxShown)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d (%d, %d)", i+1, p[0], p[1])
+	}
+	return b.String()
+}
+
+// updateLines describes up to maxLines rebuilt tiles, one line each: the
+// tile, what the rebuild took, the spans removed and each layer's swap.
+func updateLines(us []tilecache.TileUpdate, maxLines int) []string {
+	var out []string
+	for i, u := range us {
+		if i == maxLines {
+			out = append(out, fmt.Sprintf("… %d more", len(us)-maxLines))
+			break
+		}
+		s := fmt.Sprintf("(%d, %d) %s", u.TX, u.TZ, u.Rebuild)
+		if u.LayersBuilt > 0 {
+			s += ", " + plural(u.LayersBuilt, "layer build")
+		}
+		s += ", " + plural(u.RemovedSpans, "span") + " removed"
+		for _, sw := range u.Swaps {
+			s += fmt.Sprintf("; L%d %s", sw.Layer, sw.Kind)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// swapSummary counts the swaps of the log by kind.
+func swapSummary(log []tilecache.TileUpdate) string {
+	var n [4]int
+	for _, u := range log {
+		for _, s := range u.Swaps {
+			if int(s.Kind) < len(n) {
+				n[s.Kind]++
+			}
+		}
+	}
+	return fmt.Sprintf("Since the last edit: %s rebuilt; layers kept %d, replaced %d, added %d, removed %d.",
+		plural(len(log), "tile"), n[tilecache.SwapKept], n[tilecache.SwapReplaced], n[tilecache.SwapAdded], n[tilecache.SwapRemoved])
+}
+
+// snapshotSection is the Snapshot and undo part of the Cache panel.
+func (g *Game) snapshotSection(ctx *debugui.Context) {
+	a := g.App
+	if hasFileDialog {
+		ctx.SetGridLayout([]int{-1, -1}, nil)
+		ctx.Button(g.dialogLabel("Save snapshot…")).On(func() { g.startSnapshotDialog(true) })
+		ctx.Button(g.dialogLabel("Restore snapshot…")).On(func() { g.startSnapshotDialog(false) })
+		ctx.SetGridLayout(nil, nil)
+	} else {
+		ctx.Text("Snapshot file path:")
+		ctx.TextField(&g.cache.pathField)
+		ctx.SetGridLayout([]int{-1, -1}, nil)
+		ctx.Button("Save").On(func() { a.report(errOf(a.SaveSnapshot(g.cache.pathField))) })
+		ctx.Button("Restore").On(func() { a.report(a.RestoreSnapshot(g.cache.pathField)) })
+		ctx.SetGridLayout(nil, nil)
+	}
+	ctx.SetGridLayout([]int{-1, -1}, nil)
+	ctx.Button("Undo (Ctrl+Z)").On(func() { a.report(errOf(a.Undo())) })
+	ctx.Button("Redo (Ctrl+Y)").On(func() { a.report(errOf(a.Redo())) })
+	ctx.SetGridLayout(nil, nil)
+	next := "nothing to undo"
+	v := a.cv()
+	if v.nextUndo != "" {
+		next = "next undo: " + v.nextUndo
+	}
+	ctx.Text(fmt.Sprintf("%s (%d in the history). Undoing a removal or a move adds the shape again under a new id: the cache never reuses ids. Rebuilding or restoring the cache clears the history.", next, v.undoDepth))
+	g.sessionControls(ctx) // panel_session.go
+}

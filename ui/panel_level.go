@@ -1,0 +1,64 @@
+package ui
+
+import (
+	"path/filepath"
+
+	"github.com/ebitengine/debugui"
+
+	"navviz/core/level"
+)
+
+// levelUI is the Level panel's view state.
+type levelUI struct {
+	pathField string // the OBJ path field (nodialog builds)
+}
+
+// levelPanel lists the built-in levels, the Open… control and the last error.
+func (g *Game) levelPanel(ctx *debugui.Context) {
+	a := g.App
+	name := a.LevelName
+	if name == "" {
+		name = "(none)"
+	} else if !isBuiltin(name) {
+		name = filepath.Base(name)
+	}
+	ctx.Text("Current: " + name)
+
+	builtins := level.BuiltinNames()
+	ctx.SetGridLayout([]int{-1, -1}, nil)
+	ctx.Loop(len(builtins), func(i int) {
+		n := builtins[i]
+		ctx.Button(n).On(func() { g.RequestLoad(n) })
+	})
+	ctx.SetGridLayout(nil, nil)
+
+	if hasFileDialog {
+		ctx.Button(g.dialogLabel("Open…")).On(g.startOpenDialog)
+	} else {
+		ctx.Text("OBJ file path:")
+		ctx.SetGridLayout([]int{-3, -1}, nil)
+		ctx.TextField(&g.levelUI.pathField)
+		ctx.Button("Open").On(func() {
+			if g.levelUI.pathField != "" {
+				g.RequestLoad(g.levelUI.pathField)
+			}
+		})
+		ctx.SetGridLayout(nil, nil)
+	}
+	ctx.Text("Or drop an .obj file on the window.")
+	g.cacheToggle(ctx) // the Cache panel's switch (panel_cache.go)
+	if a.Err != "" {
+		ctx.Text("Last action failed: the error is at the bottom of the window.")
+		ctx.Button("Dismiss error").On(func() { a.Err = "" })
+	}
+}
+
+// isBuiltin reports whether name is a built-in level name.
+func isBuiltin(name string) bool {
+	for _, n := range level.BuiltinNames() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"github.com/ebitengine/debugui"
+
+	"navviz/core/geom"
+	"navviz/core/voxel"
+	"navviz/render"
+)
+
+// tool is one choice of the Cache panel's Tools section: what a plain left
+// press in the view does, as RecastDemo gives each tool its own class with
+// menu, click and render hooks. A tool keeps its own settings and gesture
+// state; the Game holds one of each (toolBox), so that they survive
+// choosing another tool and back, and hands the active one the frame's
+// events (cacheStep).
+type tool interface {
+	// label names the tool on its choice button.
+	label() string
+	// panel draws the tool's rows of the Tools section.
+	panel(ctx *debugui.Context, g *Game)
+	// takesLeft reports whether a plain left press in the view starts a
+	// gesture of the tool (toolPointer); false leaves the press to the
+	// camera controller, whose click picks (the select tool).
+	takesLeft() bool
+	// pointer handles an event of the tool's gesture, or a wheel step
+	// over the view; it reports whether it used a wheel step (the camera
+	// then does not zoom).
+	pointer(ev pointerEvent, g *Game) bool
+	// keys applies the tool's keys (not while a widget has the focus).
+	keys(k toolKeys, g *Game)
+	// putAway forgets a gesture in progress: another tool was chosen or
+	// the Cache panel closed. The settings stay.
+	putAway(a *App)
+	previewer
+}
+
+// previewer draws a tool's preview: the "tool-preview" overlay
+// (App.previewOverlay).
+type previewer interface {
+	// preview returns the overlay; nil when there is nothing to show.
+	preview(a *App) *render.Overlay
+}
+
+// toolEvents hears of the App's changes that the tools' state follows
+// (the Game's toolBox; App.toolEvents).
+type toolEvents interface {
+	// obstacleSelected: SelectObstacle selected o.
+	obstacleSelected(o voxel.Obstacle)
+	// cacheReplaced: a new cache was installed (restored false) or a
+	// snapshot restored into the cache; gestures on its shapes end.
+	cacheReplaced(restored bool)
+}
+
+// toolBox is the Game's tools, one of each, and the active one.
+type toolBox struct {
+	active   tool
+	pick     *selectTool
+	obstacle *obstacleTool
+	volume   *volumeTool
+	agents   *agentsTool
+	link     *offMeshTool
+	// ptr is the left-button gesture of the active tool.
+	ptr toolPointer
+	// path is the Path tool's modifier clicks, not a choice: they work
+	// with every tool (tool_path.go).
+	path pathTool
+}
+
+// newToolBox returns the tools with their defaults, select active.
+func newToolBox() toolBox {
+	o, v, l := defaultObstacleTool(), defaultVolumeTool(), defaultOffMeshTool()
+	b := toolBox{pick: &selectTool{}, obstacle: &o, volume: &v, agents: &agentsTool{}, link: &l}
+	b.active = b.pick
+	return b
+}
+
+// obstacleSelected loads the selected obstacle's shape and size into the
+// Obstacle tool's fields, so that Apply edits what is selected.
+func (b *toolBox) obstacleSelected(o voxel.Obstacle) { b.obstacle.loadFrom(o) }
+
+// cacheReplaced drops the Obstacle tool's drag and, with a new cache, the
+// Volume tool's corners.
+func (b *toolBox) cacheReplaced(restored bool) {
+	b.obstacle.drag = obstacleDrag{}
+	if !restored {
+		b.volume.Corners = nil
+	}
+}
+
+// all returns the tools in the order of their choice buttons.
+func (b *toolBox) all() []tool {
+	return []tool{b.pick, b.obstacle, b.volume, b.agents, b.link}
+}
+
+// setTool makes t the active tool: the one before puts its gesture away,
+// and the preview shows t's.
+func (g *Game) setTool(t tool) {
+	b := &g.tools
+	if b.active == t {
+		return
+	}
+	b.active.putAway(g.App)
+	b.active = t
+	g.App.toolPreview = t
+	g.App.gens.preview++
+}
+
+// toolChoice draws the Tools section's row of tool buttons and switches to
+// the one clicked.
+func (g *Game) toolChoice(ctx *debugui.Context) {
+	tools := g.tools.all()
+	names := make([]string, len(tools))
+	idx := 0
+	for i, t := range tools {
+		names[i] = t.label()
+		if t == g.tools.active {
+			idx = i
+		}
+	}
+	if choiceButtons(ctx, "Tool", &idx, names) {
+		g.setTool(tools[idx])
+	}
+}
+
+// runTools hands the frame's keys, the tool gesture of the left button and
+// the wheel over the view to the active tool; it returns in without what
+// the tool used.
+func (g *Game) runTools(in frameInput, keys toolKeys) frameInput {
+	active := g.tools.active
+	if in.Captured&debugui.InputCapturingStateFocus == 0 {
+		g.toolKeys(keys)
+	}
+	ev, consumed := g.tools.ptr.step(in, active.takesLeft())
+	if consumed {
+		in.Left = false
+	}
+	if ev.Kind != pointerNone {
+		active.pointer(ev, g)
+	}
+	hover := in.Captured&debugui.InputCapturingStateHover != 0
+	if in.WheelY != 0 && !hover && !g.tools.ptr.down {
+		if active.pointer(pointerEvent{Kind: pointerWheel, X: in.X, Y: in.Y, WheelY: in.WheelY}, g) {
+			in.WheelY = 0
+		}
+	}
+	return in
+}
+
+// toolKeys applies the keys of every tool (undo, redo), then the active
+// tool's own.
+func (g *Game) toolKeys(k toolKeys) {
+	a := g.App
+	switch {
+	case k.Undo:
+		a.report(errOf(a.Undo()))
+	case k.Redo:
+		a.report(errOf(a.Redo()))
+	}
+	g.tools.active.keys(k, g)
+}
+
+// levelPoint returns the level point under pixel (x, y) of the view
+// (App.worldPoint).
+func (g *Game) levelPoint(x, y int) (geom.Vec3, bool) {
+	return g.App.worldPoint(float64(x), float64(y), g.w, g.h)
+}
+
+// worldPoint returns the level point under pixel (xPx, yPx) of a wPx x hPx
+// view: the first level triangle the camera ray meets, else the level's
+// floor plane (pickPoint, the Level picking the tile selection uses).
+func (a *App) worldPoint(xPx, yPx float64, wPx, hPx int) (geom.Vec3, bool) {
+	o, d := a.Camera.Ray(xPx, yPx, wPx, hPx)
+	return pickPoint(a.Soup, o, d)
+}
+
+// previewOverlay returns the active tool's preview (App.toolPreview), an
+// empty overlay when it shows nothing.
+func (a *App) previewOverlay() *render.Overlay {
+	if a.toolPreview != nil {
+		if o := a.toolPreview.preview(a); o != nil {
+			return o
+		}
+	}
+	return render.PreviewOverlay(nil, 0, nil, true)
+}

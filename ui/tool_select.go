@@ -1,0 +1,25 @@
+package ui
+
+import (
+	"github.com/ebitengine/debugui"
+
+	"navviz/render"
+)
+
+// selectTool is the default tool: it takes no gesture, so that a plain
+// left click reaches the camera controller and picks a polygon of the live
+// navmesh (liveMesh) and selects its tile (App.Click).
+type selectTool struct{}
+
+func (*selectTool) label() string { return "select" }
+
+func (*selectTool) panel(ctx *debugui.Context, _ *Game) {
+	ctx.Text("Left-click picks a polygon of the live navmesh (Inspector). Choose obstacle, volume or link to edit the cache, agents to send the crowd.")
+}
+
+func (*selectTool) takesLeft() bool                  { return false }
+func (*selectTool) pointer(pointerEvent, *Game) bool { return false }
+func (*selectTool) keys(toolKeys, *Game)             {}
+func (*selectTool) follow(*App)                      {}
+func (*selectTool) putAway(*App)                     {}
+func (*selectTool) preview(*App) *render.Overlay     { return nil }

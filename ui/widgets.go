@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"strings"
+
+	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+)
+
+// Widgets the panels share (choice buttons, colour swatches) and the words
+// they show (plural, displayName).
+
+// choiceButtons draws label and one button per choice on a row, the
+// current one (*idx) in brackets, and reports whether a click changed
+// *idx: every choice visible and one click away, as RecastDemo's tool
+// radio buttons (a dropdown takes two).
+func choiceButtons(ctx *debugui.Context, label string, idx *int, names []string) bool {
+	widths := []int{50}
+	for range names {
+		widths = append(widths, -1)
+	}
+	ctx.SetGridLayout(widths, nil)
+	ctx.Text(label)
+	changed := false
+	// The buttons' ids come from this call site and the loop index: the
+	// label's scope keeps two rows of choices (Tool, Show) apart.
+	ctx.IDScope(label, func() {
+		ctx.Loop(len(names), func(i int) {
+			name := names[i]
+			if i == *idx {
+				name = "[" + name + "]"
+			}
+			ctx.Button(name).On(func() {
+				if *idx != i {
+					*idx = i
+					changed = true
+				}
+			})
+		})
+	})
+	ctx.SetGridLayout(nil, nil)
+	return changed
+}
+
+// swatch draws a square of colour col (opaque) in the next layout cell,
+// in a light frame so that dark colours show on the dark panel.
+func swatch(ctx *debugui.Context, col color.RGBA) {
+	col.A = 255
+	ctx.GridCell(func(bounds image.Rectangle) {
+		ctx.DrawOnlyWidget(func(screen *ebiten.Image) {
+			s := float32(ctx.Scale())
+			side := float32(min(bounds.Dx(), bounds.Dy())) - 4
+			x := float32(bounds.Min.X) + (float32(bounds.Dx())-side)/2
+			y := float32(bounds.Min.Y) + (float32(bounds.Dy())-side)/2
+			vector.DrawFilledRect(screen, x*s, y*s, side*s, side*s, color.RGBA{150, 150, 150, 255}, false)
+			vector.DrawFilledRect(screen, (x+1)*s, (y+1)*s, (side-2)*s, (side-2)*s, col, false)
+		})
+	})
+}
+
+// plural returns "1 tile", "2 tiles".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// displayName shortens a level path to its file name.
+func displayName(lvl string) string {
+	if i := strings.LastIndexAny(lvl, `/\`); i >= 0 {
+		return lvl[i+1:]
+	}
+	return lvl
+}
