@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image"
+	"image/color"
 	"time"
 	"unsafe"
 
@@ -164,4 +165,24 @@ func scaleNearest(buf []byte, src *image.RGBA, w, h int) []byte {
 		}
 	}
 	return buf
+}
+
+// fillOutside fills the part of dst outside r with c.
+func fillOutside(dst *ebiten.Image, r image.Rectangle, c color.Color) {
+	b := dst.Bounds()
+	r = r.Intersect(b)
+	if r.Empty() {
+		dst.Fill(c)
+		return
+	}
+	for _, p := range []image.Rectangle{
+		image.Rect(b.Min.X, b.Min.Y, b.Max.X, r.Min.Y), // above
+		image.Rect(b.Min.X, r.Max.Y, b.Max.X, b.Max.Y), // below
+		image.Rect(b.Min.X, r.Min.Y, r.Min.X, r.Max.Y), // left
+		image.Rect(r.Max.X, r.Min.Y, b.Max.X, r.Max.Y), // right
+	} {
+		if !p.Empty() {
+			dst.SubImage(p).(*ebiten.Image).Fill(c)
+		}
+	}
 }

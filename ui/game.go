@@ -3,7 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"image"
 	"image/color"
 	"io/fs"
 	"os"
@@ -487,58 +486,10 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	}
 }
 
-// panelsIdle reports whether debugui may skip laying the panels out this
-// tick: nothing is held, and the input and state a redraw depends on (sig)
-// are those of the last two ticks it ran (it shows a change in the Update
-// after the input that caused it: the second run settles it), the last
-// less than panelsRefresh ago (so that what the signature does not cover
-// is at most that late). Laying out every panel costs about 3 ms a tick,
-// a fifth of a core for a still window at 60 ticks a second. Only the
-// window's paced loop skips: tests that call Update and change the state
-// directly see the panels of that state in the next frame.
-//
-// A camera drag (orbit, pan) that started in the view is the view's: the
-// panels need not follow the pointer until the button is released.
-func (g *Game) panelsIdle(sig uiSignature) bool {
-	if !g.paced || time.Since(g.panelsRan) >= panelsRefresh {
-		return false
-	}
-	in := sig.in
-	typing := in.keys != "" || in.chars != "" || in.wheel != 0
-	if g.ctl.dragging() && !typing && in.buttons == g.panelsSig.in.buttons {
-		return true
-	}
-	return !typing && in.buttons == [3]bool{} && g.panelsSettled && sig == g.panelsSig
-}
-
-// panelsRefresh is the longest a frame for the scene alone leaves the
-// panels as they were (Draw).
-const panelsRefresh = 250 * time.Millisecond
-
 // saveScreen reads the screen back and writes it to path as PNG.
 func saveScreen(screen *ebiten.Image, path string) error {
 	b := screen.Bounds()
 	pix := make([]byte, 4*b.Dx()*b.Dy())
 	screen.ReadPixels(pix)
 	return savePNG(path, rgbaFromPixels(pix, b.Dx(), b.Dy()))
-}
-
-// fillOutside fills the part of dst outside r with c.
-func fillOutside(dst *ebiten.Image, r image.Rectangle, c color.Color) {
-	b := dst.Bounds()
-	r = r.Intersect(b)
-	if r.Empty() {
-		dst.Fill(c)
-		return
-	}
-	for _, p := range []image.Rectangle{
-		image.Rect(b.Min.X, b.Min.Y, b.Max.X, r.Min.Y), // above
-		image.Rect(b.Min.X, r.Max.Y, b.Max.X, b.Max.Y), // below
-		image.Rect(b.Min.X, r.Min.Y, r.Min.X, r.Max.Y), // left
-		image.Rect(r.Max.X, r.Min.Y, b.Max.X, r.Max.Y), // right
-	} {
-		if !p.Empty() {
-			dst.SubImage(p).(*ebiten.Image).Fill(c)
-		}
-	}
 }

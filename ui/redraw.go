@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"time"
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
@@ -206,3 +207,31 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// panelsIdle reports whether debugui may skip laying the panels out this
+// tick: nothing is held, and the input and state a redraw depends on (sig)
+// are those of the last two ticks it ran (it shows a change in the Update
+// after the input that caused it: the second run settles it), the last
+// less than panelsRefresh ago (so that what the signature does not cover
+// is at most that late). Laying out every panel costs about 3 ms a tick,
+// a fifth of a core for a still window at 60 ticks a second. Only the
+// window's paced loop skips: tests that call Update and change the state
+// directly see the panels of that state in the next frame.
+//
+// A camera drag (orbit, pan) that started in the view is the view's: the
+// panels need not follow the pointer until the button is released.
+func (g *Game) panelsIdle(sig uiSignature) bool {
+	if !g.paced || time.Since(g.panelsRan) >= panelsRefresh {
+		return false
+	}
+	in := sig.in
+	typing := in.keys != "" || in.chars != "" || in.wheel != 0
+	if g.ctl.dragging() && !typing && in.buttons == g.panelsSig.in.buttons {
+		return true
+	}
+	return !typing && in.buttons == [3]bool{} && g.panelsSettled && sig == g.panelsSig
+}
+
+// panelsRefresh is the longest a frame for the scene alone leaves the
+// panels as they were (Draw).
+const panelsRefresh = 250 * time.Millisecond
