@@ -18,6 +18,10 @@ type Scratch struct {
 	dist      []uint8
 	labels    region.Labels
 	viewAreas []uint8
+
+	// threadClock is set by Build.run's workers, locked to their threads:
+	// their stages are timed in thread CPU time (stageClock).
+	threadClock bool
 }
 
 // BuildTileSpans runs steps 1-3 of build3d-runtime.md for tile (tx, tz) of
@@ -92,7 +96,7 @@ func tileSpans(s *NavSettings, src *Source, g voxel.Grid, gx0, gz0 int, scratch 
 	if scratch == nil {
 		scratch = &Scratch{}
 	}
-	clock := stageClock{times: times}
+	clock := stageClock{times: times, cpu: scratch.threadClock}
 	clock.start()
 	hf := &scratch.hf
 	if err := hf.Reset(g); err != nil {
