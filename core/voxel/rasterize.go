@@ -345,6 +345,47 @@ func splitX(in *poly2, c float32, rest *poly2) (cn int, ylo, yhi float32) {
 	return cn, ylo, yhi
 }
 
+// splitXFlat is splitX for a flat triangle (every vertex at one height),
+// whose cells all have that height as their y extent: it returns only the
+// cell's vertex count and keeps only x in rest.
+func splitXFlat(in *poly2, c float32, rest *poly2) (cn int) {
+	n := min(in.n, maxClipVerts)
+	hn := 0
+	if n > 0 {
+		jx := in.x[n-1]
+		dj := c - jx
+		for i := 0; i < n; i++ {
+			ix := in.x[i]
+			di := c - ix
+			if (di >= 0) != (dj >= 0) {
+				t := dj / (dj - di)
+				cn++
+				if hn < maxClipVerts {
+					rest.x[hn] = jx + float32((ix-jx)*t)
+					hn++
+				}
+				if di > 0 {
+					cn++
+				} else if di < 0 && hn < maxClipVerts {
+					rest.x[hn] = ix
+					hn++
+				}
+			} else {
+				if di >= 0 {
+					cn++
+				}
+				if di <= 0 && hn < maxClipVerts {
+					rest.x[hn] = ix
+					hn++
+				}
+			}
+			jx, dj = ix, di
+		}
+	}
+	rest.n = hn
+	return min(cn, maxClipVerts)
+}
+
 // cut returns the far side of cell k along an axis whose grid starts at o:
 // (o + float32(k)*cs) + cs, each operation rounded to float32 (Recast's
 // cellZ + cellSize and cx + cellSize).
@@ -365,6 +406,20 @@ func (r *raster) triangle(v0, v1, v2 geom.Vec3, area uint8) {
 	w, ht := h.Width, h.Height
 	z0 := clampInt(truncSat((tmin.Z-r.bmin.Z)*r.ics), -1, ht-1)
 	z1 := clampInt(truncSat((tmax.Z-r.bmin.Z)*r.ics), 0, ht-1)
+
+	// A flat triangle's cells all have its height as their y extent (a cut
+	// point interpolates between equal heights: y + round32(0*t) == y, or
+	// +0 for y == -0, which gives the same rows), so its rows are found
+	// once.
+	flat := v0.Y == v1.Y && v1.Y == v2.Y
+	var flatMin, flatMax uint16
+	if flat {
+		var flatOK bool
+		flatMin, flatMax, flatOK = r.rows(v0.Y, v0.Y)
+		if !flatOK {
+			return // no cell of it has rows in the grid
+		}
+	}
 
 	in, rest := &r.tri[0], &r.tri[1]
 	row, spare := &r.row[0], &r.row[1]
@@ -395,32 +450,51 @@ func (r *raster) triangle(v0, v1, v2 geom.Vec3, area uint8) {
 		x0 = clampInt(x0, -1, w-1)
 		x1 = clampInt(x1, 0, w-1)
 		cur, next := row, spare
+		if flat {
+			for x := x0; x <= x1 && cur.n > 0; x++ {
+				cn := splitXFlat(cur, r.cut(r.bmin.X, x), next)
+				cur, next = next, cur
+				if cn >= 3 && x >= 0 {
+					h.addSpan(x+z*w, flatMin, flatMax, area, r.mergeThr)
+				}
+			}
+			continue
+		}
 		for x := x0; x <= x1 && cur.n > 0; x++ {
 			cn, ymin, ymax := splitX(cur, r.cut(r.bmin.X, x), next)
 			cur, next = next, cur
 			if cn < 3 || x < 0 {
 				continue
 			}
-			ymin -= r.bmin.Y
-			ymax -= r.bmin.Y
-			if ymax < 0 || ymin > r.by {
-				continue
+			if smin, smax, ok := r.rows(ymin, ymax); ok {
+				h.addSpan(x+z*w, smin, smax, area, r.mergeThr)
 			}
-			if ymin < 0 {
-				ymin = 0
-			}
-			if ymax > r.by {
-				ymax = r.by
-			}
-			smin := rowFloor(ymin*r.ich, MaxSpanRow)
-			smax := max(rowCeil(ymax*r.ich, MaxSpanRow), smin+1)
-			if smax > MaxSpanRow {
-				smax = MaxSpanRow
-			}
-			if smin >= smax {
-				continue // only when smin == MaxSpanRow; Grid.Validate excludes it
-			}
-			h.addSpan(x+z*w, uint16(smin), uint16(smax), area, r.mergeThr)
 		}
 	}
+}
+
+// rows returns the rows [smin, smax) of a cell whose vertices range over
+// heights [ymin, ymax] (docs/spans.md §8 step 6), or false when the cell
+// lies outside the grid's vertical range.
+func (r *raster) rows(ymin, ymax float32) (smin, smax uint16, ok bool) {
+	ymin -= r.bmin.Y
+	ymax -= r.bmin.Y
+	if ymax < 0 || ymin > r.by {
+		return 0, 0, false
+	}
+	if ymin < 0 {
+		ymin = 0
+	}
+	if ymax > r.by {
+		ymax = r.by
+	}
+	lo := rowFloor(ymin*r.ich, MaxSpanRow)
+	hi := max(rowCeil(ymax*r.ich, MaxSpanRow), lo+1)
+	if hi > MaxSpanRow {
+		hi = MaxSpanRow
+	}
+	if lo >= hi {
+		return 0, 0, false // only when lo == MaxSpanRow; Grid.Validate excludes it
+	}
+	return uint16(lo), uint16(hi), true
 }
