@@ -319,7 +319,7 @@ func buildTileMesh(s *NavSettings, at TilePlace, chf *voxel.CompactHeightfield, 
 // heightfield with the areas the split is decided on (after erosion),
 // areas the areas in force (one per span, checked).
 func layerFirstMesh(s *NavSettings, at TilePlace, c *voxel.CompactHeightfield, areas []uint8, scratch *Scratch, clock *stageClock) (*TileMesh, error) {
-	views, spanLayer, err := region.SplitLayers(c, c.BorderCells)
+	views, spanLayer, err := scratch.splitter.Split(c, c.BorderCells)
 	if err != nil {
 		return nil, err
 	}

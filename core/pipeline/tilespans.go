@@ -8,16 +8,17 @@ import (
 )
 
 // Scratch holds memory reused between BuildTileSpans and BuildTileMesh
-// calls: the solid heightfield, the triangle list, the erosion distances, the
-// labels and the areas of a layer. Reuse never changes a result. A Scratch is
-// not safe for concurrent use; give each goroutine its own. The zero value is
-// ready to use.
+// calls: the solid heightfield, the triangle list, the erosion distances,
+// the layer views, the labels and the areas of a layer. Reuse never changes
+// a result. A Scratch is not safe for concurrent use; give each goroutine
+// its own. The zero value is ready to use.
 type Scratch struct {
 	hf        voxel.Heightfield
 	tris      []int32
 	dist      []uint8
 	labels    region.Labels
 	viewAreas []uint8
+	splitter  region.Splitter // the layer-first path's views
 
 	// threadClock is set by Build.run's workers, locked to their threads:
 	// their stages are timed in thread CPU time (stageClock).

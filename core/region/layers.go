@@ -132,9 +132,17 @@ func (v *LayerView) check() error {
 		return fmt.Errorf("region: layer view of %d spans has %d X, %d Z, %d Y, %d Areas and %d Links, want %d each and %d Links",
 			n, len(v.X), len(v.Z), len(v.Y), len(v.Areas), len(v.Links), n, 4*n)
 	}
-	for i, l := range v.Links {
-		if uint32(l+1) > uint32(n) { // l < -1 || l >= n
-			return fmt.Errorf("region: layer view span %d links in direction %d to %d, want -1..%d", i/4, i%4, l, n-1)
+	// The largest uint32(l+1) over the links, without a branch per link;
+	// only a bad view is scanned again for the error.
+	hi := uint32(0)
+	for _, l := range v.Links {
+		hi = max(hi, uint32(l+1))
+	}
+	if hi > uint32(n) {
+		for i, l := range v.Links {
+			if uint32(l+1) > uint32(n) { // l < -1 || l >= n
+				return fmt.Errorf("region: layer view span %d links in direction %d to %d, want -1..%d", i/4, i%4, l, n-1)
+			}
 		}
 	}
 	return nil
@@ -164,7 +172,39 @@ func SplitLayers(c *voxel.CompactHeightfield, borderCells int) (views []LayerVie
 		return nil, nil, err
 	}
 	views = make([]LayerView, count)
-	s.buildViews(c, s.nb, spanLayer, borderCells, views)
+	s.buildViews(c, s.nb, spanLayer, borderCells, views, false)
+	return views, spanLayer, nil
+}
+
+// Splitter splits compact heightfields into height layers as SplitLayers
+// does, reusing its memory from one call to the next: the views Split
+// returns are overwritten by its next call (the span layers it returns are
+// new memory). The zero value is ready to use. A Splitter is not safe for
+// concurrent use.
+type Splitter struct {
+	s     layerScratch
+	views []LayerView
+}
+
+// Split is SplitLayers(c, borderCells) with the views in sp's memory.
+func (sp *Splitter) Split(c *voxel.CompactHeightfield, borderCells int) (views []LayerView, spanLayer []uint8, err error) {
+	if sp == nil {
+		return nil, nil, fmt.Errorf("region: Split on a nil Splitter")
+	}
+	s := &sp.s
+	if s.nb, err = checkArgs("SplitLayers", c, s.nb, borderCells, 0, 0); err != nil {
+		return nil, nil, err
+	}
+	spanLayer = make([]uint8, len(c.Spans))
+	count, err := s.assignLayers(c, s.nb, spanLayer)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cap(sp.views) < count {
+		sp.views = append(sp.views[:cap(sp.views)], make([]LayerView, count-cap(sp.views))...)
+	}
+	views = sp.views[:count]
+	s.buildViews(c, s.nb, spanLayer, borderCells, views, true)
 	return views, spanLayer, nil
 }
 
@@ -225,7 +265,7 @@ func layers(fn string, c *voxel.CompactHeightfield, split []uint8, borderCells, 
 		s.views = append(s.views[:cap(s.views)], make([]LayerView, count-cap(s.views))...)
 	}
 	views := s.views[:count]
-	s.buildViews(sc, s.nb, spanLayer, borderCells, views)
+	s.buildViews(sc, s.nb, spanLayer, borderCells, views, true)
 
 	ids := make([]uint16, n)
 	total := 0
@@ -627,8 +667,11 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 }
 
 // buildViews fills views (len = number of layers) with the layers of c,
-// reusing their slices. nb is c's span graph, layer each span's layer.
-func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer []uint8, borderCells int, views []LayerView) {
+// reusing their slices. nb is c's span graph (s.nb), layer each span's
+// layer. With swap, a single view takes nb itself as its Links and leaves
+// its old Links to s.nb (for views that stay with s, whose capacity may
+// exceed what a view needs).
+func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer []uint8, borderCells int, views []LayerView, swap bool) {
 	n := len(c.Spans)
 	layer = layer[:n]
 	nb = nb[:4*n]
@@ -644,7 +687,11 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 		for i := range v.Index {
 			v.Index[i] = int32(i)
 		}
-		v.Links = append(v.Links[:0], nb...)
+		if swap {
+			v.Links, s.nb = nb, v.Links
+		} else {
+			v.Links = append(v.Links[:0], nb...)
+		}
 		v.Areas = append(v.Areas[:0], c.Areas[:n]...)
 		v.X, v.Z, v.Y = grow(v.X, n), grow(v.Z, n), grow(v.Y, n)
 		w := c.Width

@@ -927,3 +927,64 @@ func TestTileIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitterEqualsSplitLayers runs one Splitter over the tiles of some
+// levels, forwards then backwards (so that views are reused across tiles of
+// other sizes and layer counts), and over the fuzz seeds: every view and
+// the span layers equal SplitLayers'.
+func TestSplitterEqualsSplitLayers(t *testing.T) {
+	var tiles []*voxel.CompactHeightfield
+	names := []string{"bridge.obj", "dungeon.obj"}
+	if !testing.Short() {
+		names = append(names, "city", "nav_test.obj")
+	}
+	for _, name := range names {
+		tiles = append(tiles, spantest.Tiles(t, name)...)
+	}
+	for seed := range 64 {
+		b := make([]byte, 600)
+		x := uint32(seed)*2654435761 + 1
+		for i := range b {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			b[i] = byte(x >> 3)
+		}
+		tiles = append(tiles, layRandomCHF(b))
+	}
+	set := pipeline.DefaultSettings()
+	border := set.BorderCells()
+	var sp region.Splitter
+	check := func(ti int) {
+		c := tiles[ti]
+		b := border
+		if 2*b >= c.Width || 2*b >= c.Height {
+			b = 0
+		}
+		want, wantLayer, err := region.SplitLayers(c, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gotLayer, err := sp.Split(c, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(gotLayer, wantLayer) || len(got) != len(want) {
+			t.Fatalf("tile %d: %d views, span layers equal %v; SplitLayers: %d views", ti, len(got), slices.Equal(gotLayer, wantLayer), len(want))
+		}
+		for li := range want {
+			g, w := &got[li], &want[li]
+			if g.Layer != w.Layer || g.Width != w.Width || g.Height != w.Height || g.BorderCells != w.BorderCells ||
+				!slices.Equal(g.Index, w.Index) || !slices.Equal(g.X, w.X) || !slices.Equal(g.Z, w.Z) ||
+				!slices.Equal(g.Y, w.Y) || !slices.Equal(g.Areas, w.Areas) || !slices.Equal(g.Links, w.Links) {
+				t.Fatalf("tile %d view %d differs from SplitLayers'", ti, li)
+			}
+		}
+	}
+	for ti := range tiles {
+		check(ti)
+	}
+	for ti := len(tiles) - 1; ti >= 0; ti-- {
+		check(ti)
+	}
+}

@@ -117,31 +117,36 @@ func BuildCompactHeightfield(h *Heightfield, heightCells, climbCells int) (*Comp
 func (c *CompactHeightfield) linkSpans() {
 	w, ht := c.Width, c.Height
 	heightCells, climbCells := c.WalkableHeightCells, c.WalkableClimbCells
+	cells, spans := c.Cells, c.Spans
+	off := [4]int{-1, w, 1, -w} // column index step of each direction
 	for z := 0; z < ht; z++ {
 		for x := 0; x < w; x++ {
-			cell := c.Cells[x+z*w]
+			ci := x + z*w
+			// in[d]: the neighbour column of direction d is in the grid.
+			in := [4]bool{x > 0, z < ht-1, x < w-1, z > 0}
+			cell := cells[ci]
 			for i := cell.Index; i < cell.Index+cell.Count; i++ {
-				s := &c.Spans[i]
-				s.Con = 0xffffffff
-				for d := 0; d < 4; d++ {
-					nx, nz := x+DirOffsetX[d], z+DirOffsetZ[d]
-					if nx < 0 || nz < 0 || nx >= w || nz >= ht {
+				s := &spans[i]
+				y, top := int(s.Y), int(s.Y)+int(s.H)
+				con := uint32(0xffffffff)
+				for d := range 4 {
+					if !in[d] {
 						continue
 					}
-					nc := c.Cells[nx+nz*w]
-					for k := uint32(0); k < nc.Count; k++ {
-						ns := c.Spans[nc.Index+k]
-						bot := max(int(s.Y), int(ns.Y))
-						top := min(int(s.Y)+int(s.H), int(ns.Y)+int(ns.H))
-						dy := int(ns.Y) - int(s.Y)
-						if top-bot >= heightCells && dy <= climbCells && -dy <= climbCells {
+					nc := cells[ci+off[d]]
+					col := spans[nc.Index : nc.Index+nc.Count]
+					for k := range col {
+						ny := int(col[k].Y)
+						dy := ny - y
+						if min(top, ny+int(col[k].H))-max(y, ny) >= heightCells && dy <= climbCells && -dy <= climbCells {
 							if k <= MaxLinkLayer {
-								s.Con = s.Con&^(0xff<<(8*uint(d))) | k<<(8*uint(d))
+								con = con&^(0xff<<(8*uint(d))) | uint32(k)<<(8*uint(d))
 							}
 							break
 						}
 					}
 				}
+				s.Con = con
 			}
 		}
 	}

@@ -30,61 +30,60 @@ func (c *CompactHeightfield) ErosionDistances(dst []uint8) []uint8 {
 		dst = make([]uint8, n)
 	}
 	dist := dst[:n]
-	w, ht := c.Width, c.Height
-	for z := 0; z < ht; z++ {
-		for x := 0; x < w; x++ {
-			cell := c.Cells[x+z*w]
-			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-				if c.Areas[i] == AreaNull {
-					dist[i] = 0
-					continue
-				}
-				dist[i] = 0xff
-				for d := 0; d < 4; d++ {
-					j := c.Neighbour(x, z, i, d)
-					if j < 0 || c.Areas[j] == AreaNull {
-						dist[i] = 0
-						break
-					}
+	w := c.Width
+	cells, spans, areas := c.Cells, c.Spans[:n], c.Areas[:n]
+	// off[d] is the column index step of direction d.
+	off := [4]int{-1, w, 1, -w}
+	for ci, cell := range cells {
+		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+			if areas[i] == AreaNull {
+				dist[i] = 0
+				continue
+			}
+			v := uint8(0xff)
+			con := spans[i].Con
+			for d := range 4 {
+				l := con >> (8 * uint(d)) & 0xff
+				if l == NotConnected || areas[int(cells[ci+off[d]].Index)+int(l)] == AreaNull {
+					v = 0
+					break
 				}
 			}
+			dist[i] = v
 		}
 	}
-	// relax lowers dist[i] through the neighbour of span i (column x, z) in
+	// relax lowers dist[i] (span i of column ci) through its neighbour in
 	// direction d and the diagonal reached from there in direction d2.
-	relax := func(x, z, i, d, d2 int) {
-		a := c.Neighbour(x, z, i, d)
-		if a < 0 {
+	relax := func(ci, i, d, d2 int) {
+		l := spans[i].Con >> (8 * uint(d)) & 0xff
+		if l == NotConnected {
 			return
 		}
-		if v := min(int(dist[a])+2, 0xff); v < int(dist[i]) {
-			dist[i] = uint8(v)
+		ca := ci + off[d]
+		a := int(cells[ca].Index) + int(l)
+		v := int(dist[i])
+		if u := int(dist[a]) + 2; u < v {
+			v = u
 		}
-		ax, az := x+DirOffsetX[d], z+DirOffsetZ[d]
-		b := c.Neighbour(ax, az, a, d2)
-		if b < 0 {
-			return
-		}
-		if v := min(int(dist[b])+3, 0xff); v < int(dist[i]) {
-			dist[i] = uint8(v)
-		}
-	}
-	for z := 0; z < ht; z++ {
-		for x := 0; x < w; x++ {
-			cell := c.Cells[x+z*w]
-			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-				relax(x, z, i, 0, 3) // (-1,0) then (-1,-1)
-				relax(x, z, i, 3, 2) // (0,-1) then (1,-1)
+		if l2 := spans[a].Con >> (8 * uint(d2)) & 0xff; l2 != NotConnected {
+			b := int(cells[ca+off[d2]].Index) + int(l2)
+			if u := int(dist[b]) + 3; u < v {
+				v = u
 			}
 		}
+		dist[i] = uint8(v)
 	}
-	for z := ht - 1; z >= 0; z-- {
-		for x := w - 1; x >= 0; x-- {
-			cell := c.Cells[x+z*w]
-			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-				relax(x, z, i, 2, 1) // (1,0) then (1,1)
-				relax(x, z, i, 1, 0) // (0,1) then (-1,1)
-			}
+	for ci, cell := range cells {
+		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+			relax(ci, i, 0, 3) // (-1,0) then (-1,-1)
+			relax(ci, i, 3, 2) // (0,-1) then (1,-1)
+		}
+	}
+	for ci := len(cells) - 1; ci >= 0; ci-- {
+		cell := cells[ci]
+		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+			relax(ci, i, 2, 1) // (1,0) then (1,1)
+			relax(ci, i, 1, 0) // (0,1) then (-1,1)
 		}
 	}
 	return dist

@@ -77,14 +77,20 @@ func (h *Heightfield) FilterLedgeSpans(heightCells, climbCells int) error {
 		return fmt.Errorf("voxel: climbCells %d, want >= 0", climbCells)
 	}
 	w, ht := h.Width, h.Height
+	heads, pool := h.heads, h.pool
+	off := [4]int{-1, w, 1, -w} // column index step of each direction
 	for z := 0; z < ht; z++ {
 		for x := 0; x < w; x++ {
-			for n := h.heads[x+z*w]; n >= 0; n = h.pool[n].next {
-				s := &h.pool[n]
+			ci := x + z*w
+			// A column on the grid's edge has a neighbour outside it: every
+			// walkable span of it is a ledge.
+			edge := x == 0 || z == 0 || x == w-1 || z == ht-1
+			for n := heads[ci]; n >= 0; n = pool[n].next {
+				s := &pool[n]
 				if s.Area == AreaNull {
 					continue
 				}
-				if h.isLedge(x, z, int(s.MaxRow), h.ceilingOf(n), heightCells, climbCells) {
+				if edge || h.isLedge(ci, &off, int(s.MaxRow), h.ceilingOf(n), heightCells, climbCells) {
 					s.Area = AreaNull
 				}
 			}
@@ -93,25 +99,29 @@ func (h *Heightfield) FilterLedgeSpans(heightCells, climbCells int) error {
 	return nil
 }
 
-func (h *Heightfield) isLedge(x, z, floor, ceiling, heightCells, climbCells int) bool {
-	w, ht := h.Width, h.Height
+// isLedge reports whether the span with the given floor and ceiling in
+// column ci, whose four neighbour columns ci+off[d] are in the grid, is a
+// ledge (FilterLedgeSpans' rule).
+func (h *Heightfield) isLedge(ci int, off *[4]int, floor, ceiling, heightCells, climbCells int) bool {
+	heads, pool := h.heads, h.pool
 	lowest, highest := floor, floor
-	for d := 0; d < 4; d++ {
-		nx, nz := x+DirOffsetX[d], z+DirOffsetZ[d]
-		if nx < 0 || nz < 0 || nx >= w || nz >= ht {
-			return true
-		}
-		m := h.heads[nx+nz*w]
+	for d := range 4 {
+		m := heads[ci+off[d]]
 		nceil := SkyRow
 		if m >= 0 {
-			nceil = int(h.pool[m].MinRow)
+			nceil = int(pool[m].MinRow)
 		}
 		if min(ceiling, nceil)-floor >= heightCells {
 			return true // a drop to the open space below the neighbour column
 		}
-		for ; m >= 0; m = h.pool[m].next {
-			nfloor := int(h.pool[m].MaxRow)
-			nceil = h.ceilingOf(m)
+		for m >= 0 {
+			nn := &pool[m]
+			nfloor := int(nn.MaxRow)
+			m = nn.next
+			nceil = SkyRow
+			if m >= 0 {
+				nceil = int(pool[m].MinRow)
+			}
 			if min(ceiling, nceil)-max(floor, nfloor) < heightCells {
 				continue
 			}
