@@ -119,34 +119,42 @@ func (c *CompactHeightfield) linkSpans() {
 	heightCells, climbCells := c.WalkableHeightCells, c.WalkableClimbCells
 	cells, spans := c.Cells, c.Spans
 	off := [4]int{-1, w, 1, -w} // column index step of each direction
+	// link returns the index within column nc of the first span linked
+	// from a span with floor y and top (floor plus clearance), or
+	// NotConnected.
+	link := func(nc CompactCell, y, top int) uint32 {
+		col := spans[nc.Index : nc.Index+nc.Count]
+		for k := range col {
+			ny := int(col[k].Y)
+			dy := ny - y
+			if min(top, ny+int(col[k].H))-max(y, ny) >= heightCells && dy <= climbCells && -dy <= climbCells {
+				if k <= MaxLinkLayer {
+					return uint32(k)
+				}
+				break
+			}
+		}
+		return NotConnected
+	}
 	for z := 0; z < ht; z++ {
 		for x := 0; x < w; x++ {
 			ci := x + z*w
+			cell := cells[ci]
+			if cell.Count == 0 {
+				continue
+			}
 			// in[d]: the neighbour column of direction d is in the grid.
 			in := [4]bool{x > 0, z < ht-1, x < w-1, z > 0}
-			cell := cells[ci]
+			var ncs [4]CompactCell // neighbour columns, empty outside the grid
+			for d := range 4 {
+				if in[d] {
+					ncs[d] = cells[ci+off[d]]
+				}
+			}
 			for i := cell.Index; i < cell.Index+cell.Count; i++ {
 				s := &spans[i]
 				y, top := int(s.Y), int(s.Y)+int(s.H)
-				con := uint32(0xffffffff)
-				for d := range 4 {
-					if !in[d] {
-						continue
-					}
-					nc := cells[ci+off[d]]
-					col := spans[nc.Index : nc.Index+nc.Count]
-					for k := range col {
-						ny := int(col[k].Y)
-						dy := ny - y
-						if min(top, ny+int(col[k].H))-max(y, ny) >= heightCells && dy <= climbCells && -dy <= climbCells {
-							if k <= MaxLinkLayer {
-								con = con&^(0xff<<(8*uint(d))) | uint32(k)<<(8*uint(d))
-							}
-							break
-						}
-					}
-				}
-				s.Con = con
+				s.Con = link(ncs[0], y, top) | link(ncs[1], y, top)<<8 | link(ncs[2], y, top)<<16 | link(ncs[3], y, top)<<24
 			}
 		}
 	}
