@@ -153,28 +153,36 @@ func spanLinks(c *voxel.CompactHeightfield, nb []int32) ([]int32, error) {
 	for z := 0; z < h; z++ {
 		for x := 0; x < w; x++ {
 			ci := x + z*w
-			inside := x > 0 && z > 0 && x < w-1 && z < h-1
 			cell := cells[ci]
+			if cell.Count == 0 {
+				continue
+			}
+			// The neighbour columns, looked up once for the column's spans;
+			// one outside the grid stays empty, so any link into it fails
+			// the count test below.
+			in := [4]bool{x > 0, z < h-1, x < w-1, z > 0}
+			var ncs [4]voxel.CompactCell
+			for d := range 4 {
+				if in[d] {
+					ncs[d] = cells[ci+off[d]]
+				}
+			}
 			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
 				con := spans[i].Con
 				l4 := nb[4*i : 4*i+4 : 4*i+4]
 				for d := range 4 {
 					l := con >> (8 * uint(d)) & 0xff
-					if l == voxel.NotConnected {
+					switch {
+					case l == voxel.NotConnected:
 						l4[d] = -1
-						continue
-					}
-					if !inside {
-						if nx, nz := x+dirX[d], z+dirZ[d]; nx < 0 || nz < 0 || nx >= w || nz >= h {
-							return nb, fmt.Errorf("region: span %d of column (%d, %d) links out of the grid in direction %d", i, x, z, d)
-						}
-					}
-					ncell := cells[ci+off[d]]
-					if l >= ncell.Count {
+					case l < ncs[d].Count:
+						l4[d] = int32(ncs[d].Index + l)
+					case !in[d]:
+						return nb, fmt.Errorf("region: span %d of column (%d, %d) links out of the grid in direction %d", i, x, z, d)
+					default:
 						return nb, fmt.Errorf("region: span %d of column (%d, %d) links in direction %d to span %d of a column of %d",
-							i, x, z, d, l, ncell.Count)
+							i, x, z, d, l, ncs[d].Count)
 					}
-					l4[d] = int32(ncell.Index + l)
 				}
 			}
 		}

@@ -988,3 +988,18 @@ func TestSplitterEqualsSplitLayers(t *testing.T) {
 		check(ti)
 	}
 }
+
+// BenchmarkSplitCity runs Splitter.Split (the layer-first build's split)
+// round-robin over the city's tiles; the time per op is one tile.
+func BenchmarkSplitCity(b *testing.B) {
+	tiles := spantest.Tiles(b, "city")
+	set := pipeline.DefaultSettings()
+	border := set.BorderCells()
+	var sp region.Splitter
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, _, err := sp.Split(tiles[i%len(tiles)], border); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -2,9 +2,12 @@ package voxel
 
 import (
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"testing"
 
 	"navviz/core/geom"
+	"navviz/core/level"
 )
 
 // The straightforward form of docs/spans.md §8, as the rasterizer was
@@ -180,4 +183,49 @@ func TestRasterizeMatchesReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkRasterizeCity rasterizes the city's tiles (Recast's demo tile
+// grids, each tile's triangles from the chunky mesh) round-robin; the time
+// per op is one tile.
+func BenchmarkRasterizeCity(b *testing.B) {
+	soup, err := level.Builtin("city")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ch, err := level.NewChunky(soup, 256)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bounds := soup.Bounds()
+	type tile struct {
+		g    Grid
+		tris []int32
+	}
+	var tiles []tile
+	for tz := 0; tz < 11; tz++ {
+		for tx := 0; tx < 11; tx++ {
+			g := recastGrid(bounds, tx, tz)
+			tris := ch.Query(g.OriginM.X, g.OriginM.Z, g.MaxM.X, g.MaxM.Z, nil)
+			slices.Sort(tris)
+			tiles = append(tiles, tile{g, tris})
+		}
+	}
+	var h Heightfield
+	b.ReportAllocs()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	t0 := threadCPU()
+	n := 0
+	for i := 0; b.Loop(); i++ {
+		t := &tiles[i%len(tiles)]
+		if err := h.Reset(t.g); err != nil {
+			b.Fatal(err)
+		}
+		if err := h.RasterizeSoup(soup, t.tris, 45, 4); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.ReportMetric(float64(threadCPU()-t0)/float64(n), "cpu-ns/op")
 }
