@@ -138,8 +138,16 @@ func refTriangle(r *raster, v0, v1, v2 geom.Vec3, area uint8) {
 // triangle, through the rasterizer and the reference, and compares every
 // column.
 func TestRasterizeMatchesReference(t *testing.T) {
-	g := Grid{Width: 23, Height: 19, BorderCells: 2, OriginM: geom.V3(-1.5, -0.4, 2.1), MaxM: geom.V3(-1.5+23*0.3, 5, 2.1+19*0.3),
-		CellSizeM: 0.3, CellHeightM: 0.2}
+	// Near the origin flat triangles take flatRow's symbolic path; 30 km
+	// out (beyond 2^16 cells) its computed one.
+	for _, ox := range []float32{-1.5, 30000.3} {
+		g := Grid{Width: 23, Height: 19, BorderCells: 2, OriginM: geom.V3(ox, -0.4, 2.1), MaxM: geom.V3(ox+23*0.3, 5, 2.1+19*0.3),
+			CellSizeM: 0.3, CellHeightM: 0.2}
+		rasterizeMatchesReference(t, g)
+	}
+}
+
+func rasterizeMatchesReference(t *testing.T, g Grid) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	coord := func(o, cs float32, cells int) float32 {
 		switch rng.IntN(3) {
