@@ -295,8 +295,10 @@ func layers(fn string, c *voxel.CompactHeightfield, split []uint8, borderCells, 
 // lab.Count), a labelling of another size or an ids slice too short for
 // the view's spans are errors (ids unchanged).
 func (v *LayerView) TileIDs(lab *Labels, base int, ids []uint16) error {
-	if err := v.check(); err != nil {
-		return err
+	// Only Index and the labels are read: the view's other slices need no
+	// check here.
+	if v == nil {
+		return fmt.Errorf("region: TileIDs: nil layer view")
 	}
 	if err := lab.check("TileIDs", len(v.Index), true); err != nil {
 		return err
@@ -305,7 +307,7 @@ func (v *LayerView) TileIDs(lab *Labels, base int, ids []uint16) error {
 		return fmt.Errorf("region: TileIDs: more than %d regions (%d below layer %d, %d in it)", MaxRegions, base, v.Layer, lab.Count)
 	}
 	for _, i := range v.Index {
-		if int(i) >= len(ids) {
+		if uint64(uint32(i)) >= uint64(len(ids)) { // also i < 0
 			return fmt.Errorf("region: TileIDs: span index %d of layer %d outside %d ids", i, v.Layer, len(ids))
 		}
 	}
@@ -493,6 +495,7 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 
 	// §2.2 Height range, neighbours and overlaps of each region.
 	col := s.col[:0]
+	spans := c.Spans[:n]
 	for _, cell := range c.Cells {
 		col = col[:0]
 		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
@@ -501,12 +504,14 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 				continue
 			}
 			rg := &regions[r]
-			y := int32(c.Spans[i].Y)
+			y := int32(spans[i].Y)
 			rg.ymin = min(rg.ymin, y)
 			rg.ymax = max(rg.ymax, y)
-			col = append(col, r)
-			for d := range 4 {
-				if j := nb[4*i+d]; j >= 0 {
+			if cell.Count > 1 {
+				col = append(col, r)
+			}
+			for _, j := range nb[4*i : 4*i+4 : 4*i+4] {
+				if j >= 0 {
 					if rj := reg[j]; rj != layerNone && rj != r {
 						rg.neis = addUniqueInt32(rg.neis, rj)
 					}

@@ -2,6 +2,7 @@ package region_test
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -811,13 +812,17 @@ func BenchmarkLayerRegionsCity(b *testing.B) {
 	}
 	var lab region.Labels
 	b.ReportAllocs()
-	b.ResetTimer()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	t0, n := threadCPU(), 0
 	for i := 0; b.Loop(); i++ {
 		v := &views[i%len(views)]
 		if err := v.Regions(nil, minArea, &lab); err != nil {
 			b.Fatal(err)
 		}
+		n++
 	}
+	b.ReportMetric(float64(threadCPU()-t0)/float64(n), "cpu-ns/op")
 	b.ReportMetric(float64(spans)/float64(len(views)), "spans/layer")
 }
 
@@ -997,9 +1002,14 @@ func BenchmarkSplitCity(b *testing.B) {
 	border := set.BorderCells()
 	var sp region.Splitter
 	b.ReportAllocs()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	t0, n := threadCPU(), 0
 	for i := 0; b.Loop(); i++ {
 		if _, _, err := sp.Split(tiles[i%len(tiles)], border); err != nil {
 			b.Fatal(err)
 		}
+		n++
 	}
+	b.ReportMetric(float64(threadCPU()-t0)/float64(n), "cpu-ns/op")
 }
