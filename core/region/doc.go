@@ -43,6 +43,7 @@ package region
 
 import (
 	"fmt"
+	"math/bits"
 	"sync"
 
 	"navviz/core/voxel"
@@ -149,7 +150,6 @@ func spanLinks(c *voxel.CompactHeightfield, nb []int32) ([]int32, error) {
 	}
 	nb = grow(nb, 4*len(c.Spans))
 	cells, spans := c.Cells, c.Spans
-	off := [4]int{-1, w, 1, -w} // column index offset of each direction
 	for z := 0; z < h; z++ {
 		for x := 0; x < w; x++ {
 			ci := x + z*w
@@ -159,35 +159,53 @@ func spanLinks(c *voxel.CompactHeightfield, nb []int32) ([]int32, error) {
 			}
 			// The neighbour columns, looked up once for the column's spans;
 			// one outside the grid stays empty, so any link into it fails
-			// the count test below.
-			in := [4]bool{x > 0, z < h-1, x < w-1, z > 0}
+			// the count test of link.
 			var ncs [4]voxel.CompactCell
-			for d := range 4 {
-				if in[d] {
-					ncs[d] = cells[ci+off[d]]
-				}
+			if x > 0 {
+				ncs[0] = cells[ci-1]
+			}
+			if z < h-1 {
+				ncs[1] = cells[ci+w]
+			}
+			if x < w-1 {
+				ncs[2] = cells[ci+1]
+			}
+			if z > 0 {
+				ncs[3] = cells[ci-w]
 			}
 			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
 				con := spans[i].Con
-				l4 := nb[4*i : 4*i+4 : 4*i+4]
+				l4 := (*[4]int32)(nb[4*i : 4*i+4])
+				var bad uint32 // bit d: direction d links past its column
 				for d := range 4 {
 					l := con >> (8 * uint(d)) & 0xff
-					switch {
-					case l == voxel.NotConnected:
-						l4[d] = -1
-					case l < ncs[d].Count:
-						l4[d] = int32(ncs[d].Index + l)
-					case !in[d]:
-						return nb, fmt.Errorf("region: span %d of column (%d, %d) links out of the grid in direction %d", i, x, z, d)
-					default:
-						return nb, fmt.Errorf("region: span %d of column (%d, %d) links in direction %d to span %d of a column of %d",
-							i, x, z, d, l, ncs[d].Count)
+					v := int32(-1)
+					if l != voxel.NotConnected {
+						v = int32(ncs[d].Index + l)
+						if l >= ncs[d].Count {
+							bad |= 1 << d
+						}
 					}
+					l4[d] = v
+				}
+				if bad != 0 {
+					return nb, linkError(c, i, x, z, bits.TrailingZeros32(bad))
 				}
 			}
 		}
 	}
 	return nb, nil
+}
+
+// linkError describes the bad link of span i of column (x, z) in
+// direction d: out of the grid, or past the neighbour column's spans.
+func linkError(c *voxel.CompactHeightfield, i, x, z, d int) error {
+	nx, nz := x+dirX[d], z+dirZ[d]
+	if nx < 0 || nz < 0 || nx >= c.Width || nz >= c.Height {
+		return fmt.Errorf("region: span %d of column (%d, %d) links out of the grid in direction %d", i, x, z, d)
+	}
+	return fmt.Errorf("region: span %d of column (%d, %d) links in direction %d to span %d of a column of %d",
+		i, x, z, d, c.Spans[i].Link(d), c.Cells[nx+nz*c.Width].Count)
 }
 
 // checkArgs validates the common arguments of Watershed and Monotone and
