@@ -130,14 +130,8 @@ func tileSpans(s *NavSettings, src *Source, g voxel.Grid, gx0, gz0 int, scratch 
 	}
 	clock.lap(StageRasterize)
 
-	// Step 2: filters and compaction.
-	if err := hf.FilterLowHangingWalkableObstacles(climb); err != nil {
-		return nil, err
-	}
-	if err := hf.FilterLedgeSpans(height, climb); err != nil {
-		return nil, err
-	}
-	if err := hf.FilterWalkableLowHeightSpans(height); err != nil {
+	// Step 2: filters (the three in one pass) and compaction.
+	if err := hf.FilterSpans(height, climb); err != nil {
 		return nil, err
 	}
 	clock.lap(StageFilter)

@@ -157,3 +157,52 @@ func (h *Heightfield) FilterWalkableLowHeightSpans(heightCells int) error {
 	}
 	return nil
 }
+
+// FilterSpans runs the three filters of step 2 in Recast's order,
+// FilterLowHangingWalkableObstacles(climbCells), FilterLedgeSpans(heightCells,
+// climbCells) and FilterWalkableLowHeightSpans(heightCells), in one pass over
+// the columns, with their result: a span's area after the first filter
+// depends only on the spans below it in its column, and the other two read
+// rows only (and the span's own area), so each span can take all three in
+// turn, the cheap height test before the ledge test.
+func (h *Heightfield) FilterSpans(heightCells, climbCells int) error {
+	if h == nil {
+		return errNilHeightfield
+	}
+	if heightCells < 1 {
+		return fmt.Errorf("voxel: heightCells %d, want >= 1", heightCells)
+	}
+	if climbCells < 0 {
+		return fmt.Errorf("voxel: climbCells %d, want >= 0", climbCells)
+	}
+	w, ht := h.Width, h.Height
+	heads, pool := h.heads, h.pool
+	off := [4]int{-1, w, 1, -w} // column index step of each direction
+	for z := 0; z < ht; z++ {
+		for x := 0; x < w; x++ {
+			ci := x + z*w
+			edge := x == 0 || z == 0 || x == w-1 || z == ht-1
+			// The first filter's state: the span below before it (walkable)
+			// and after it (area), and its top.
+			prevWalkable, prevArea, prevTop := false, AreaNull, 0
+			for n := heads[ci]; n >= 0; n = pool[n].next {
+				s := &pool[n]
+				area := s.Area
+				walkable := area != AreaNull
+				if !walkable && prevWalkable && int(s.MaxRow)-prevTop <= climbCells {
+					area = prevArea
+				}
+				prevWalkable, prevArea, prevTop = walkable, area, int(s.MaxRow)
+				if area != AreaNull {
+					ceiling := h.ceilingOf(n)
+					if ceiling-int(s.MaxRow) < heightCells || edge ||
+						h.isLedge(ci, &off, int(s.MaxRow), ceiling, heightCells, climbCells) {
+						area = AreaNull
+					}
+				}
+				s.Area = area
+			}
+		}
+	}
+	return nil
+}

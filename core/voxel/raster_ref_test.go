@@ -237,3 +237,72 @@ func BenchmarkRasterizeCity(b *testing.B) {
 	}
 	b.ReportMetric(float64(threadCPU()-t0)/float64(n), "cpu-ns/op")
 }
+
+// TestFilterSpansEqualsFilters runs FilterSpans and the three filters in
+// turn on heightfields of random triangles (with walls, ledges, low
+// ceilings and stacked floors) and compares every column.
+func TestFilterSpansEqualsFilters(t *testing.T) {
+	g := Grid{Width: 17, Height: 15, BorderCells: 1, OriginM: geom.V3(0, 0, 0), MaxM: geom.V3(17*0.3, 6, 15*0.3),
+		CellSizeM: 0.3, CellHeightM: 0.2}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := 0; round < 300; round++ {
+		a, err := NewHeightfield(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 40; k++ {
+			var v [3]geom.Vec3
+			for i := range v {
+				v[i] = geom.V3(rng.Float32()*5.1, float32(rng.IntN(30))*0.2*rng.Float32(), rng.Float32()*4.5)
+			}
+			if rng.IntN(2) == 0 {
+				v[1].Y, v[2].Y = v[0].Y, v[0].Y
+			}
+			if err := a.RasterizeTriangle(v[0], v[1], v[2], uint8(rng.IntN(3))*31, 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b, err := cloneTestHeightfield(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		height, climb := 1+rng.IntN(12), rng.IntN(5)
+		if err := a.FilterSpans(height, climb); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.FilterLowHangingWalkableObstacles(climb); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.FilterLedgeSpans(height, climb); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.FilterWalkableLowHeightSpans(height); err != nil {
+			t.Fatal(err)
+		}
+		for z := 0; z < g.Height; z++ {
+			for x := 0; x < g.Width; x++ {
+				if got, want := columnString(a, x, z), columnString(b, x, z); got != want {
+					t.Fatalf("round %d (height %d, climb %d) column (%d, %d): %s, filters in turn %s", round, height, climb, x, z, got, want)
+				}
+			}
+		}
+	}
+	if err := (*Heightfield)(nil).FilterSpans(1, 0); err == nil {
+		t.Error("FilterSpans on nil: no error")
+	}
+	h, _ := NewHeightfield(g)
+	if h.FilterSpans(0, 0) == nil || h.FilterSpans(1, -1) == nil {
+		t.Error("FilterSpans with bad heights: no error")
+	}
+}
+
+// cloneTestHeightfield returns a copy of h.
+func cloneTestHeightfield(h *Heightfield) (*Heightfield, error) {
+	cols := make([][]Span, h.Width*h.Height)
+	for z := 0; z < h.Height; z++ {
+		for x := 0; x < h.Width; x++ {
+			cols[x+z*h.Width] = h.AppendColumn(nil, x, z)
+		}
+	}
+	return NewHeightfieldFromColumns(h.Grid, cols)
+}
