@@ -376,6 +376,14 @@ func (h *Heightfield) addSpan(c int, smin, smax uint16, area uint8, mergeThr int
 			cur = s.next
 			continue
 		}
+		if s.MinRow <= smin && smax <= s.MaxRow {
+			// The new span lies within s, so it reaches no other span and
+			// the merge is s itself with the higher area (the tops are
+			// equal: within any climb). Updating s in place leaves the
+			// pool as releasing s and allocating it again would.
+			s.Area = max(area, s.Area)
+			return
+		}
 		// Overlapping or touching: absorb s.
 		smin = min(smin, s.MinRow)
 		smax = max(smax, s.MaxRow)
