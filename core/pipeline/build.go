@@ -498,7 +498,8 @@ func buildTile(set *NavSettings, opt BuildOptions, i int, scratch *Scratch, r *T
 	}
 	r.Spans = chf
 	if !opt.SpansOnly {
-		tm, err := buildTileMesh(set, at, chf, r.ErodedAreas, nil, scratch, &stageClock{times: &r.Times, cpu: scratch.threadClock}, false)
+		// job has just made chf with scratch: scratch.graph is its span graph.
+		tm, err := buildTileMesh(set, at, chf, r.ErodedAreas, nil, scratch, &stageClock{times: &r.Times, cpu: scratch.threadClock}, false, scratch.graph)
 		if err != nil {
 			return err
 		}

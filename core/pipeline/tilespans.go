@@ -8,8 +8,8 @@ import (
 )
 
 // Scratch holds memory reused between BuildTileSpans and BuildTileMesh
-// calls: the solid heightfield, the triangle list, the erosion distances,
-// the layer views, the labels and the areas of a layer. Reuse never changes
+// calls: the solid heightfield, the triangle list, the span graph, the
+// erosion distances, the layer views, the labels and the areas of a layer. Reuse never changes
 // a result. A Scratch is not safe for concurrent use; give each goroutine
 // its own. The zero value is ready to use.
 type Scratch struct {
@@ -19,6 +19,7 @@ type Scratch struct {
 	labels    region.Labels
 	viewAreas []uint8
 	splitter  region.Splitter // the layer-first path's views
+	graph     []int32         // the span graph of the last compact heightfield tileSpans made
 
 	// threadClock is set by Build.run's workers, locked to their threads:
 	// their stages are timed in thread CPU time (stageClock).
@@ -141,10 +142,11 @@ func tileSpans(s *NavSettings, src *Source, g voxel.Grid, gx0, gz0 int, scratch 
 		}
 		clock.start() // the copy is not part of a stage
 	}
-	chf, err := voxel.BuildCompactHeightfield(hf, height, climb)
+	chf, graph, err := voxel.BuildCompactHeightfieldGraph(hf, height, climb, scratch.graph)
 	if err != nil {
 		return nil, err
 	}
+	scratch.graph = graph
 	clock.lap(StageCompact)
 
 	// Step 3: erosion and build-time volumes.
@@ -152,7 +154,7 @@ func tileSpans(s *NavSettings, src *Source, g voxel.Grid, gx0, gz0 int, scratch 
 		keep.PreErosionAreas = slices.Clone(chf.Areas)
 		clock.start()
 	}
-	if scratch.dist, err = chf.ErodeWalkableArea(s.WalkableRadiusCells(), scratch.dist); err != nil {
+	if scratch.dist, err = chf.ErodeWalkableAreaGraph(s.WalkableRadiusCells(), graph, scratch.dist); err != nil {
 		return nil, err
 	}
 	clock.lap(StageErode)

@@ -119,36 +119,71 @@ func checkCompact(c *voxel.CompactHeightfield) error {
 // nb (grown as needed): nb[4*i+d] is the index of the span linked from span
 // i in direction d, or -1.
 func spanLinks(c *voxel.CompactHeightfield, nb []int32) ([]int32, error) {
+	if err := checkCells(c); err != nil {
+		return nb, err
+	}
+	nb = grow(nb, 4*len(c.Spans))
+	return nb, linkGraph(c, nb)
+}
+
+// checkCells checks c's grid, cells and areas (checkCompact without the
+// links).
+func checkCells(c *voxel.CompactHeightfield) error {
 	if c == nil {
-		return nb, fmt.Errorf("region: nil compact heightfield")
+		return fmt.Errorf("region: nil compact heightfield")
 	}
 	w, h := c.Width, c.Height
 	if w < 1 || h < 1 || w > voxel.MaxGridSide || h > voxel.MaxGridSide {
-		return nb, fmt.Errorf("region: compact heightfield of %d x %d columns, want 1..%d each", w, h, voxel.MaxGridSide)
+		return fmt.Errorf("region: compact heightfield of %d x %d columns, want 1..%d each", w, h, voxel.MaxGridSide)
 	}
 	if len(c.Cells) != w*h {
-		return nb, fmt.Errorf("region: compact heightfield has %d cells for %d x %d columns", len(c.Cells), w, h)
+		return fmt.Errorf("region: compact heightfield has %d cells for %d x %d columns", len(c.Cells), w, h)
 	}
 	if len(c.Areas) != len(c.Spans) {
-		return nb, fmt.Errorf("region: compact heightfield has %d areas for %d spans", len(c.Areas), len(c.Spans))
+		return fmt.Errorf("region: compact heightfield has %d areas for %d spans", len(c.Areas), len(c.Spans))
 	}
 	if len(c.Spans) >= 1<<30 {
-		return nb, fmt.Errorf("region: compact heightfield has %d spans, want below 2^30", len(c.Spans))
+		return fmt.Errorf("region: compact heightfield has %d spans, want below 2^30", len(c.Spans))
 	}
 	next := uint64(0)
 	for ci, cell := range c.Cells {
 		if uint64(cell.Index) != next {
-			return nb, fmt.Errorf("region: cell (%d, %d) starts at span %d, want %d (spans in column order)", ci%w, ci/w, cell.Index, next)
+			return fmt.Errorf("region: cell (%d, %d) starts at span %d, want %d (spans in column order)", ci%w, ci/w, cell.Index, next)
 		}
 		next += uint64(cell.Count)
 		if next > uint64(len(c.Spans)) {
-			return nb, fmt.Errorf("region: cell (%d, %d) runs to span %d of %d", ci%w, ci/w, next, len(c.Spans))
+			return fmt.Errorf("region: cell (%d, %d) runs to span %d of %d", ci%w, ci/w, next, len(c.Spans))
 		}
 	}
 	if next != uint64(len(c.Spans)) {
-		return nb, fmt.Errorf("region: cells cover %d of %d spans", next, len(c.Spans))
+		return fmt.Errorf("region: cells cover %d of %d spans", next, len(c.Spans))
 	}
-	nb = grow(nb, 4*len(c.Spans))
+	return nil
+}
+
+// checkGraph checks that graph has four entries per span of c, each -1 or
+// a span index (what the partitions need to never read outside c; a graph
+// that is not c's gives wrong results, never a panic).
+func checkGraph(c *voxel.CompactHeightfield, graph []int32) error {
+	n := len(c.Spans)
+	if len(graph) != 4*n {
+		return fmt.Errorf("region: span graph of %d entries for %d spans, want %d", len(graph), n, 4*n)
+	}
+	// The largest entry plus one, without a branch per entry.
+	hi := uint32(0)
+	for _, g := range graph {
+		hi = max(hi, uint32(g+1))
+	}
+	if hi > uint32(n) {
+		return fmt.Errorf("region: span graph links to span %d of %d", int32(hi-1), n)
+	}
+	return nil
+}
+
+// linkGraph fills nb (4 per span of c, checked by checkCells) with c's span
+// graph, checking every link.
+func linkGraph(c *voxel.CompactHeightfield, nb []int32) error {
+	w, h := c.Width, c.Height
 	cells, spans := c.Cells, c.Spans
 	for z := 0; z < h; z++ {
 		for x := 0; x < w; x++ {
@@ -189,12 +224,12 @@ func spanLinks(c *voxel.CompactHeightfield, nb []int32) ([]int32, error) {
 					l4[d] = v
 				}
 				if bad != 0 {
-					return nb, linkError(c, i, x, z, bits.TrailingZeros32(bad))
+					return linkError(c, i, x, z, bits.TrailingZeros32(bad))
 				}
 			}
 		}
 	}
-	return nb, nil
+	return nil
 }
 
 // linkError describes the bad link of span i of column (x, z) in

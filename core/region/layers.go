@@ -191,12 +191,41 @@ func (sp *Splitter) Split(c *voxel.CompactHeightfield, borderCells int) (views [
 	if sp == nil {
 		return nil, nil, fmt.Errorf("region: Split on a nil Splitter")
 	}
-	s := &sp.s
-	if s.nb, err = checkArgs("SplitLayers", c, s.nb, borderCells, 0, 0); err != nil {
+	if sp.s.nb, err = checkArgs("SplitLayers", c, sp.s.nb, borderCells, 0, 0); err != nil {
 		return nil, nil, err
 	}
+	return sp.split(c, sp.s.nb, borderCells, true)
+}
+
+// SplitGraph is Split given c's span graph (voxel.CompactHeightfield's
+// SpanGraph, or what voxel.BuildCompactHeightfieldGraph returned with c),
+// which it does not make again: the graph must have four entries per span,
+// each -1 or a span index; one that is not c's gives wrong layers, never a
+// panic. graph is only read.
+func (sp *Splitter) SplitGraph(c *voxel.CompactHeightfield, borderCells int, graph []int32) (views []LayerView, spanLayer []uint8, err error) {
+	if sp == nil {
+		return nil, nil, fmt.Errorf("region: SplitGraph on a nil Splitter")
+	}
+	if err := checkCells(c); err != nil {
+		return nil, nil, err
+	}
+	if borderCells < 0 || 2*borderCells >= c.Width || 2*borderCells >= c.Height {
+		return nil, nil, fmt.Errorf("region: SplitGraph borderCells %d, want 0 <= borderCells and 2*borderCells below the grid's %d x %d columns",
+			borderCells, c.Width, c.Height)
+	}
+	if err := checkGraph(c, graph); err != nil {
+		return nil, nil, err
+	}
+	return sp.split(c, graph, borderCells, false)
+}
+
+// split is Split and SplitGraph on checked arguments; nb is c's span graph,
+// which the single view of a one-layer heightfield takes as its Links when
+// own (it is sp's), else copies.
+func (sp *Splitter) split(c *voxel.CompactHeightfield, nb []int32, borderCells int, own bool) (views []LayerView, spanLayer []uint8, err error) {
+	s := &sp.s
 	spanLayer = make([]uint8, len(c.Spans))
-	count, err := s.assignLayers(c, s.nb, spanLayer)
+	count, err := s.assignLayers(c, nb, spanLayer)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -204,7 +233,7 @@ func (sp *Splitter) Split(c *voxel.CompactHeightfield, borderCells int) (views [
 		sp.views = append(sp.views[:cap(sp.views)], make([]LayerView, count-cap(sp.views))...)
 	}
 	views = sp.views[:count]
-	s.buildViews(c, s.nb, spanLayer, borderCells, views, true)
+	s.buildViews(c, nb, spanLayer, borderCells, views, own)
 	return views, spanLayer, nil
 }
 

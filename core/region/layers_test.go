@@ -970,19 +970,28 @@ func TestSplitterEqualsSplitLayers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, gotLayer, err := sp.Split(c, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(gotLayer, wantLayer) || len(got) != len(want) {
-			t.Fatalf("tile %d: %d views, span layers equal %v; SplitLayers: %d views", ti, len(got), slices.Equal(gotLayer, wantLayer), len(want))
-		}
-		for li := range want {
-			g, w := &got[li], &want[li]
-			if g.Layer != w.Layer || g.Width != w.Width || g.Height != w.Height || g.BorderCells != w.BorderCells ||
-				!slices.Equal(g.Index, w.Index) || !slices.Equal(g.X, w.X) || !slices.Equal(g.Z, w.Z) ||
-				!slices.Equal(g.Y, w.Y) || !slices.Equal(g.Areas, w.Areas) || !slices.Equal(g.Links, w.Links) {
-				t.Fatalf("tile %d view %d differs from SplitLayers'", ti, li)
+		for _, withGraph := range []bool{false, true} {
+			var got []region.LayerView
+			var gotLayer []uint8
+			var err error
+			if withGraph {
+				got, gotLayer, err = sp.SplitGraph(c, b, c.SpanGraph(nil))
+			} else {
+				got, gotLayer, err = sp.Split(c, b)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(gotLayer, wantLayer) || len(got) != len(want) {
+				t.Fatalf("tile %d (graph %v): %d views, span layers equal %v; SplitLayers: %d views", ti, withGraph, len(got), slices.Equal(gotLayer, wantLayer), len(want))
+			}
+			for li := range want {
+				g, w := &got[li], &want[li]
+				if g.Layer != w.Layer || g.Width != w.Width || g.Height != w.Height || g.BorderCells != w.BorderCells ||
+					!slices.Equal(g.Index, w.Index) || !slices.Equal(g.X, w.X) || !slices.Equal(g.Z, w.Z) ||
+					!slices.Equal(g.Y, w.Y) || !slices.Equal(g.Areas, w.Areas) || !slices.Equal(g.Links, w.Links) {
+					t.Fatalf("tile %d view %d (graph %v) differs from SplitLayers'", ti, li, withGraph)
+				}
 			}
 		}
 	}
@@ -991,6 +1000,15 @@ func TestSplitterEqualsSplitLayers(t *testing.T) {
 	}
 	for ti := len(tiles) - 1; ti >= 0; ti-- {
 		check(ti)
+	}
+	c := tiles[0]
+	if _, _, err := sp.SplitGraph(c, border, c.SpanGraph(nil)[1:]); err == nil {
+		t.Error("SplitGraph with a short graph: no error")
+	}
+	bad := c.SpanGraph(nil)
+	bad[0] = int32(len(c.Spans))
+	if _, _, err := sp.SplitGraph(c, border, bad); err == nil {
+		t.Error("SplitGraph with a link past the spans: no error")
 	}
 }
 

@@ -25,66 +25,60 @@ func (c *CompactHeightfield) ErosionDistances(dst []uint8) []uint8 {
 	if c == nil {
 		return dst[:0]
 	}
+	return c.erosionDistances(c.SpanGraph(nil), dst)
+}
+
+// erosionDistances is ErosionDistances with c's span graph. The spans are
+// in column order, so pass 1 is ascending span order and pass 2 descending
+// (spans of one column never read each other: the order within a column
+// does not matter).
+func (c *CompactHeightfield) erosionDistances(graph []int32, dst []uint8) []uint8 {
 	n := len(c.Spans)
 	if cap(dst) < n {
 		dst = make([]uint8, n)
 	}
 	dist := dst[:n]
-	w := c.Width
-	cells, spans, areas := c.Cells, c.Spans[:n], c.Areas[:n]
-	// off[d] is the column index step of direction d.
-	off := [4]int{-1, w, 1, -w}
-	for ci, cell := range cells {
-		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-			if areas[i] == AreaNull {
-				dist[i] = 0
-				continue
-			}
-			v := uint8(0xff)
-			con := spans[i].Con
-			for d := range 4 {
-				l := con >> (8 * uint(d)) & 0xff
-				if l == NotConnected || areas[int(cells[ci+off[d]].Index)+int(l)] == AreaNull {
-					v = 0
-					break
-				}
-			}
-			dist[i] = v
+	areas := c.Areas[:n]
+	graph = graph[:4*n]
+	for i := range n {
+		if areas[i] == AreaNull {
+			dist[i] = 0
+			continue
 		}
+		v := uint8(0xff)
+		for _, j := range graph[4*i : 4*i+4 : 4*i+4] {
+			if j < 0 || areas[j] == AreaNull {
+				v = 0
+				break
+			}
+		}
+		dist[i] = v
 	}
-	// relax lowers dist[i] (span i of column ci) through its neighbour in
-	// direction d and the diagonal reached from there in direction d2.
-	relax := func(ci, i, d, d2 int) {
-		l := spans[i].Con >> (8 * uint(d)) & 0xff
-		if l == NotConnected {
+	// relax lowers dist[i] through its neighbour in direction d and the
+	// diagonal reached from there in direction d2.
+	relax := func(i, d, d2 int) {
+		a := int(graph[4*i+d])
+		if a < 0 {
 			return
 		}
-		ca := ci + off[d]
-		a := int(cells[ca].Index) + int(l)
 		v := int(dist[i])
 		if u := int(dist[a]) + 2; u < v {
 			v = u
 		}
-		if l2 := spans[a].Con >> (8 * uint(d2)) & 0xff; l2 != NotConnected {
-			b := int(cells[ca+off[d2]].Index) + int(l2)
+		if b := int(graph[4*a+d2]); b >= 0 {
 			if u := int(dist[b]) + 3; u < v {
 				v = u
 			}
 		}
 		dist[i] = uint8(v)
 	}
-	for ci, cell := range cells {
-		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-			relax(ci, i, 0, 3) // (-1,0) then (-1,-1)
-			relax(ci, i, 3, 2) // (0,-1) then (1,-1)
-		}
+	for i := range n {
+		relax(i, 0, 3) // (-1,0) then (-1,-1)
+		relax(i, 3, 2) // (0,-1) then (1,-1)
 	}
-	for ci := len(cells) - 1; ci >= 0; ci-- {
-		cell := cells[ci]
-		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-			relax(ci, i, 2, 1) // (1,0) then (1,1)
-			relax(ci, i, 1, 0) // (0,1) then (-1,1)
-		}
+	for i := n - 1; i >= 0; i-- {
+		relax(i, 2, 1) // (1,0) then (1,1)
+		relax(i, 1, 0) // (0,1) then (-1,1)
 	}
 	return dist
 }
@@ -97,13 +91,47 @@ func (c *CompactHeightfield) ErodeWalkableArea(radiusCells int, buf []uint8) ([]
 	if c == nil {
 		return buf, fmt.Errorf("voxel: ErodeWalkableArea of a nil compact heightfield")
 	}
+	return c.erode(radiusCells, nil, buf)
+}
+
+// ErodeWalkableAreaGraph is ErodeWalkableArea given c's span graph
+// (SpanGraph, or BuildCompactHeightfieldGraph's): the graph must have four
+// entries per span, each -1 or a span index; one that is not c's gives
+// wrong distances, never a panic.
+func (c *CompactHeightfield) ErodeWalkableAreaGraph(radiusCells int, graph []int32, buf []uint8) ([]uint8, error) {
+	if c == nil {
+		return buf, fmt.Errorf("voxel: ErodeWalkableAreaGraph of a nil compact heightfield")
+	}
+	n := len(c.Spans)
+	if len(graph) != 4*n {
+		return buf, fmt.Errorf("voxel: span graph of %d entries for %d spans, want %d", len(graph), n, 4*n)
+	}
+	// The largest graph entry plus one, without a branch per entry.
+	hi := uint32(0)
+	for _, g := range graph {
+		hi = max(hi, uint32(g+1))
+	}
+	if hi > uint32(n) {
+		return buf, fmt.Errorf("voxel: span graph links to span %d of %d", int32(hi-1), n)
+	}
+	return c.erode(radiusCells, graph, buf)
+}
+
+// erode is ErodeWalkableArea with c's span graph (nil: made here).
+func (c *CompactHeightfield) erode(radiusCells int, graph []int32, buf []uint8) ([]uint8, error) {
 	if radiusCells < 0 || radiusCells > MaxErodeRadiusCells {
 		return buf, fmt.Errorf("voxel: erosion radiusCells %d out of range 0..%d", radiusCells, MaxErodeRadiusCells)
+	}
+	if len(c.Areas) != len(c.Spans) {
+		return buf, fmt.Errorf("voxel: compact heightfield has %d areas for %d spans", len(c.Areas), len(c.Spans))
 	}
 	if radiusCells == 0 {
 		return buf, nil
 	}
-	dist := c.ErosionDistances(buf)
+	if graph == nil {
+		graph = c.SpanGraph(nil)
+	}
+	dist := c.erosionDistances(graph, buf)
 	thr := uint8(radiusCells * 2)
 	for i, d := range dist {
 		if d < thr {

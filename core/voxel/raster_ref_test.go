@@ -306,3 +306,73 @@ func cloneTestHeightfield(h *Heightfield) (*Heightfield, error) {
 	}
 	return NewHeightfieldFromColumns(h.Grid, cols)
 }
+
+// TestSpanGraph builds compact heightfields of random scenes with and
+// without the graph: the same heightfield, the graph is SpanGraph's and
+// follows the links, and erosion with it equals erosion without.
+func TestSpanGraph(t *testing.T) {
+	g := Grid{Width: 13, Height: 11, BorderCells: 1, OriginM: geom.V3(0, 0, 0), MaxM: geom.V3(13*0.3, 6, 11*0.3),
+		CellSizeM: 0.3, CellHeightM: 0.2}
+	rng := rand.New(rand.NewPCG(7, 8))
+	var graph []int32
+	for round := 0; round < 200; round++ {
+		h, err := NewHeightfield(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 30; k++ {
+			var v [3]geom.Vec3
+			for i := range v {
+				v[i] = geom.V3(rng.Float32()*3.9, float32(rng.IntN(30))*0.2*rng.Float32(), rng.Float32()*3.3)
+			}
+			if err := h.RasterizeTriangle(v[0], v[1], v[2], 63, 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		height, climb := 1+rng.IntN(6), rng.IntN(4)
+		a, err := BuildCompactHeightfield(h, height, climb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b *CompactHeightfield
+		if b, graph, err = BuildCompactHeightfieldGraph(h, height, climb, graph); err != nil {
+			t.Fatal(err)
+		}
+		if compactDump(a) != compactDump(b) {
+			t.Fatalf("round %d: the heightfields differ", round)
+		}
+		if !slices.Equal(graph, b.SpanGraph(nil)) {
+			t.Fatalf("round %d: graph differs from SpanGraph", round)
+		}
+		for ci, cell := range b.Cells {
+			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+				for d := range 4 {
+					if want := b.Neighbour(ci%g.Width, ci/g.Width, i, d); int(graph[4*i+d]) != want {
+						t.Fatalf("round %d span %d direction %d: graph %d, Neighbour %d", round, i, d, graph[4*i+d], want)
+					}
+				}
+			}
+		}
+		r := rng.IntN(4)
+		if _, err := a.ErodeWalkableArea(r, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.ErodeWalkableAreaGraph(r, graph, nil); err != nil {
+			t.Fatal(err)
+		}
+		if compactDump(a) != compactDump(b) {
+			t.Fatalf("round %d: erosion with the graph differs", round)
+		}
+	}
+	h, _ := NewHeightfield(g)
+	if err := h.AddSpan(3, 3, 0, 5, 63, 1); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := BuildCompactHeightfield(h, 2, 1)
+	if _, err := c.ErodeWalkableAreaGraph(1, []int32{0}, nil); err == nil {
+		t.Error("ErodeWalkableAreaGraph with a graph of the wrong size: no error")
+	}
+	if _, err := c.ErodeWalkableAreaGraph(1, []int32{-1, 1, -1, -1}, nil); err == nil {
+		t.Error("ErodeWalkableAreaGraph with a link past the spans: no error")
+	}
+}
