@@ -390,21 +390,22 @@ func (r *layerRegion) absorb(o *layerRegion, mark []uint32, st uint32) {
 
 // layerScratch is the memory reused between calls of the layer partition.
 type layerScratch struct {
-	nb      []int32 // span graph (spanLinks)
-	reg     []int32 // sweep region of each span
-	runs    []layerRun
-	prev    []int32 // per region of the row below: spans of this row linked to it
-	touched []int32
-	regions []layerRegion
-	col     []int32 // regions of one column
-	queue   []int32
-	mark    []uint32 // per region: stamp of the current overlap set
-	stamp   uint32
-	remap   []int32
-	local   []int32 // view index of each span
-	views   []LayerView
-	lab     Labels
-	areas   []uint8 // LayersSplitOn: the areas in force of one view
+	nb          []int32 // span graph (spanLinks)
+	reg         []int32 // sweep region of each span
+	runs        []layerRun
+	prev        []int32 // per region of the row below: spans of this row linked to it
+	touched     []int32
+	regions     []layerRegion
+	col         []int32 // regions of one column
+	queue       []int32
+	mark        []uint32 // per region: stamp of the current overlap set
+	stamp       uint32
+	remap       []int32
+	regionLayer []uint8 // final layer of each sweep region
+	local       []int32 // view index of each span
+	views       []LayerView
+	lab         Labels
+	areas       []uint8 // LayersSplitOn: the areas in force of one view
 }
 
 var layerScratchPool = sync.Pool{New: func() any { return new(layerScratch) }}
@@ -676,23 +677,29 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 		return 0, fmt.Errorf("region: the heightfield splits into %d layers, more than %d", count, MaxLayers)
 	}
 
-	// §2.5 and §3: the layer of every span.
-	for i := range n {
-		if r := reg[i]; r != layerNone {
-			layer[i] = uint8(remap[regions[r].layer])
-		}
+	// §2.5 and §3: the layer of every span, in one pass: a walkable span's
+	// is its region's, and a non-walkable span takes that of its first
+	// walkable linked neighbour (walkable exactly when it has a region).
+	rl := grow(s.regionLayer, nreg)
+	s.regionLayer = rl
+	for r := range regions {
+		rl[r] = uint8(remap[regions[r].layer])
 	}
 	for i := range n {
-		if reg[i] != layerNone {
+		if r := reg[i]; r != layerNone {
+			layer[i] = rl[r]
 			continue
 		}
-		layer[i] = 0
-		for d := range 4 {
-			if j := nb[4*i+d]; j >= 0 && areas[j] != voxel.AreaNull {
-				layer[i] = layer[j]
-				break
+		l := uint8(0)
+		for _, j := range nb[4*i : 4*i+4 : 4*i+4] {
+			if j >= 0 {
+				if r := reg[j]; r != layerNone {
+					l = rl[r]
+					break
+				}
 			}
 		}
+		layer[i] = l
 	}
 	if count == 0 && n > 0 {
 		count = 1
@@ -729,10 +736,13 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 		v.Areas = append(v.Areas[:0], c.Areas[:n]...)
 		v.X, v.Z, v.Y = grow(v.X, n), grow(v.Z, n), grow(v.Y, n)
 		w := c.Width
-		for ci, cell := range c.Cells {
-			x, z := uint16(ci%w), uint16(ci/w)
-			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-				v.X[i], v.Z[i], v.Y[i] = x, z, c.Spans[i].Y
+		spans := c.Spans[:n]
+		for z := range c.Height {
+			row := c.Cells[z*w : (z+1)*w]
+			for x, cell := range row {
+				for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+					v.X[i], v.Z[i], v.Y[i] = uint16(x), uint16(z), spans[i].Y
+				}
 			}
 		}
 		return
@@ -752,6 +762,9 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 	}
 	w := c.Width
 	for ci, cell := range c.Cells {
+		if cell.Count == 0 {
+			continue
+		}
 		x, z := uint16(ci%w), uint16(ci/w)
 		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
 			l := layer[i]
