@@ -345,45 +345,92 @@ func splitX(in *poly2, c float32, rest *poly2) (cn int, ylo, yhi float32) {
 	return cn, ylo, yhi
 }
 
-// splitXFlat is splitX for a flat triangle (every vertex at one height),
-// whose cells all have that height as their y extent: it returns only the
-// cell's vertex count and keeps only x in rest.
-func splitXFlat(in *poly2, c float32, rest *poly2) (cn int) {
-	n := min(in.n, maxClipVerts)
-	hn := 0
-	if n > 0 {
-		jx := in.x[n-1]
-		dj := c - jx
-		for i := 0; i < n; i++ {
-			ix := in.x[i]
-			di := c - ix
-			if (di >= 0) != (dj >= 0) {
-				t := dj / (dj - di)
-				cn++
-				if hn < maxClipVerts {
-					rest.x[hn] = jx + float32((ix-jx)*t)
-					hn++
-				}
-				if di > 0 {
+// flatRow rasterizes columns x0..x1 of row z of a flat triangle (every
+// vertex at one height), whose cells all have rows [smin, smax): the cuts
+// of splitX on x alone, the cell reduced to its vertex count.
+//
+// With symbolic set (see triangle), a cut point is not computed but stored
+// as -Inf, a value every later cut puts on the cell side (d > 0), where the
+// point itself always lies: a cut point of line c is within 13u·M of c (u =
+// 2^-24, M the largest magnitude of the coordinates and cut lines
+// involved) and the next line is at least cs - 8u·M beyond c, so with
+// 21u·M < cs the point is never on that line or beyond. A cut point is
+// compared with the next line only (it leaves the polygon there), so every
+// count and comparison is the computed polygon's. Then a polygon made by a
+// cut whose vertices other than cut points (originals) all lie beyond the
+// next line has its cut points in adjacent pairs, and that cut, and every
+// later one with the originals still beyond it, gives the polygon back
+// unchanged with the same count: those cells take the count without a pass
+// over the polygon.
+func (r *raster) flatRow(row *poly2, x0, x1, z int, smin, smax uint16, area uint8, symbolic bool) {
+	// Two buffers of x, one slot more than a polygon holds: a vertex
+	// beyond maxClipVerts is written to the last slot and not counted.
+	var bufs [2][maxClipVerts + 1]float32
+	cur, next := &bufs[0], &bufs[1]
+	n := min(row.n, maxClipVerts)
+	copy(cur[:n], row.x[:n])
+	base := z * r.h.Width
+	sentinel := float32(math.Inf(-1))
+	made := false                   // cur was made by a cut
+	steady := false                 // cur is a fixed point while minOrig > c
+	minOrig := float32(math.Inf(1)) // least original x of cur (made by a cut)
+	cn := 0
+	for x := x0; x <= x1 && n > 0; x++ {
+		c := r.cut(r.bmin.X, x)
+		if !steady || !(minOrig > c) {
+			steady = symbolic && made && minOrig > c
+			cn = 0
+			hn := 0
+			lo := float32(math.Inf(1))
+			jx := cur[n-1]
+			dj := c - jx
+			for i := 0; i < n; i++ {
+				ix := cur[i]
+				di := c - ix
+				if (di >= 0) != (dj >= 0) {
+					p := sentinel
+					if !symbolic {
+						t := dj / (dj - di)
+						p = jx + float32((ix-jx)*t)
+					}
+					next[hn] = p
+					hn += b2i(hn < maxClipVerts)
 					cn++
-				} else if di < 0 && hn < maxClipVerts {
-					rest.x[hn] = ix
-					hn++
+					if di > 0 {
+						cn++
+					} else if di < 0 {
+						next[hn] = ix
+						hn += b2i(hn < maxClipVerts)
+						lo = min(lo, ix)
+					}
+				} else {
+					if di >= 0 {
+						cn++
+					}
+					if di <= 0 {
+						next[hn] = ix
+						hn += b2i(hn < maxClipVerts)
+						lo = min(lo, ix)
+					}
 				}
-			} else {
-				if di >= 0 {
-					cn++
-				}
-				if di <= 0 && hn < maxClipVerts {
-					rest.x[hn] = ix
-					hn++
-				}
+				jx, dj = ix, di
 			}
-			jx, dj = ix, di
+			cn = min(cn, maxClipVerts)
+			cur, next = next, cur
+			n, minOrig, made = hn, lo, true
+		}
+		if cn >= 3 && x >= 0 {
+			r.h.addSpan(x+base, smin, smax, area, r.mergeThr)
 		}
 	}
-	rest.n = hn
-	return min(cn, maxClipVerts)
+}
+
+// b2i returns 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // cut returns the far side of cell k along an axis whose grid starts at o:
@@ -413,12 +460,17 @@ func (r *raster) triangle(v0, v1, v2 geom.Vec3, area uint8) {
 	// once.
 	flat := v0.Y == v1.Y && v1.Y == v2.Y
 	var flatMin, flatMax uint16
+	var symbolic bool // flatRow may leave cut points uncomputed
 	if flat {
 		var flatOK bool
 		flatMin, flatMax, flatOK = r.rows(v0.Y, v0.Y)
 		if !flatOK {
 			return // no cell of it has rows in the grid
 		}
+		// flatRow's bound 21u·M < cs, with M the largest |x| of the
+		// triangle and the grid (a cut point stays within the triangle's
+		// x range up to rounding), kept with a margin of 12: M <= cs·2^16.
+		symbolic = max(-tmin.X, tmax.X, -r.bmin.X, r.bmax.X) <= float32(r.cs*(1<<16))
 	}
 
 	in, rest := &r.tri[0], &r.tri[1]
@@ -451,13 +503,7 @@ func (r *raster) triangle(v0, v1, v2 geom.Vec3, area uint8) {
 		x1 = clampInt(x1, 0, w-1)
 		cur, next := row, spare
 		if flat {
-			for x := x0; x <= x1 && cur.n > 0; x++ {
-				cn := splitXFlat(cur, r.cut(r.bmin.X, x), next)
-				cur, next = next, cur
-				if cn >= 3 && x >= 0 {
-					h.addSpan(x+z*w, flatMin, flatMax, area, r.mergeThr)
-				}
-			}
+			r.flatRow(row, x0, x1, z, flatMin, flatMax, area, symbolic)
 			continue
 		}
 		for x := x0; x <= x1 && cur.n > 0; x++ {
