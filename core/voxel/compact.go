@@ -212,7 +212,22 @@ func (c *CompactHeightfield) linkSpans(graph []int32) {
 			for i := cell.Index; i < cell.Index+cell.Count; i++ {
 				s := &spans[i]
 				y, top := int(s.Y), int(s.Y)+int(s.H)
-				l0, l1, l2, l3 := link(ncs[0], y, top), link(ncs[1], y, top), link(ncs[2], y, top), link(ncs[3], y, top)
+				// Between two one-span columns the link test is symmetric,
+				// so the −x and −z links of a lone span are the mirror of
+				// what the neighbour's +x and +z links (made already, its
+				// column coming first) found: 0 both ways, or neither.
+				var l0, l3 uint32
+				if cell.Count == 1 && ncs[0].Count == 1 {
+					l0 = spans[ncs[0].Index].Con >> 16 & 0xff
+				} else {
+					l0 = link(ncs[0], y, top)
+				}
+				if cell.Count == 1 && ncs[3].Count == 1 {
+					l3 = spans[ncs[3].Index].Con >> 8 & 0xff
+				} else {
+					l3 = link(ncs[3], y, top)
+				}
+				l1, l2 := link(ncs[1], y, top), link(ncs[2], y, top)
 				s.Con = l0 | l1<<8 | l2<<16 | l3<<24
 				if graph != nil {
 					g := (*[4]int32)(graph[4*i : 4*i+4])

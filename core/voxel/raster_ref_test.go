@@ -341,6 +341,33 @@ func TestSpanGraph(t *testing.T) {
 		if compactDump(a) != compactDump(b) {
 			t.Fatalf("round %d: the heightfields differ", round)
 		}
+		// The links by the rule of BuildCompactHeightfield, as written.
+		for ci, cell := range a.Cells {
+			x, z := ci%g.Width, ci/g.Width
+			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+				s := a.Spans[i]
+				for d := range 4 {
+					want := NotConnected
+					nx, nz := x+DirOffsetX[d], z+DirOffsetZ[d]
+					if nx >= 0 && nz >= 0 && nx < g.Width && nz < g.Height {
+						nc := a.Cells[nx+nz*g.Width]
+						for k := 0; k < int(nc.Count); k++ {
+							ns := a.Spans[int(nc.Index)+k]
+							gap := min(int(s.Y)+int(s.H), int(ns.Y)+int(ns.H)) - max(int(s.Y), int(ns.Y))
+							if dy := int(ns.Y) - int(s.Y); gap >= height && dy <= climb && -dy <= climb {
+								if k <= MaxLinkLayer {
+									want = k
+								}
+								break
+							}
+						}
+					}
+					if got := s.Link(d); got != want {
+						t.Fatalf("round %d span %d direction %d: link %d, the rule says %d", round, i, d, got, want)
+					}
+				}
+			}
+		}
 		if !slices.Equal(graph, b.SpanGraph(nil)) {
 			t.Fatalf("round %d: graph differs from SpanGraph", round)
 		}
