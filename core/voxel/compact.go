@@ -92,11 +92,14 @@ func buildCompact(h *Heightfield, heightCells, climbCells int, graph []int32, wi
 		return nil, graph, fmt.Errorf("voxel: climbCells %d, want >= 0", climbCells)
 	}
 	w, ht := h.Width, h.Height
-	count := 0
-	for _, head := range h.heads {
-		for n := head; n >= 0; n = h.pool[n].next {
-			if h.pool[n].Area != AreaNull {
-				count++
+	count := h.walkable // known after FilterSpans
+	if count < 0 {
+		count = 0
+		for _, head := range h.heads {
+			for n := head; n >= 0; n = h.pool[n].next {
+				if h.pool[n].Area != AreaNull {
+					count++
+				}
 			}
 		}
 	}

@@ -46,6 +46,7 @@ func (h *Heightfield) FilterLowHangingWalkableObstacles(climbCells int) error {
 			prevTop = int(s.MaxRow)
 		}
 	}
+	h.walkable = -1
 	return nil
 }
 
@@ -96,6 +97,7 @@ func (h *Heightfield) FilterLedgeSpans(heightCells, climbCells int) error {
 			}
 		}
 	}
+	h.walkable = -1
 	return nil
 }
 
@@ -155,6 +157,7 @@ func (h *Heightfield) FilterWalkableLowHeightSpans(heightCells int) error {
 			}
 		}
 	}
+	h.walkable = -1
 	return nil
 }
 
@@ -178,6 +181,7 @@ func (h *Heightfield) FilterSpans(heightCells, climbCells int) error {
 	w, ht := h.Width, h.Height
 	heads, pool := h.heads, h.pool
 	off := [4]int{-1, w, 1, -w} // column index step of each direction
+	nwalk := 0 // spans left walkable
 	for z := 0; z < ht; z++ {
 		for x := 0; x < w; x++ {
 			ci := x + z*w
@@ -201,8 +205,10 @@ func (h *Heightfield) FilterSpans(heightCells, climbCells int) error {
 					}
 				}
 				s.Area = area
+				nwalk += b2i(area != AreaNull)
 			}
 		}
 	}
+	h.walkable = nwalk
 	return nil
 }

@@ -168,6 +168,11 @@ type Heightfield struct {
 	pool   []spanNode
 	free   int32 // head of the free list, -1 if empty
 	nspans int
+	// walkable is the number of spans with an area other than AreaNull
+	// when FilterSpans counted them and nothing changed since (every
+	// change of a span sets it to -1), else -1: compaction then need not
+	// count them again.
+	walkable int
 }
 
 // NewHeightfield returns an empty heightfield on grid g (validated).
@@ -203,6 +208,7 @@ func (h *Heightfield) Reset(g Grid) error {
 	h.pool = h.pool[:0]
 	h.free = -1
 	h.nspans = 0
+	h.walkable = -1
 	return nil
 }
 
@@ -249,6 +255,7 @@ func NewHeightfieldFromColumns(g Grid, columns [][]Span) (*Heightfield, error) {
 
 // setColumn replaces the (empty) column c by the sorted spans col.
 func (h *Heightfield) setColumn(c int, col []Span) {
+	h.walkable = -1
 	prev := int32(-1)
 	for _, s := range col {
 		n := h.alloc()
@@ -364,6 +371,7 @@ func (h *Heightfield) AddSpan(x, z, minRow, maxRow int, area uint8, mergeClimbCe
 
 // addSpan is AddSpan on column index c without checks.
 func (h *Heightfield) addSpan(c int, smin, smax uint16, area uint8, mergeThr int) {
+	h.walkable = -1
 	prev := int32(-1)
 	cur := h.heads[c]
 	for cur >= 0 {

@@ -286,6 +286,27 @@ func TestFilterSpansEqualsFilters(t *testing.T) {
 				}
 			}
 		}
+		// Compaction uses FilterSpans' count of walkable spans, until a
+		// span changes.
+		if round%2 == 1 {
+			x, z := rng.IntN(g.Width), rng.IntN(g.Height)
+			for _, h := range []*Heightfield{a, b} {
+				if err := h.AddSpan(x, z, 27, 29, 63, climb); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		ca, err := BuildCompactHeightfield(a, height, climb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cb, err := BuildCompactHeightfield(b, height, climb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if compactDump(ca) != compactDump(cb) {
+			t.Fatalf("round %d: compact heightfields differ", round)
+		}
 	}
 	if err := (*Heightfield)(nil).FilterSpans(1, 0); err == nil {
 		t.Error("FilterSpans on nil: no error")
