@@ -463,6 +463,10 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 	w, h := c.Width, c.Height
 	areas := c.Areas[:n]
 	nb = nb[:4*n]
+	if n > 0 && !noOneLayerShortcut && oneLayer(c) {
+		clear(layer[:n])
+		return 1, nil
+	}
 	reg := grow(s.reg, n)
 	s.reg = reg
 	for i := range reg {
@@ -715,6 +719,39 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 		count = 1
 	}
 	return count, nil
+}
+
+// noOneLayerShortcut turns oneLayer's shortcut off (for the test comparing
+// both ways).
+var noOneLayerShortcut = false
+
+// oneLayer reports whether c, with spans, surely splits into one layer:
+// no column holds two walkable spans, so no two sweep regions overlap, and
+// the walkable floors range over at most mergeRows rows (layerMergeFactor
+// times the walkable height) and fewer than layerHeightRangeRows. Then
+// §2.3 never stops a layer for its height range, and §2.4 merges every
+// layer with every other (none is more than mergeRows away, none
+// overlaps), so every walkable span is on layer 0, and so is every other
+// span (its first walkable neighbour's layer, or 0).
+func oneLayer(c *voxel.CompactHeightfield) bool {
+	mergeRows := min(max(c.WalkableHeightCells, 0), voxel.MaxSpanRow) * layerMergeFactor
+	lo, hi := int(voxel.MaxSpanRow)+1, -1
+	areas := c.Areas[:len(c.Spans)]
+	for _, cell := range c.Cells {
+		walkable := 0
+		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+			if areas[i] == voxel.AreaNull {
+				continue
+			}
+			walkable++
+			y := int(c.Spans[i].Y)
+			lo, hi = min(lo, y), max(hi, y)
+		}
+		if walkable > 1 {
+			return false
+		}
+	}
+	return hi < 0 || (hi-lo <= mergeRows && hi-lo < layerHeightRangeRows)
 }
 
 // buildViews fills views (len = number of layers) with the layers of c,

@@ -1031,3 +1031,61 @@ func BenchmarkSplitCity(b *testing.B) {
 	}
 	b.ReportMetric(float64(threadCPU()-t0)/float64(n), "cpu-ns/op")
 }
+
+// TestOneLayerShortcut splits the tiles of the test levels, the fuzz seeds
+// and hand-made flat heightfields with the one-layer shortcut and without
+// it: the same layers.
+func TestOneLayerShortcut(t *testing.T) {
+	var tiles []*voxel.CompactHeightfield
+	names := []string{"bridge.obj", "dungeon.obj"}
+	if !testing.Short() {
+		names = append(names, "city", "nav_test.obj")
+	}
+	for _, name := range names {
+		tiles = append(tiles, spantest.Tiles(t, name)...)
+	}
+	for seed := range 256 {
+		b := make([]byte, 600)
+		x := uint32(seed)*2654435761 + 1
+		for i := range b {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			b[i] = byte(x >> 3)
+		}
+		c := layRandomCHF(b)
+		tiles = append(tiles, c)
+		// One span a column at most, on floors 0..12 rows (walkable height
+		// 3: merge range 12), some not walkable: the shortcut's case.
+		flat := layRandomCHF(b)
+		for ci, cell := range flat.Cells {
+			for i := cell.Index; i < cell.Index+cell.Count; i++ {
+				flat.Spans[i].Y = uint16((ci*7 + int(i)) % 13)
+				if i > cell.Index {
+					flat.Areas[i] = voxel.AreaNull
+				}
+			}
+		}
+		tiles = append(tiles, flat)
+	}
+	short := 0
+	for ti, c := range tiles {
+		region.SetOneLayerShortcut(false)
+		want, wantLayer, err := region.SplitLayers(c, 0)
+		region.SetOneLayerShortcut(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gotLayer, err := region.SplitLayers(c, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) || !slices.Equal(gotLayer, wantLayer) {
+			t.Fatalf("tile %d: %d layers with the shortcut, %d without (span layers equal %v)", ti, len(got), len(want), slices.Equal(gotLayer, wantLayer))
+		}
+		if len(want) == 1 {
+			short++
+		}
+	}
+	t.Logf("%d of %d heightfields have one layer", short, len(tiles))
+}
