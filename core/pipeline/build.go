@@ -417,52 +417,11 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 		close(done)
 	}()
 
-	// The tiles are linked into the mesh in row-major order as soon as
-	// they and all before them are built, while the workers build the
-	// next ones: only the last tiles' linking is left for the end.
-	var mesh *navmesh.Mesh
-	if !opt.SpansOnly {
-		mesh = navmesh.NewMesh()
-	}
-	runtime.LockOSThread() // for the link stage's thread clock
-	defer runtime.UnlockOSThread()
-	_, cpuClock := threadCPUTime()
-	built := make([]bool, total)
-	linked := 0 // the tiles before it are linked
-	var linkErr error
-	link := func() {
-		for linked < total && built[linked] && errs[linked] == nil && linkErr == nil {
-			r := &results[linked]
-			if mesh != nil && r.WalkableSpans > 0 {
-				if err := ctx.Err(); err != nil {
-					linkErr = fmt.Errorf("pipeline: build cancelled while linking tiles: %w", err)
-					return
-				}
-				clock := stageClock{times: &r.Times, cpu: cpuClock}
-				clock.start()
-				for li := range r.Layers {
-					if _, err := mesh.AddTile(r.Layers[li].Data); err != nil {
-						linkErr = fmt.Errorf("pipeline: tile (%d, %d) layer %d: %w", r.TX, r.TZ, r.Layers[li].Layer, err)
-						return
-					}
-				}
-				clock.lap(StageLink)
-				if r.Stages != nil {
-					r.Stages.Times = r.Times
-				}
-			}
-			linked++
-		}
-	}
 	finished := 0
-	for i := range done {
+	for range done {
 		finished++
-		built[i] = true
-		if !stop.Load() {
-			link()
-			if opt.Progress != nil {
-				opt.Progress(finished, total)
-			}
+		if opt.Progress != nil && !stop.Load() {
+			opt.Progress(finished, total)
 		}
 	}
 	// Every worker has returned: results and errs are complete for every
@@ -479,17 +438,35 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 		}
 		return fmt.Errorf("pipeline: build cancelled after %d of %d tiles: %w", finished, total, err)
 	}
-	link()
-	if linkErr != nil {
-		return linkErr
+	if !opt.SpansOnly {
+		b.Mesh = navmesh.NewMesh()
 	}
-	b.Mesh = mesh
+	runtime.LockOSThread() // for the link stage's thread clock
+	defer runtime.UnlockOSThread()
+	_, cpuClock := threadCPUTime()
 	for i := range results {
 		r := &results[i]
-		b.StageTotals.add(&r.Times)
 		if r.WalkableSpans == 0 {
+			b.StageTotals.add(&r.Times)
 			continue
 		}
+		if b.Mesh != nil {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("pipeline: build cancelled while linking tiles: %w", err)
+			}
+			clock := stageClock{times: &r.Times, cpu: cpuClock}
+			clock.start()
+			for li := range r.Layers {
+				if _, err := b.Mesh.AddTile(r.Layers[li].Data); err != nil {
+					return fmt.Errorf("pipeline: tile (%d, %d) layer %d: %w", r.TX, r.TZ, r.Layers[li].Layer, err)
+				}
+			}
+			clock.lap(StageLink)
+			if r.Stages != nil {
+				r.Stages.Times = r.Times
+			}
+		}
+		b.StageTotals.add(&r.Times)
 		b.Tiles = append(b.Tiles, *r)
 		b.SpanCount += spans[i]
 		b.WalkableSpans += r.WalkableSpans
