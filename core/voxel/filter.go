@@ -101,6 +101,24 @@ func (h *Heightfield) FilterLedgeSpans(heightCells, climbCells int) error {
 	return nil
 }
 
+// flatAround reports whether the four neighbour columns of column ci (in
+// the grid) each hold one span, with the given floor: then a span there
+// with that floor and at least the walkable height above it is no ledge
+// (isLedge: no drop below a neighbour, whose first span starts below the
+// floor; every neighbour counts, at the same floor).
+func (h *Heightfield) flatAround(ci int, off *[4]int, floor uint16) bool {
+	for d := range 4 {
+		m := h.heads[ci+off[d]]
+		if m < 0 {
+			return false
+		}
+		if nn := &h.pool[m]; nn.next >= 0 || nn.MaxRow != floor {
+			return false
+		}
+	}
+	return true
+}
+
 // isLedge reports whether the span with the given floor and ceiling in
 // column ci, whose four neighbour columns ci+off[d] are in the grid, is a
 // ledge (FilterLedgeSpans' rule).
@@ -200,7 +218,7 @@ func (h *Heightfield) FilterSpans(heightCells, climbCells int) error {
 				if area != AreaNull {
 					ceiling := h.ceilingOf(n)
 					if ceiling-int(s.MaxRow) < heightCells || edge ||
-						h.isLedge(ci, &off, int(s.MaxRow), ceiling, heightCells, climbCells) {
+						!h.flatAround(ci, &off, s.MaxRow) && h.isLedge(ci, &off, int(s.MaxRow), ceiling, heightCells, climbCells) {
 						area = AreaNull
 					}
 				}
