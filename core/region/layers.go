@@ -808,24 +808,24 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 		v.Areas, v.Links = grow(v.Areas, m), grow(v.Links, 4*m)
 	}
 	w := c.Width
-	for ci, cell := range c.Cells {
-		if cell.Count == 0 {
-			continue
-		}
-		x, z := uint16(ci%w), uint16(ci/w)
-		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-			l := layer[i]
-			v := &views[l]
-			k := local[i]
-			v.X[k], v.Z[k], v.Y[k], v.Areas[k] = x, z, c.Spans[i].Y, c.Areas[i]
-			out := v.Links[4*k : 4*k+4 : 4*k+4]
-			in := nb[4*i : 4*i+4 : 4*i+4]
-			for d, j := range in {
-				lk := int32(-1)
-				if j >= 0 && layer[j] == l {
-					lk = local[j]
+	spans, areas := c.Spans[:n], c.Areas[:n]
+	for z := range c.Height {
+		row := c.Cells[z*w : (z+1)*w]
+		for x, cell := range row {
+			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+				l := layer[i]
+				v := &views[l]
+				k := local[i]
+				v.X[k], v.Z[k], v.Y[k], v.Areas[k] = uint16(x), uint16(z), spans[i].Y, areas[i]
+				out := v.Links[4*k : 4*k+4 : 4*k+4]
+				in := nb[4*i : 4*i+4 : 4*i+4]
+				for d, j := range in {
+					lk := int32(-1)
+					if j >= 0 && layer[j] == l {
+						lk = local[j]
+					}
+					out[d] = lk
 				}
-				out[d] = lk
 			}
 		}
 	}
