@@ -199,7 +199,7 @@ func (h *Heightfield) FilterSpans(heightCells, climbCells int) error {
 	w, ht := h.Width, h.Height
 	heads, pool := h.heads, h.pool
 	off := [4]int{-1, w, 1, -w} // column index step of each direction
-	nwalk := 0 // spans left walkable
+	nwalk := 0                  // spans left walkable
 	for z := 0; z < ht; z++ {
 		for x := 0; x < w; x++ {
 			ci := x + z*w
