@@ -380,9 +380,16 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 	results := make([]TileBuild, total)
 	spans := make([]int, total) // open spans of each tile (before Take)
 	errs := make([]error, total)
-	var next atomic.Int64 // the next tile index to take
-	var stop atomic.Bool  // set on cancellation or the first error
-	done := make(chan int, total)
+	var next atomic.Int64     // the next tile index to take
+	var stop atomic.Bool      // set on cancellation or the first error
+	var finished atomic.Int64 // tiles built (successfully or not)
+	// Only a progress report needs to hear of every tile: without one the
+	// workers never wake this goroutine, which would take a core from them
+	// (and, the workers being locked to their threads, a thread switch).
+	var done chan int
+	if opt.Progress != nil {
+		done = make(chan int, total)
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -408,22 +415,27 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 					errs[i] = fmt.Errorf("pipeline: tile (%d, %d): %w", r.TX, r.TZ, err)
 					stop.Store(true)
 				}
-				done <- i
+				finished.Add(1)
+				if done != nil {
+					done <- i
+				}
 			}
 		}()
 	}
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-
-	finished := 0
-	for range done {
-		finished++
-		if opt.Progress != nil && !stop.Load() {
-			opt.Progress(finished, total)
+	if done != nil {
+		go func() {
+			wg.Wait()
+			close(done)
+		}()
+		reported := 0
+		for range done {
+			reported++
+			if !stop.Load() {
+				opt.Progress(reported, total)
+			}
 		}
 	}
+	wg.Wait()
 	// Every worker has returned: results and errs are complete for every
 	// tile taken.
 	for _, err := range errs {
@@ -431,12 +443,12 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 			return err
 		}
 	}
-	if finished < total {
+	if n := int(finished.Load()); n < total {
 		err := ctx.Err()
 		if err == nil {
 			err = context.Canceled
 		}
-		return fmt.Errorf("pipeline: build cancelled after %d of %d tiles: %w", finished, total, err)
+		return fmt.Errorf("pipeline: build cancelled after %d of %d tiles: %w", n, total, err)
 	}
 	if !opt.SpansOnly {
 		b.Mesh = navmesh.NewMesh()
