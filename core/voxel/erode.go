@@ -72,13 +72,18 @@ func (c *CompactHeightfield) erosionDistances(graph []int32, dst []uint8) []uint
 		}
 		dist[i] = uint8(v)
 	}
+	// A span at 0 cannot go lower: its relaxations are skipped.
 	for i := range n {
-		relax(i, 0, 3) // (-1,0) then (-1,-1)
-		relax(i, 3, 2) // (0,-1) then (1,-1)
+		if dist[i] != 0 {
+			relax(i, 0, 3) // (-1,0) then (-1,-1)
+			relax(i, 3, 2) // (0,-1) then (1,-1)
+		}
 	}
 	for i := n - 1; i >= 0; i-- {
-		relax(i, 2, 1) // (1,0) then (1,1)
-		relax(i, 1, 0) // (0,1) then (-1,1)
+		if dist[i] != 0 {
+			relax(i, 2, 1) // (1,0) then (1,1)
+			relax(i, 1, 0) // (0,1) then (-1,1)
+		}
 	}
 	return dist
 }
