@@ -371,6 +371,28 @@ func (h *Heightfield) AddSpan(x, z, minRow, maxRow int, area uint8, mergeClimbCe
 
 // addSpan is AddSpan on column index c without checks.
 func (h *Heightfield) addSpan(c int, smin, smax uint16, area uint8, mergeThr int) {
+	if !h.raiseLowest(c, smin, smax, area) {
+		h.mergeSpan(c, smin, smax, area, mergeThr)
+	}
+}
+
+// raiseLowest is addSpan's commonest case, small enough to inline into
+// rasterization's loops: when [smin, smax) lies within the lowest span of
+// column c, that span is the whole merge (see mergeSpan) and only its area
+// rises to area. It reports whether that was the case.
+func (h *Heightfield) raiseLowest(c int, smin, smax uint16, area uint8) bool {
+	if head := h.heads[c]; head >= 0 {
+		if s := &h.pool[head]; s.MinRow <= smin && smax <= s.MaxRow {
+			s.Area = max(area, s.Area)
+			h.walkable = -1
+			return true
+		}
+	}
+	return false
+}
+
+// mergeSpan is addSpan walking up the column.
+func (h *Heightfield) mergeSpan(c int, smin, smax uint16, area uint8, mergeThr int) {
 	h.walkable = -1
 	prev := int32(-1)
 	cur := h.heads[c]

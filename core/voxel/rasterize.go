@@ -419,8 +419,8 @@ func (r *raster) flatRow(row *poly2, x0, x1, z int, smin, smax uint16, area uint
 			cur, next = next, cur
 			n, minOrig, made = hn, lo, true
 		}
-		if cn >= 3 && x >= 0 {
-			r.h.addSpan(x+base, smin, smax, area, r.mergeThr)
+		if cn >= 3 && x >= 0 && !r.h.raiseLowest(x+base, smin, smax, area) { // addSpan, its commonest case inlined
+			r.h.mergeSpan(x+base, smin, smax, area, r.mergeThr)
 		}
 	}
 }
