@@ -179,7 +179,7 @@ func TestLayerFirstVsGeneral(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				gen, err := buildTileMesh(&b.Settings, at, tb.Spans, tb.ErodedAreas, nil, &scratch, nil, true)
+				gen, err := buildTileMesh(&b.Settings, at, tb.Spans, tb.ErodedAreas, nil, &scratch, nil, true, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -63,8 +63,10 @@ func (st Stage) String() string {
 	return fmt.Sprintf("Stage(%d)", int(st))
 }
 
-// StageTimes holds one wall-clock duration per Stage. Timings are measured
-// for reports only: no result depends on them.
+// StageTimes holds one duration per Stage: CPU time of the thread that ran
+// the stage where the platform gives it (BuildLevel and BuildSolo on Linux,
+// whose workers are locked to their threads), else wall-clock time.
+// Timings are measured for reports only: no result depends on them.
 type StageTimes [NumStages]time.Duration
 
 // Total returns the sum of all stage durations.
@@ -87,22 +89,38 @@ func (t *StageTimes) add(u *StageTimes) {
 }
 
 // stageClock measures consecutive stages into times (nil: no clock reads).
+// With cpu set it reads the calling thread's CPU time (threadCPUTime), which
+// is only meaningful on a goroutine locked to its thread (Build.run's
+// workers); otherwise the wall clock.
 type stageClock struct {
 	times *StageTimes
-	t0    time.Time
+	cpu   bool
+	t0    time.Duration
+}
+
+// wallBase is the origin of the wall readings of stageClock.
+var wallBase = time.Now()
+
+func (c *stageClock) now() time.Duration {
+	if c.cpu {
+		if d, ok := threadCPUTime(); ok {
+			return d
+		}
+	}
+	return time.Since(wallBase)
 }
 
 func (c *stageClock) start() {
 	if c.times != nil {
-		c.t0 = time.Now()
+		c.t0 = c.now()
 	}
 }
 
 // lap charges the time since the last start or lap to stage st.
 func (c *stageClock) lap(st Stage) {
 	if c.times != nil {
-		now := time.Now()
-		c.times[st] += now.Sub(c.t0)
+		now := c.now()
+		c.times[st] += now - c.t0
 		c.t0 = now
 	}
 }
@@ -362,15 +380,27 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 	results := make([]TileBuild, total)
 	spans := make([]int, total) // open spans of each tile (before Take)
 	errs := make([]error, total)
-	var next atomic.Int64 // the next tile index to take
-	var stop atomic.Bool  // set on cancellation or the first error
-	done := make(chan int, total)
+	var next atomic.Int64     // the next tile index to take
+	var stop atomic.Bool      // set on cancellation or the first error
+	var finished atomic.Int64 // tiles built (successfully or not)
+	// Only a progress report needs to hear of every tile: without one the
+	// workers never wake this goroutine, which would take a core from them
+	// (and, the workers being locked to their threads, a thread switch).
+	var done chan int
+	if opt.Progress != nil {
+		done = make(chan int, total)
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// Locked to its thread, the worker can time its stages in
+			// thread CPU time (stageClock), unaffected by other load.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			var scratch Scratch
+			_, scratch.threadClock = threadCPUTime()
 			for !stop.Load() {
 				if ctx.Err() != nil {
 					stop.Store(true)
@@ -385,22 +415,27 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 					errs[i] = fmt.Errorf("pipeline: tile (%d, %d): %w", r.TX, r.TZ, err)
 					stop.Store(true)
 				}
-				done <- i
+				finished.Add(1)
+				if done != nil {
+					done <- i
+				}
 			}
 		}()
 	}
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-
-	finished := 0
-	for range done {
-		finished++
-		if opt.Progress != nil && !stop.Load() {
-			opt.Progress(finished, total)
+	if done != nil {
+		go func() {
+			wg.Wait()
+			close(done)
+		}()
+		reported := 0
+		for range done {
+			reported++
+			if !stop.Load() {
+				opt.Progress(reported, total)
+			}
 		}
 	}
+	wg.Wait()
 	// Every worker has returned: results and errs are complete for every
 	// tile taken.
 	for _, err := range errs {
@@ -408,16 +443,19 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 			return err
 		}
 	}
-	if finished < total {
+	if n := int(finished.Load()); n < total {
 		err := ctx.Err()
 		if err == nil {
 			err = context.Canceled
 		}
-		return fmt.Errorf("pipeline: build cancelled after %d of %d tiles: %w", finished, total, err)
+		return fmt.Errorf("pipeline: build cancelled after %d of %d tiles: %w", n, total, err)
 	}
 	if !opt.SpansOnly {
 		b.Mesh = navmesh.NewMesh()
 	}
+	runtime.LockOSThread() // for the link stage's thread clock
+	defer runtime.UnlockOSThread()
+	_, cpuClock := threadCPUTime()
 	for i := range results {
 		r := &results[i]
 		if r.WalkableSpans == 0 {
@@ -428,7 +466,7 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("pipeline: build cancelled while linking tiles: %w", err)
 			}
-			clock := stageClock{times: &r.Times}
+			clock := stageClock{times: &r.Times, cpu: cpuClock}
 			clock.start()
 			for li := range r.Layers {
 				if _, err := b.Mesh.AddTile(r.Layers[li].Data); err != nil {
@@ -472,7 +510,8 @@ func buildTile(set *NavSettings, opt BuildOptions, i int, scratch *Scratch, r *T
 	}
 	r.Spans = chf
 	if !opt.SpansOnly {
-		tm, err := buildTileMesh(set, at, chf, r.ErodedAreas, nil, scratch, &stageClock{times: &r.Times}, false)
+		// job has just made chf with scratch: scratch.graph is its span graph.
+		tm, err := buildTileMesh(set, at, chf, r.ErodedAreas, nil, scratch, &stageClock{times: &r.Times, cpu: scratch.threadClock}, false, scratch.graph)
 		if err != nil {
 			return err
 		}

@@ -215,7 +215,7 @@ func BuildTileMesh(s *NavSettings, at TilePlace, chf *voxel.CompactHeightfield, 
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	return buildTileMesh(s, at, chf, eroded, areas, scratch, nil, false)
+	return buildTileMesh(s, at, chf, eroded, areas, scratch, nil, false, nil)
 }
 
 // withAreas returns chf with its areas replaced by areas (a shallow copy;
@@ -252,8 +252,10 @@ func checkPlace(at *TilePlace, g *voxel.Grid) error {
 
 // buildTileMesh is BuildTileMesh on valid settings; clock (nil: none)
 // charges the stages' durations, and general forces the general path (for
-// the tests comparing the two paths).
-func buildTileMesh(s *NavSettings, at TilePlace, chf *voxel.CompactHeightfield, eroded, areas []uint8, scratch *Scratch, clock *stageClock, general bool) (*TileMesh, error) {
+// the tests comparing the two paths). graph, when not nil, is chf's span
+// graph (voxel.BuildCompactHeightfieldGraph's), which the layer split then
+// does not make again.
+func buildTileMesh(s *NavSettings, at TilePlace, chf *voxel.CompactHeightfield, eroded, areas []uint8, scratch *Scratch, clock *stageClock, general bool, graph []int32) (*TileMesh, error) {
 	c, err := withAreas(chf, areas)
 	if err != nil {
 		return nil, err
@@ -273,7 +275,7 @@ func buildTileMesh(s *NavSettings, at TilePlace, chf *voxel.CompactHeightfield, 
 	}
 	clock.start()
 	if s.LayerFirst() && !general {
-		return layerFirstMesh(s, at, split, c.Areas, scratch, clock)
+		return layerFirstMesh(s, at, split, c.Areas, scratch, clock, graph)
 	}
 
 	// The general path.
@@ -317,9 +319,17 @@ func buildTileMesh(s *NavSettings, at TilePlace, chf *voxel.CompactHeightfield, 
 
 // layerFirstMesh is the layer-first path of buildTileMesh: c is the
 // heightfield with the areas the split is decided on (after erosion),
-// areas the areas in force (one per span, checked).
-func layerFirstMesh(s *NavSettings, at TilePlace, c *voxel.CompactHeightfield, areas []uint8, scratch *Scratch, clock *stageClock) (*TileMesh, error) {
-	views, spanLayer, err := region.SplitLayers(c, c.BorderCells)
+// areas the areas in force (one per span, checked), graph c's span graph
+// or nil.
+func layerFirstMesh(s *NavSettings, at TilePlace, c *voxel.CompactHeightfield, areas []uint8, scratch *Scratch, clock *stageClock, graph []int32) (*TileMesh, error) {
+	var views []region.LayerView
+	var spanLayer []uint8
+	var err error
+	if graph != nil {
+		views, spanLayer, err = scratch.splitter.SplitGraph(c, c.BorderCells, graph)
+	} else {
+		views, spanLayer, err = scratch.splitter.Split(c, c.BorderCells)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -8,16 +8,22 @@ import (
 )
 
 // Scratch holds memory reused between BuildTileSpans and BuildTileMesh
-// calls: the solid heightfield, the triangle list, the erosion distances, the
-// labels and the areas of a layer. Reuse never changes a result. A Scratch is
-// not safe for concurrent use; give each goroutine its own. The zero value is
-// ready to use.
+// calls: the solid heightfield, the triangle list, the span graph, the
+// erosion distances, the layer views, the labels and the areas of a layer. Reuse never changes
+// a result. A Scratch is not safe for concurrent use; give each goroutine
+// its own. The zero value is ready to use.
 type Scratch struct {
 	hf        voxel.Heightfield
 	tris      []int32
 	dist      []uint8
 	labels    region.Labels
 	viewAreas []uint8
+	splitter  region.Splitter // the layer-first path's views
+	graph     []int32         // the span graph of the last compact heightfield tileSpans made
+
+	// threadClock is set by Build.run's workers, locked to their threads:
+	// their stages are timed in thread CPU time (stageClock).
+	threadClock bool
 }
 
 // BuildTileSpans runs steps 1-3 of build3d-runtime.md for tile (tx, tz) of
@@ -92,7 +98,7 @@ func tileSpans(s *NavSettings, src *Source, g voxel.Grid, gx0, gz0 int, scratch 
 	if scratch == nil {
 		scratch = &Scratch{}
 	}
-	clock := stageClock{times: times}
+	clock := stageClock{times: times, cpu: scratch.threadClock}
 	clock.start()
 	hf := &scratch.hf
 	if err := hf.Reset(g); err != nil {
@@ -125,14 +131,8 @@ func tileSpans(s *NavSettings, src *Source, g voxel.Grid, gx0, gz0 int, scratch 
 	}
 	clock.lap(StageRasterize)
 
-	// Step 2: filters and compaction.
-	if err := hf.FilterLowHangingWalkableObstacles(climb); err != nil {
-		return nil, err
-	}
-	if err := hf.FilterLedgeSpans(height, climb); err != nil {
-		return nil, err
-	}
-	if err := hf.FilterWalkableLowHeightSpans(height); err != nil {
+	// Step 2: filters (the three in one pass) and compaction.
+	if err := hf.FilterSpans(height, climb); err != nil {
 		return nil, err
 	}
 	clock.lap(StageFilter)
@@ -142,10 +142,11 @@ func tileSpans(s *NavSettings, src *Source, g voxel.Grid, gx0, gz0 int, scratch 
 		}
 		clock.start() // the copy is not part of a stage
 	}
-	chf, err := voxel.BuildCompactHeightfield(hf, height, climb)
+	chf, graph, err := voxel.BuildCompactHeightfieldGraph(hf, height, climb, scratch.graph)
 	if err != nil {
 		return nil, err
 	}
+	scratch.graph = graph
 	clock.lap(StageCompact)
 
 	// Step 3: erosion and build-time volumes.
@@ -153,7 +154,7 @@ func tileSpans(s *NavSettings, src *Source, g voxel.Grid, gx0, gz0 int, scratch 
 		keep.PreErosionAreas = slices.Clone(chf.Areas)
 		clock.start()
 	}
-	if scratch.dist, err = chf.ErodeWalkableArea(s.WalkableRadiusCells(), scratch.dist); err != nil {
+	if scratch.dist, err = chf.ErodeWalkableAreaGraph(s.WalkableRadiusCells(), graph, scratch.dist); err != nil {
 		return nil, err
 	}
 	clock.lap(StageErode)

@@ -43,6 +43,7 @@ package region
 
 import (
 	"fmt"
+	"math/bits"
 	"sync"
 
 	"navviz/core/voxel"
@@ -118,68 +119,128 @@ func checkCompact(c *voxel.CompactHeightfield) error {
 // nb (grown as needed): nb[4*i+d] is the index of the span linked from span
 // i in direction d, or -1.
 func spanLinks(c *voxel.CompactHeightfield, nb []int32) ([]int32, error) {
+	if err := checkCells(c); err != nil {
+		return nb, err
+	}
+	nb = grow(nb, 4*len(c.Spans))
+	return nb, linkGraph(c, nb)
+}
+
+// checkCells checks c's grid, cells and areas (checkCompact without the
+// links).
+func checkCells(c *voxel.CompactHeightfield) error {
 	if c == nil {
-		return nb, fmt.Errorf("region: nil compact heightfield")
+		return fmt.Errorf("region: nil compact heightfield")
 	}
 	w, h := c.Width, c.Height
 	if w < 1 || h < 1 || w > voxel.MaxGridSide || h > voxel.MaxGridSide {
-		return nb, fmt.Errorf("region: compact heightfield of %d x %d columns, want 1..%d each", w, h, voxel.MaxGridSide)
+		return fmt.Errorf("region: compact heightfield of %d x %d columns, want 1..%d each", w, h, voxel.MaxGridSide)
 	}
 	if len(c.Cells) != w*h {
-		return nb, fmt.Errorf("region: compact heightfield has %d cells for %d x %d columns", len(c.Cells), w, h)
+		return fmt.Errorf("region: compact heightfield has %d cells for %d x %d columns", len(c.Cells), w, h)
 	}
 	if len(c.Areas) != len(c.Spans) {
-		return nb, fmt.Errorf("region: compact heightfield has %d areas for %d spans", len(c.Areas), len(c.Spans))
+		return fmt.Errorf("region: compact heightfield has %d areas for %d spans", len(c.Areas), len(c.Spans))
 	}
 	if len(c.Spans) >= 1<<30 {
-		return nb, fmt.Errorf("region: compact heightfield has %d spans, want below 2^30", len(c.Spans))
+		return fmt.Errorf("region: compact heightfield has %d spans, want below 2^30", len(c.Spans))
 	}
 	next := uint64(0)
 	for ci, cell := range c.Cells {
 		if uint64(cell.Index) != next {
-			return nb, fmt.Errorf("region: cell (%d, %d) starts at span %d, want %d (spans in column order)", ci%w, ci/w, cell.Index, next)
+			return fmt.Errorf("region: cell (%d, %d) starts at span %d, want %d (spans in column order)", ci%w, ci/w, cell.Index, next)
 		}
 		next += uint64(cell.Count)
 		if next > uint64(len(c.Spans)) {
-			return nb, fmt.Errorf("region: cell (%d, %d) runs to span %d of %d", ci%w, ci/w, next, len(c.Spans))
+			return fmt.Errorf("region: cell (%d, %d) runs to span %d of %d", ci%w, ci/w, next, len(c.Spans))
 		}
 	}
 	if next != uint64(len(c.Spans)) {
-		return nb, fmt.Errorf("region: cells cover %d of %d spans", next, len(c.Spans))
+		return fmt.Errorf("region: cells cover %d of %d spans", next, len(c.Spans))
 	}
-	nb = grow(nb, 4*len(c.Spans))
+	return nil
+}
+
+// checkGraph checks that graph has four entries per span of c, each -1 or
+// a span index (what the partitions need to never read outside c; a graph
+// that is not c's gives wrong results, never a panic).
+func checkGraph(c *voxel.CompactHeightfield, graph []int32) error {
+	n := len(c.Spans)
+	if len(graph) != 4*n {
+		return fmt.Errorf("region: span graph of %d entries for %d spans, want %d", len(graph), n, 4*n)
+	}
+	// The largest entry plus one, without a branch per entry.
+	hi := uint32(0)
+	for _, g := range graph {
+		hi = max(hi, uint32(g+1))
+	}
+	if hi > uint32(n) {
+		return fmt.Errorf("region: span graph links to span %d of %d", int32(hi-1), n)
+	}
+	return nil
+}
+
+// linkGraph fills nb (4 per span of c, checked by checkCells) with c's span
+// graph, checking every link.
+func linkGraph(c *voxel.CompactHeightfield, nb []int32) error {
+	w, h := c.Width, c.Height
 	cells, spans := c.Cells, c.Spans
-	off := [4]int{-1, w, 1, -w} // column index offset of each direction
 	for z := 0; z < h; z++ {
 		for x := 0; x < w; x++ {
 			ci := x + z*w
-			inside := x > 0 && z > 0 && x < w-1 && z < h-1
 			cell := cells[ci]
+			if cell.Count == 0 {
+				continue
+			}
+			// The neighbour columns, looked up once for the column's spans;
+			// one outside the grid stays empty, so any link into it fails
+			// the count test of link.
+			var ncs [4]voxel.CompactCell
+			if x > 0 {
+				ncs[0] = cells[ci-1]
+			}
+			if z < h-1 {
+				ncs[1] = cells[ci+w]
+			}
+			if x < w-1 {
+				ncs[2] = cells[ci+1]
+			}
+			if z > 0 {
+				ncs[3] = cells[ci-w]
+			}
 			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
 				con := spans[i].Con
-				l4 := nb[4*i : 4*i+4 : 4*i+4]
+				l4 := (*[4]int32)(nb[4*i : 4*i+4])
+				var bad uint32 // bit d: direction d links past its column
 				for d := range 4 {
 					l := con >> (8 * uint(d)) & 0xff
-					if l == voxel.NotConnected {
-						l4[d] = -1
-						continue
-					}
-					if !inside {
-						if nx, nz := x+dirX[d], z+dirZ[d]; nx < 0 || nz < 0 || nx >= w || nz >= h {
-							return nb, fmt.Errorf("region: span %d of column (%d, %d) links out of the grid in direction %d", i, x, z, d)
+					v := int32(-1)
+					if l != voxel.NotConnected {
+						v = int32(ncs[d].Index + l)
+						if l >= ncs[d].Count {
+							bad |= 1 << d
 						}
 					}
-					ncell := cells[ci+off[d]]
-					if l >= ncell.Count {
-						return nb, fmt.Errorf("region: span %d of column (%d, %d) links in direction %d to span %d of a column of %d",
-							i, x, z, d, l, ncell.Count)
-					}
-					l4[d] = int32(ncell.Index + l)
+					l4[d] = v
+				}
+				if bad != 0 {
+					return linkError(c, i, x, z, bits.TrailingZeros32(bad))
 				}
 			}
 		}
 	}
-	return nb, nil
+	return nil
+}
+
+// linkError describes the bad link of span i of column (x, z) in
+// direction d: out of the grid, or past the neighbour column's spans.
+func linkError(c *voxel.CompactHeightfield, i, x, z, d int) error {
+	nx, nz := x+dirX[d], z+dirZ[d]
+	if nx < 0 || nz < 0 || nx >= c.Width || nz >= c.Height {
+		return fmt.Errorf("region: span %d of column (%d, %d) links out of the grid in direction %d", i, x, z, d)
+	}
+	return fmt.Errorf("region: span %d of column (%d, %d) links in direction %d to span %d of a column of %d",
+		i, x, z, d, c.Spans[i].Link(d), c.Cells[nx+nz*c.Width].Count)
 }
 
 // checkArgs validates the common arguments of Watershed and Monotone and

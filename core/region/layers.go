@@ -99,6 +99,16 @@ func (v *LayerView) Validate() error {
 	if err := v.check(); err != nil {
 		return err
 	}
+	// The largest column, without a branch per span; only a bad view is
+	// scanned again for the error.
+	mx, mz := uint16(0), uint16(0)
+	for k := range v.X {
+		mx = max(mx, v.X[k])
+		mz = max(mz, v.Z[k])
+	}
+	if int(mx) < v.Width && int(mz) < v.Height {
+		return nil
+	}
 	for k := range v.Index {
 		if int(v.X[k]) >= v.Width || int(v.Z[k]) >= v.Height {
 			return fmt.Errorf("region: layer view span %d in column (%d, %d), outside %d x %d", k, v.X[k], v.Z[k], v.Width, v.Height)
@@ -132,9 +142,17 @@ func (v *LayerView) check() error {
 		return fmt.Errorf("region: layer view of %d spans has %d X, %d Z, %d Y, %d Areas and %d Links, want %d each and %d Links",
 			n, len(v.X), len(v.Z), len(v.Y), len(v.Areas), len(v.Links), n, 4*n)
 	}
-	for i, l := range v.Links {
-		if uint32(l+1) > uint32(n) { // l < -1 || l >= n
-			return fmt.Errorf("region: layer view span %d links in direction %d to %d, want -1..%d", i/4, i%4, l, n-1)
+	// The largest uint32(l+1) over the links, without a branch per link;
+	// only a bad view is scanned again for the error.
+	hi := uint32(0)
+	for _, l := range v.Links {
+		hi = max(hi, uint32(l+1))
+	}
+	if hi > uint32(n) {
+		for i, l := range v.Links {
+			if uint32(l+1) > uint32(n) { // l < -1 || l >= n
+				return fmt.Errorf("region: layer view span %d links in direction %d to %d, want -1..%d", i/4, i%4, l, n-1)
+			}
 		}
 	}
 	return nil
@@ -164,7 +182,68 @@ func SplitLayers(c *voxel.CompactHeightfield, borderCells int) (views []LayerVie
 		return nil, nil, err
 	}
 	views = make([]LayerView, count)
-	s.buildViews(c, s.nb, spanLayer, borderCells, views)
+	s.buildViews(c, s.nb, spanLayer, borderCells, views, false)
+	return views, spanLayer, nil
+}
+
+// Splitter splits compact heightfields into height layers as SplitLayers
+// does, reusing its memory from one call to the next: the views Split
+// returns are overwritten by its next call (the span layers it returns are
+// new memory). The zero value is ready to use. A Splitter is not safe for
+// concurrent use.
+type Splitter struct {
+	s     layerScratch
+	views []LayerView
+}
+
+// Split is SplitLayers(c, borderCells) with the views in sp's memory.
+func (sp *Splitter) Split(c *voxel.CompactHeightfield, borderCells int) (views []LayerView, spanLayer []uint8, err error) {
+	if sp == nil {
+		return nil, nil, fmt.Errorf("region: Split on a nil Splitter")
+	}
+	if sp.s.nb, err = checkArgs("SplitLayers", c, sp.s.nb, borderCells, 0, 0); err != nil {
+		return nil, nil, err
+	}
+	return sp.split(c, sp.s.nb, borderCells, true)
+}
+
+// SplitGraph is Split given c's span graph (voxel.CompactHeightfield's
+// SpanGraph, or what voxel.BuildCompactHeightfieldGraph returned with c),
+// which it does not make again: the graph must have four entries per span,
+// each -1 or a span index; one that is not c's gives wrong layers, never a
+// panic. graph is only read.
+func (sp *Splitter) SplitGraph(c *voxel.CompactHeightfield, borderCells int, graph []int32) (views []LayerView, spanLayer []uint8, err error) {
+	if sp == nil {
+		return nil, nil, fmt.Errorf("region: SplitGraph on a nil Splitter")
+	}
+	if err := checkCells(c); err != nil {
+		return nil, nil, err
+	}
+	if borderCells < 0 || 2*borderCells >= c.Width || 2*borderCells >= c.Height {
+		return nil, nil, fmt.Errorf("region: SplitGraph borderCells %d, want 0 <= borderCells and 2*borderCells below the grid's %d x %d columns",
+			borderCells, c.Width, c.Height)
+	}
+	if err := checkGraph(c, graph); err != nil {
+		return nil, nil, err
+	}
+	return sp.split(c, graph, borderCells, false)
+}
+
+// split is Split and SplitGraph on checked arguments; nb is c's span graph,
+// which the single view of a one-layer heightfield takes as its Links when
+// own (it is sp's), else copies.
+func (sp *Splitter) split(c *voxel.CompactHeightfield, nb []int32, borderCells int, own bool) (views []LayerView, spanLayer []uint8, err error) {
+	s := &sp.s
+	spanLayer = make([]uint8, len(c.Spans))
+	count, err := s.assignLayers(c, nb, spanLayer)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cap(sp.views) < count {
+		sp.views = append(sp.views[:cap(sp.views)], make([]LayerView, count-cap(sp.views))...)
+	}
+	views = sp.views[:count]
+	s.buildViews(c, nb, spanLayer, borderCells, views, own)
 	return views, spanLayer, nil
 }
 
@@ -225,7 +304,7 @@ func layers(fn string, c *voxel.CompactHeightfield, split []uint8, borderCells, 
 		s.views = append(s.views[:cap(s.views)], make([]LayerView, count-cap(s.views))...)
 	}
 	views := s.views[:count]
-	s.buildViews(sc, s.nb, spanLayer, borderCells, views)
+	s.buildViews(sc, s.nb, spanLayer, borderCells, views, true)
 
 	ids := make([]uint16, n)
 	total := 0
@@ -255,8 +334,10 @@ func layers(fn string, c *voxel.CompactHeightfield, split []uint8, borderCells, 
 // lab.Count), a labelling of another size or an ids slice too short for
 // the view's spans are errors (ids unchanged).
 func (v *LayerView) TileIDs(lab *Labels, base int, ids []uint16) error {
-	if err := v.check(); err != nil {
-		return err
+	// Only Index and the labels are read: the view's other slices need no
+	// check here.
+	if v == nil {
+		return fmt.Errorf("region: TileIDs: nil layer view")
 	}
 	if err := lab.check("TileIDs", len(v.Index), true); err != nil {
 		return err
@@ -265,7 +346,7 @@ func (v *LayerView) TileIDs(lab *Labels, base int, ids []uint16) error {
 		return fmt.Errorf("region: TileIDs: more than %d regions (%d below layer %d, %d in it)", MaxRegions, base, v.Layer, lab.Count)
 	}
 	for _, i := range v.Index {
-		if int(i) >= len(ids) {
+		if uint64(uint32(i)) >= uint64(len(ids)) { // also i < 0
 			return fmt.Errorf("region: TileIDs: span index %d of layer %d outside %d ids", i, v.Layer, len(ids))
 		}
 	}
@@ -319,21 +400,22 @@ func (r *layerRegion) absorb(o *layerRegion, mark []uint32, st uint32) {
 
 // layerScratch is the memory reused between calls of the layer partition.
 type layerScratch struct {
-	nb      []int32 // span graph (spanLinks)
-	reg     []int32 // sweep region of each span
-	runs    []layerRun
-	prev    []int32 // per region of the row below: spans of this row linked to it
-	touched []int32
-	regions []layerRegion
-	col     []int32 // regions of one column
-	queue   []int32
-	mark    []uint32 // per region: stamp of the current overlap set
-	stamp   uint32
-	remap   []int32
-	local   []int32 // view index of each span
-	views   []LayerView
-	lab     Labels
-	areas   []uint8 // LayersSplitOn: the areas in force of one view
+	nb          []int32 // span graph (spanLinks)
+	reg         []int32 // sweep region of each span
+	runs        []layerRun
+	prev        []int32 // per region of the row below: spans of this row linked to it
+	touched     []int32
+	regions     []layerRegion
+	col         []int32 // regions of one column
+	queue       []int32
+	mark        []uint32 // per region: stamp of the current overlap set
+	stamp       uint32
+	remap       []int32
+	regionLayer []uint8 // final layer of each sweep region
+	local       []int32 // view index of each span
+	views       []LayerView
+	lab         Labels
+	areas       []uint8 // LayersSplitOn: the areas in force of one view
 }
 
 var layerScratchPool = sync.Pool{New: func() any { return new(layerScratch) }}
@@ -381,6 +463,10 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 	w, h := c.Width, c.Height
 	areas := c.Areas[:n]
 	nb = nb[:4*n]
+	if n > 0 && !noOneLayerShortcut && oneLayer(c) {
+		clear(layer[:n])
+		return 1, nil
+	}
 	reg := grow(s.reg, n)
 	s.reg = reg
 	for i := range reg {
@@ -453,6 +539,7 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 
 	// §2.2 Height range, neighbours and overlaps of each region.
 	col := s.col[:0]
+	spans := c.Spans[:n]
 	for _, cell := range c.Cells {
 		col = col[:0]
 		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
@@ -461,12 +548,14 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 				continue
 			}
 			rg := &regions[r]
-			y := int32(c.Spans[i].Y)
+			y := int32(spans[i].Y)
 			rg.ymin = min(rg.ymin, y)
 			rg.ymax = max(rg.ymax, y)
-			col = append(col, r)
-			for d := range 4 {
-				if j := nb[4*i+d]; j >= 0 {
+			if cell.Count > 1 {
+				col = append(col, r)
+			}
+			for _, j := range nb[4*i : 4*i+4 : 4*i+4] {
+				if j >= 0 {
 					if rj := reg[j]; rj != layerNone && rj != r {
 						rg.neis = addUniqueInt32(rg.neis, rj)
 					}
@@ -602,23 +691,29 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 		return 0, fmt.Errorf("region: the heightfield splits into %d layers, more than %d", count, MaxLayers)
 	}
 
-	// §2.5 and §3: the layer of every span.
-	for i := range n {
-		if r := reg[i]; r != layerNone {
-			layer[i] = uint8(remap[regions[r].layer])
-		}
+	// §2.5 and §3: the layer of every span, in one pass: a walkable span's
+	// is its region's, and a non-walkable span takes that of its first
+	// walkable linked neighbour (walkable exactly when it has a region).
+	rl := grow(s.regionLayer, nreg)
+	s.regionLayer = rl
+	for r := range regions {
+		rl[r] = uint8(remap[regions[r].layer])
 	}
 	for i := range n {
-		if reg[i] != layerNone {
+		if r := reg[i]; r != layerNone {
+			layer[i] = rl[r]
 			continue
 		}
-		layer[i] = 0
-		for d := range 4 {
-			if j := nb[4*i+d]; j >= 0 && areas[j] != voxel.AreaNull {
-				layer[i] = layer[j]
-				break
+		l := uint8(0)
+		for _, j := range nb[4*i : 4*i+4 : 4*i+4] {
+			if j >= 0 {
+				if r := reg[j]; r != layerNone {
+					l = rl[r]
+					break
+				}
 			}
 		}
+		layer[i] = l
 	}
 	if count == 0 && n > 0 {
 		count = 1
@@ -626,9 +721,45 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 	return count, nil
 }
 
+// noOneLayerShortcut turns oneLayer's shortcut off (for the test comparing
+// both ways).
+var noOneLayerShortcut = false
+
+// oneLayer reports whether c, with spans, surely splits into one layer:
+// no column holds two walkable spans, so no two sweep regions overlap, and
+// the walkable floors range over at most mergeRows rows (layerMergeFactor
+// times the walkable height) and fewer than layerHeightRangeRows. Then
+// §2.3 never stops a layer for its height range, and §2.4 merges every
+// layer with every other (none is more than mergeRows away, none
+// overlaps), so every walkable span is on layer 0, and so is every other
+// span (its first walkable neighbour's layer, or 0).
+func oneLayer(c *voxel.CompactHeightfield) bool {
+	mergeRows := min(max(c.WalkableHeightCells, 0), voxel.MaxSpanRow) * layerMergeFactor
+	lo, hi := int(voxel.MaxSpanRow)+1, -1
+	areas := c.Areas[:len(c.Spans)]
+	for _, cell := range c.Cells {
+		walkable := 0
+		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+			if areas[i] == voxel.AreaNull {
+				continue
+			}
+			walkable++
+			y := int(c.Spans[i].Y)
+			lo, hi = min(lo, y), max(hi, y)
+		}
+		if walkable > 1 {
+			return false
+		}
+	}
+	return hi < 0 || (hi-lo <= mergeRows && hi-lo < layerHeightRangeRows)
+}
+
 // buildViews fills views (len = number of layers) with the layers of c,
-// reusing their slices. nb is c's span graph, layer each span's layer.
-func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer []uint8, borderCells int, views []LayerView) {
+// reusing their slices. nb is c's span graph (s.nb), layer each span's
+// layer. With swap, a single view takes nb itself as its Links and leaves
+// its old Links to s.nb (for views that stay with s, whose capacity may
+// exceed what a view needs).
+func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer []uint8, borderCells int, views []LayerView, swap bool) {
 	n := len(c.Spans)
 	layer = layer[:n]
 	nb = nb[:4*n]
@@ -644,14 +775,21 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 		for i := range v.Index {
 			v.Index[i] = int32(i)
 		}
-		v.Links = append(v.Links[:0], nb...)
+		if swap {
+			v.Links, s.nb = nb, v.Links
+		} else {
+			v.Links = append(v.Links[:0], nb...)
+		}
 		v.Areas = append(v.Areas[:0], c.Areas[:n]...)
 		v.X, v.Z, v.Y = grow(v.X, n), grow(v.Z, n), grow(v.Y, n)
 		w := c.Width
-		for ci, cell := range c.Cells {
-			x, z := uint16(ci%w), uint16(ci/w)
-			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-				v.X[i], v.Z[i], v.Y[i] = x, z, c.Spans[i].Y
+		spans := c.Spans[:n]
+		for z := range c.Height {
+			row := c.Cells[z*w : (z+1)*w]
+			for x, cell := range row {
+				for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+					v.X[i], v.Z[i], v.Y[i] = uint16(x), uint16(z), spans[i].Y
+				}
 			}
 		}
 		return
@@ -670,21 +808,24 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 		v.Areas, v.Links = grow(v.Areas, m), grow(v.Links, 4*m)
 	}
 	w := c.Width
-	for ci, cell := range c.Cells {
-		x, z := uint16(ci%w), uint16(ci/w)
-		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-			l := layer[i]
-			v := &views[l]
-			k := local[i]
-			v.X[k], v.Z[k], v.Y[k], v.Areas[k] = x, z, c.Spans[i].Y, c.Areas[i]
-			out := v.Links[4*k : 4*k+4 : 4*k+4]
-			in := nb[4*i : 4*i+4 : 4*i+4]
-			for d, j := range in {
-				lk := int32(-1)
-				if j >= 0 && layer[j] == l {
-					lk = local[j]
+	spans, areas := c.Spans[:n], c.Areas[:n]
+	for z := range c.Height {
+		row := c.Cells[z*w : (z+1)*w]
+		for x, cell := range row {
+			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+				l := layer[i]
+				v := &views[l]
+				k := local[i]
+				v.X[k], v.Z[k], v.Y[k], v.Areas[k] = uint16(x), uint16(z), spans[i].Y, areas[i]
+				out := v.Links[4*k : 4*k+4 : 4*k+4]
+				in := nb[4*i : 4*i+4 : 4*i+4]
+				for d, j := range in {
+					lk := int32(-1)
+					if j >= 0 && layer[j] == l {
+						lk = local[j]
+					}
+					out[d] = lk
 				}
-				out[d] = lk
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package region_test
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -811,13 +812,17 @@ func BenchmarkLayerRegionsCity(b *testing.B) {
 	}
 	var lab region.Labels
 	b.ReportAllocs()
-	b.ResetTimer()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	t0, n := threadCPU(), 0
 	for i := 0; b.Loop(); i++ {
 		v := &views[i%len(views)]
 		if err := v.Regions(nil, minArea, &lab); err != nil {
 			b.Fatal(err)
 		}
+		n++
 	}
+	b.ReportMetric(float64(threadCPU()-t0)/float64(n), "cpu-ns/op")
 	b.ReportMetric(float64(spans)/float64(len(views)), "spans/layer")
 }
 
@@ -926,4 +931,161 @@ func TestTileIDs(t *testing.T) {
 			t.Errorf("%s: no error", tc.name)
 		}
 	}
+}
+
+// TestSplitterEqualsSplitLayers runs one Splitter over the tiles of some
+// levels, forwards then backwards (so that views are reused across tiles of
+// other sizes and layer counts), and over the fuzz seeds: every view and
+// the span layers equal SplitLayers'.
+func TestSplitterEqualsSplitLayers(t *testing.T) {
+	var tiles []*voxel.CompactHeightfield
+	names := []string{"bridge.obj", "dungeon.obj"}
+	if !testing.Short() {
+		names = append(names, "city", "nav_test.obj")
+	}
+	for _, name := range names {
+		tiles = append(tiles, spantest.Tiles(t, name)...)
+	}
+	for seed := range 64 {
+		b := make([]byte, 600)
+		x := uint32(seed)*2654435761 + 1
+		for i := range b {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			b[i] = byte(x >> 3)
+		}
+		tiles = append(tiles, layRandomCHF(b))
+	}
+	set := pipeline.DefaultSettings()
+	border := set.BorderCells()
+	var sp region.Splitter
+	check := func(ti int) {
+		c := tiles[ti]
+		b := border
+		if 2*b >= c.Width || 2*b >= c.Height {
+			b = 0
+		}
+		want, wantLayer, err := region.SplitLayers(c, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, withGraph := range []bool{false, true} {
+			var got []region.LayerView
+			var gotLayer []uint8
+			var err error
+			if withGraph {
+				got, gotLayer, err = sp.SplitGraph(c, b, c.SpanGraph(nil))
+			} else {
+				got, gotLayer, err = sp.Split(c, b)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(gotLayer, wantLayer) || len(got) != len(want) {
+				t.Fatalf("tile %d (graph %v): %d views, span layers equal %v; SplitLayers: %d views", ti, withGraph, len(got), slices.Equal(gotLayer, wantLayer), len(want))
+			}
+			for li := range want {
+				g, w := &got[li], &want[li]
+				if g.Layer != w.Layer || g.Width != w.Width || g.Height != w.Height || g.BorderCells != w.BorderCells ||
+					!slices.Equal(g.Index, w.Index) || !slices.Equal(g.X, w.X) || !slices.Equal(g.Z, w.Z) ||
+					!slices.Equal(g.Y, w.Y) || !slices.Equal(g.Areas, w.Areas) || !slices.Equal(g.Links, w.Links) {
+					t.Fatalf("tile %d view %d (graph %v) differs from SplitLayers'", ti, li, withGraph)
+				}
+			}
+		}
+	}
+	for ti := range tiles {
+		check(ti)
+	}
+	for ti := len(tiles) - 1; ti >= 0; ti-- {
+		check(ti)
+	}
+	c := tiles[0]
+	if _, _, err := sp.SplitGraph(c, border, c.SpanGraph(nil)[1:]); err == nil {
+		t.Error("SplitGraph with a short graph: no error")
+	}
+	bad := c.SpanGraph(nil)
+	bad[0] = int32(len(c.Spans))
+	if _, _, err := sp.SplitGraph(c, border, bad); err == nil {
+		t.Error("SplitGraph with a link past the spans: no error")
+	}
+}
+
+// BenchmarkSplitCity runs Splitter.Split (the layer-first build's split)
+// round-robin over the city's tiles; the time per op is one tile.
+func BenchmarkSplitCity(b *testing.B) {
+	tiles := spantest.Tiles(b, "city")
+	set := pipeline.DefaultSettings()
+	border := set.BorderCells()
+	var sp region.Splitter
+	b.ReportAllocs()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	t0, n := threadCPU(), 0
+	for i := 0; b.Loop(); i++ {
+		if _, _, err := sp.Split(tiles[i%len(tiles)], border); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.ReportMetric(float64(threadCPU()-t0)/float64(n), "cpu-ns/op")
+}
+
+// TestOneLayerShortcut splits the tiles of the test levels, the fuzz seeds
+// and hand-made flat heightfields with the one-layer shortcut and without
+// it: the same layers.
+func TestOneLayerShortcut(t *testing.T) {
+	var tiles []*voxel.CompactHeightfield
+	names := []string{"bridge.obj", "dungeon.obj"}
+	if !testing.Short() {
+		names = append(names, "city", "nav_test.obj")
+	}
+	for _, name := range names {
+		tiles = append(tiles, spantest.Tiles(t, name)...)
+	}
+	for seed := range 256 {
+		b := make([]byte, 600)
+		x := uint32(seed)*2654435761 + 1
+		for i := range b {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			b[i] = byte(x >> 3)
+		}
+		c := layRandomCHF(b)
+		tiles = append(tiles, c)
+		// One span a column at most, on floors 0..12 rows (walkable height
+		// 3: merge range 12), some not walkable: the shortcut's case.
+		flat := layRandomCHF(b)
+		for ci, cell := range flat.Cells {
+			for i := cell.Index; i < cell.Index+cell.Count; i++ {
+				flat.Spans[i].Y = uint16((ci*7 + int(i)) % 13)
+				if i > cell.Index {
+					flat.Areas[i] = voxel.AreaNull
+				}
+			}
+		}
+		tiles = append(tiles, flat)
+	}
+	short := 0
+	for ti, c := range tiles {
+		region.SetOneLayerShortcut(false)
+		want, wantLayer, err := region.SplitLayers(c, 0)
+		region.SetOneLayerShortcut(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gotLayer, err := region.SplitLayers(c, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) || !slices.Equal(gotLayer, wantLayer) {
+			t.Fatalf("tile %d: %d layers with the shortcut, %d without (span layers equal %v)", ti, len(got), len(want), slices.Equal(gotLayer, wantLayer))
+		}
+		if len(want) == 1 {
+			short++
+		}
+	}
+	t.Logf("%d of %d heightfields have one layer", short, len(tiles))
 }

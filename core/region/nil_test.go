@@ -17,5 +17,6 @@ func TestNilReceivers(t *testing.T) {
 			Unchecked: map[string]string{"InBorder": "inner-loop accessor: k must be in 0..Len()-1"}},
 		"RepairBase": {Nil: (*RepairBase)(nil), Zero: &RepairBase{}},
 		"Result":     {Nil: (*Result)(nil), Zero: &Result{}},
+		"Splitter":   {Nil: (*Splitter)(nil), Zero: &Splitter{}},
 	})
 }

@@ -6,3 +6,6 @@ var (
 	PartCheckResult = partCheckResult
 	PartIDHash      = partIDHash
 )
+
+// SetOneLayerShortcut turns the split's one-layer shortcut on or off.
+func SetOneLayerShortcut(on bool) { noOneLayerShortcut = !on }

@@ -68,18 +68,38 @@ type CompactHeightfield struct {
 // unless k's index in its column exceeds MaxLinkLayer (then not linked).
 // Columns outside the grid are never linked.
 func BuildCompactHeightfield(h *Heightfield, heightCells, climbCells int) (*CompactHeightfield, error) {
+	c, _, err := buildCompact(h, heightCells, climbCells, nil, false)
+	return c, err
+}
+
+// BuildCompactHeightfieldGraph is BuildCompactHeightfield that also returns
+// the span graph of the result (SpanGraph's), made with the links, into
+// graph (grown as needed).
+func BuildCompactHeightfieldGraph(h *Heightfield, heightCells, climbCells int, graph []int32) (*CompactHeightfield, []int32, error) {
+	return buildCompact(h, heightCells, climbCells, graph, true)
+}
+
+// buildCompact is BuildCompactHeightfield, and with withGraph the span
+// graph in graph.
+func buildCompact(h *Heightfield, heightCells, climbCells int, graph []int32, withGraph bool) (*CompactHeightfield, []int32, error) {
+	if h == nil {
+		return nil, graph, errNilHeightfield
+	}
 	if heightCells < 1 {
-		return nil, fmt.Errorf("voxel: heightCells %d, want >= 1", heightCells)
+		return nil, graph, fmt.Errorf("voxel: heightCells %d, want >= 1", heightCells)
 	}
 	if climbCells < 0 {
-		return nil, fmt.Errorf("voxel: climbCells %d, want >= 0", climbCells)
+		return nil, graph, fmt.Errorf("voxel: climbCells %d, want >= 0", climbCells)
 	}
 	w, ht := h.Width, h.Height
-	count := 0
-	for _, head := range h.heads {
-		for n := head; n >= 0; n = h.pool[n].next {
-			if h.pool[n].Area != AreaNull {
-				count++
+	count := h.walkable // known after FilterSpans
+	if count < 0 {
+		count = 0
+		for _, head := range h.heads {
+			for n := head; n >= 0; n = h.pool[n].next {
+				if h.pool[n].Area != AreaNull {
+					count++
+				}
 			}
 		}
 	}
@@ -107,44 +127,127 @@ func BuildCompactHeightfield(h *Heightfield, heightCells, climbCells int) (*Comp
 		}
 		c.Cells[ci].Count = uint32(idx) - c.Cells[ci].Index
 	}
-	c.linkSpans()
-	return c, nil
+	if withGraph {
+		graph = growInt32(graph, 4*count)
+		c.linkSpans(graph)
+	} else {
+		c.linkSpans(nil)
+	}
+	return c, graph, nil
+}
+
+// growInt32 returns b with length n, reallocated when too small.
+func growInt32(b []int32, n int) []int32 {
+	if cap(b) < n {
+		return make([]int32, n)
+	}
+	return b[:n]
+}
+
+// SpanGraph returns the span graph of c in dst (grown as needed):
+// dst[4*i+d] is the index in Spans of the span linked from span i in
+// direction d, or -1. c must be consistent (as BuildCompactHeightfield
+// makes it: cells indexing the spans in column order, links inside the
+// grid and below the neighbour column's count).
+func (c *CompactHeightfield) SpanGraph(dst []int32) []int32 {
+	if c == nil {
+		return dst[:0]
+	}
+	dst = growInt32(dst, 4*len(c.Spans))
+	w := c.Width
+	off := [4]int{-1, w, 1, -w}
+	for ci, cell := range c.Cells {
+		for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+			con := c.Spans[i].Con
+			for d := range 4 {
+				g := int32(-1)
+				if l := con >> (8 * uint(d)) & 0xff; l != NotConnected {
+					g = int32(c.Cells[ci+off[d]].Index + l)
+				}
+				dst[4*i+d] = g
+			}
+		}
+	}
+	return dst
 }
 
 // linkSpans sets the links of every span of c from the spans' floors and
 // clearances, with c.WalkableHeightCells and c.WalkableClimbCells (the rule
-// of BuildCompactHeightfield; every earlier link is overwritten).
-func (c *CompactHeightfield) linkSpans() {
+// of BuildCompactHeightfield; every earlier link is overwritten). graph,
+// when not nil (4 per span), receives the span graph (SpanGraph).
+func (c *CompactHeightfield) linkSpans(graph []int32) {
 	w, ht := c.Width, c.Height
 	heightCells, climbCells := c.WalkableHeightCells, c.WalkableClimbCells
+	cells, spans := c.Cells, c.Spans
+	off := [4]int{-1, w, 1, -w} // column index step of each direction
+	// link returns the index within column nc of the first span linked
+	// from a span with floor y and top (floor plus clearance), or
+	// NotConnected.
+	link := func(nc CompactCell, y, top int) uint32 {
+		col := spans[nc.Index : nc.Index+nc.Count]
+		for k := range col {
+			ny := int(col[k].Y)
+			dy := ny - y
+			if min(top, ny+int(col[k].H))-max(y, ny) >= heightCells && dy <= climbCells && -dy <= climbCells {
+				if k <= MaxLinkLayer {
+					return uint32(k)
+				}
+				break
+			}
+		}
+		return NotConnected
+	}
 	for z := 0; z < ht; z++ {
 		for x := 0; x < w; x++ {
-			cell := c.Cells[x+z*w]
+			ci := x + z*w
+			cell := cells[ci]
+			if cell.Count == 0 {
+				continue
+			}
+			// in[d]: the neighbour column of direction d is in the grid.
+			in := [4]bool{x > 0, z < ht-1, x < w-1, z > 0}
+			var ncs [4]CompactCell // neighbour columns, empty outside the grid
+			for d := range 4 {
+				if in[d] {
+					ncs[d] = cells[ci+off[d]]
+				}
+			}
 			for i := cell.Index; i < cell.Index+cell.Count; i++ {
-				s := &c.Spans[i]
-				s.Con = 0xffffffff
-				for d := 0; d < 4; d++ {
-					nx, nz := x+DirOffsetX[d], z+DirOffsetZ[d]
-					if nx < 0 || nz < 0 || nx >= w || nz >= ht {
-						continue
-					}
-					nc := c.Cells[nx+nz*w]
-					for k := uint32(0); k < nc.Count; k++ {
-						ns := c.Spans[nc.Index+k]
-						bot := max(int(s.Y), int(ns.Y))
-						top := min(int(s.Y)+int(s.H), int(ns.Y)+int(ns.H))
-						dy := int(ns.Y) - int(s.Y)
-						if top-bot >= heightCells && dy <= climbCells && -dy <= climbCells {
-							if k <= MaxLinkLayer {
-								s.Con = s.Con&^(0xff<<(8*uint(d))) | k<<(8*uint(d))
-							}
-							break
-						}
-					}
+				s := &spans[i]
+				y, top := int(s.Y), int(s.Y)+int(s.H)
+				// Between two one-span columns the link test is symmetric,
+				// so the −x and −z links of a lone span are the mirror of
+				// what the neighbour's +x and +z links (made already, its
+				// column coming first) found: 0 both ways, or neither.
+				var l0, l3 uint32
+				if cell.Count == 1 && ncs[0].Count == 1 {
+					l0 = spans[ncs[0].Index].Con >> 16 & 0xff
+				} else {
+					l0 = link(ncs[0], y, top)
+				}
+				if cell.Count == 1 && ncs[3].Count == 1 {
+					l3 = spans[ncs[3].Index].Con >> 8 & 0xff
+				} else {
+					l3 = link(ncs[3], y, top)
+				}
+				l1, l2 := link(ncs[1], y, top), link(ncs[2], y, top)
+				s.Con = l0 | l1<<8 | l2<<16 | l3<<24
+				if graph != nil {
+					g := (*[4]int32)(graph[4*i : 4*i+4])
+					g[0], g[1], g[2], g[3] = graphLink(ncs[0], l0), graphLink(ncs[1], l1), graphLink(ncs[2], l2), graphLink(ncs[3], l3)
 				}
 			}
 		}
 	}
+}
+
+// graphLink returns the span index of link l into column nc, or -1 for
+// NotConnected.
+func graphLink(nc CompactCell, l uint32) int32 {
+	if l == NotConnected {
+		return -1
+	}
+	return int32(nc.Index + l)
 }
 
 // SpanCount returns the number of open spans.

@@ -25,66 +25,64 @@ func (c *CompactHeightfield) ErosionDistances(dst []uint8) []uint8 {
 	if c == nil {
 		return dst[:0]
 	}
+	return c.erosionDistances(c.SpanGraph(nil), dst)
+}
+
+// erosionDistances is ErosionDistances with c's span graph. The spans are
+// in column order, so pass 1 is ascending span order and pass 2 descending
+// (spans of one column never read each other: the order within a column
+// does not matter).
+func (c *CompactHeightfield) erosionDistances(graph []int32, dst []uint8) []uint8 {
 	n := len(c.Spans)
 	if cap(dst) < n {
 		dst = make([]uint8, n)
 	}
 	dist := dst[:n]
-	w, ht := c.Width, c.Height
-	for z := 0; z < ht; z++ {
-		for x := 0; x < w; x++ {
-			cell := c.Cells[x+z*w]
-			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-				if c.Areas[i] == AreaNull {
-					dist[i] = 0
-					continue
-				}
-				dist[i] = 0xff
-				for d := 0; d < 4; d++ {
-					j := c.Neighbour(x, z, i, d)
-					if j < 0 || c.Areas[j] == AreaNull {
-						dist[i] = 0
-						break
-					}
-				}
+	areas := c.Areas[:n]
+	graph = graph[:4*n]
+	for i := range n {
+		if areas[i] == AreaNull {
+			dist[i] = 0
+			continue
+		}
+		v := uint8(0xff)
+		for _, j := range graph[4*i : 4*i+4 : 4*i+4] {
+			if j < 0 || areas[j] == AreaNull {
+				v = 0
+				break
 			}
 		}
+		dist[i] = v
 	}
-	// relax lowers dist[i] through the neighbour of span i (column x, z) in
-	// direction d and the diagonal reached from there in direction d2.
-	relax := func(x, z, i, d, d2 int) {
-		a := c.Neighbour(x, z, i, d)
+	// relax lowers dist[i] through its neighbour in direction d and the
+	// diagonal reached from there in direction d2.
+	relax := func(i, d, d2 int) {
+		a := int(graph[4*i+d])
 		if a < 0 {
 			return
 		}
-		if v := min(int(dist[a])+2, 0xff); v < int(dist[i]) {
-			dist[i] = uint8(v)
+		v := int(dist[i])
+		if u := int(dist[a]) + 2; u < v {
+			v = u
 		}
-		ax, az := x+DirOffsetX[d], z+DirOffsetZ[d]
-		b := c.Neighbour(ax, az, a, d2)
-		if b < 0 {
-			return
-		}
-		if v := min(int(dist[b])+3, 0xff); v < int(dist[i]) {
-			dist[i] = uint8(v)
-		}
-	}
-	for z := 0; z < ht; z++ {
-		for x := 0; x < w; x++ {
-			cell := c.Cells[x+z*w]
-			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-				relax(x, z, i, 0, 3) // (-1,0) then (-1,-1)
-				relax(x, z, i, 3, 2) // (0,-1) then (1,-1)
+		if b := int(graph[4*a+d2]); b >= 0 {
+			if u := int(dist[b]) + 3; u < v {
+				v = u
 			}
 		}
+		dist[i] = uint8(v)
 	}
-	for z := ht - 1; z >= 0; z-- {
-		for x := w - 1; x >= 0; x-- {
-			cell := c.Cells[x+z*w]
-			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
-				relax(x, z, i, 2, 1) // (1,0) then (1,1)
-				relax(x, z, i, 1, 0) // (0,1) then (-1,1)
-			}
+	// A span at 0 cannot go lower: its relaxations are skipped.
+	for i := range n {
+		if dist[i] != 0 {
+			relax(i, 0, 3) // (-1,0) then (-1,-1)
+			relax(i, 3, 2) // (0,-1) then (1,-1)
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		if dist[i] != 0 {
+			relax(i, 2, 1) // (1,0) then (1,1)
+			relax(i, 1, 0) // (0,1) then (-1,1)
 		}
 	}
 	return dist
@@ -98,13 +96,47 @@ func (c *CompactHeightfield) ErodeWalkableArea(radiusCells int, buf []uint8) ([]
 	if c == nil {
 		return buf, fmt.Errorf("voxel: ErodeWalkableArea of a nil compact heightfield")
 	}
+	return c.erode(radiusCells, nil, buf)
+}
+
+// ErodeWalkableAreaGraph is ErodeWalkableArea given c's span graph
+// (SpanGraph, or BuildCompactHeightfieldGraph's): the graph must have four
+// entries per span, each -1 or a span index; one that is not c's gives
+// wrong distances, never a panic.
+func (c *CompactHeightfield) ErodeWalkableAreaGraph(radiusCells int, graph []int32, buf []uint8) ([]uint8, error) {
+	if c == nil {
+		return buf, fmt.Errorf("voxel: ErodeWalkableAreaGraph of a nil compact heightfield")
+	}
+	n := len(c.Spans)
+	if len(graph) != 4*n {
+		return buf, fmt.Errorf("voxel: span graph of %d entries for %d spans, want %d", len(graph), n, 4*n)
+	}
+	// The largest graph entry plus one, without a branch per entry.
+	hi := uint32(0)
+	for _, g := range graph {
+		hi = max(hi, uint32(g+1))
+	}
+	if hi > uint32(n) {
+		return buf, fmt.Errorf("voxel: span graph links to span %d of %d", int32(hi-1), n)
+	}
+	return c.erode(radiusCells, graph, buf)
+}
+
+// erode is ErodeWalkableArea with c's span graph (nil: made here).
+func (c *CompactHeightfield) erode(radiusCells int, graph []int32, buf []uint8) ([]uint8, error) {
 	if radiusCells < 0 || radiusCells > MaxErodeRadiusCells {
 		return buf, fmt.Errorf("voxel: erosion radiusCells %d out of range 0..%d", radiusCells, MaxErodeRadiusCells)
+	}
+	if len(c.Areas) != len(c.Spans) {
+		return buf, fmt.Errorf("voxel: compact heightfield has %d areas for %d spans", len(c.Areas), len(c.Spans))
 	}
 	if radiusCells == 0 {
 		return buf, nil
 	}
-	dist := c.ErosionDistances(buf)
+	if graph == nil {
+		graph = c.SpanGraph(nil)
+	}
+	dist := c.erosionDistances(graph, buf)
 	thr := uint8(radiusCells * 2)
 	for i, d := range dist {
 		if d < thr {

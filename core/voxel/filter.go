@@ -46,6 +46,7 @@ func (h *Heightfield) FilterLowHangingWalkableObstacles(climbCells int) error {
 			prevTop = int(s.MaxRow)
 		}
 	}
+	h.walkable = -1
 	return nil
 }
 
@@ -77,41 +78,70 @@ func (h *Heightfield) FilterLedgeSpans(heightCells, climbCells int) error {
 		return fmt.Errorf("voxel: climbCells %d, want >= 0", climbCells)
 	}
 	w, ht := h.Width, h.Height
+	heads, pool := h.heads, h.pool
+	off := [4]int{-1, w, 1, -w} // column index step of each direction
 	for z := 0; z < ht; z++ {
 		for x := 0; x < w; x++ {
-			for n := h.heads[x+z*w]; n >= 0; n = h.pool[n].next {
-				s := &h.pool[n]
+			ci := x + z*w
+			// A column on the grid's edge has a neighbour outside it: every
+			// walkable span of it is a ledge.
+			edge := x == 0 || z == 0 || x == w-1 || z == ht-1
+			for n := heads[ci]; n >= 0; n = pool[n].next {
+				s := &pool[n]
 				if s.Area == AreaNull {
 					continue
 				}
-				if h.isLedge(x, z, int(s.MaxRow), h.ceilingOf(n), heightCells, climbCells) {
+				if edge || h.isLedge(ci, &off, int(s.MaxRow), h.ceilingOf(n), heightCells, climbCells) {
 					s.Area = AreaNull
 				}
 			}
 		}
 	}
+	h.walkable = -1
 	return nil
 }
 
-func (h *Heightfield) isLedge(x, z, floor, ceiling, heightCells, climbCells int) bool {
-	w, ht := h.Width, h.Height
-	lowest, highest := floor, floor
-	for d := 0; d < 4; d++ {
-		nx, nz := x+DirOffsetX[d], z+DirOffsetZ[d]
-		if nx < 0 || nz < 0 || nx >= w || nz >= ht {
-			return true
+// flatAround reports whether the four neighbour columns of column ci (in
+// the grid) each hold one span, with the given floor: then a span there
+// with that floor and at least the walkable height above it is no ledge
+// (isLedge: no drop below a neighbour, whose first span starts below the
+// floor; every neighbour counts, at the same floor).
+func (h *Heightfield) flatAround(ci int, off *[4]int, floor uint16) bool {
+	for d := range 4 {
+		m := h.heads[ci+off[d]]
+		if m < 0 {
+			return false
 		}
-		m := h.heads[nx+nz*w]
+		if nn := &h.pool[m]; nn.next >= 0 || nn.MaxRow != floor {
+			return false
+		}
+	}
+	return true
+}
+
+// isLedge reports whether the span with the given floor and ceiling in
+// column ci, whose four neighbour columns ci+off[d] are in the grid, is a
+// ledge (FilterLedgeSpans' rule).
+func (h *Heightfield) isLedge(ci int, off *[4]int, floor, ceiling, heightCells, climbCells int) bool {
+	heads, pool := h.heads, h.pool
+	lowest, highest := floor, floor
+	for d := range 4 {
+		m := heads[ci+off[d]]
 		nceil := SkyRow
 		if m >= 0 {
-			nceil = int(h.pool[m].MinRow)
+			nceil = int(pool[m].MinRow)
 		}
 		if min(ceiling, nceil)-floor >= heightCells {
 			return true // a drop to the open space below the neighbour column
 		}
-		for ; m >= 0; m = h.pool[m].next {
-			nfloor := int(h.pool[m].MaxRow)
-			nceil = h.ceilingOf(m)
+		for m >= 0 {
+			nn := &pool[m]
+			nfloor := int(nn.MaxRow)
+			m = nn.next
+			nceil = SkyRow
+			if m >= 0 {
+				nceil = int(pool[m].MinRow)
+			}
 			if min(ceiling, nceil)-max(floor, nfloor) < heightCells {
 				continue
 			}
@@ -145,5 +175,58 @@ func (h *Heightfield) FilterWalkableLowHeightSpans(heightCells int) error {
 			}
 		}
 	}
+	h.walkable = -1
+	return nil
+}
+
+// FilterSpans runs the three filters of step 2 in Recast's order,
+// FilterLowHangingWalkableObstacles(climbCells), FilterLedgeSpans(heightCells,
+// climbCells) and FilterWalkableLowHeightSpans(heightCells), in one pass over
+// the columns, with their result: a span's area after the first filter
+// depends only on the spans below it in its column, and the other two read
+// rows only (and the span's own area), so each span can take all three in
+// turn, the cheap height test before the ledge test.
+func (h *Heightfield) FilterSpans(heightCells, climbCells int) error {
+	if h == nil {
+		return errNilHeightfield
+	}
+	if heightCells < 1 {
+		return fmt.Errorf("voxel: heightCells %d, want >= 1", heightCells)
+	}
+	if climbCells < 0 {
+		return fmt.Errorf("voxel: climbCells %d, want >= 0", climbCells)
+	}
+	w, ht := h.Width, h.Height
+	heads, pool := h.heads, h.pool
+	off := [4]int{-1, w, 1, -w} // column index step of each direction
+	nwalk := 0                  // spans left walkable
+	for z := 0; z < ht; z++ {
+		for x := 0; x < w; x++ {
+			ci := x + z*w
+			edge := x == 0 || z == 0 || x == w-1 || z == ht-1
+			// The first filter's state: the span below before it (walkable)
+			// and after it (area), and its top.
+			prevWalkable, prevArea, prevTop := false, AreaNull, 0
+			for n := heads[ci]; n >= 0; n = pool[n].next {
+				s := &pool[n]
+				area := s.Area
+				walkable := area != AreaNull
+				if !walkable && prevWalkable && int(s.MaxRow)-prevTop <= climbCells {
+					area = prevArea
+				}
+				prevWalkable, prevArea, prevTop = walkable, area, int(s.MaxRow)
+				if area != AreaNull {
+					ceiling := h.ceilingOf(n)
+					if ceiling-int(s.MaxRow) < heightCells || edge ||
+						!h.flatAround(ci, &off, s.MaxRow) && h.isLedge(ci, &off, int(s.MaxRow), ceiling, heightCells, climbCells) {
+						area = AreaNull
+					}
+				}
+				s.Area = area
+				nwalk += b2i(area != AreaNull)
+			}
+		}
+	}
+	h.walkable = nwalk
 	return nil
 }

@@ -168,6 +168,11 @@ type Heightfield struct {
 	pool   []spanNode
 	free   int32 // head of the free list, -1 if empty
 	nspans int
+	// walkable is the number of spans with an area other than AreaNull
+	// when FilterSpans counted them and nothing changed since (every
+	// change of a span sets it to -1), else -1: compaction then need not
+	// count them again.
+	walkable int
 }
 
 // NewHeightfield returns an empty heightfield on grid g (validated).
@@ -203,6 +208,7 @@ func (h *Heightfield) Reset(g Grid) error {
 	h.pool = h.pool[:0]
 	h.free = -1
 	h.nspans = 0
+	h.walkable = -1
 	return nil
 }
 
@@ -249,6 +255,7 @@ func NewHeightfieldFromColumns(g Grid, columns [][]Span) (*Heightfield, error) {
 
 // setColumn replaces the (empty) column c by the sorted spans col.
 func (h *Heightfield) setColumn(c int, col []Span) {
+	h.walkable = -1
 	prev := int32(-1)
 	for _, s := range col {
 		n := h.alloc()
@@ -364,6 +371,29 @@ func (h *Heightfield) AddSpan(x, z, minRow, maxRow int, area uint8, mergeClimbCe
 
 // addSpan is AddSpan on column index c without checks.
 func (h *Heightfield) addSpan(c int, smin, smax uint16, area uint8, mergeThr int) {
+	if !h.raiseLowest(c, smin, smax, area) {
+		h.mergeSpan(c, smin, smax, area, mergeThr)
+	}
+}
+
+// raiseLowest is addSpan's commonest case, small enough to inline into
+// rasterization's loops: when [smin, smax) lies within the lowest span of
+// column c, that span is the whole merge (see mergeSpan) and only its area
+// rises to area. It reports whether that was the case.
+func (h *Heightfield) raiseLowest(c int, smin, smax uint16, area uint8) bool {
+	if head := h.heads[c]; head >= 0 {
+		if s := &h.pool[head]; s.MinRow <= smin && smax <= s.MaxRow {
+			s.Area = max(area, s.Area)
+			h.walkable = -1
+			return true
+		}
+	}
+	return false
+}
+
+// mergeSpan is addSpan walking up the column.
+func (h *Heightfield) mergeSpan(c int, smin, smax uint16, area uint8, mergeThr int) {
+	h.walkable = -1
 	prev := int32(-1)
 	cur := h.heads[c]
 	for cur >= 0 {
@@ -375,6 +405,14 @@ func (h *Heightfield) addSpan(c int, smin, smax uint16, area uint8, mergeThr int
 			prev = cur
 			cur = s.next
 			continue
+		}
+		if s.MinRow <= smin && smax <= s.MaxRow {
+			// The new span lies within s, so it reaches no other span and
+			// the merge is s itself with the higher area (the tops are
+			// equal: within any climb). Updating s in place leaves the
+			// pool as releasing s and allocating it again would.
+			s.Area = max(area, s.Area)
+			return
 		}
 		// Overlapping or touching: absorb s.
 		smin = min(smin, s.MinRow)

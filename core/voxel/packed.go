@@ -222,7 +222,7 @@ func (p *PackedHeightfield) Unpack(dst *CompactHeightfield) *CompactHeightfield 
 	for i := range dst.Spans {
 		dst.Spans[i] = CompactSpan{Y: p.y[i], H: p.h[i]}
 	}
-	dst.linkSpans()
+	dst.linkSpans(nil)
 	return dst
 }
 

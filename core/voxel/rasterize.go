@@ -146,32 +146,20 @@ func (h *Heightfield) RasterizeSoup(s *level.Soup, tris []int32, maxSlopeDeg flo
 // than a few, and a vertex beyond the bound is dropped (never observed).
 const maxClipVerts = 12
 
-type vert = [3]float32
-
-type clipBuf struct {
-	n int
-	v [maxClipVerts]vert
+// poly3 is a polygon being cut into rows: the part of the triangle at and
+// beyond the last cut line along z, its vertices as separate coordinate
+// arrays.
+type poly3 struct {
+	n       int
+	x, y, z [maxClipVerts]float32
 }
 
-func (b *clipBuf) push(p vert) {
-	if b.n < maxClipVerts {
-		b.v[b.n] = p
-		b.n++
-	}
-}
-
-// extent returns the least and the greatest coordinate axis of b's
-// vertices (b.n >= 1).
-func (b *clipBuf) extent(axis int) (lo, hi float32) {
-	lo, hi = b.v[0][axis], b.v[0][axis]
-	for i := 1; i < b.n; i++ {
-		if c := b.v[i][axis]; c < lo {
-			lo = c
-		} else if c > hi {
-			hi = c
-		}
-	}
-	return lo, hi
+// poly2 is a polygon being cut into cells: the part of a row at and beyond
+// the last cut line along x. A row never needs its z again, so it is not
+// kept.
+type poly2 struct {
+	n    int
+	x, y [maxClipVerts]float32
 }
 
 // raster holds the per-call constants of rasterization.
@@ -183,7 +171,8 @@ type raster struct {
 	cs       float32
 	ics, ich float32 // 1/CellSizeM, 1/CellHeightM
 	mergeThr int
-	bufs     [4]clipBuf
+	tri      [2]poly3 // the rest of the triangle, swapped at every row
+	row      [2]poly2 // the rest of the row, swapped at every cell
 }
 
 func newRaster(h *Heightfield, mergeThr int) *raster {
@@ -240,46 +229,208 @@ func truncSat(v float32) int {
 
 func clampInt(v, lo, hi int) int { return min(max(v, lo), hi) }
 
-// divide splits the convex polygon in along the plane where coordinate axis
-// equals c: lo receives the part with coordinate <= c, hi the part with
-// coordinate >= c (a vertex on the plane goes to both). An edge crossing the
-// plane gets the point p_j + (p_i - p_j) * t, t = d_j / (d_j - d_i), with
-// d = c - coordinate, added to both sides (Recast's dividePoly).
-func divide(in *clipBuf, axis int, c float32, lo, hi *clipBuf) {
-	lo.n, hi.n = 0, 0
-	n := in.n
-	if n == 0 {
-		return
-	}
-	j := n - 1
-	dj := c - in.v[j][axis]
-	for i := 0; i < n; j, i = i, i+1 {
-		di := c - in.v[i][axis]
-		if (di >= 0) != (dj >= 0) {
-			t := dj / (dj - di)
-			pj, pi := in.v[j], in.v[i]
-			p := vert{
-				pj[0] + float32((pi[0]-pj[0])*t),
-				pj[1] + float32((pi[1]-pj[1])*t),
-				pj[2] + float32((pi[2]-pj[2])*t),
+// The two cuts below are Recast's dividePoly (docs/spans.md §8, "divide"),
+// each specialised to what its caller reads of the two sides: splitting
+// polygon P along the line where a coordinate equals c, with d = c - that
+// coordinate, the low side gets the vertices with d >= 0, the high side
+// those with d <= 0, and an edge (j, i) whose d_j >= 0 and d_i >= 0 differ
+// adds the point P_j + round32((P_i - P_j) * t), t = d_j / (d_j - d_i),
+// to both sides before P_i goes to its own side. Each side keeps at most
+// maxClipVerts vertices (later ones dropped). The coordinates are computed
+// one by one, so leaving out one a caller never reads changes no other.
+
+// splitZ cuts in at z = c into the row (the low side, x and y only) and
+// rest (the high side); rest must not be in.
+func splitZ(in *poly3, c float32, row *poly2, rest *poly3) {
+	n := min(in.n, maxClipVerts)
+	rn, hn := 0, 0
+	if n > 0 {
+		jx, jy, jz := in.x[n-1], in.y[n-1], in.z[n-1]
+		dj := c - jz
+		for i := 0; i < n; i++ {
+			ix, iy, iz := in.x[i], in.y[i], in.z[i]
+			di := c - iz
+			if (di >= 0) != (dj >= 0) {
+				t := dj / (dj - di)
+				px := jx + float32((ix-jx)*t)
+				py := jy + float32((iy-jy)*t)
+				pz := jz + float32((iz-jz)*t)
+				if rn < maxClipVerts {
+					row.x[rn], row.y[rn] = px, py
+					rn++
+				}
+				if hn < maxClipVerts {
+					rest.x[hn], rest.y[hn], rest.z[hn] = px, py, pz
+					hn++
+				}
+				if di > 0 {
+					if rn < maxClipVerts {
+						row.x[rn], row.y[rn] = ix, iy
+						rn++
+					}
+				} else if di < 0 && hn < maxClipVerts {
+					rest.x[hn], rest.y[hn], rest.z[hn] = ix, iy, iz
+					hn++
+				}
+			} else {
+				if di >= 0 && rn < maxClipVerts {
+					row.x[rn], row.y[rn] = ix, iy
+					rn++
+				}
+				if di <= 0 && hn < maxClipVerts {
+					rest.x[hn], rest.y[hn], rest.z[hn] = ix, iy, iz
+					hn++
+				}
 			}
-			lo.push(p)
-			hi.push(p)
-			if di > 0 {
-				lo.push(pi)
-			} else if di < 0 {
-				hi.push(pi)
-			}
-		} else {
-			if di >= 0 {
-				lo.push(in.v[i])
-			}
-			if di <= 0 {
-				hi.push(in.v[i])
-			}
+			jx, jy, jz, dj = ix, iy, iz, di
 		}
-		dj = di
 	}
+	row.n, rest.n = rn, hn
+}
+
+// splitX cuts in at x = c into the cell (the low side) and rest (the high
+// side); rest must not be in. Of the cell it returns only what
+// rasterization reads: its vertex count and the least and greatest y of its
+// vertices (+Inf and -Inf for none).
+func splitX(in *poly2, c float32, rest *poly2) (cn int, ylo, yhi float32) {
+	n := min(in.n, maxClipVerts)
+	hn := 0
+	ylo, yhi = float32(math.Inf(1)), float32(math.Inf(-1))
+	// cell adds y to the cell's extent unless the cell is full.
+	cell := func(y float32) {
+		if cn < maxClipVerts {
+			if y < ylo {
+				ylo = y
+			}
+			if y > yhi {
+				yhi = y
+			}
+			cn++
+		}
+	}
+	if n > 0 {
+		jx, jy := in.x[n-1], in.y[n-1]
+		dj := c - jx
+		for i := 0; i < n; i++ {
+			ix, iy := in.x[i], in.y[i]
+			di := c - ix
+			if (di >= 0) != (dj >= 0) {
+				t := dj / (dj - di)
+				px := jx + float32((ix-jx)*t)
+				py := jy + float32((iy-jy)*t)
+				cell(py)
+				if hn < maxClipVerts {
+					rest.x[hn], rest.y[hn] = px, py
+					hn++
+				}
+				if di > 0 {
+					cell(iy)
+				} else if di < 0 && hn < maxClipVerts {
+					rest.x[hn], rest.y[hn] = ix, iy
+					hn++
+				}
+			} else {
+				if di >= 0 {
+					cell(iy)
+				}
+				if di <= 0 && hn < maxClipVerts {
+					rest.x[hn], rest.y[hn] = ix, iy
+					hn++
+				}
+			}
+			jx, jy, dj = ix, iy, di
+		}
+	}
+	rest.n = hn
+	return cn, ylo, yhi
+}
+
+// flatRow rasterizes columns x0..x1 of row z of a flat triangle (every
+// vertex at one height), whose cells all have rows [smin, smax): the cuts
+// of splitX on x alone, the cell reduced to its vertex count.
+//
+// With symbolic set (see triangle), a cut point is not computed but stored
+// as -Inf, a value every later cut puts on the cell side (d > 0), where the
+// point itself always lies: a cut point of line c is within 13u·M of c (u =
+// 2^-24, M the largest magnitude of the coordinates and cut lines
+// involved) and the next line is at least cs - 8u·M beyond c, so with
+// 21u·M < cs the point is never on that line or beyond. A cut point is
+// compared with the next line only (it leaves the polygon there), so every
+// count and comparison is the computed polygon's. Then a polygon made by a
+// cut whose vertices other than cut points (originals) all lie beyond the
+// next line has its cut points in adjacent pairs, and that cut, and every
+// later one with the originals still beyond it, gives the polygon back
+// unchanged with the same count: those cells take the count without a pass
+// over the polygon.
+func (r *raster) flatRow(row *poly2, x0, x1, z int, smin, smax uint16, area uint8, symbolic bool) {
+	// Two buffers of x, one slot more than a polygon holds: a vertex
+	// beyond maxClipVerts is written to the last slot and not counted.
+	var bufs [2][maxClipVerts + 1]float32
+	cur, next := &bufs[0], &bufs[1]
+	n := min(row.n, maxClipVerts)
+	copy(cur[:n], row.x[:n])
+	base := z * r.h.Width
+	sentinel := float32(math.Inf(-1))
+	made := false                   // cur was made by a cut
+	steady := false                 // cur is a fixed point while minOrig > c
+	minOrig := float32(math.Inf(1)) // least original x of cur (made by a cut)
+	cn := 0
+	for x := x0; x <= x1 && n > 0; x++ {
+		c := r.cut(r.bmin.X, x)
+		if !steady || !(minOrig > c) {
+			steady = symbolic && made && minOrig > c
+			cn = 0
+			hn := 0
+			lo := float32(math.Inf(1))
+			jx := cur[n-1]
+			dj := c - jx
+			for i := 0; i < n; i++ {
+				ix := cur[i]
+				di := c - ix
+				if (di >= 0) != (dj >= 0) {
+					p := sentinel
+					if !symbolic {
+						t := dj / (dj - di)
+						p = jx + float32((ix-jx)*t)
+					}
+					next[hn] = p
+					hn += b2i(hn < maxClipVerts)
+					cn++
+					if di > 0 {
+						cn++
+					} else if di < 0 {
+						next[hn] = ix
+						hn += b2i(hn < maxClipVerts)
+						lo = min(lo, ix)
+					}
+				} else {
+					if di >= 0 {
+						cn++
+					}
+					if di <= 0 {
+						next[hn] = ix
+						hn += b2i(hn < maxClipVerts)
+						lo = min(lo, ix)
+					}
+				}
+				jx, dj = ix, di
+			}
+			cn = min(cn, maxClipVerts)
+			cur, next = next, cur
+			n, minOrig, made = hn, lo, true
+		}
+		if cn >= 3 && x >= 0 && !r.h.raiseLowest(x+base, smin, smax, area) { // addSpan, its commonest case inlined
+			r.h.mergeSpan(x+base, smin, smax, area, r.mergeThr)
+		}
+	}
+}
+
+// b2i returns 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // cut returns the far side of cell k along an axis whose grid starts at o:
@@ -303,18 +454,46 @@ func (r *raster) triangle(v0, v1, v2 geom.Vec3, area uint8) {
 	z0 := clampInt(truncSat((tmin.Z-r.bmin.Z)*r.ics), -1, ht-1)
 	z1 := clampInt(truncSat((tmax.Z-r.bmin.Z)*r.ics), 0, ht-1)
 
-	in, row, col, rest := &r.bufs[0], &r.bufs[1], &r.bufs[2], &r.bufs[3]
+	// A flat triangle's cells all have its height as their y extent (a cut
+	// point interpolates between equal heights: y + round32(0*t) == y, or
+	// +0 for y == -0, which gives the same rows), so its rows are found
+	// once.
+	flat := v0.Y == v1.Y && v1.Y == v2.Y
+	var flatMin, flatMax uint16
+	var symbolic bool // flatRow may leave cut points uncomputed
+	if flat {
+		var flatOK bool
+		flatMin, flatMax, flatOK = r.rows(v0.Y, v0.Y)
+		if !flatOK {
+			return // no cell of it has rows in the grid
+		}
+		// flatRow's bound 21u·M < cs, with M the largest |x| of the
+		// triangle and the grid (a cut point stays within the triangle's
+		// x range up to rounding), kept with a margin of 12: M <= cs·2^16.
+		symbolic = max(-tmin.X, tmax.X, -r.bmin.X, r.bmax.X) <= float32(r.cs*(1<<16))
+	}
+
+	in, rest := &r.tri[0], &r.tri[1]
+	row, spare := &r.row[0], &r.row[1]
 	in.n = 3
-	in.v[0] = vert{v0.X, v0.Y, v0.Z}
-	in.v[1] = vert{v1.X, v1.Y, v1.Z}
-	in.v[2] = vert{v2.X, v2.Y, v2.Z}
-	for z := z0; z <= z1; z++ {
-		divide(in, 2, r.cut(r.bmin.Z, z), row, rest)
+	in.x[0], in.y[0], in.z[0] = v0.X, v0.Y, v0.Z
+	in.x[1], in.y[1], in.z[1] = v1.X, v1.Y, v1.Z
+	in.x[2], in.y[2], in.z[2] = v2.X, v2.Y, v2.Z
+	for z := z0; z <= z1 && in.n > 0; z++ {
+		// An empty rest stays empty: the rows after it get nothing.
+		splitZ(in, r.cut(r.bmin.Z, z), row, rest)
 		in, rest = rest, in
 		if row.n < 3 || z < 0 {
 			continue
 		}
-		minX, maxX := row.extent(0)
+		minX, maxX := row.x[0], row.x[0]
+		for i := 1; i < row.n; i++ {
+			if v := row.x[i]; v < minX {
+				minX = v
+			} else if v > maxX {
+				maxX = v
+			}
+		}
 		x0 := truncSat((minX - r.bmin.X) * r.ics)
 		x1 := truncSat((maxX - r.bmin.X) * r.ics)
 		if x1 < 0 || x0 >= w {
@@ -322,34 +501,46 @@ func (r *raster) triangle(v0, v1, v2 geom.Vec3, area uint8) {
 		}
 		x0 = clampInt(x0, -1, w-1)
 		x1 = clampInt(x1, 0, w-1)
-		cur, spare := row, rest
-		for x := x0; x <= x1; x++ {
-			divide(cur, 0, r.cut(r.bmin.X, x), col, spare)
-			cur, spare = spare, cur
-			if col.n < 3 || x < 0 {
+		cur, next := row, spare
+		if flat {
+			r.flatRow(row, x0, x1, z, flatMin, flatMax, area, symbolic)
+			continue
+		}
+		for x := x0; x <= x1 && cur.n > 0; x++ {
+			cn, ymin, ymax := splitX(cur, r.cut(r.bmin.X, x), next)
+			cur, next = next, cur
+			if cn < 3 || x < 0 {
 				continue
 			}
-			ymin, ymax := col.extent(1)
-			ymin -= r.bmin.Y
-			ymax -= r.bmin.Y
-			if ymax < 0 || ymin > r.by {
-				continue
+			if smin, smax, ok := r.rows(ymin, ymax); ok {
+				h.addSpan(x+z*w, smin, smax, area, r.mergeThr)
 			}
-			if ymin < 0 {
-				ymin = 0
-			}
-			if ymax > r.by {
-				ymax = r.by
-			}
-			smin := rowFloor(ymin*r.ich, MaxSpanRow)
-			smax := max(rowCeil(ymax*r.ich, MaxSpanRow), smin+1)
-			if smax > MaxSpanRow {
-				smax = MaxSpanRow
-			}
-			if smin >= smax {
-				continue // only when smin == MaxSpanRow; Grid.Validate excludes it
-			}
-			h.addSpan(x+z*w, uint16(smin), uint16(smax), area, r.mergeThr)
 		}
 	}
+}
+
+// rows returns the rows [smin, smax) of a cell whose vertices range over
+// heights [ymin, ymax] (docs/spans.md §8 step 6), or false when the cell
+// lies outside the grid's vertical range.
+func (r *raster) rows(ymin, ymax float32) (smin, smax uint16, ok bool) {
+	ymin -= r.bmin.Y
+	ymax -= r.bmin.Y
+	if ymax < 0 || ymin > r.by {
+		return 0, 0, false
+	}
+	if ymin < 0 {
+		ymin = 0
+	}
+	if ymax > r.by {
+		ymax = r.by
+	}
+	lo := rowFloor(ymin*r.ich, MaxSpanRow)
+	hi := max(rowCeil(ymax*r.ich, MaxSpanRow), lo+1)
+	if hi > MaxSpanRow {
+		hi = MaxSpanRow
+	}
+	if lo >= hi {
+		return 0, 0, false // only when lo == MaxSpanRow; Grid.Validate excludes it
+	}
+	return uint16(lo), uint16(hi), true
 }
