@@ -92,7 +92,8 @@ func (g *spanGraph) floor(i int) int32 {
 // neighbour returns the span linked from span i of column (x, z) in
 // direction d and its column, or ni = -1 when there is none (a link out of
 // range reads as none, so nothing panics on a graph the validation would
-// reject).
+// reject). The layer case is kept small enough to inline (the walk and the
+// corner test call it for every edge).
 func (g *spanGraph) neighbour(x, z, i, d int) (nx, nz, ni int) {
 	if v := g.view; v != nil {
 		j := v.Links[4*i+d]
@@ -101,6 +102,11 @@ func (g *spanGraph) neighbour(x, z, i, d int) (nx, nz, ni int) {
 		}
 		return int(v.X[j]), int(v.Z[j]), int(j) // (x, z) moved by d in a valid view
 	}
+	return g.chfNeighbour(x, z, i, d)
+}
+
+// chfNeighbour is neighbour on a compact heightfield.
+func (g *spanGraph) chfNeighbour(x, z, i, d int) (nx, nz, ni int) {
 	chf := g.chf
 	l := chf.Spans[i].Link(d)
 	if l == voxel.NotConnected {
@@ -223,20 +229,25 @@ func (t *tracer) corner(x, z, i, d int) (y int32, border bool) {
 	ch := t.g.floor(i)
 	var regs [4]uint32
 	regs[0] = t.regArea(i)
-	// walk visits the neighbour across d1 (into regs[k]) and from it the
-	// diagonal across d2 (into regs[2]).
-	walk := func(d1, d2, k int) {
-		if ax, az, ai := t.g.neighbour(x, z, i, d1); ai >= 0 {
-			ch = max(ch, t.g.floor(ai))
-			regs[k] = t.regArea(ai)
-			if _, _, a2 := t.g.neighbour(ax, az, ai, d2); a2 >= 0 {
-				ch = max(ch, t.g.floor(a2))
-				regs[2] = t.regArea(a2)
-			}
+	// The neighbour across d (into regs[1]) and from it the diagonal across
+	// d+1, then the neighbour across d+1 (into regs[3]) and from it the
+	// diagonal across d (both into regs[2]: the last reached wins).
+	if ax, az, ai := t.g.neighbour(x, z, i, d); ai >= 0 {
+		ch = max(ch, t.g.floor(ai))
+		regs[1] = t.regArea(ai)
+		if _, _, a2 := t.g.neighbour(ax, az, ai, dp); a2 >= 0 {
+			ch = max(ch, t.g.floor(a2))
+			regs[2] = t.regArea(a2)
 		}
 	}
-	walk(d, dp, 1)
-	walk(dp, d, 3)
+	if ax, az, ai := t.g.neighbour(x, z, i, dp); ai >= 0 {
+		ch = max(ch, t.g.floor(ai))
+		regs[3] = t.regArea(ai)
+		if _, _, a2 := t.g.neighbour(ax, az, ai, d); a2 >= 0 {
+			ch = max(ch, t.g.floor(a2))
+			regs[2] = t.regArea(a2)
+		}
+	}
 	for j := 0; j < 4; j++ {
 		a, b, c, e := regs[j], regs[(j+1)&3], regs[(j+2)&3], regs[(j+3)&3]
 		twoSameBorder := a&b&borderFlag != 0 && a == b
