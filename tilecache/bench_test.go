@@ -162,7 +162,7 @@ func BenchmarkRebuildTile(b *testing.B) {
 		if areas, _, _, err = c.markAreas(t, areas); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := c.buildLayers(t, areas, sc); err != nil {
+		if _, err := c.buildLayers(t, areas, sc, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -467,4 +467,45 @@ func stageTileParams(s *pipeline.NavSettings, j *stageJob) navmesh.TileParams {
 		TileX: int32(j.at.TX), TileZ: int32(j.at.TZ), Layer: uint8(j.t.layers.views[j.li].Layer),
 		WalkableHeightM: s.AgentHeightM, WalkableRadiusM: s.AgentRadiusM, WalkableClimbM: s.AgentMaxClimbM,
 	}
+}
+
+// TestCycleAllocations: once warm, the city cycle (RunCycle: 32 updates,
+// 25 layer builds) on one worker allocates fewer than 100 times, its
+// results, polygon meshes and tiles in recycled memory (docs/tilecache.md
+// §8). The figure is an average over cycles, so a collection emptying the
+// pools once is absorbed. (Several workers add their goroutines' start.)
+func TestCycleAllocations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the city fixture and several cycles")
+	}
+	f := getFixture(t, config{"city", pipeline.Layers, true})
+	c := f.reset(t)
+	defer func(w int) { c.workers = w }(c.workers)
+	c.workers = 1
+	var obs []voxel.Obstacle
+	for _, p := range CityCyclePoints() {
+		obs = append(obs, CycleObstacle(p))
+	}
+	for range 3 {
+		if _, err := c.RunCycle(obs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var err error
+	allocs := testing.AllocsPerRun(5, func() {
+		if _, e := c.RunCycle(obs); e != nil {
+			err = e
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%.0f allocations per cycle", allocs)
+	if allocs >= 100 {
+		t.Errorf("%.0f allocations per cycle, want fewer than 100", allocs)
+	}
+	if err := sameTiles(meshTiles(t, c.Mesh()), plainOf(t, f)); err != nil {
+		t.Error(err)
+	}
+	f.reset(t)
 }

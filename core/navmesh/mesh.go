@@ -112,6 +112,9 @@ type meshTile struct {
 	// backing is the array the nodes' links start in (a node with more
 	// links than its share grows a slice of its own).
 	backing []Link
+	// mem is the memory of a tile BuildTile made (nil for decoded data):
+	// while a mesh holds the tile, mem.holders counts it.
+	mem *tileMem
 }
 
 // newMeshTile returns a mesh tile for data, its decoded form t and its
@@ -247,7 +250,7 @@ func (m *Mesh) AddTile(data []byte) (TileRef, error) {
 		return 0, err
 	}
 	data = append([]byte(nil), data...)
-	return m.addTile(data, t, ContentID(data), "AddTile")
+	return m.addTile(data, t, ContentID(data), nil, "AddTile")
 }
 
 // AddBuilt is AddTile for a tile BuildTile made: no decoding and no copy
@@ -259,10 +262,10 @@ func (m *Mesh) AddBuilt(b *BuiltTile) (TileRef, error) {
 	if err := b.check("AddBuilt"); err != nil {
 		return 0, err
 	}
-	return m.addTile(b.data, b.t, b.id, "AddBuilt")
+	return m.addTile(b.data, b.t, b.id, b.mem, "AddBuilt")
 }
 
-func (m *Mesh) addTile(data []byte, t *Tile, id uint64, fn string) (TileRef, error) {
+func (m *Mesh) addTile(data []byte, t *Tile, id uint64, mem *tileMem, fn string) (TileRef, error) {
 	h := &t.Header
 	if s, ok := m.lookup(h.TileX, h.TileZ, h.Layer); ok {
 		return 0, fmt.Errorf("navmesh: %s: position (%d, %d) layer %d already holds tile %#x", fn, h.TileX, h.TileZ, h.Layer, uint64(m.tileRef(s)))
@@ -271,6 +274,7 @@ func (m *Mesh) addTile(data []byte, t *Tile, id uint64, fn string) (TileRef, err
 		return 0, fmt.Errorf("navmesh: %s: all %d slots are in use", fn, MaxSlots)
 	}
 	mt := m.takeMeshTile(data, t, id)
+	mt.mem = mem
 	var s uint32
 	if n := len(m.free); n > 0 {
 		s = m.free[n-1]
@@ -286,6 +290,9 @@ func (m *Mesh) addTile(data []byte, t *Tile, id uint64, fn string) (TileRef, err
 // place puts mt in empty slot s, indexes it and links it.
 func (m *Mesh) place(s uint32, mt *meshTile) {
 	m.slots[s].tile = mt
+	if mt.mem != nil {
+		mt.mem.holders.Add(1)
+	}
 	m.count++
 	if m.cols == nil {
 		m.cols = make(map[[2]int32][]uint32)
@@ -317,6 +324,9 @@ func (m *Mesh) unplace(s uint32) {
 		}
 	}
 	m.cols[key] = col // kept when empty: a tile added there again reuses it
+	if mem := m.slots[s].tile.mem; mem != nil {
+		mem.holders.Add(-1)
+	}
 	m.slots[s].tile = nil
 	m.count--
 }
@@ -334,7 +344,7 @@ func (m *Mesh) ReplaceTile(data []byte) (TileRef, error) {
 		return 0, err
 	}
 	data = append([]byte(nil), data...)
-	return m.replaceTile(data, t, ContentID(data), "ReplaceTile")
+	return m.replaceTile(data, t, ContentID(data), nil, "ReplaceTile")
 }
 
 // ReplaceBuilt is ReplaceTile for a tile BuildTile made: no decoding and
@@ -346,10 +356,10 @@ func (m *Mesh) ReplaceBuilt(b *BuiltTile) (TileRef, error) {
 	if err := b.check("ReplaceBuilt"); err != nil {
 		return 0, err
 	}
-	return m.replaceTile(b.data, b.t, b.id, "ReplaceBuilt")
+	return m.replaceTile(b.data, b.t, b.id, b.mem, "ReplaceBuilt")
 }
 
-func (m *Mesh) replaceTile(data []byte, t *Tile, id uint64, fn string) (TileRef, error) {
+func (m *Mesh) replaceTile(data []byte, t *Tile, id uint64, mem *tileMem, fn string) (TileRef, error) {
 	h := &t.Header
 	s, ok := m.lookup(h.TileX, h.TileZ, h.Layer)
 	if !ok {
@@ -359,6 +369,7 @@ func (m *Mesh) replaceTile(data []byte, t *Tile, id uint64, fn string) (TileRef,
 	m.unplace(s)
 	m.slots[s].gen = nextGen(m.slots[s].gen)
 	mt := m.takeMeshTile(data, t, id)
+	mt.mem = mem
 	m.place(s, mt)
 	m.recycle(old)
 	return m.tileRef(s), nil
@@ -531,7 +542,7 @@ func (m *Mesh) Built(ref TileRef) (*BuiltTile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &BuiltTile{data: mt.data, t: mt.t, id: mt.id}, nil
+	return &BuiltTile{data: mt.data, t: mt.t, id: mt.id, mem: mt.mem}, nil
 }
 
 // TileContentID returns the content id (ContentID of its data) of the tile

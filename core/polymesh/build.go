@@ -91,7 +91,8 @@ func build(cset *contour.Set, nvp int, cm *CoordMap, plain bool) (*Mesh, error) 
 	b.vflags = b.vflags[:0]
 	// The mesh grows in the builder's arrays (room for the worst case)
 	// and takes copies of its final size at the end.
-	m := &Mesh{
+	m := &b.work
+	*m = Mesh{
 		Verts:             slices.Grow(b.outVerts[:0], nverts),
 		Polys:             slices.Grow(b.outPolys[:0], maxTris*2*nvp),
 		Regs:              slices.Grow(b.outRegs[:0], maxTris),
@@ -122,11 +123,50 @@ func build(cset *contour.Set, nvp int, cm *CoordMap, plain bool) (*Mesh, error) 
 		b.markPortals()
 	}
 	b.outVerts, b.outPolys, b.outRegs, b.outAreas = m.Verts[:0], m.Polys[:0], m.Regs[:0], m.Areas[:0]
-	m.Verts, m.Polys, m.Regs, m.Areas = slices.Clone(m.Verts), slices.Clone(m.Polys), slices.Clone(m.Regs), slices.Clone(m.Areas)
-	m.Flags = make([]uint16, m.PolyCount())
-	m.exactCalls = b.o.exactCalls
-	m.SliverTriangles = b.tri.slivers
-	return m, nil
+	// The mesh returned: a recycled one (Recycle) refilled, or a new one,
+	// its arrays of their final size.
+	out, _ := recycled.Get().(*Mesh)
+	if out == nil {
+		out = new(Mesh)
+	}
+	*out, out.recycled = Mesh{
+		Verts: append(out.Verts[:0], m.Verts...),
+		Polys: append(out.Polys[:0], m.Polys...),
+		Regs:  append(out.Regs[:0], m.Regs...),
+		Areas: append(out.Areas[:0], m.Areas...),
+		Flags: out.Flags[:0],
+		NVP:   m.NVP, OriginM: m.OriginM, CellSizeM: m.CellSizeM, CellHeightM: m.CellHeightM,
+		BorderCells: m.BorderCells, MaxEdgeErrorCells: m.MaxEdgeErrorCells,
+		WidthCells: m.WidthCells, HeightCells: m.HeightCells, Map: m.Map,
+		BadContours:     m.BadContours,
+		SliverTriangles: b.tri.slivers,
+		exactCalls:      b.o.exactCalls,
+	}, false
+	for range out.PolyCount() {
+		out.Flags = append(out.Flags, 0)
+	}
+	if out.Flags == nil {
+		out.Flags = []uint16{}
+	}
+	return out, nil
+}
+
+// recycled holds meshes given back by Recycle, whose memory Build fills
+// again.
+var recycled sync.Pool
+
+// Recycle hands m's memory to a later Build (on any goroutine): the caller
+// gives up m, which must be a mesh Build returned that nothing else
+// refers to. After the call neither m nor any slice it held may be used.
+// Recycling never changes what Build returns; a nil m is ignored, and so
+// is a second Recycle of the same mesh before Build took it.
+func Recycle(m *Mesh) {
+	if m == nil || m.recycled {
+		return
+	}
+	m.recycled = true
+	m.BadContours = nil
+	recycled.Put(m)
 }
 
 // validateSet checks the arguments of Build.
@@ -191,6 +231,7 @@ func (b *builder) release() {
 // builder is the state of one Build and its scratch memory.
 type builder struct {
 	m    *Mesh
+	work Mesh // the mesh being built (m), in the arrays below
 	cmap CoordMap // the mesh's map, which o reads
 	nvp  int
 	// The mesh's arrays while it is built (build copies them out).
