@@ -231,7 +231,7 @@ func (b *builder) release() {
 // builder is the state of one Build and its scratch memory.
 type builder struct {
 	m    *Mesh
-	work Mesh // the mesh being built (m), in the arrays below
+	work Mesh     // the mesh being built (m), in the arrays below
 	cmap CoordMap // the mesh's map, which o reads
 	nvp  int
 	// The mesh's arrays while it is built (build copies them out).
