@@ -89,6 +89,8 @@ type Mesh struct {
 	// edgesA and edgesB are connectPair's memory, reused (a Mesh is
 	// changed by one goroutine at a time).
 	edgesA, edgesB []portalEdge
+	// linked lists the polygons connectPair gave links during a connect.
+	linked []slotPoly
 	// offMeshCount is the number of off-mesh links of the held tiles.
 	offMeshCount int
 	// spare is the run-time state of a tile the mesh let go of, whose
