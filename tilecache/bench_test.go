@@ -366,7 +366,8 @@ func copySet(s *contour.Set) *contour.Set {
 // one city cycle (tile 64, layers, no detail sampling; the 16 cylinders of
 // CityCyclePoints) apart, each over the same inputs: "regions"
 // (region.RepairBase.Repair), "contours" (contour.RepairBase.Repair),
-// "polys" (polymesh.BuildMapped), "tile" (navmesh.BuildTile) and "swap"
+// "polys" (polymesh.BuildMapped), "tile" (navmesh.BuildTile; the meshes
+// and tiles recycled as the cache recycles them) and "swap"
 // (Mesh.ReplaceBuilt with the built tile, then with the mesh's own back:
 // two swaps per layer). One op is every layer of the cycle; µs/layer is
 // per layer build (per swap pair for "swap"). Run with -benchmem.
@@ -427,11 +428,13 @@ func BenchmarkLayerStages(b *testing.B) {
 			return j.lr.contours.Repair(j.areas, j.ids, j.removed, &rs.contours)
 		}},
 		{"polys", func(j *stageJob) error {
-			_, err := polymesh.BuildMapped(j.set, s.VertsPerPoly, &j.at.Map)
+			m, err := polymesh.BuildMapped(j.set, s.VertsPerPoly, &j.at.Map)
+			polymesh.Recycle(m) // as the cache does
 			return err
 		}},
 		{"tile", func(j *stageJob) error {
-			_, err := navmesh.BuildTile(j.mesh, nil, stageTileParams(s, j))
+			bt, err := navmesh.BuildTile(j.mesh, nil, stageTileParams(s, j))
+			bt.Recycle() // as the cache does
 			return err
 		}},
 		{"swap", func(j *stageJob) error {
