@@ -96,8 +96,13 @@ func (m *Mesh) disconnect(s uint32) {
 			continue
 		}
 		for _, n := range m.cols[[2]int32{nx, nz}] {
+			// Border links into s are on n's polygons with a portal
+			// edge facing s (connectPair makes them; off-mesh links
+			// went above), a polygon once per such edge.
 			nt := m.slots[n].tile
-			for p, ls := range nt.links {
+			for _, pe := range nt.portalEdges(OppositeDir(dir)) {
+				p := pe.poly
+				ls := nt.links[p]
 				kept := ls[:0]
 				for _, l := range ls {
 					if l.Ref.Slot() != s {
@@ -204,13 +209,11 @@ func portalEdges(es []portalEdge, t *Tile, dir uint8) []portalEdge {
 // border dir of a).
 func (m *Mesh) connectPair(a, b uint32, dir uint8) {
 	ta, tb := m.slots[a].tile, m.slots[b].tile
-	m.edgesA = portalEdges(m.edgesA, ta.t, dir)
-	ea := m.edgesA
+	ea := ta.portalEdges(dir)
 	if len(ea) == 0 {
 		return
 	}
-	m.edgesB = portalEdges(m.edgesB, tb.t, OppositeDir(dir))
-	eb := m.edgesB
+	eb := tb.portalEdges(OppositeDir(dir))
 	if len(eb) == 0 {
 		return
 	}

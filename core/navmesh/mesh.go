@@ -86,9 +86,6 @@ type Mesh struct {
 	// ascending layer order. It is used for lookup only, never iterated.
 	cols  map[[2]int32][]uint32
 	count int
-	// edgesA and edgesB are connectPair's memory, reused (a Mesh is
-	// changed by one goroutine at a time).
-	edgesA, edgesB []portalEdge
 	// linked lists the polygons connectPair gave links during a connect.
 	linked []slotPoly
 	// offMeshCount is the number of off-mesh links of the held tiles.
@@ -117,6 +114,21 @@ type meshTile struct {
 	// mem is the memory of a tile BuildTile made (nil for decoded data):
 	// while a mesh holds the tile, mem.holders counts it.
 	mem *tileMem
+	// portals[dir/2] are the tile's portal edges facing border dir, once
+	// bit dir/2 of portalsSet says they are made (portals).
+	portals    [4][]portalEdge
+	portalsSet uint8
+}
+
+// portalEdges returns the portal edges of mt's tile facing border dir,
+// made on first need (the tile never changes while mt holds it).
+func (mt *meshTile) portalEdges(dir uint8) []portalEdge {
+	k := dir / 2
+	if mt.portalsSet&(1<<k) == 0 {
+		mt.portals[k] = portalEdges(mt.portals[k], mt.t, dir)
+		mt.portalsSet |= 1 << k
+	}
+	return mt.portals[k]
 }
 
 // newMeshTile returns a mesh tile for data, its decoded form t and its
@@ -152,7 +164,8 @@ func fillMeshTile(mt *meshTile, data []byte, t *Tile, id uint64) *meshTile {
 		flags:   resized(mt.flags, n),
 		areas:   resized(mt.areas, n),
 		links:   resized(mt.links, n),
-		backing: resized(mt.backing, edges)}
+		backing: resized(mt.backing, edges),
+		portals: mt.portals} // made again on need (portalsSet 0)
 	base := 0
 	for i := range t.Polys {
 		mt.flags[i] = t.Polys[i].Flags
@@ -188,7 +201,7 @@ func (m *Mesh) recycle(mt *meshTile) {
 		return
 	}
 	clear(mt.links) // let go of links grown apart from the backing
-	*mt = meshTile{flags: mt.flags, areas: mt.areas, links: mt.links, backing: mt.backing}
+	*mt = meshTile{flags: mt.flags, areas: mt.areas, links: mt.links, backing: mt.backing, portals: mt.portals}
 	m.spare = mt
 }
 
