@@ -264,6 +264,7 @@ type builder struct {
 	adjEdges  []adjEdge
 	candA     []int
 	candL     []mergePairEntry
+	role      []uint8 // mergePolys: per polygon, its part in a merge
 	vfirst    []int32 // per mesh vertex: its chain in vchain, -1 between merges
 	vchain    []vertEdge
 }
@@ -497,10 +498,10 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 	// (TestMergeCacheMatchesFullScan).
 	pairs := b.pairs[:0]
 	mark := slices.Grow(b.mark[:0], np)[:np]
-	for i := range mark {
-		mark[i] = false
-	}
-	defer func() { b.pairs, b.mark = pairs[:0], mark[:0] }()
+	clear(mark)
+	role := slices.Grow(b.role[:0], np)[:np]
+	clear(role)
+	defer func() { b.pairs, b.mark, b.role = pairs[:0], mark[:0], role[:0] }()
 	add := func(j, k int) {
 		v, ea, eb, shared := b.mergeValue(polys[j*nvp:(j+1)*nvp], polys[k*nvp:(k+1)*nvp])
 		if shared > 0 {
@@ -567,32 +568,45 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 		candA, candL = candA[:0], candL[:0]
 		keep := pairs[:0]
 		best = -1
-		for _, pr := range pairs {
+		// role: 1 for A and B, 2 for the last polygon (most pairs have
+		// neither and are kept).
+		role[bestA], role[bestB] = 1, 1
+		role[last] |= 2
+		for i := range pairs {
+			pr := &pairs[i]
 			j, k := int(pr.j), int(pr.k)
-			onA := j == bestA || j == bestB || k == bestA || k == bestB
-			if onA {
+			rj, rk := role[j], role[k]
+			if rj|rk == 0 {
+				if pr.better(keep, best) {
+					best = len(keep)
+				}
+				keep = append(keep, *pr)
+				continue
+			}
+			if (rj|rk)&1 != 0 {
 				y := k
-				if k == bestA || k == bestB {
+				if rk&1 != 0 {
 					y = j
 				}
-				if y != bestA && y != bestB && !mark[y] {
+				if role[y]&1 == 0 && !mark[y] {
 					mark[y] = true
 					candA = append(candA, y)
 				}
 			}
-			if j == last || k == last {
+			if (rj|rk)&2 != 0 {
 				if bestB != last {
-					candL = append(candL, pr)
+					candL = append(candL, *pr)
 				}
 				continue
 			}
-			if !onA {
+			if (rj|rk)&1 == 0 {
 				if pr.better(keep, best) {
 					best = len(keep)
 				}
-				keep = append(keep, pr)
+				keep = append(keep, *pr)
 			}
 		}
+		role[bestA], role[bestB], role[last] = 0, 0, 0
 		pairs = keep
 		for _, x := range candA {
 			mark[x] = false

@@ -188,6 +188,13 @@ func (t *triangulator) isEar(i, n int) bool {
 	return t.o.convex(ax, az, bx, bz, cx, cz)
 }
 
+// earDist is the squared length of the diagonal of the ear with tip at
+// position i1 (from the vertex before it to the vertex after it).
+func (t *triangulator) earDist(i1, n int) int64 {
+	i, i2 := prev(i1, n), next(i1, n)
+	return dist2(t.px[i], t.pz[i], t.px[i2], t.pz[i2])
+}
+
 func dist2(ax, az, bx, bz int) int64 {
 	dx, dz := int64(bx-ax), int64(bz-az)
 	return dx*dx + dz*dz
@@ -239,15 +246,18 @@ func (t *triangulator) run(n int) bool {
 		best := int64(-1)
 		mini := -1
 		loose := false
-		for i := 0; i < n; i++ {
-			i1 := next(i, n)
-			if !t.ear[i1] {
-				continue
+		// The shortest ear diagonal, ties to the smallest i (the vertex
+		// before the tip): tips 1..n-1, then tip 0 (i = n-1).
+		for i1 := 1; i1 < n; i1++ {
+			if t.ear[i1] {
+				if d := t.earDist(i1, n); best < 0 || d < best {
+					best, mini = d, i1-1
+				}
 			}
-			p0x, p0z := t.pt(i)
-			p2x, p2z := t.pt(next(i1, n))
-			if d := dist2(p0x, p0z, p2x, p2z); best < 0 || d < best {
-				best, mini = d, i
+		}
+		if t.ear[0] {
+			if d := t.earDist(0, n); best < 0 || d < best {
+				best, mini = d, n-1
 			}
 		}
 		if mini < 0 {
