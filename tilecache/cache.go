@@ -298,6 +298,13 @@ func cloneSettings(s *pipeline.NavSettings) pipeline.NavSettings {
 // areas freely between calls; never add, replace or remove its tiles (the
 // cache does that). Every swap is visible at once: the mesh object stays
 // the same for the life of the cache.
+//
+// A tile the cache rebuilt is recycled once an Update replaced or removed
+// it and the cache holds it no more (navmesh.BuiltTile.Recycle; a
+// Mesh.Clone keeps every tile it holds intact): a *navmesh.Tile or a
+// BuiltTile got from the mesh (Mesh.Tile, Mesh.Built) is valid until the
+// Update that replaces or removes that tile. Copy what you keep longer
+// (Mesh.TileData returns a copy), or read a Mesh.Clone.
 func (c *Cache) Mesh() *navmesh.Mesh {
 	if c == nil {
 		return nil

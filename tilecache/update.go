@@ -254,7 +254,14 @@ func (c *Cache) UpdateInto(res *UpdateResult, maxTiles int) error {
 	}
 	clear(old)
 	defer func() {
-		clear(c.swapMem) // res's memory: hold none of it after the call
+		// Swap slices left over stay with res, in the entries beyond its
+		// tiles (which the next UpdateInto harvests); the cache holds
+		// none of res's memory after the call.
+		spare := res.Tiles[len(res.Tiles):cap(res.Tiles)]
+		for i := range min(len(spare), len(c.swapMem)) {
+			spare[i].Swaps = c.swapMem[i]
+		}
+		clear(c.swapMem)
 		c.swapMem = c.swapMem[:0]
 	}()
 	if maxTiles < 0 {
