@@ -205,6 +205,9 @@ type tracer struct {
 	ids   []uint16
 	areas []uint8
 	flags []uint8
+	// reuse, when set (a repair), gives the raw vertex of an edge whose
+	// surroundings are the first build's, as computed then.
+	reuse *reuse
 }
 
 // regArea packs a span's region id and area as Recast's corner test does.
@@ -261,6 +264,34 @@ func (t *tracer) corner(x, z, i, d int) (y int32, border bool) {
 	return ch, false
 }
 
+// emit returns the raw vertex of flagged edge d of span i in column
+// (x, z): the corner at the edge's end (corner), the neighbour region
+// across the edge, AreaBorder and BorderVertex.
+func (t *tracer) emit(x, z, i, d int) Vertex {
+	y, border := t.corner(x, z, i, d)
+	px, pz := x, z
+	switch d {
+	case 0:
+		pz++
+	case 1:
+		px++
+		pz++
+	case 2:
+		px++
+	}
+	var f uint32
+	if _, _, ai := t.g.neighbour(x, z, i, d); ai >= 0 {
+		f = uint32(t.ids[ai])
+		if t.areas[ai] != t.areas[i] {
+			f |= AreaBorder
+		}
+	}
+	if border {
+		f |= BorderVertex
+	}
+	return Vertex{X: int32(px), Y: y, Z: int32(pz), Flags: f}
+}
+
 // walk traces the loop through edge d of span i in column (x, z) (which
 // must be flagged) into l.Raw and l.Keys, clearing the flags it visits.
 func (t *tracer) walk(x, z, i, d int, l *Loop) error {
@@ -280,28 +311,15 @@ func (t *tracer) walk(x, z, i, d int, l *Loop) error {
 			return fmt.Errorf("contour: the loop from edge %d of span %d does not close (links not mutual?)", startD, startI)
 		}
 		if t.flags[i]&(1<<d) != 0 {
-			y, border := t.corner(x, z, i, d)
-			px, pz := x, z
-			switch d {
-			case 0:
-				pz++
-			case 1:
-				px++
-				pz++
-			case 2:
-				px++
+			var v Vertex
+			ok := false
+			if t.reuse != nil {
+				v, ok = t.reuse.vertex(i, i*4+d)
 			}
-			var f uint32
-			if _, _, ai := t.g.neighbour(x, z, i, d); ai >= 0 {
-				f = uint32(t.ids[ai])
-				if t.areas[ai] != t.areas[i] {
-					f |= AreaBorder
-				}
+			if !ok {
+				v = t.emit(x, z, i, d)
 			}
-			if border {
-				f |= BorderVertex
-			}
-			l.Raw = append(l.Raw, Vertex{X: int32(px), Y: y, Z: int32(pz), Flags: f})
+			l.Raw = append(l.Raw, v)
 			l.Keys = append(l.Keys, int32(i*4+d))
 			t.flags[i] &^= 1 << d
 			d = (d + 1) & 3 // turn clockwise: next edge of the same span
