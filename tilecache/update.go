@@ -230,11 +230,14 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 }
 
 // UpdateInto is Update writing its result into *res and reusing the
-// memory res holds (its Tiles and Failed arrays, the Swaps of its tiles):
-// a host that passes the same UpdateResult to every call, as RunCycle
-// does, allocates nothing for the results once they have grown. What res
-// held is overwritten (the caller must not use it any more); the result
-// equals Update's. A nil res is an error that changes nothing.
+// memory res holds: its Tiles and Failed arrays up to their capacity and
+// the Swaps of every entry there (unused swap slices are left in the
+// entries beyond the tiles, for the next call). A host that passes the
+// same UpdateResult to every call, as RunCycle does, allocates nothing
+// for the results once they have grown. What res held is overwritten (the
+// caller must not use it, or Swaps slices it took from it, any more); the
+// result equals Update's in content. A nil res is an error that changes
+// nothing.
 func (c *Cache) UpdateInto(res *UpdateResult, maxTiles int) error {
 	if res == nil {
 		return fmt.Errorf("tilecache: UpdateInto: nil result")
