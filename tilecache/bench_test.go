@@ -3,11 +3,15 @@ package tilecache
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
+	"navviz/core/contour"
 	"navviz/core/geom"
 	"navviz/core/level"
+	"navviz/core/navmesh"
 	"navviz/core/pipeline"
+	"navviz/core/polymesh"
 	"navviz/core/voxel"
 )
 
@@ -158,7 +162,7 @@ func BenchmarkRebuildTile(b *testing.B) {
 		if areas, _, _, err = c.markAreas(t, areas); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := c.buildLayers(t, areas, sc); err != nil {
+		if _, err := c.buildLayers(t, areas, sc, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -328,4 +332,186 @@ func BenchmarkLayerRepair(b *testing.B) {
 		})
 	}
 	f.reset(b)
+}
+
+// stageJob is one repaired layer build of the city cycle, stage by stage:
+// the job, its repaired region ids and removed spans, a copy of its
+// repaired contours, the polygon mesh and the built tile.
+type stageJob struct {
+	layerJob
+	lr      *layerRepair
+	at      pipeline.TilePlace
+	ids     []uint16
+	removed []int32
+	set     *contour.Set
+	mesh    *polymesh.Mesh
+	built   *navmesh.BuiltTile
+	first   *navmesh.BuiltTile // the tile the mesh holds for the layer
+}
+
+// copySet returns a copy of s deep enough for the polygon stage (the
+// contours and their vertices; the loops are not copied).
+func copySet(s *contour.Set) *contour.Set {
+	c := *s
+	c.Loops = nil
+	c.Contours = slices.Clone(s.Contours)
+	for i := range c.Contours {
+		c.Contours[i].Verts = slices.Clone(c.Contours[i].Verts)
+		c.Contours[i].RawVerts, c.Contours[i].Loops = nil, nil
+	}
+	return &c
+}
+
+// BenchmarkLayerStages times the stages of the repaired layer builds of
+// one city cycle (tile 64, layers, no detail sampling; the 16 cylinders of
+// CityCyclePoints) apart, each over the same inputs: "regions"
+// (region.RepairBase.Repair), "contours" (contour.RepairBase.Repair),
+// "polys" (polymesh.BuildMapped), "tile" (navmesh.BuildTile; the meshes
+// and tiles recycled as the cache recycles them) and "swap"
+// (Mesh.ReplaceBuilt with the built tile, then with the mesh's own back:
+// two swaps per layer). One op is every layer of the cycle; µs/layer is
+// per layer build (per swap pair for "swap"). Run with -benchmem.
+func BenchmarkLayerStages(b *testing.B) {
+	f := getFixture(b, config{"city", pipeline.Layers, true})
+	c := f.reset(b)
+	jt := &jobTrace{c: c}
+	c.SetTrace(jt)
+	var obs []voxel.Obstacle
+	for _, p := range CityCyclePoints() {
+		obs = append(obs, CycleObstacle(p))
+	}
+	if _, err := c.RunCycle(obs); err != nil {
+		b.Fatal(err)
+	}
+	c.SetTrace(nil)
+	sc := new(buildScratch)
+	rs := &sc.repair
+	s := &c.settings
+	var jobs []stageJob
+	for _, j := range jt.jobs {
+		lr, err := c.layerRepairOf(j.t, j.t.layers, j.li, sc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		at, err := c.grid.Place(j.t.tx, j.t.tz)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := lr.regions.Repair(j.areas, &rs.regions); err != nil || !rs.regions.Verdict.OK() {
+			b.Fatal(err, rs.regions.Verdict)
+		}
+		if err := lr.contours.Repair(j.areas, rs.regions.IDs, rs.regions.Removed, &rs.contours); err != nil {
+			b.Fatal(err)
+		}
+		sj := stageJob{layerJob: j, lr: lr, at: at, ids: slices.Clone(rs.regions.IDs), removed: slices.Clone(rs.regions.Removed), set: copySet(rs.contours.Set)}
+		if sj.mesh, err = polymesh.BuildMapped(sj.set, s.VertsPerPoly, &at.Map); err != nil {
+			b.Fatal(err)
+		}
+		if sj.built, err = navmesh.BuildTile(sj.mesh, nil, stageTileParams(s, &sj)); err != nil {
+			b.Fatal(err)
+		}
+		ref, ok := c.mesh.TileAt(int32(at.TX), int32(at.TZ), uint8(j.t.layers.views[j.li].Layer))
+		if !ok {
+			b.Fatal("no tile")
+		}
+		if sj.first, err = c.mesh.Built(ref); err != nil {
+			b.Fatal(err)
+		}
+		jobs = append(jobs, sj)
+	}
+	stages := []struct {
+		name string
+		run  func(j *stageJob) error
+	}{
+		{"regions", func(j *stageJob) error { return j.lr.regions.Repair(j.areas, &rs.regions) }},
+		{"contours", func(j *stageJob) error {
+			return j.lr.contours.Repair(j.areas, j.ids, j.removed, &rs.contours)
+		}},
+		{"polys", func(j *stageJob) error {
+			m, err := polymesh.BuildMapped(j.set, s.VertsPerPoly, &j.at.Map)
+			polymesh.Recycle(m) // as the cache does
+			return err
+		}},
+		{"tile", func(j *stageJob) error {
+			bt, err := navmesh.BuildTile(j.mesh, nil, stageTileParams(s, j))
+			bt.Recycle() // as the cache does
+			return err
+		}},
+		{"swap", func(j *stageJob) error {
+			if _, err := c.mesh.ReplaceBuilt(j.built); err != nil {
+				return err
+			}
+			_, err := c.mesh.ReplaceBuilt(j.first)
+			return err
+		}},
+	}
+	for _, st := range stages {
+		b.Run(st.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				for i := range jobs {
+					if err := st.run(&jobs[i]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(b.N*len(jobs)), "µs/layer")
+		})
+	}
+	f.reset(b)
+}
+
+// stageTileParams are the tile parameters pipeline.BuildLayerFromContours
+// gives job j's layer (no off-mesh links).
+func stageTileParams(s *pipeline.NavSettings, j *stageJob) navmesh.TileParams {
+	return navmesh.TileParams{
+		TileX: int32(j.at.TX), TileZ: int32(j.at.TZ), Layer: uint8(j.t.layers.views[j.li].Layer),
+		WalkableHeightM: s.AgentHeightM, WalkableRadiusM: s.AgentRadiusM, WalkableClimbM: s.AgentMaxClimbM,
+	}
+}
+
+// TestCycleAllocations: once warm, the city cycle (RunCycle: 32 updates,
+// 25 layer builds) on one worker allocates fewer than 100 times, its
+// results, polygon meshes and tiles in recycled memory (docs/tilecache.md
+// §8). The figure is an average over cycles, so a collection emptying the
+// pools once is absorbed. (Several workers add their goroutines' start.)
+func TestCycleAllocations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the city fixture and several cycles")
+	}
+	if raceEnabled {
+		t.Skip("the race detector's sync.Pool drops items at random")
+	}
+	f := getFixture(t, config{"city", pipeline.Layers, true})
+	c := f.reset(t)
+	defer func(w int) { c.workers = w }(c.workers)
+	c.workers = 1
+	var obs []voxel.Obstacle
+	for _, p := range CityCyclePoints() {
+		obs = append(obs, CycleObstacle(p))
+	}
+	for range 3 {
+		if _, err := c.RunCycle(obs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var err error
+	allocs := testing.AllocsPerRun(5, func() {
+		if _, e := c.RunCycle(obs); e != nil {
+			err = e
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%.0f allocations per cycle", allocs)
+	if allocs >= 100 {
+		t.Errorf("%.0f allocations per cycle, want fewer than 100", allocs)
+	}
+	if err := sameTiles(meshTiles(t, c.Mesh()), plainOf(t, f)); err != nil {
+		t.Error(err)
+	}
+	f.reset(t)
 }

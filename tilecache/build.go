@@ -118,8 +118,8 @@ func takeTile(tb *pipeline.TileBuild) (*tile, error) {
 // contours, polygons, detail, tile data; the plain build's code) on its
 // cached step-3 heightfield (unpacked into sc.chf) with the given areas,
 // and returns the tile data of every layer that has polygons, by ascending
-// layer. areas is not changed.
-func (c *Cache) buildLayers(t *tile, areas []uint8, sc *buildScratch) ([]layerData, error) {
+// layer, appended to dst[:0]. areas is not changed.
+func (c *Cache) buildLayers(t *tile, areas []uint8, sc *buildScratch, dst []layerData) ([]layerData, error) {
 	at, err := c.grid.Place(t.tx, t.tz)
 	if err != nil {
 		return nil, err
@@ -128,7 +128,7 @@ func (c *Cache) buildLayers(t *tile, areas []uint8, sc *buildScratch) ([]layerDa
 	if err != nil {
 		return nil, err
 	}
-	out := make([]layerData, 0, len(tm.Layers))
+	out := dst[:0]
 	for i := range tm.Layers {
 		lb := &tm.Layers[i]
 		if lb.Data == nil {
@@ -217,7 +217,7 @@ func (c *Cache) layersOf(t *tile, sc *buildScratch) (*tileLayers, error) {
 		}
 		for j := range t.first {
 			if int(t.first[j].layer) == views[li].Layer {
-				tl.first[li].data = &t.first[j]
+				tl.first[li].built = t.first[j].built
 			}
 		}
 	}

@@ -104,9 +104,11 @@ type Cache struct {
 	workers   int               // Options.Workers (GOMAXPROCS for 0), at least 1
 	scratch   []*buildScratch   // one per Update worker, made on need
 	freeAreas [][]uint8         // spare area buffers (takeAreas, putAreas)
+	freeKeys  [][]layerKey      // spare layer key slices (takeKeys, putKeys)
 	freeMu    sync.Mutex        // guards freeAreas: Update's workers take buffers too
 	buildIdx  []int32           // buildPlans' list of the plans to build
-	plans     []plan            // Update's plans, reused (cleared after each call)
+	plans     []plan            // Update's plans, reused (cleared after each call but their layer lists' memory)
+	swapMem   [][]Swap          // during UpdateInto: the swap slices of the result's old tiles
 	held      []held            // swap's list of the tiles held, reused
 	refs      []navmesh.TileRef // swap's list of the mesh's tiles at a position, reused
 }
@@ -156,7 +158,9 @@ type tileLayers struct {
 // with equal areas gives the same tile data.
 type layerKey struct {
 	areas []uint8
-	data  *layerData
+	// built is the layer's tile (nil: the layer has no polygon); its
+	// layerData is layerDataOf(the view's layer, built).
+	built *navmesh.BuiltTile
 	// owned says that areas is a buffer planLayers took for this key
 	// alone (not the first build's areas), given back (putKeys) once no
 	// key holds it.
@@ -294,6 +298,13 @@ func cloneSettings(s *pipeline.NavSettings) pipeline.NavSettings {
 // areas freely between calls; never add, replace or remove its tiles (the
 // cache does that). Every swap is visible at once: the mesh object stays
 // the same for the life of the cache.
+//
+// A tile the cache rebuilt is recycled once an Update replaced or removed
+// it and the cache holds it no more (navmesh.BuiltTile.Recycle; a
+// Mesh.Clone keeps every tile it holds intact): a *navmesh.Tile or a
+// BuiltTile got from the mesh (Mesh.Tile, Mesh.Built) is valid until the
+// Update that replaces or removes that tile. Copy what you keep longer
+// (Mesh.TileData returns a copy), or read a Mesh.Clone.
 func (c *Cache) Mesh() *navmesh.Mesh {
 	if c == nil {
 		return nil

@@ -70,8 +70,9 @@ type CycleStats struct {
 // RunCycle runs the benchmark cycle of build3d-runtime.md ("Cost of a
 // rebuild") with the given obstacles: each is added, one at a time in
 // order, each add followed by UpdateAll; then each is removed, one at a
-// time in the same order, each removal followed by UpdateAll. The cache
-// must have an empty queue. Afterwards it holds the obstacles and volumes
+// time in the same order, each removal followed by UpdateAll (UpdateInto
+// with one result, whose memory every update reuses). The cache must have
+// an empty queue. Afterwards it holds the obstacles and volumes
 // it held before (the ids have moved on) and its mesh the same tiles. On
 // error the obstacles added so far are removed again and the error is
 // returned.
@@ -94,9 +95,9 @@ func (c *Cache) RunCycle(obstacles []voxel.Obstacle) (CycleStats, error) {
 			_ = c.RemoveObstacle(id)
 		}
 	}
+	var r UpdateResult // its memory reused by every update
 	update := func(add bool) error {
-		r, err := c.UpdateAll()
-		if err != nil {
+		if err := c.UpdateInto(&r, c.QueueLen()); err != nil {
 			return err
 		}
 		st.Updates++

@@ -61,7 +61,7 @@
 // never panic. Every method that returns an error returns one ("tilecache:
 // the Cache was not made by Build ...") and changes nothing: AddObstacle,
 // RemoveObstacle, AddVolume, RemoveVolume, TilesFor, TilesForVolume,
-// QueueTile, Update, UpdateAll, Snapshot, Restore, RunCycle. The accessors return their zero
+// QueueTile, Update, UpdateInto, UpdateAll, Snapshot, Restore, RunCycle. The accessors return their zero
 // values: Mesh and Source nil, Settings and Grid the zero NavSettings and
 // TileGrid, Fingerprint, ObstacleGrowthM, QueueLen, NextObstacleID and
 // NextVolumeID 0, CachedTiles, Queue, Obstacles and Volumes empty,

@@ -160,7 +160,7 @@ func (c *Cache) relinkHeld(t *tile, u *TileUpdate) error {
 	if err != nil {
 		return err
 	}
-	swaps, err := c.swap(t, held)
+	swaps, err := c.swap(t, held, nil)
 	if slices.ContainsFunc(swaps, func(s Swap) bool { return s.Kind != SwapKept }) {
 		u.Swaps = swaps
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"navviz/core/navmesh"
+	"navviz/core/polymesh"
 )
 
 // Rebuild says what rebuilding a tile took.
@@ -223,29 +224,74 @@ type plan struct {
 // result is valid too. The next AddObstacle, RemoveObstacle, AddVolume or
 // RemoveVolume that reaches a failed tile, or QueueTile, queues it again.
 func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
-	if err := c.check(); err != nil {
-		return UpdateResult{}, err
+	var res UpdateResult
+	err := c.UpdateInto(&res, maxTiles)
+	return res, err
+}
+
+// UpdateInto is Update writing its result into *res and reusing the
+// memory res holds: its Tiles and Failed arrays up to their capacity and
+// the Swaps of every entry there (unused swap slices are left in the
+// entries beyond the tiles, for the next call). A host that passes the
+// same UpdateResult to every call, as RunCycle does, allocates nothing
+// for the results once they have grown. What res held is overwritten (the
+// caller must not use it, or Swaps slices it took from it, any more); the
+// result equals Update's in content. A nil res is an error that changes
+// nothing.
+func (c *Cache) UpdateInto(res *UpdateResult, maxTiles int) error {
+	if res == nil {
+		return fmt.Errorf("tilecache: UpdateInto: nil result")
 	}
+	old := res.Tiles[:cap(res.Tiles)]
+	clear(res.Failed[:cap(res.Failed)])
+	*res = UpdateResult{Tiles: res.Tiles[:0], Failed: res.Failed[:0]}
+	if err := c.check(); err != nil {
+		clear(old)
+		return err
+	}
+	// The swap slices of the tiles res held, for this call's tiles.
+	for _, u := range old {
+		if cap(u.Swaps) > 0 {
+			c.swapMem = append(c.swapMem, u.Swaps[:0])
+		}
+	}
+	clear(old)
+	defer func() {
+		// Swap slices left over stay with res, in the entries beyond its
+		// tiles (which the next UpdateInto harvests); the cache holds
+		// none of res's memory after the call.
+		spare := res.Tiles[len(res.Tiles):cap(res.Tiles)]
+		for i := range min(len(spare), len(c.swapMem)) {
+			spare[i].Swaps = c.swapMem[i]
+		}
+		clear(c.swapMem)
+		c.swapMem = c.swapMem[:0]
+	}()
 	if maxTiles < 0 {
-		return UpdateResult{Remaining: len(c.queue)}, fmt.Errorf("tilecache: Update: maxTiles = %d, want >= 0", maxTiles)
+		res.Remaining = len(c.queue)
+		return fmt.Errorf("tilecache: Update: maxTiles = %d, want >= 0", maxTiles)
 	}
 	n := min(maxTiles, len(c.queue))
 	if cap(c.plans) < n {
-		c.plans = make([]plan, n)
+		c.plans = append(c.plans[:cap(c.plans)], make([]plan, n-cap(c.plans))...)
 	}
 	plans := c.plans[:n]
-	defer clear(plans) // keep nothing the tiles do not
+	defer func() { // keep nothing the tiles do not, but the layer lists' memory
+		for k := range plans {
+			clear(plans[k].layers)
+			plans[k] = plan{layers: plans[k].layers[:0]}
+		}
+	}()
 	for k := range plans {
-		plans[k] = plan{ti: c.queue[k], areas: c.takeAreas()}
+		plans[k] = plan{ti: c.queue[k], areas: c.takeAreas(), layers: plans[k].layers[:0]}
 	}
 	c.buildPlans(plans)
-	var res UpdateResult
 	for k := range plans {
 		if p := &plans[k]; p.err != nil {
 			res.Failed = append(res.Failed, c.tileError(p.ti, p.err))
 		}
 	}
-	res.Tiles = make([]TileUpdate, 0, n-len(res.Failed))
+	res.Tiles = slices.Grow(res.Tiles, n-len(res.Failed))
 	for k := range plans {
 		p := &plans[k]
 		t := c.tiles[p.ti]
@@ -264,7 +310,11 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 		u := TileUpdate{TX: t.tx, TZ: t.tz, Rebuild: p.rebuild, RemovedSpans: p.removed, LayersBuilt: p.built, LayersRepaired: p.repairs}
 		var watch stopwatch
 		watch.start(c.times != nil)
-		swaps, err := c.swap(t, p.layers)
+		var mem []Swap
+		if k := len(c.swapMem); k > 0 {
+			mem, c.swapMem = c.swapMem[k-1], c.swapMem[:k-1]
+		}
+		swaps, err := c.swap(t, p.layers, mem)
 		if c.times != nil {
 			watch.lap(&c.times.Swap)
 		}
@@ -294,7 +344,7 @@ func (c *Cache) Update(maxTiles int) (UpdateResult, error) {
 	}
 	c.queue = append(c.queue[:0], c.queue[n:]...)
 	res.Remaining = len(c.queue)
-	return res, res.err()
+	return res.err()
 }
 
 // buildPlans makes every plan: first each tile's areas and shortcut
@@ -424,11 +474,16 @@ func (c *Cache) putAreas(b []uint8) {
 	}
 }
 
-// putKeys gives back the area buffers of old, the layer keys a tile's
-// layers were last built from, that planLayers made (layerKey.owned) and
-// that new, the keys replacing them, does not carry over (planLayers
-// carries a key over at the same layer).
+// putKeys gives back what old, the layer keys a tile's layers were last
+// built from, holds that planLayers made (layerKey.owned) and that new,
+// the keys replacing them, does not carry over (planLayers carries a key
+// over at the same layer): the area buffers, the tiles (recycled unless
+// the mesh still holds them: navmesh.BuiltTile.Recycle; the cache holds
+// a tile it built in that key only) and the slice old itself.
 func (c *Cache) putKeys(old, new []layerKey) {
+	if old == nil {
+		return
+	}
 	for li, k := range old {
 		if !k.owned || len(k.areas) == 0 {
 			continue
@@ -437,7 +492,31 @@ func (c *Cache) putKeys(old, new []layerKey) {
 			continue
 		}
 		c.putAreas(k.areas)
+		k.built.Recycle()
 	}
+	clear(old)
+	c.freeMu.Lock()
+	defer c.freeMu.Unlock()
+	if len(c.freeKeys) < maxFreeAreas {
+		c.freeKeys = append(c.freeKeys, old[:0])
+	}
+}
+
+// takeKeys returns n zero layer keys, in a slice putKeys gave back when
+// one is large enough. Update's workers call it too.
+func (c *Cache) takeKeys(n int) []layerKey {
+	c.freeMu.Lock()
+	defer c.freeMu.Unlock()
+	for i := len(c.freeKeys) - 1; i >= 0; i-- {
+		if k := c.freeKeys[i]; cap(k) >= n {
+			last := len(c.freeKeys) - 1
+			c.freeKeys[i] = c.freeKeys[last]
+			c.freeKeys[last] = nil
+			c.freeKeys = c.freeKeys[:last]
+			return k[:n]
+		}
+	}
+	return make([]layerKey, n)
 }
 
 // tileError is the TileError of tile ti for err (a *layerError names the
@@ -493,7 +572,7 @@ func (c *Cache) markTile(p *plan) error {
 		p.rebuild = RebuildUnchanged
 	case !reached || bytes.Equal(areas, first):
 		p.rebuild = RebuildFirst
-		p.layers = t.first
+		p.layers = append(p.layers[:0], t.first...) // the plan's own list (cleared after the call)
 	default:
 		p.rebuild = RebuildBuilt
 	}
@@ -522,7 +601,7 @@ func (c *Cache) buildStep5(p *plan, sc *buildScratch) error {
 	}
 	var err error
 	sc.watch.start(sc.watch.on)
-	p.layers, err = c.buildLayers(t, p.areas, sc)
+	p.layers, err = c.buildLayers(t, p.areas, sc, p.layers)
 	sc.watch.lap(&sc.times.Scratch)
 	if err != nil {
 		return err
@@ -557,7 +636,7 @@ func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
 	if err != nil {
 		return err
 	}
-	p.keys = make([]layerKey, len(tl.views))
+	p.keys = c.takeKeys(len(tl.views))
 	for li := range tl.views {
 		v := &tl.views[li]
 		sc.gather = v.GatherAreas(sc.gather[:0], p.areas)
@@ -583,13 +662,13 @@ func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
 				p.repairs++
 			}
 			if lb.Data != nil {
-				d := layerDataOf(lb.Layer, lb.Built)
-				k.data = &d
+				k.built = lb.Built
 			}
+			polymesh.Recycle(lb.Mesh) // nothing else holds it
 		}
 		p.keys[li] = k
-		if k.data != nil {
-			p.layers = append(p.layers, *k.data)
+		if k.built != nil {
+			p.layers = append(p.layers, layerDataOf(v.Layer, k.built))
 		}
 	}
 	return nil
@@ -607,7 +686,7 @@ type held struct {
 // layer from the lowest: an equal content id keeps the tile, a changed one
 // replaces it, a new layer is added, a layer that no longer exists is
 // removed.
-func (c *Cache) swap(t *tile, layers []layerData) ([]Swap, error) {
+func (c *Cache) swap(t *tile, layers []layerData, mem []Swap) ([]Swap, error) {
 	layers, err := c.withLinks(t, layers)
 	if err != nil {
 		return nil, err
@@ -627,7 +706,7 @@ func (c *Cache) swap(t *tile, layers []layerData) ([]Swap, error) {
 		}
 		old = append(old, held{tl.Header.Layer, ref, id})
 	}
-	swaps := make([]Swap, 0, max(len(old), len(layers)))
+	swaps := slices.Grow(mem[:0], max(len(old), len(layers))) // mem: a slice no one uses
 	i, j := 0, 0
 	for i < len(old) || j < len(layers) {
 		switch {

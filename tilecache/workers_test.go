@@ -27,15 +27,29 @@ type updateStep struct {
 // runHistory runs a fixed history of adds, removes and budgets on c with
 // the given number of Update workers, one tile failing (failBuild) in one
 // call, and returns every Update's outcome and the final snapshot.
-func runHistory(t *testing.T, c *Cache, workers int) ([]updateStep, []byte) {
+func runHistory(t *testing.T, c *Cache, workers int, into bool) ([]updateStep, []byte) {
 	t.Helper()
 	c.workers = workers
 	defer func() { c.workers, c.failBuild = 1, nil }()
 	pts := walkablePoints(t, c.Mesh())
 	rng := rand.New(rand.NewPCG(7, 11))
 	var steps []updateStep
+	var reused UpdateResult // UpdateInto's, every call overwriting it
 	update := func(budget int) {
-		r, err := c.Update(budget)
+		var r UpdateResult
+		var err error
+		if !into {
+			r, err = c.Update(budget)
+		} else {
+			err = c.UpdateInto(&reused, budget)
+			r = reused
+		}
+		// A copy to keep (the next UpdateInto reuses reused's memory),
+		// empty lists nil: the results are compared by content.
+		r.Tiles, r.Failed = append([]TileUpdate(nil), r.Tiles...), append([]TileError(nil), r.Failed...)
+		for i := range r.Tiles {
+			r.Tiles[i].Swaps = append([]Swap(nil), r.Tiles[i].Swaps...)
+		}
 		checkDecoded(t, c.Mesh())
 		s := updateStep{res: r, mesh: meshBytes(t, c.Mesh())}
 		if err != nil {
@@ -119,7 +133,7 @@ func TestUpdateWorkers(t *testing.T) {
 	for _, k := range []config{{"city", pipeline.Layers, true}, {"city", pipeline.Watershed, false}} {
 		t.Run(k.String(), func(t *testing.T) {
 			f := getFixture(t, k)
-			want, wantSnap := runHistory(t, f.reset(t), 1)
+			want, wantSnap := runHistory(t, f.reset(t), 1, false)
 			failed := 0
 			for _, s := range want {
 				failed += len(s.res.Failed)
@@ -127,15 +141,19 @@ func TestUpdateWorkers(t *testing.T) {
 			if failed == 0 {
 				t.Errorf("no tile failed: the history does not cover failures")
 			}
-			for _, w := range []int{2, 8} {
-				got, gotSnap := runHistory(t, f.reset(t), w)
+			for _, run := range []struct {
+				w    int
+				into bool // UpdateInto with one result reused
+			}{{2, false}, {8, false}, {1, true}, {2, true}} {
+				w := run.w
+				got, gotSnap := runHistory(t, f.reset(t), w, run.into)
 				if len(got) != len(want) {
 					t.Fatalf("%d workers: %d updates, want %d", w, len(got), len(want))
 				}
 				for i := range got {
 					g, e := got[i], want[i]
 					if g.err != e.err || !reflect.DeepEqual(g.res, e.res) {
-						t.Errorf("%d workers, update %d: %+v (error %q), want %+v (error %q)", w, i, g.res, g.err, e.res, e.err)
+						t.Errorf("%d workers (UpdateInto %v), update %d: %+v (error %q), want %+v (error %q)", w, run.into, i, g.res, g.err, e.res, e.err)
 					}
 					if string(g.mesh) != string(e.mesh) {
 						t.Errorf("%d workers, update %d: mesh bytes differ", w, i)
@@ -206,11 +224,11 @@ func TestTilesInRange(t *testing.T) {
 func TestLayerTilesBound(t *testing.T) {
 	f := getFixture(t, config{"city", pipeline.Layers, true})
 	c := f.reset(t)
-	want, wantSnap := runHistory(t, c, 1)
+	want, wantSnap := runHistory(t, c, 1, false)
 	c = f.reset(t)
 	c.layerCap = 1
 	defer func() { c.layerCap = DefaultLayerTiles }()
-	got, gotSnap := runHistory(t, c, 2)
+	got, gotSnap := runHistory(t, c, 2, false)
 	for i := range got {
 		if got[i].err != want[i].err || !reflect.DeepEqual(got[i].res, want[i].res) || string(got[i].mesh) != string(want[i].mesh) {
 			t.Errorf("update %d differs with LayerTiles 1", i)
@@ -247,12 +265,12 @@ func TestLayerTilesBound(t *testing.T) {
 // repair's parts when layers were repaired.
 func TestUpdateTimes(t *testing.T) {
 	f := getFixture(t, config{"city", pipeline.Layers, true})
-	want, wantSnap := runHistory(t, f.reset(t), 1)
+	want, wantSnap := runHistory(t, f.reset(t), 1, false)
 	c := f.reset(t)
 	var ut UpdateTimes
 	c.SetUpdateTimes(&ut)
 	defer c.SetUpdateTimes(nil)
-	got, gotSnap := runHistory(t, c, 2)
+	got, gotSnap := runHistory(t, c, 2, false)
 	for i := range got {
 		if got[i].err != want[i].err || !reflect.DeepEqual(got[i].res, want[i].res) || string(got[i].mesh) != string(want[i].mesh) {
 			t.Errorf("update %d differs when measured", i)

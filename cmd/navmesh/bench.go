@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -15,6 +17,7 @@ import (
 
 	"navviz/core/geom"
 	"navviz/core/level"
+	"navviz/core/navmesh"
 	"navviz/core/pipeline"
 	"navviz/core/region"
 	"navviz/core/voxel"
@@ -78,7 +81,9 @@ type benchResult struct {
 	Polys         int     `json:"polys"`
 	LiveHeapBytes uint64  `json:"liveHeapBytesAfterBuild"`
 	Obstacles     int     `json:"obstacles"`
-	Cycles        int     `json:"cycles"`
+	// Points are the base points --auto-points chose (none otherwise).
+	Points []geom.Vec3 `json:"autoPoints,omitempty"`
+	Cycles int         `json:"cycles"`
 	// Wall time per cycle.
 	MedianMs float64 `json:"wallMedianMs"`
 	MinMs    float64 `json:"wallMinMs"`
@@ -143,7 +148,7 @@ func (v *verdictCount) Layer(lt *tilecache.LayerTrace) {
 
 // runBench implements
 //
-//	navmesh bench [LEVEL] [--level FILE.obj] [--points FILE.txt] [--cycles N] [--warmup N] [--workers N] [--json]
+//	navmesh bench [LEVEL] [--level FILE.obj] [--points FILE.txt | --auto-points N] [--cycles N] [--warmup N] [--workers N] [--json]
 //
 // It builds the level with a cache (tile 64 cells, layers, no detail
 // sampling: the spec's cheap rebuild setting), then runs the cycle of
@@ -152,7 +157,7 @@ func (v *verdictCount) Layer(lt *tilecache.LayerTrace) {
 // point, added one at a time, each followed by UpdateAll, then removed one
 // at a time in the same order, each followed by UpdateAll. On the built-in
 // city the points are tilecache.CityCyclePoints; any other level needs
-// --points. The cycles run with the goroutine locked to its OS thread. It
+// --points, or --auto-points N (autoPoints: open floor of the built mesh). The cycles run with the goroutine locked to its OS thread. It
 // prints the full build time, the tiles, layers and polygons, the live heap
 // after the build; per cycle the wall time and the thread CPU time (median,
 // min), the same with the layer repair off (Cache.SetRepair), allocations,
@@ -161,9 +166,10 @@ func (v *verdictCount) Layer(lt *tilecache.LayerTrace) {
 // verdicts of one traced cycle; and the peak memory (Go runtime and the process's peak RSS). With
 // --json it prints benchResult as JSON instead.
 func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "[LEVEL] [--level FILE.obj] [--points FILE.txt] [--cycles N] [--warmup N] [--workers N] [--json]", stdout)
+	fs := newFlagSet("bench", "[LEVEL] [--level FILE.obj] [--points FILE.txt | --auto-points N] [--cycles N] [--warmup N] [--workers N] [--json]", stdout)
 	levelFlag := fs.String("level", "", "the level: a built-in name (city, terrain, city4x4) or a Wavefront OBJ `file` (same as the LEVEL argument)")
 	pointsFlag := fs.String("points", "", "obstacle base points, one `x y z` per line (metres; default on city: its 16 street points)")
+	autoPoints := fs.Int("auto-points", 0, "instead of --points: `N` base points on open floor of the built mesh (the centres of its N largest polygons at least 10 m apart; deterministic)")
 	cycles := fs.Int("cycles", 20, "measured cycles")
 	warmup := fs.Int("warmup", 200, "cycles run before measuring (until the heap stops growing, the first cycles run slower: fresh pages fault in)")
 	workers := fs.Int("workers", 0, "goroutines building tiles (tilecache.Options.Workers; 0: every CPU)")
@@ -189,6 +195,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	var pts []geom.Vec3
 	switch {
+	case *autoPoints < 0 || (*autoPoints > 0 && *pointsFlag != ""):
+		return usagef("--auto-points %d with --points %q: want one of them, N >= 1", *autoPoints, *pointsFlag)
+	case *autoPoints > 0: // chosen once the cache is built
 	case *pointsFlag != "":
 		f, err := os.Open(*pointsFlag)
 		if err != nil {
@@ -202,13 +211,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	case name == "city" || name == "city4x4": // city4x4's first copy is city
 		pts = tilecache.CityCyclePoints()
 	default:
-		return usagef("--points FILE.txt is needed for level %q (only city and city4x4 have built-in points)", name)
+		return usagef("--points FILE.txt or --auto-points N is needed for level %q (only city and city4x4 have built-in points)", name)
 	}
 	soup, err := level.Load(name)
 	if err != nil {
 		return err
 	}
-	r, err := bench(name, soup, pts, *cycles, *warmup, *workers, *limits)
+	r, err := bench(name, soup, pts, *autoPoints, *cycles, *warmup, *workers, *limits)
 	if err != nil {
 		return err
 	}
@@ -263,16 +272,10 @@ func runCycles(c *tilecache.Cache, obs []voxel.Obstacle, n int) (*cycleTimes, er
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 
 // bench builds soup with a cache (refused over limits) and runs warmup +
-// cycles cycles with the repair, cycles without it and one traced.
-func bench(name string, soup *level.Soup, pts []geom.Vec3, cycles, warmup, workers int, limits pipeline.BuildLimits) (*benchResult, error) {
-	obs := make([]voxel.Obstacle, len(pts))
-	for i, p := range pts {
-		obs[i] = tilecache.CycleObstacle(p)
-		if err := obs[i].Validate(); err != nil {
-			return nil, fmt.Errorf("point %d %v: %w", i+1, p, err)
-		}
-	}
-	r := &benchResult{Level: name, Triangles: len(soup.Tris), Obstacles: len(obs), Cycles: cycles, Workers: workers}
+// cycles cycles with the repair, cycles without it and one traced. With
+// auto > 0 the points are autoPoints(mesh, auto) instead of pts.
+func bench(name string, soup *level.Soup, pts []geom.Vec3, auto, cycles, warmup, workers int, limits pipeline.BuildLimits) (*benchResult, error) {
+	r := &benchResult{Level: name, Triangles: len(soup.Tris), Cycles: cycles, Workers: workers}
 	s := pipeline.DefaultSettings()
 	s.Partition, s.DetailSampleDistCells = pipeline.Layers, 0
 	r.TileCells, r.Partition, r.DetailSample = s.TileSizeCells, s.Partition.String(), s.DetailSampleDistCells
@@ -302,6 +305,20 @@ func bench(name string, soup *level.Soup, pts []geom.Vec3, cycles, warmup, worke
 	r.LiveHeapBytes = mst.HeapAlloc
 	r.CachedTiles = len(c.CachedTiles())
 	m := c.Mesh()
+	if auto > 0 {
+		if pts, err = autoPoints(m, auto); err != nil {
+			return nil, err
+		}
+		r.Points = pts
+	}
+	obs := make([]voxel.Obstacle, len(pts))
+	for i, p := range pts {
+		obs[i] = tilecache.CycleObstacle(p)
+		if err := obs[i].Validate(); err != nil {
+			return nil, fmt.Errorf("point %d %v: %w", i+1, p, err)
+		}
+	}
+	r.Obstacles = len(obs)
 	refs := m.Tiles()
 	r.NavTiles = len(refs)
 	var last [2]int32
@@ -376,6 +393,61 @@ func bench(name string, soup *level.Soup, pts []geom.Vec3, cycles, warmup, worke
 	return r, nil
 }
 
+// autoMinDistM is how far apart --auto-points keeps its points, metres
+// (more than a tile of 64 cells of 0.3 m: one obstacle per tile or two).
+const autoMinDistM = 10
+
+// autoPoints returns n obstacle base points on open floor of m: the
+// centres (mean of the vertices) of its largest polygons (x/z area;
+// ties in the order of m.Tiles and the tile's polygons), each at least
+// autoMinDistM from those taken before in x/z. A cylinder of the cycle
+// there takes spans from one wide region, as the city's street points do.
+// An error when fewer than n such polygons exist.
+func autoPoints(m *navmesh.Mesh, n int) ([]geom.Vec3, error) {
+	type cand struct {
+		area float64
+		c    geom.Vec3
+	}
+	var cands []cand
+	for _, ref := range m.Tiles() {
+		t, err := m.Tile(ref)
+		if err != nil {
+			return nil, err
+		}
+		for i := range t.Polys {
+			p := &t.Polys[i]
+			nv := int(p.VertCount)
+			var sx, sy, sz, a float64
+			for j := range nv {
+				u, w := t.Verts[p.Verts[j]], t.Verts[p.Verts[(j+1)%nv]]
+				sx, sy, sz = sx+float64(u.X), sy+float64(u.Y), sz+float64(u.Z)
+				a += float64(float64(u.X)*float64(w.Z)) - float64(float64(w.X)*float64(u.Z))
+			}
+			k := float64(nv)
+			cands = append(cands, cand{math.Abs(a) / 2, geom.V3(float32(sx/k), float32(sy/k), float32(sz/k))})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.area, a.area) })
+	var pts []geom.Vec3
+	for _, c := range cands {
+		if len(pts) == n {
+			break
+		}
+		far := true
+		for _, p := range pts {
+			dx, dz := float64(c.c.X)-float64(p.X), float64(c.c.Z)-float64(p.Z)
+			far = far && float64(dx*dx)+float64(dz*dz) >= autoMinDistM*autoMinDistM
+		}
+		if far {
+			pts = append(pts, c.c)
+		}
+	}
+	if len(pts) < n {
+		return nil, fmt.Errorf("--auto-points %d: the mesh has only %d polygons %d m apart", n, len(pts), autoMinDistM)
+	}
+	return pts, nil
+}
+
 // median returns the median of sorted (not empty).
 func median(sorted []float64) float64 {
 	n := len(sorted)
@@ -398,6 +470,13 @@ func writeBench(w io.Writer, r *benchResult) error {
 	fmt.Fprintf(&b, "polys           %d\n", r.Polys)
 	fmt.Fprintf(&b, "live heap       %.1f MiB after the build (after a GC)\n", mib(r.LiveHeapBytes))
 	fmt.Fprintf(&b, "cycle           %d cylinders added and removed one at a time, each followed by UpdateAll\n", r.Obstacles)
+	if len(r.Points) > 0 {
+		ps := make([]string, len(r.Points))
+		for i, p := range r.Points {
+			ps[i] = fmt.Sprintf("(%.2f, %.2f, %.2f)", p.X, p.Y, p.Z)
+		}
+		fmt.Fprintf(&b, "auto points     %s\n", strings.Join(ps, " "))
+	}
 	fmt.Fprintf(&b, "ms per cycle    %.3f wall median of %d (min %.3f, max %.3f)\n", r.MedianMs, r.Cycles, r.MinMs, r.MaxMs)
 	if r.HasCPU {
 		note := ""

@@ -234,9 +234,19 @@ func (s *joinScratch) joinHoles(loops []Loop, outline int32, holes []holeRef) me
 					diags = append(diags, bridge{vert: j, dist: dx*dx + dz*dz})
 				}
 			}
-			// Shortest first; equal distances in outline vertex order.
-			slices.SortStableFunc(diags, func(a, b bridge) int { return cmp.Compare(a.dist, b.dist) })
-			for _, dg := range diags {
+			// Shortest first; equal distances in outline vertex order (the
+			// order of a stable sort by distance, taken one at a time: the
+			// first bridge tried is usually free).
+			for tried := 0; tried < len(diags); tried++ {
+				m := tried
+				for k := tried + 1; k < len(diags); k++ {
+					if diags[k].dist < diags[m].dist {
+						m = k
+					}
+				}
+				dg := diags[m]
+				copy(diags[tried+1:m+1], diags[tried:m])
+				diags[tried] = dg
 				pt := verts[dg.vert]
 				hit := segCrossesLoop(pt, corner, verts)
 				for k := hi; k < len(holes) && !hit; k++ {
@@ -314,8 +324,21 @@ func segsIntersect(a, b, c, d Vertex) bool {
 // segCrossesLoop reports whether segment d0-d1 meets an edge of the loop v
 // that has no end equal (in x and z) to d0 or d1.
 func segCrossesLoop(d0, d1 Vertex, v []Vertex) bool {
+	// Two segments of non-zero length whose boxes are apart do not meet
+	// (segsIntersect's rules compare one coordinate only for a segment of
+	// zero length, so those skip the box test).
+	minX, maxX := min(d0.X, d1.X), max(d0.X, d1.X)
+	minZ, maxZ := min(d0.Z, d1.Z), max(d0.Z, d1.Z)
+	box := !sameXZ(d0, d1)
 	for k := range v {
-		p0, p1 := v[k], v[(k+1)%len(v)]
+		p0, p1 := v[k], v[0]
+		if k+1 < len(v) {
+			p1 = v[k+1]
+		}
+		if box && (max(p0.X, p1.X) < minX || min(p0.X, p1.X) > maxX || max(p0.Z, p1.Z) < minZ || min(p0.Z, p1.Z) > maxZ) &&
+			!sameXZ(p0, p1) {
+			continue
+		}
 		if sameXZ(d0, p0) || sameXZ(d1, p0) || sameXZ(d0, p1) || sameXZ(d1, p1) {
 			continue
 		}

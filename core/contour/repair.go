@@ -29,6 +29,41 @@ type RepairBase struct {
 	set    *Set              // the first build's contours, shared with every repaired set
 	flags  []uint8           // LayerEdgeFlags of ids, before any trace
 	owners loopOwners        // set.EdgeOwners, narrow: per edge key, the loop holding it
+	mutual bool              // every link of the view has its reverse (reuse)
+}
+
+// reuse gives a repair's walk the first build's raw vertex of an edge
+// whose surroundings did not change (Repair).
+type reuse struct {
+	near     []uint32 // per span: stamp when a removed span is near
+	stamp    uint32
+	owners   *loopOwners
+	loops    []Loop // the first build's
+	cur, pos int    // the loop and position taken last
+}
+
+// vertex returns the first build's raw vertex of edge key of span i, false
+// when i is near a removed span or no first-build loop holds the edge.
+func (u *reuse) vertex(i, key int) (Vertex, bool) {
+	if u.near[i] == u.stamp {
+		return Vertex{}, false
+	}
+	o := u.owners.at(key)
+	if o < 0 {
+		return Vertex{}, false
+	}
+	keys := u.loops[o].Keys
+	m := u.pos + 1 // a walk along the loop takes its keys in order
+	if m == len(keys) {
+		m = 0
+	}
+	if o != u.cur || m >= len(keys) || keys[m] != int32(key) {
+		if m = slices.Index(keys, int32(key)); m < 0 {
+			return Vertex{}, false
+		}
+	}
+	u.cur, u.pos = o, m
+	return u.loops[o].Raw[m], true
 }
 
 // loopOwners is Set.EdgeOwners stored in the fewest bytes the number of
@@ -157,7 +192,7 @@ func NewRepairBase(v *region.LayerView, ids []uint16, set *Set) (*RepairBase, er
 			}
 		}
 	}
-	return &RepairBase{view: v, ids: ids, set: set, flags: layerFlags(v, ids, nil), owners: newLoopOwners(set, n)}, nil
+	return &RepairBase{view: v, ids: ids, set: set, flags: layerFlags(v, ids, nil), owners: newLoopOwners(set, n), mutual: v.LinksMutual()}, nil
 }
 
 // LayerRepair is the result of RepairBase.Repair, with the memory it reuses
@@ -185,6 +220,8 @@ type LayerRepair struct {
 
 	flags   []uint8
 	gone    []uint32 // per span: stamp when removed
+	near    []uint32 // per span: stamp when a removed span is one link or a diagonal away
+	reuse   reuse
 	stamp   uint32
 	dead    []bool  // per base loop: gone
 	remap   []int32 // per base loop: index in the new set
@@ -248,11 +285,12 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 	base := b.set
 	links, owners := v.Links, &b.owners
 	if len(r.gone) < n {
-		r.gone, r.stamp = make([]uint32, n), 0
+		r.gone, r.near, r.stamp = make([]uint32, n), make([]uint32, n), 0
 	}
 	r.stamp++
 	if r.stamp == 0 {
 		clear(r.gone)
+		clear(r.near)
 		r.stamp = 1
 	}
 	st := r.stamp
@@ -306,6 +344,31 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 	r.starts = starts
 	r.Starts = len(starts)
 	t := tracer{g: &spanGraph{view: v}, ids: ids, areas: areas, flags: flags}
+	if b.mutual {
+		// The walk takes the raw vertex of an edge of a span with no
+		// removed span around it from the first build's loop holding the
+		// edge: every span the corner test and the edge's neighbour read
+		// is one link or a diagonal (two links) away, and with mutual
+		// links marking those of every removed span finds them all. The
+		// ids and areas there are the first build's, so is the vertex.
+		for _, k := range removed {
+			r.near[k] = st
+			for e := range 4 {
+				j := int(links[4*int(k)+e])
+				if j < 0 {
+					continue
+				}
+				r.near[j] = st
+				for _, f := range [2]int{(e + 1) & 3, (e + 3) & 3} {
+					if jj := links[4*j+f]; jj >= 0 {
+						r.near[jj] = st
+					}
+				}
+			}
+		}
+		r.reuse = reuse{near: r.near, stamp: st, owners: owners, loops: base.Loops, cur: -1}
+		t.reuse = &r.reuse
+	}
 	fresh := r.fresh[:0]
 	verts, keys := r.verts[:0], r.keys[:0]
 	for _, s := range starts {

@@ -195,12 +195,15 @@ func simplify(raw []Vertex, keys []int32, maxError float32, maxEdgeLen int, flag
 		maxd := float32(0)
 		maxi := -1
 		if f := raw[ci].Flags; f&RegionMask == 0 || f&AreaBorder != 0 {
+			sg := newSeg(ax, az, bx, bz)
 			for ci != end {
-				d := distPtSegSq(raw[ci].X, raw[ci].Z, ax, az, bx, bz)
+				d := sg.distSq(raw[ci].X, raw[ci].Z)
 				if d > maxd {
 					maxd, maxi = d, ci
 				}
-				ci = (ci + step) % pn
+				if ci += step; ci >= pn {
+					ci -= pn
+				}
 			}
 		}
 		// len(idx) < pn always holds for a real loop (kept vertices are
@@ -267,22 +270,38 @@ func simplify(raw []Vertex, keys []int32, maxError float32, maxEdgeLen int, flag
 // Every product is rounded to float32 before it is summed (no fused
 // multiply-add).
 func distPtSegSq(x, z, px, pz, qx, qz int32) float32 {
-	pqx := float32(qx - px)
-	pqz := float32(qz - pz)
-	dx := float32(x - px)
-	dz := float32(z - pz)
-	d := float32(pqx*pqx) + float32(pqz*pqz)
-	t := float32(pqx*dx) + float32(pqz*dz)
-	if d > 0 {
-		t /= d
+	sg := newSeg(px, pz, qx, qz)
+	return sg.distSq(x, z)
+}
+
+// seg is a segment p-q with what distPtSegSq computes of it alone (the
+// same float32 values for every point).
+type seg struct {
+	px, pz   int32
+	pqx, pqz float32
+	d        float32 // |pq|²
+}
+
+func newSeg(px, pz, qx, qz int32) seg {
+	pqx, pqz := float32(qx-px), float32(qz-pz)
+	return seg{px, pz, pqx, pqz, float32(pqx*pqx) + float32(pqz*pqz)}
+}
+
+// distSq is distPtSegSq of (x, z) to the segment.
+func (sg *seg) distSq(x, z int32) float32 {
+	dx := float32(x - sg.px)
+	dz := float32(z - sg.pz)
+	t := float32(sg.pqx*dx) + float32(sg.pqz*dz)
+	if sg.d > 0 {
+		t /= sg.d
 	}
 	if t < 0 {
 		t = 0
 	} else if t > 1 {
 		t = 1
 	}
-	dx = float32(float32(px)+float32(t*pqx)) - float32(x)
-	dz = float32(float32(pz)+float32(t*pqz)) - float32(z)
+	dx = float32(float32(sg.px)+float32(t*sg.pqx)) - float32(x)
+	dz = float32(float32(sg.pz)+float32(t*sg.pqz)) - float32(z)
 	return float32(dx*dx) + float32(dz*dz)
 }
 

@@ -92,7 +92,8 @@ func (g *spanGraph) floor(i int) int32 {
 // neighbour returns the span linked from span i of column (x, z) in
 // direction d and its column, or ni = -1 when there is none (a link out of
 // range reads as none, so nothing panics on a graph the validation would
-// reject).
+// reject). The layer case is kept small enough to inline (the walk and the
+// corner test call it for every edge).
 func (g *spanGraph) neighbour(x, z, i, d int) (nx, nz, ni int) {
 	if v := g.view; v != nil {
 		j := v.Links[4*i+d]
@@ -101,6 +102,11 @@ func (g *spanGraph) neighbour(x, z, i, d int) (nx, nz, ni int) {
 		}
 		return int(v.X[j]), int(v.Z[j]), int(j) // (x, z) moved by d in a valid view
 	}
+	return g.chfNeighbour(x, z, i, d)
+}
+
+// chfNeighbour is neighbour on a compact heightfield.
+func (g *spanGraph) chfNeighbour(x, z, i, d int) (nx, nz, ni int) {
 	chf := g.chf
 	l := chf.Spans[i].Link(d)
 	if l == voxel.NotConnected {
@@ -199,6 +205,9 @@ type tracer struct {
 	ids   []uint16
 	areas []uint8
 	flags []uint8
+	// reuse, when set (a repair), gives the raw vertex of an edge whose
+	// surroundings are the first build's, as computed then.
+	reuse *reuse
 }
 
 // regArea packs a span's region id and area as Recast's corner test does.
@@ -223,20 +232,25 @@ func (t *tracer) corner(x, z, i, d int) (y int32, border bool) {
 	ch := t.g.floor(i)
 	var regs [4]uint32
 	regs[0] = t.regArea(i)
-	// walk visits the neighbour across d1 (into regs[k]) and from it the
-	// diagonal across d2 (into regs[2]).
-	walk := func(d1, d2, k int) {
-		if ax, az, ai := t.g.neighbour(x, z, i, d1); ai >= 0 {
-			ch = max(ch, t.g.floor(ai))
-			regs[k] = t.regArea(ai)
-			if _, _, a2 := t.g.neighbour(ax, az, ai, d2); a2 >= 0 {
-				ch = max(ch, t.g.floor(a2))
-				regs[2] = t.regArea(a2)
-			}
+	// The neighbour across d (into regs[1]) and from it the diagonal across
+	// d+1, then the neighbour across d+1 (into regs[3]) and from it the
+	// diagonal across d (both into regs[2]: the last reached wins).
+	if ax, az, ai := t.g.neighbour(x, z, i, d); ai >= 0 {
+		ch = max(ch, t.g.floor(ai))
+		regs[1] = t.regArea(ai)
+		if _, _, a2 := t.g.neighbour(ax, az, ai, dp); a2 >= 0 {
+			ch = max(ch, t.g.floor(a2))
+			regs[2] = t.regArea(a2)
 		}
 	}
-	walk(d, dp, 1)
-	walk(dp, d, 3)
+	if ax, az, ai := t.g.neighbour(x, z, i, dp); ai >= 0 {
+		ch = max(ch, t.g.floor(ai))
+		regs[3] = t.regArea(ai)
+		if _, _, a2 := t.g.neighbour(ax, az, ai, d); a2 >= 0 {
+			ch = max(ch, t.g.floor(a2))
+			regs[2] = t.regArea(a2)
+		}
+	}
 	for j := 0; j < 4; j++ {
 		a, b, c, e := regs[j], regs[(j+1)&3], regs[(j+2)&3], regs[(j+3)&3]
 		twoSameBorder := a&b&borderFlag != 0 && a == b
@@ -248,6 +262,34 @@ func (t *tracer) corner(x, z, i, d int) (y int32, border bool) {
 		}
 	}
 	return ch, false
+}
+
+// emit returns the raw vertex of flagged edge d of span i in column
+// (x, z): the corner at the edge's end (corner), the neighbour region
+// across the edge, AreaBorder and BorderVertex.
+func (t *tracer) emit(x, z, i, d int) Vertex {
+	y, border := t.corner(x, z, i, d)
+	px, pz := x, z
+	switch d {
+	case 0:
+		pz++
+	case 1:
+		px++
+		pz++
+	case 2:
+		px++
+	}
+	var f uint32
+	if _, _, ai := t.g.neighbour(x, z, i, d); ai >= 0 {
+		f = uint32(t.ids[ai])
+		if t.areas[ai] != t.areas[i] {
+			f |= AreaBorder
+		}
+	}
+	if border {
+		f |= BorderVertex
+	}
+	return Vertex{X: int32(px), Y: y, Z: int32(pz), Flags: f}
 }
 
 // walk traces the loop through edge d of span i in column (x, z) (which
@@ -269,28 +311,15 @@ func (t *tracer) walk(x, z, i, d int, l *Loop) error {
 			return fmt.Errorf("contour: the loop from edge %d of span %d does not close (links not mutual?)", startD, startI)
 		}
 		if t.flags[i]&(1<<d) != 0 {
-			y, border := t.corner(x, z, i, d)
-			px, pz := x, z
-			switch d {
-			case 0:
-				pz++
-			case 1:
-				px++
-				pz++
-			case 2:
-				px++
+			var v Vertex
+			ok := false
+			if t.reuse != nil {
+				v, ok = t.reuse.vertex(i, i*4+d)
 			}
-			var f uint32
-			if _, _, ai := t.g.neighbour(x, z, i, d); ai >= 0 {
-				f = uint32(t.ids[ai])
-				if t.areas[ai] != t.areas[i] {
-					f |= AreaBorder
-				}
+			if !ok {
+				v = t.emit(x, z, i, d)
 			}
-			if border {
-				f |= BorderVertex
-			}
-			l.Raw = append(l.Raw, Vertex{X: int32(px), Y: y, Z: int32(pz), Flags: f})
+			l.Raw = append(l.Raw, v)
 			l.Keys = append(l.Keys, int32(i*4+d))
 			t.flags[i] &^= 1 << d
 			d = (d + 1) & 3 // turn clockwise: next edge of the same span

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"navviz/core/geom"
 	"navviz/core/polymesh"
@@ -66,10 +68,61 @@ func BuildTileData(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (
 // BuildTile makes them; Mesh.AddBuilt and Mesh.ReplaceBuilt put it in a
 // mesh without decoding or copying it, and Mesh.Built gives a mesh's tile
 // back as one. Everything it holds is shared and read-only.
+//
+// Ownership: a BuiltTile from BuildTile is its caller's. Recycle hands its
+// memory (tile, data, arrays) to a later BuildTile once nothing uses it;
+// without Recycle the garbage collector takes it as usual.
 type BuiltTile struct {
 	data []byte
 	t    *Tile
 	id   uint64
+	// mem is the memory BuildTile made the tile in (shared by Mesh.Built
+	// and WithOffMesh tiles, which use the same arrays).
+	mem *tileMem
+}
+
+// tileMem is the memory of one BuildTile: the BuiltTile, its Tile, their
+// arrays and the BV tree's scratch, recycled as a whole (BuiltTile.Recycle).
+type tileMem struct {
+	built BuiltTile
+	tile  Tile
+	items []bvItem
+	// holders counts the meshes holding a tile in this memory (Mesh.place
+	// and unplace; a Mesh.Clone holds its tiles for good).
+	holders atomic.Int32
+	pooled  bool // in tilePool
+}
+
+// tilePool holds recycled tile memory (BuiltTile.Recycle).
+var tilePool sync.Pool
+
+// Recycle hands the memory of b, a tile BuildTile returned, to a later
+// BuildTile (on any goroutine) and reports whether it did. It does
+// nothing, and reports false, when b is nil, was not made by BuildTile
+// (Mesh.Built and WithOffMesh give tiles that share another's memory),
+// was recycled already, or a mesh holds b or a tile sharing its memory
+// (AddBuilt, ReplaceBuilt; a Mesh.Clone holds its tiles for good). The
+// caller promises that nothing else uses b, its Data or its tile any
+// more: after a true result they are reused for another tile. A mesh's
+// own tiles are never recycled by the mesh; only the code that built a
+// tile and knows it let go of every reference (package tilecache for
+// the tiles it rebuilds) calls Recycle.
+func (b *BuiltTile) Recycle() bool {
+	if b == nil || b.mem == nil || b != &b.mem.built || b.mem.pooled || b.mem.holders.Load() != 0 {
+		return false
+	}
+	b.mem.pooled = true
+	tilePool.Put(b.mem)
+	return true
+}
+
+// takeTileMem returns recycled tile memory, or new memory.
+func takeTileMem() *tileMem {
+	if mem, _ := tilePool.Get().(*tileMem); mem != nil {
+		mem.pooled = false
+		return mem
+	}
+	return new(tileMem)
 }
 
 // Data returns the tile data (shared: read-only).
@@ -102,90 +155,99 @@ func (b *BuiltTile) check(fn string) error {
 // that tile is what DecodeTile would give for the data, and what AddBuilt
 // and ReplaceBuilt put in a mesh.
 func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*BuiltTile, error) {
-	t, err := buildTile(mesh, detail, p)
-	if err != nil {
+	mem := takeTileMem()
+	fail := func(err error) (*BuiltTile, error) {
+		mem.pooled = true
+		tilePool.Put(mem)
 		return nil, err
+	}
+	t := &mem.tile
+	if err := buildTile(mesh, detail, p, t, &mem.items); err != nil {
+		return fail(err)
 	}
 	if err := t.check(); err != nil {
-		return nil, fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err)
+		return fail(fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err))
 	}
-	data, err := t.encode()
+	data, err := t.encodeInto(mem.built.data)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
-	return &BuiltTile{data: data, t: t, id: ContentID(data)}, nil
+	mem.built = BuiltTile{data: data, t: t, id: ContentID(data), mem: mem}
+	return &mem.built, nil
 }
 
-func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Tile, error) {
+// buildTile fills t (reusing its arrays; items is the BV tree's scratch)
+// with the tile of mesh, detail and p.
+func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Tile, items *[]bvItem) error {
 	if mesh == nil {
-		return nil, fmt.Errorf("navmesh: BuildTileData: nil mesh")
+		return fmt.Errorf("navmesh: BuildTileData: nil mesh")
 	}
 	nvp := mesh.NVP
 	if nvp < MinVertsPerPoly || nvp > MaxVertsPerPoly {
-		return nil, fmt.Errorf("navmesh: BuildTileData: mesh NVP %d, want %d..%d", nvp, MinVertsPerPoly, MaxVertsPerPoly)
+		return fmt.Errorf("navmesh: BuildTileData: mesh NVP %d, want %d..%d", nvp, MinVertsPerPoly, MaxVertsPerPoly)
 	}
 	if len(mesh.Polys)%(2*nvp) != 0 {
-		return nil, fmt.Errorf("navmesh: BuildTileData: mesh has %d polygon slots, not a multiple of 2*NVP = %d", len(mesh.Polys), 2*nvp)
+		return fmt.Errorf("navmesh: BuildTileData: mesh has %d polygon slots, not a multiple of 2*NVP = %d", len(mesh.Polys), 2*nvp)
 	}
 	np := mesh.PolyCount()
 	if np == 0 {
-		return nil, ErrNoPolygons
+		return ErrNoPolygons
 	}
 	if np > MaxTilePolys {
-		return nil, fmt.Errorf("navmesh: BuildTileData: mesh has %d polygons, at most %d fit a tile", np, MaxTilePolys)
+		return fmt.Errorf("navmesh: BuildTileData: mesh has %d polygons, at most %d fit a tile", np, MaxTilePolys)
 	}
 	if len(mesh.Verts) > MaxTileVerts {
-		return nil, fmt.Errorf("navmesh: BuildTileData: mesh has %d vertices, at most %d fit a tile", len(mesh.Verts), MaxTileVerts)
+		return fmt.Errorf("navmesh: BuildTileData: mesh has %d vertices, at most %d fit a tile", len(mesh.Verts), MaxTileVerts)
 	}
 	if len(mesh.Areas) != np {
-		return nil, fmt.Errorf("navmesh: BuildTileData: mesh has %d polygons but %d areas", np, len(mesh.Areas))
+		return fmt.Errorf("navmesh: BuildTileData: mesh has %d polygons but %d areas", np, len(mesh.Areas))
 	}
 	if mesh.Flags != nil && len(mesh.Flags) != np {
-		return nil, fmt.Errorf("navmesh: BuildTileData: mesh has %d polygons but %d flags", np, len(mesh.Flags))
+		return fmt.Errorf("navmesh: BuildTileData: mesh has %d polygons but %d flags", np, len(mesh.Flags))
 	}
 	if !(mesh.CellSizeM > 0) || !finite32(mesh.CellSizeM) || !(mesh.CellHeightM > 0) || !finite32(mesh.CellHeightM) {
-		return nil, fmt.Errorf("navmesh: BuildTileData: mesh cell size %v x %v m, want positive finite numbers", mesh.CellSizeM, mesh.CellHeightM)
+		return fmt.Errorf("navmesh: BuildTileData: mesh cell size %v x %v m, want positive finite numbers", mesh.CellSizeM, mesh.CellHeightM)
 	}
 	if err := mesh.Map.Validate(); err != nil {
-		return nil, fmt.Errorf("navmesh: BuildTileData: %w", err)
+		return fmt.Errorf("navmesh: BuildTileData: %w", err)
 	}
 	if mesh.Map.CellSizeM != mesh.CellSizeM || mesh.Map.CellHeightM != mesh.CellHeightM {
-		return nil, fmt.Errorf("navmesh: BuildTileData: mesh cell sizes %v x %v m differ from its map's %v x %v m",
+		return fmt.Errorf("navmesh: BuildTileData: mesh cell sizes %v x %v m differ from its map's %v x %v m",
 			mesh.CellSizeM, mesh.CellHeightM, mesh.Map.CellSizeM, mesh.Map.CellHeightM)
 	}
 	if p.CellSizeM != 0 && p.CellSizeM != mesh.CellSizeM {
-		return nil, fmt.Errorf("navmesh: BuildTileData: TileParams.CellSizeM %v m differs from the mesh's %v m", p.CellSizeM, mesh.CellSizeM)
+		return fmt.Errorf("navmesh: BuildTileData: TileParams.CellSizeM %v m differs from the mesh's %v m", p.CellSizeM, mesh.CellSizeM)
 	}
 	if p.CellHeightM != 0 && p.CellHeightM != mesh.CellHeightM {
-		return nil, fmt.Errorf("navmesh: BuildTileData: TileParams.CellHeightM %v m differs from the mesh's %v m", p.CellHeightM, mesh.CellHeightM)
+		return fmt.Errorf("navmesh: BuildTileData: TileParams.CellHeightM %v m differs from the mesh's %v m", p.CellHeightM, mesh.CellHeightM)
 	}
 	for _, f := range []struct {
 		name string
 		v    float32
 	}{{"WalkableHeightM", p.WalkableHeightM}, {"WalkableRadiusM", p.WalkableRadiusM}, {"WalkableClimbM", p.WalkableClimbM}} {
 		if !finite32(f.v) || f.v < 0 {
-			return nil, fmt.Errorf("navmesh: BuildTileData: TileParams.%s = %v m, want a finite number >= 0", f.name, f.v)
+			return fmt.Errorf("navmesh: BuildTileData: TileParams.%s = %v m, want a finite number >= 0", f.name, f.v)
 		}
 	}
 
-	t := &Tile{Header: Header{
+	*t = Tile{Header: Header{
 		TileX: p.TileX, TileZ: p.TileZ, Layer: p.Layer, NVP: uint8(nvp),
 		WalkableHeightM: p.WalkableHeightM, WalkableRadiusM: p.WalkableRadiusM, WalkableClimbM: p.WalkableClimbM,
 		CellSizeM: mesh.CellSizeM, CellHeightM: mesh.CellHeightM,
-	}}
+	}, Verts: t.Verts, Polys: t.Polys, DetailMeshes: t.DetailMeshes, DetailVerts: t.DetailVerts, DetailTris: t.DetailTris, BVTree: t.BVTree}
 	if len(mesh.Verts) < MinVertsPerPoly {
-		return nil, fmt.Errorf("navmesh: BuildTileData: mesh has %d vertices, want at least %d", len(mesh.Verts), MinVertsPerPoly)
+		return fmt.Errorf("navmesh: BuildTileData: mesh has %d vertices, want at least %d", len(mesh.Verts), MinVertsPerPoly)
 	}
-	t.Verts = make([]geom.Vec3, len(mesh.Verts))
+	t.Verts = resized(t.Verts, len(mesh.Verts))
 	for i := range mesh.Verts {
 		v := mesh.VertM(i)
 		if !v.Finite() {
-			return nil, fmt.Errorf("navmesh: BuildTileData: mesh vertex %d %v is at %v m, not finite", i, mesh.Verts[i], v)
+			return fmt.Errorf("navmesh: BuildTileData: mesh vertex %d %v is at %v m, not finite", i, mesh.Verts[i], v)
 		}
 		t.Verts[i] = v
 	}
 
-	t.Polys = make([]Poly, np)
+	t.Polys = resized(t.Polys, np)
 	for i := range t.Polys {
 		tp := &t.Polys[i]
 		verts, neis := mesh.Poly(i), mesh.Neighbours(i)
@@ -198,16 +260,16 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Til
 		}
 		for j := nv; j < nvp; j++ {
 			if verts[j] != polymesh.NullIndex {
-				return nil, fmt.Errorf("navmesh: BuildTileData: mesh polygon %d vertex slot %d holds %d after the end marker", i, j, verts[j])
+				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d vertex slot %d holds %d after the end marker", i, j, verts[j])
 			}
 		}
 		if nv < MinVertsPerPoly {
-			return nil, fmt.Errorf("navmesh: BuildTileData: mesh polygon %d has %d vertices, want at least %d", i, nv, MinVertsPerPoly)
+			return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d has %d vertices, want at least %d", i, nv, MinVertsPerPoly)
 		}
 		tp.VertCount = uint8(nv)
 		for j := 0; j < nv; j++ {
 			if int(verts[j]) >= len(mesh.Verts) {
-				return nil, fmt.Errorf("navmesh: BuildTileData: mesh polygon %d vertex slot %d is %d, beyond the %d vertices", i, j, verts[j], len(mesh.Verts))
+				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d vertex slot %d is %d, beyond the %d vertices", i, j, verts[j], len(mesh.Verts))
 			}
 			tp.Verts[j] = verts[j]
 			n := neis[j]
@@ -225,16 +287,16 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Til
 					tp.Neis[j] = ExtLink | DirNegZ
 				case 0xf: // Recast's border edge without a portal
 				default:
-					return nil, fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d = 0x%04x, a portal side outside 0..3", i, j, n)
+					return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d = 0x%04x, a portal side outside 0..3", i, j, n)
 				}
 			case int(n) >= np:
-				return nil, fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d = %d, beyond the %d polygons", i, j, n, np)
+				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d = %d, beyond the %d polygons", i, j, n, np)
 			default:
 				tp.Neis[j] = n
 			}
 		}
 		if mesh.Areas[i] > MaxArea {
-			return nil, fmt.Errorf("navmesh: BuildTileData: mesh polygon %d area %d, want 0..%d", i, mesh.Areas[i], MaxArea)
+			return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d area %d, want 0..%d", i, mesh.Areas[i], MaxArea)
 		}
 		tp.Area = mesh.Areas[i]
 		if mesh.Flags != nil {
@@ -243,33 +305,41 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Til
 	}
 
 	if err := buildDetail(t, detail); err != nil {
-		return nil, err
+		return err
 	}
 
 	lowest, box := t.vertBounds()
 	t.Header.OriginY = lowest
 	t.Header.BMin, t.Header.BMax = box.Min, box.Max
-	t.BVTree = buildBVTree(t)
+	*items = resized(*items, np)
+	t.BVTree = buildBVTree(t, *items, t.BVTree[:0])
 	keep, err := t.keepOffMesh(p.OffMeshLinks, "BuildTileData: TileParams.OffMeshLinks")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	t.OffMesh = keep
-	return t, nil
+	return nil
 }
 
 // buildDetail fills t's detail meshes, vertices and triangles from detail
 // (nil: the fan of each polygon).
 func buildDetail(t *Tile, detail *polymesh.Detail) error {
 	np := len(t.Polys)
-	t.DetailMeshes = make([]DetailMesh, np)
+	t.DetailMeshes = resized(t.DetailMeshes, np)
+	// Empty but never nil (as decoded), in t's memory when it has some.
+	t.DetailVerts = t.DetailVerts[:0]
+	if t.DetailVerts == nil {
+		t.DetailVerts = []geom.Vec3{}
+	}
 	if detail == nil {
 		tris := 0
 		for i := range t.Polys {
 			tris += int(t.Polys[i].VertCount) - 2
 		}
-		t.DetailVerts = []geom.Vec3{}
-		t.DetailTris = make([][4]uint8, 0, max(tris, 0))
+		t.DetailTris = slices.Grow(t.DetailTris[:0], max(tris, 0))
+		if t.DetailTris == nil {
+			t.DetailTris = [][4]uint8{}
+		}
 		for i := range t.Polys {
 			nv := int(t.Polys[i].VertCount)
 			t.DetailMeshes[i] = DetailMesh{TriBase: uint32(len(t.DetailTris)), TriCount: uint16(nv - 2)}
@@ -280,8 +350,10 @@ func buildDetail(t *Tile, detail *polymesh.Detail) error {
 	if len(detail.Meshes) != np {
 		return fmt.Errorf("navmesh: BuildTileData: detail has %d sub-meshes for %d polygons", len(detail.Meshes), np)
 	}
-	t.DetailVerts = []geom.Vec3{}
-	t.DetailTris = [][4]uint8{}
+	t.DetailTris = t.DetailTris[:0]
+	if t.DetailTris == nil {
+		t.DetailTris = [][4]uint8{}
+	}
 	for i, dm := range detail.Meshes {
 		vb, nd, tb, nt := uint64(dm[0]), uint64(dm[1]), uint64(dm[2]), uint64(dm[3])
 		if vb+nd > uint64(len(detail.Verts)) {
@@ -344,48 +416,48 @@ type bvItem struct {
 // is a leaf; otherwise the items are sorted by bmin on the box's longest
 // axis (x, then y, then z on ties), then by polygon index, split at
 // lo + (hi-lo)/2, and the left half then the right half follow the node.
-func buildBVTree(t *Tile) []BVNode {
-	items := make([]bvItem, len(t.Polys))
+func buildBVTree(t *Tile, items []bvItem, nodes []BVNode) []BVNode {
 	for i := range items {
 		items[i].bmin, items[i].bmax = t.polyBox(i)
 		items[i].poly = int32(i)
 	}
-	nodes := make([]BVNode, 0, 2*len(items)-1)
-	var sub func(lo, hi int)
-	sub = func(lo, hi int) {
-		at := len(nodes)
-		nodes = append(nodes, BVNode{})
-		if hi-lo == 1 {
-			nodes[at] = BVNode{BMin: items[lo].bmin, BMax: items[lo].bmax, I: items[lo].poly}
-			return
-		}
-		n := BVNode{BMin: items[lo].bmin, BMax: items[lo].bmax}
-		for _, it := range items[lo+1 : hi] {
-			for k := 0; k < 3; k++ {
-				n.BMin[k] = min(n.BMin[k], it.bmin[k])
-				n.BMax[k] = max(n.BMax[k], it.bmax[k])
-			}
-		}
-		axis := 0
-		if n.BMax[1]-n.BMin[1] > n.BMax[axis]-n.BMin[axis] {
-			axis = 1
-		}
-		if n.BMax[2]-n.BMin[2] > n.BMax[axis]-n.BMin[axis] {
-			axis = 2
-		}
-		part := items[lo:hi]
-		slices.SortFunc(part, func(a, b bvItem) int {
-			if c := cmp.Compare(a.bmin[axis], b.bmin[axis]); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.poly, b.poly)
-		})
-		mid := lo + (hi-lo)/2
-		sub(lo, mid)
-		sub(mid, hi)
-		n.I = -int32(len(nodes) - at)
-		nodes[at] = n
+	nodes = slices.Grow(nodes[:0], 2*len(items)-1)
+	return bvSub(items, nodes, 0, len(items))
+}
+
+// bvSub appends the nodes of items [lo, hi) to nodes (buildBVTree).
+func bvSub(items []bvItem, nodes []BVNode, lo, hi int) []BVNode {
+	at := len(nodes)
+	nodes = append(nodes, BVNode{})
+	if hi-lo == 1 {
+		nodes[at] = BVNode{BMin: items[lo].bmin, BMax: items[lo].bmax, I: items[lo].poly}
+		return nodes
 	}
-	sub(0, len(items))
+	n := BVNode{BMin: items[lo].bmin, BMax: items[lo].bmax}
+	for _, it := range items[lo+1 : hi] {
+		for k := 0; k < 3; k++ {
+			n.BMin[k] = min(n.BMin[k], it.bmin[k])
+			n.BMax[k] = max(n.BMax[k], it.bmax[k])
+		}
+	}
+	axis := 0
+	if n.BMax[1]-n.BMin[1] > n.BMax[axis]-n.BMin[axis] {
+		axis = 1
+	}
+	if n.BMax[2]-n.BMin[2] > n.BMax[axis]-n.BMin[axis] {
+		axis = 2
+	}
+	part := items[lo:hi]
+	slices.SortFunc(part, func(a, b bvItem) int {
+		if c := cmp.Compare(a.bmin[axis], b.bmin[axis]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.poly, b.poly)
+	})
+	mid := lo + (hi-lo)/2
+	nodes = bvSub(items, nodes, lo, mid)
+	nodes = bvSub(items, nodes, mid, hi)
+	n.I = -int32(len(nodes) - at)
+	nodes[at] = n
 	return nodes
 }

@@ -41,5 +41,10 @@ func (mt *meshTile) clone() *meshTile {
 		backing = append(backing, l...)
 		links[i] = backing[start:len(backing):len(backing)]
 	}
+	if mt.mem != nil {
+		// The copy holds the tile for good: a copy is let go without a
+		// word, so memory it ever shared is never recycled.
+		mt.mem.holders.Add(1)
+	}
 	return &meshTile{data: mt.data, id: mt.id, t: mt.t, flags: slices.Clone(mt.flags), areas: slices.Clone(mt.areas), links: links, backing: backing}
 }

@@ -46,12 +46,18 @@ func neighbourPos(x, z int32, dir uint8) (int32, int32, bool) {
 // connect links the tile in slot s: its internal links, then the links
 // with every tile at the four neighbouring positions (both ways), then puts
 // the links of every touched tile in link order.
+//
+// Every held tile's links are in link order between calls, and the links
+// a change leaves in place keep their order, so only the lists that got
+// links are sorted: the tile's own, the neighbours' polygons connectPair
+// gave links (m.linked) and the tiles an off-mesh link touched.
 func (m *Mesh) connect(s uint32) {
 	mt := m.slots[s].tile
 	m.connectInternal(s)
-	var buf [16]uint32 // the tile and its neighbours, most often
+	var buf [16]uint32
 	touched := append(buf[:0], s)
 	h := &mt.t.Header
+	m.linked = m.linked[:0]
 	for _, dir := range borderDirs {
 		nx, nz, ok := neighbourPos(h.TileX, h.TileZ, dir)
 		if !ok {
@@ -59,13 +65,23 @@ func (m *Mesh) connect(s uint32) {
 		}
 		for _, n := range m.cols[[2]int32{nx, nz}] {
 			m.connectPair(s, n, dir)
-			touched = append(touched, n)
 		}
 	}
 	touched = m.connectOffMesh(s, touched)
 	for _, t := range touched {
 		m.sortLinks(t)
 	}
+	for _, sp := range m.linked {
+		if sp.slot != s {
+			m.sortPolyLinks(m.slots[sp.slot].tile.links[sp.poly])
+		}
+	}
+}
+
+// slotPoly is a polygon of the tile in a slot.
+type slotPoly struct {
+	slot uint32
+	poly int32
 }
 
 // disconnect drops every link of the tiles at the neighbouring positions of
@@ -80,8 +96,13 @@ func (m *Mesh) disconnect(s uint32) {
 			continue
 		}
 		for _, n := range m.cols[[2]int32{nx, nz}] {
+			// Border links into s are on n's polygons with a portal
+			// edge facing s (connectPair makes them; off-mesh links
+			// went above), a polygon once per such edge.
 			nt := m.slots[n].tile
-			for p, ls := range nt.links {
+			for _, pe := range nt.portalEdges(OppositeDir(dir)) {
+				p := pe.poly
+				ls := nt.links[p]
 				kept := ls[:0]
 				for _, l := range ls {
 					if l.Ref.Slot() != s {
@@ -188,13 +209,11 @@ func portalEdges(es []portalEdge, t *Tile, dir uint8) []portalEdge {
 // border dir of a).
 func (m *Mesh) connectPair(a, b uint32, dir uint8) {
 	ta, tb := m.slots[a].tile, m.slots[b].tile
-	m.edgesA = portalEdges(m.edgesA, ta.t, dir)
-	ea := m.edgesA
+	ea := ta.portalEdges(dir)
 	if len(ea) == 0 {
 		return
 	}
-	m.edgesB = portalEdges(m.edgesB, tb.t, OppositeDir(dir))
-	eb := m.edgesB
+	eb := tb.portalEdges(OppositeDir(dir))
 	if len(eb) == 0 {
 		return
 	}
@@ -210,6 +229,7 @@ func (m *Mesh) connectPair(a, b uint32, dir uint8) {
 			bmin, bmax := portalRange(pb.va, pb.vb, dir, lo, hi)
 			ta.links[pa.poly] = append(ta.links[pa.poly], Link{Ref: packRef(gb, b, uint32(pb.poly)), Edge: uint8(pa.edge), Side: dir, BMin: amin, BMax: amax})
 			tb.links[pb.poly] = append(tb.links[pb.poly], Link{Ref: packRef(ga, a, uint32(pa.poly)), Edge: uint8(pb.edge), Side: OppositeDir(dir), BMin: bmin, BMax: bmax})
+			m.linked = append(m.linked, slotPoly{b, int32(pb.poly)})
 		}
 	}
 }
@@ -283,38 +303,42 @@ func portalRange(va, vb geom.Vec3, dir uint8, lo, hi float64) (uint8, uint8) {
 // then the neighbour tile's layer, then the neighbour polygon, then BMin,
 // BMax.
 func (m *Mesh) sortLinks(s uint32) {
-	mt := m.slots[s].tile
-	for _, ls := range mt.links {
-		if len(ls) < 2 {
-			continue
-		}
-		slices.SortStableFunc(ls, func(a, b Link) int {
-			if c := cmp.Compare(a.Edge, b.Edge); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(a.Side, b.Side); c != 0 {
-				return c
-			}
-			ha := &m.slots[a.Ref.Slot()].tile.t.Header
-			hb := &m.slots[b.Ref.Slot()].tile.t.Header
-			if c := cmp.Compare(ha.Layer, hb.Layer); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(a.Ref.Poly(), b.Ref.Poly()); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(a.BMin, b.BMin); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(a.BMax, b.BMax); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(ha.TileZ, hb.TileZ); c != 0 {
-				return c
-			}
-			return cmp.Compare(ha.TileX, hb.TileX)
-		})
+	for _, ls := range m.slots[s].tile.links {
+		m.sortPolyLinks(ls)
 	}
+}
+
+// sortPolyLinks puts one polygon's links in link order (sortLinks).
+func (m *Mesh) sortPolyLinks(ls []Link) {
+	if len(ls) < 2 {
+		return
+	}
+	slices.SortStableFunc(ls, func(a, b Link) int {
+		if c := cmp.Compare(a.Edge, b.Edge); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Side, b.Side); c != 0 {
+			return c
+		}
+		ha := &m.slots[a.Ref.Slot()].tile.t.Header
+		hb := &m.slots[b.Ref.Slot()].tile.t.Header
+		if c := cmp.Compare(ha.Layer, hb.Layer); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Ref.Poly(), b.Ref.Poly()); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.BMin, b.BMin); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.BMax, b.BMax); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(ha.TileZ, hb.TileZ); c != 0 {
+			return c
+		}
+		return cmp.Compare(ha.TileX, hb.TileX)
+	})
 }
 
 // CheckLinks checks that every link of every polygon of m names a polygon

@@ -86,9 +86,8 @@ type Mesh struct {
 	// ascending layer order. It is used for lookup only, never iterated.
 	cols  map[[2]int32][]uint32
 	count int
-	// edgesA and edgesB are connectPair's memory, reused (a Mesh is
-	// changed by one goroutine at a time).
-	edgesA, edgesB []portalEdge
+	// linked lists the polygons connectPair gave links during a connect.
+	linked []slotPoly
 	// offMeshCount is the number of off-mesh links of the held tiles.
 	offMeshCount int
 	// spare is the run-time state of a tile the mesh let go of, whose
@@ -112,6 +111,24 @@ type meshTile struct {
 	// backing is the array the nodes' links start in (a node with more
 	// links than its share grows a slice of its own).
 	backing []Link
+	// mem is the memory of a tile BuildTile made (nil for decoded data):
+	// while a mesh holds the tile, mem.holders counts it.
+	mem *tileMem
+	// portals[dir/2] are the tile's portal edges facing border dir, once
+	// bit dir/2 of portalsSet says they are made (portals).
+	portals    [4][]portalEdge
+	portalsSet uint8
+}
+
+// portalEdges returns the portal edges of mt's tile facing border dir,
+// made on first need (the tile never changes while mt holds it).
+func (mt *meshTile) portalEdges(dir uint8) []portalEdge {
+	k := dir / 2
+	if mt.portalsSet&(1<<k) == 0 {
+		mt.portals[k] = portalEdges(mt.portals[k], mt.t, dir)
+		mt.portalsSet |= 1 << k
+	}
+	return mt.portals[k]
 }
 
 // newMeshTile returns a mesh tile for data, its decoded form t and its
@@ -147,7 +164,8 @@ func fillMeshTile(mt *meshTile, data []byte, t *Tile, id uint64) *meshTile {
 		flags:   resized(mt.flags, n),
 		areas:   resized(mt.areas, n),
 		links:   resized(mt.links, n),
-		backing: resized(mt.backing, edges)}
+		backing: resized(mt.backing, edges),
+		portals: mt.portals} // made again on need (portalsSet 0)
 	base := 0
 	for i := range t.Polys {
 		mt.flags[i] = t.Polys[i].Flags
@@ -183,7 +201,7 @@ func (m *Mesh) recycle(mt *meshTile) {
 		return
 	}
 	clear(mt.links) // let go of links grown apart from the backing
-	*mt = meshTile{flags: mt.flags, areas: mt.areas, links: mt.links, backing: mt.backing}
+	*mt = meshTile{flags: mt.flags, areas: mt.areas, links: mt.links, backing: mt.backing, portals: mt.portals}
 	m.spare = mt
 }
 
@@ -247,7 +265,7 @@ func (m *Mesh) AddTile(data []byte) (TileRef, error) {
 		return 0, err
 	}
 	data = append([]byte(nil), data...)
-	return m.addTile(data, t, ContentID(data), "AddTile")
+	return m.addTile(data, t, ContentID(data), nil, "AddTile")
 }
 
 // AddBuilt is AddTile for a tile BuildTile made: no decoding and no copy
@@ -259,10 +277,10 @@ func (m *Mesh) AddBuilt(b *BuiltTile) (TileRef, error) {
 	if err := b.check("AddBuilt"); err != nil {
 		return 0, err
 	}
-	return m.addTile(b.data, b.t, b.id, "AddBuilt")
+	return m.addTile(b.data, b.t, b.id, b.mem, "AddBuilt")
 }
 
-func (m *Mesh) addTile(data []byte, t *Tile, id uint64, fn string) (TileRef, error) {
+func (m *Mesh) addTile(data []byte, t *Tile, id uint64, mem *tileMem, fn string) (TileRef, error) {
 	h := &t.Header
 	if s, ok := m.lookup(h.TileX, h.TileZ, h.Layer); ok {
 		return 0, fmt.Errorf("navmesh: %s: position (%d, %d) layer %d already holds tile %#x", fn, h.TileX, h.TileZ, h.Layer, uint64(m.tileRef(s)))
@@ -271,6 +289,7 @@ func (m *Mesh) addTile(data []byte, t *Tile, id uint64, fn string) (TileRef, err
 		return 0, fmt.Errorf("navmesh: %s: all %d slots are in use", fn, MaxSlots)
 	}
 	mt := m.takeMeshTile(data, t, id)
+	mt.mem = mem
 	var s uint32
 	if n := len(m.free); n > 0 {
 		s = m.free[n-1]
@@ -286,6 +305,9 @@ func (m *Mesh) addTile(data []byte, t *Tile, id uint64, fn string) (TileRef, err
 // place puts mt in empty slot s, indexes it and links it.
 func (m *Mesh) place(s uint32, mt *meshTile) {
 	m.slots[s].tile = mt
+	if mt.mem != nil {
+		mt.mem.holders.Add(1)
+	}
 	m.count++
 	if m.cols == nil {
 		m.cols = make(map[[2]int32][]uint32)
@@ -317,6 +339,9 @@ func (m *Mesh) unplace(s uint32) {
 		}
 	}
 	m.cols[key] = col // kept when empty: a tile added there again reuses it
+	if mem := m.slots[s].tile.mem; mem != nil {
+		mem.holders.Add(-1)
+	}
 	m.slots[s].tile = nil
 	m.count--
 }
@@ -334,7 +359,7 @@ func (m *Mesh) ReplaceTile(data []byte) (TileRef, error) {
 		return 0, err
 	}
 	data = append([]byte(nil), data...)
-	return m.replaceTile(data, t, ContentID(data), "ReplaceTile")
+	return m.replaceTile(data, t, ContentID(data), nil, "ReplaceTile")
 }
 
 // ReplaceBuilt is ReplaceTile for a tile BuildTile made: no decoding and
@@ -346,10 +371,10 @@ func (m *Mesh) ReplaceBuilt(b *BuiltTile) (TileRef, error) {
 	if err := b.check("ReplaceBuilt"); err != nil {
 		return 0, err
 	}
-	return m.replaceTile(b.data, b.t, b.id, "ReplaceBuilt")
+	return m.replaceTile(b.data, b.t, b.id, b.mem, "ReplaceBuilt")
 }
 
-func (m *Mesh) replaceTile(data []byte, t *Tile, id uint64, fn string) (TileRef, error) {
+func (m *Mesh) replaceTile(data []byte, t *Tile, id uint64, mem *tileMem, fn string) (TileRef, error) {
 	h := &t.Header
 	s, ok := m.lookup(h.TileX, h.TileZ, h.Layer)
 	if !ok {
@@ -359,6 +384,7 @@ func (m *Mesh) replaceTile(data []byte, t *Tile, id uint64, fn string) (TileRef,
 	m.unplace(s)
 	m.slots[s].gen = nextGen(m.slots[s].gen)
 	mt := m.takeMeshTile(data, t, id)
+	mt.mem = mem
 	m.place(s, mt)
 	m.recycle(old)
 	return m.tileRef(s), nil
@@ -531,7 +557,7 @@ func (m *Mesh) Built(ref TileRef) (*BuiltTile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &BuiltTile{data: mt.data, t: mt.t, id: mt.id}, nil
+	return &BuiltTile{data: mt.data, t: mt.t, id: mt.id, mem: mt.mem}, nil
 }
 
 // TileContentID returns the content id (ContentID of its data) of the tile

@@ -162,7 +162,8 @@ func (b *BuiltTile) WithOffMesh(links []OffMeshLink) (*BuiltTile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &BuiltTile{data: data, t: &nt, id: ContentID(data)}, nil
+	// The new tile shares b's arrays, so it shares their memory's holders.
+	return &BuiltTile{data: data, t: &nt, id: ContentID(data), mem: b.mem}, nil
 }
 
 // sameOffMeshBits reports whether a and b encode to the same record.

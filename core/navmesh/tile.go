@@ -187,7 +187,11 @@ func (t *Tile) MarshalBinary() ([]byte, error) {
 
 // encode writes t without checking its contents beyond what the layout
 // needs (counts that fit their fields, unused slots empty).
-func (t *Tile) encode() ([]byte, error) {
+func (t *Tile) encode() ([]byte, error) { return t.encodeInto(nil) }
+
+// encodeInto is encode appending to dst[:0] (its memory reused when large
+// enough).
+func (t *Tile) encodeInto(dst []byte) ([]byte, error) {
 	h := &t.Header
 	nvp := int(h.NVP)
 	if nvp < MinVertsPerPoly || nvp > MaxVertsPerPoly {
@@ -212,7 +216,10 @@ func (t *Tile) encode() ([]byte, error) {
 	size := t.headerSize() + OffMeshRecordSize*len(t.OffMesh) + vertSize*len(t.Verts) + polyRecordSize(nvp)*len(t.Polys) +
 		detailMeshSize*len(t.DetailMeshes) + vertSize*len(t.DetailVerts) +
 		detailTriSize*len(t.DetailTris) + bvNodeSize*len(t.BVTree)
-	b := make([]byte, 0, size)
+	b := dst[:0]
+	if cap(b) < size {
+		b = make([]byte, 0, size)
+	}
 	le := binary.LittleEndian
 	b = append(b, TileMagic...)
 	version := TileVersionNoOffMesh

@@ -91,7 +91,8 @@ func build(cset *contour.Set, nvp int, cm *CoordMap, plain bool) (*Mesh, error) 
 	b.vflags = b.vflags[:0]
 	// The mesh grows in the builder's arrays (room for the worst case)
 	// and takes copies of its final size at the end.
-	m := &Mesh{
+	m := &b.work
+	*m = Mesh{
 		Verts:             slices.Grow(b.outVerts[:0], nverts),
 		Polys:             slices.Grow(b.outPolys[:0], maxTris*2*nvp),
 		Regs:              slices.Grow(b.outRegs[:0], maxTris),
@@ -122,11 +123,50 @@ func build(cset *contour.Set, nvp int, cm *CoordMap, plain bool) (*Mesh, error) 
 		b.markPortals()
 	}
 	b.outVerts, b.outPolys, b.outRegs, b.outAreas = m.Verts[:0], m.Polys[:0], m.Regs[:0], m.Areas[:0]
-	m.Verts, m.Polys, m.Regs, m.Areas = slices.Clone(m.Verts), slices.Clone(m.Polys), slices.Clone(m.Regs), slices.Clone(m.Areas)
-	m.Flags = make([]uint16, m.PolyCount())
-	m.exactCalls = b.o.exactCalls
-	m.SliverTriangles = b.tri.slivers
-	return m, nil
+	// The mesh returned: a recycled one (Recycle) refilled, or a new one,
+	// its arrays of their final size.
+	out, _ := recycled.Get().(*Mesh)
+	if out == nil {
+		out = new(Mesh)
+	}
+	*out, out.recycled = Mesh{
+		Verts: append(out.Verts[:0], m.Verts...),
+		Polys: append(out.Polys[:0], m.Polys...),
+		Regs:  append(out.Regs[:0], m.Regs...),
+		Areas: append(out.Areas[:0], m.Areas...),
+		Flags: out.Flags[:0],
+		NVP:   m.NVP, OriginM: m.OriginM, CellSizeM: m.CellSizeM, CellHeightM: m.CellHeightM,
+		BorderCells: m.BorderCells, MaxEdgeErrorCells: m.MaxEdgeErrorCells,
+		WidthCells: m.WidthCells, HeightCells: m.HeightCells, Map: m.Map,
+		BadContours:     m.BadContours,
+		SliverTriangles: b.tri.slivers,
+		exactCalls:      b.o.exactCalls,
+	}, false
+	for range out.PolyCount() {
+		out.Flags = append(out.Flags, 0)
+	}
+	if out.Flags == nil {
+		out.Flags = []uint16{}
+	}
+	return out, nil
+}
+
+// recycled holds meshes given back by Recycle, whose memory Build fills
+// again.
+var recycled sync.Pool
+
+// Recycle hands m's memory to a later Build (on any goroutine): the caller
+// gives up m, which must be a mesh Build returned that nothing else
+// refers to. After the call neither m nor any slice it held may be used.
+// Recycling never changes what Build returns; a nil m is ignored, and so
+// is a second Recycle of the same mesh before Build took it.
+func Recycle(m *Mesh) {
+	if m == nil || m.recycled {
+		return
+	}
+	m.recycled = true
+	m.BadContours = nil
+	recycled.Put(m)
 }
 
 // validateSet checks the arguments of Build.
@@ -191,6 +231,7 @@ func (b *builder) release() {
 // builder is the state of one Build and its scratch memory.
 type builder struct {
 	m    *Mesh
+	work Mesh     // the mesh being built (m), in the arrays below
 	cmap CoordMap // the mesh's map, which o reads
 	nvp  int
 	// The mesh's arrays while it is built (build copies them out).
@@ -206,9 +247,7 @@ type builder struct {
 	polys    []uint16
 	tmp      []uint16
 	pairs    []mergePairEntry
-	found    []uint64
 	mark     []bool
-	edgeRefs []uint64
 	plain    bool // see build
 
 	// Scratch of canRemoveVertex, removeVertex and buildAdjacency.
@@ -224,7 +263,10 @@ type builder struct {
 	adjNext   []int32
 	adjEdges  []adjEdge
 	candA     []int
-	candL     []int
+	candL     []mergePairEntry
+	role      []uint8 // mergePolys: per polygon, its part in a merge
+	vfirst    []int32 // per mesh vertex: its chain in vchain, -1 between merges
+	vchain    []vertEdge
 }
 
 // remEdge is an edge at a vertex being removed: its other end and how many
@@ -367,10 +409,12 @@ func (b *builder) addContour(cset *contour.Set, ci int) bool {
 
 // mergeValue returns the squared length of the edge pa and pb share when
 // they can merge into one convex polygon of at most nvp vertices, else -1;
-// ea and eb are the shared edge's slots in pa and pb, and adj reports
-// whether they share an edge at all (Recast's getPolyMergeValue, with
-// convexity required in cells and in the stored float32 positions).
-func (b *builder) mergeValue(pa, pb []uint16) (val, ea, eb int, adj bool) {
+// ea and eb are the shared edge's slots in pa and pb, and shared the
+// number of edges of pa that pb also has (0: not adjacent) (Recast's
+// getPolyMergeValue, with convexity required in cells and in the stored
+// float32 positions). With one shared edge the value is the same for
+// (pb, pa), with ea and eb swapped.
+func (b *builder) mergeValue(pa, pb []uint16) (val, ea, eb, shared int) {
 	na, nb := countPolyVerts(pa), countPolyVerts(pb)
 	// Edges as ordered vertex pairs packed in one key; the shared edge is
 	// the last i of pa (first j of pb within it) with equal keys.
@@ -384,30 +428,31 @@ func (b *builder) mergeValue(pa, pb []uint16) (val, ea, eb int, adj bool) {
 		for j := 0; j < nb; j++ {
 			if ka == kb[j] {
 				ea, eb = i, j
+				shared++
 				break
 			}
 		}
 	}
 	if ea < 0 {
-		return -1, -1, -1, false
+		return -1, -1, -1, 0
 	}
 	if na+nb-2 > b.nvp {
-		return -1, ea, eb, true
+		return -1, ea, eb, shared
 	}
 	vs := b.m.Verts
 	corner := func(a, bv, c uint16) bool {
 		return b.o.convex(int(vs[a][0]), int(vs[a][2]), int(vs[bv][0]), int(vs[bv][2]), int(vs[c][0]), int(vs[c][2]))
 	}
 	if !corner(pa[(ea+na-1)%na], pa[ea], pb[(eb+2)%nb]) {
-		return -1, ea, eb, true
+		return -1, ea, eb, shared
 	}
 	if !corner(pb[(eb+nb-1)%nb], pb[eb], pa[(ea+2)%na]) {
-		return -1, ea, eb, true
+		return -1, ea, eb, shared
 	}
 	v0, v1 := vs[pa[ea]], vs[pa[(ea+1)%na]]
 	dx := int(v0[0]) - int(v1[0])
 	dz := int(v0[2]) - int(v1[2])
-	return dx*dx + dz*dz, ea, eb, true
+	return dx*dx + dz*dz, ea, eb, shared
 }
 
 // edgeKey returns edge i of polygon p (n vertices) as its two vertex
@@ -453,115 +498,182 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 	// (TestMergeCacheMatchesFullScan).
 	pairs := b.pairs[:0]
 	mark := slices.Grow(b.mark[:0], np)[:np]
-	for i := range mark {
-		mark[i] = false
-	}
-	defer func() { b.pairs, b.mark = pairs[:0], mark[:0] }()
+	clear(mark)
+	role := slices.Grow(b.role[:0], np)[:np]
+	clear(role)
+	defer func() { b.pairs, b.mark, b.role = pairs[:0], mark[:0], role[:0] }()
 	add := func(j, k int) {
-		if j > k {
-			j, k = k, j
-		}
-		v, ea, eb, adj := b.mergeValue(polys[j*nvp:(j+1)*nvp], polys[k*nvp:(k+1)*nvp])
-		if adj {
-			pairs = append(pairs, mergePairEntry{int32(j), int32(k), int32(v), int8(ea), int8(eb)})
+		v, ea, eb, shared := b.mergeValue(polys[j*nvp:(j+1)*nvp], polys[k*nvp:(k+1)*nvp])
+		if shared > 0 {
+			pairs = append(pairs, mergePairEntry{int32(j), int32(k), int32(v), int8(ea), int8(eb), shared == 1})
 		}
 	}
-	// Pairs sharing an edge: sort (edge key, polygon), pair equal keys,
-	// then sort the pairs and enter each once (two polygons may share two
-	// edges).
-	refs := b.edgeRefs[:0]
-	for j := 0; j < np; j++ {
-		p := polys[j*nvp : (j+1)*nvp]
+	// Pairs sharing an edge: every edge goes into a chain at its smaller
+	// vertex; an edge meeting an earlier polygon's in that chain pairs the
+	// two (entered once, however many edges they share).
+	vfirst := b.vfirst
+	if n := len(b.m.Verts); len(vfirst) < n {
+		vfirst = slices.Grow(vfirst, n-len(vfirst))[:n]
+		for i := len(b.vfirst); i < n; i++ {
+			vfirst[i] = -1
+		}
+		b.vfirst = vfirst
+	}
+	chain := b.vchain[:0]
+	for k := 0; k < np; k++ {
+		p := polys[k*nvp : (k+1)*nvp]
 		n := countPolyVerts(p)
+		seen := len(pairs)
 		for i := 0; i < n; i++ {
-			refs = append(refs, uint64(edgeKey(p, i, n))<<32|uint64(j))
-		}
-	}
-	slices.Sort(refs)
-	found := b.found[:0]
-	for i := 0; i < len(refs); {
-		e := i + 1
-		for e < len(refs) && refs[e]>>32 == refs[i]>>32 {
-			e++
-		}
-		for x := i; x < e; x++ {
-			for y := x + 1; y < e; y++ {
-				if j, k := uint32(refs[x]), uint32(refs[y]); j != k {
-					found = append(found, uint64(min(j, k))<<32|uint64(max(j, k)))
+			key := edgeKey(p, i, n)
+			lo, hi := int32(key>>16), int32(key&0xffff)
+			for c := vfirst[lo]; c >= 0; c = chain[c].next {
+				if e := chain[c]; e.hi == hi && int(e.poly) != k {
+					j, dup := int(e.poly), false
+					for _, pr := range pairs[seen:] {
+						dup = dup || int(pr.j) == j
+					}
+					if !dup {
+						add(j, k)
+					}
 				}
 			}
+			chain = append(chain, vertEdge{hi, int32(k), vfirst[lo]})
+			vfirst[lo] = int32(len(chain) - 1)
 		}
-		i = e
 	}
-	slices.Sort(found)
-	found = slices.Compact(found)
-	for _, f := range found {
-		add(int(f>>32), int(uint32(f)))
+	for k := 0; k < np; k++ {
+		p := polys[k*nvp : (k+1)*nvp]
+		n := countPolyVerts(p)
+		for i := 0; i < n; i++ {
+			vfirst[edgeKey(p, i, n)>>16] = -1
+		}
 	}
-	b.found = found[:0]
-	b.edgeRefs = refs[:0]
+	b.vchain = chain[:0]
 	candA, candL := b.candA[:0], b.candL[:0]
 	defer func() { b.candA, b.candL = candA[:0], candL[:0] }()
-	for {
-		best := -1
-		for i, pr := range pairs {
-			if pr.val <= 0 {
-				continue
-			}
-			if best < 0 || pr.val > pairs[best].val ||
-				(pr.val == pairs[best].val && (pr.j < pairs[best].j || (pr.j == pairs[best].j && pr.k < pairs[best].k))) {
-				best = i
-			}
+	best := -1
+	for i := range pairs {
+		if pairs[i].better(pairs, best) {
+			best = i
 		}
-		if best < 0 {
-			return np
-		}
+	}
+	for best >= 0 {
 		bp := pairs[best]
 		bestA, bestB, last := int(bp.j), int(bp.k), np-1
-		// Neighbours of the merged polygon (of A or B before) and of the
-		// polygon that moves into B's slot, in old numbering; the pairs of
-		// A, B and the last polygon leave the list.
+		// One pass over the pairs: the neighbours of the merged polygon
+		// (of A or B before) and the pairs of the polygon that moves into
+		// B's slot, in old numbering, leave the list; the best of the
+		// others is kept.
 		candA, candL = candA[:0], candL[:0]
 		keep := pairs[:0]
-		for _, pr := range pairs {
+		best = -1
+		// role: 1 for A and B, 2 for the last polygon (most pairs have
+		// neither and are kept).
+		role[bestA], role[bestB] = 1, 1
+		role[last] |= 2
+		for i := range pairs {
+			pr := &pairs[i]
 			j, k := int(pr.j), int(pr.k)
-			for _, e := range [2][2]int{{j, k}, {k, j}} {
-				x, y := e[0], e[1]
-				if (x == bestA || x == bestB) && y != bestA && y != bestB && !mark[y] {
+			rj, rk := role[j], role[k]
+			if rj|rk == 0 {
+				if pr.better(keep, best) {
+					best = len(keep)
+				}
+				keep = append(keep, *pr)
+				continue
+			}
+			if (rj|rk)&1 != 0 {
+				y := k
+				if rk&1 != 0 {
+					y = j
+				}
+				if role[y]&1 == 0 && !mark[y] {
 					mark[y] = true
 					candA = append(candA, y)
 				}
-				if x == last && bestB != last {
-					candL = append(candL, y)
-				}
 			}
-			if j != bestA && j != bestB && j != last && k != bestA && k != bestB && k != last {
-				keep = append(keep, pr)
+			if (rj|rk)&2 != 0 {
+				if bestB != last {
+					candL = append(candL, *pr)
+				}
+				continue
+			}
+			if (rj|rk)&1 == 0 {
+				if pr.better(keep, best) {
+					best = len(keep)
+				}
+				keep = append(keep, *pr)
 			}
 		}
+		role[bestA], role[bestB], role[last] = 0, 0, 0
 		pairs = keep
 		for _, x := range candA {
 			mark[x] = false
 		}
 		np = b.mergePair(polys, np, bestA, bestB, int(bp.ea), int(bp.eb), move, tmp)
-		withB := false // pair (A, new B) entered
+		add := func(j, k int) {
+			if j > k {
+				j, k = k, j
+			}
+			v, ea, eb, shared := b.mergeValue(polys[j*nvp:(j+1)*nvp], polys[k*nvp:(k+1)*nvp])
+			if shared > 0 {
+				pairs = append(pairs, mergePairEntry{int32(j), int32(k), int32(v), int8(ea), int8(eb), shared == 1})
+				if pairs[len(pairs)-1].better(pairs, best) {
+					best = len(pairs) - 1
+				}
+			}
+		}
 		for _, x := range candA {
 			if x == last {
 				x = bestB
-				withB = true
 			}
 			add(bestA, x)
 		}
-		for _, x := range candL {
-			if x == bestB {
-				x = bestA
-			}
-			if x == bestA && withB {
+		// The moved polygon's pairs with A or B are the merged polygon's,
+		// entered above (it is then a neighbour of A or B). Its others keep
+		// their value: the same two polygons in the same order give the
+		// same value, and so do both orders with one shared edge (slots
+		// swapped). A pair with several shared edges whose order flips is
+		// evaluated again (the first polygon's last shared edge is taken).
+		for _, pr := range candL {
+			y := int(pr.j) // the partner: the moved polygon was the last, the larger index
+			if y == bestA || y == bestB {
 				continue
 			}
-			add(bestB, x)
+			if y > bestB {
+				if !pr.single {
+					add(bestB, y)
+					continue
+				}
+				pr.j, pr.k, pr.ea, pr.eb = int32(bestB), int32(y), pr.eb, pr.ea
+				if pr.better(pairs, best) {
+					best = len(pairs)
+				}
+				pairs = append(pairs, pr)
+				continue
+			}
+			pr.k = int32(bestB)
+			if pr.better(pairs, best) {
+				best = len(pairs)
+			}
+			pairs = append(pairs, pr)
 		}
 	}
+	return np
+}
+
+// better reports whether pair p can merge and beats pairs[best] (any pair
+// when best < 0): a larger value, ties to the smaller (j, k).
+func (p *mergePairEntry) better(pairs []mergePairEntry, best int) bool {
+	if p.val <= 0 {
+		return false
+	}
+	if best < 0 {
+		return true
+	}
+	q := &pairs[best]
+	return p.val > q.val || (p.val == q.val && (p.j < q.j || (p.j == q.j && p.k < q.k)))
 }
 
 // mergePairEntry is a pair of polygons j < k sharing an edge, with its merge
@@ -570,7 +682,12 @@ type mergePairEntry struct {
 	j, k   int32
 	val    int32
 	ea, eb int8
+	single bool // they share one edge (see mergeValue)
 }
+
+// vertEdge is a polygon edge in the chain of its smaller vertex (the
+// initial pairs of mergePolys).
+type vertEdge struct{ hi, poly, next int32 }
 
 // mergePolysFullScan is mergePolys evaluating every pair in every round.
 func (b *builder) mergePolysFullScan(polys []uint16, np int, move func(dst, src int, merged bool), tmp []uint16) int {

@@ -91,7 +91,8 @@ type Mesh struct {
 	// docs/polys.md, "Triangulation"). 0 on ordinary levels.
 	SliverTriangles int
 
-	exactCalls int // exact orientation predicate calls made by Build
+	exactCalls int  // exact orientation predicate calls made by Build
+	recycled   bool // given to Recycle, not taken by Build yet
 }
 
 // ExactOrientCalls returns how many orientation tests of Build fell below

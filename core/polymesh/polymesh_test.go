@@ -659,3 +659,47 @@ func simple(vs []cv) bool {
 	}
 	return true
 }
+
+// TestRecycle: meshes built in the memory of recycled ones equal meshes
+// built fresh, a second Recycle of one mesh is ignored (the next builds do
+// not share memory), and nil is ignored.
+func TestRecycle(t *testing.T) {
+	cityTileSet(t)
+	var sets []*contour.Set
+	for _, part := range cityTile.all[:8] {
+		sets = append(sets, part.cset)
+	}
+	want := make([]*Mesh, len(sets))
+	for i, cs := range sets {
+		m, err := Build(cs, tNVP)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = m // never recycled
+	}
+	Recycle(nil)
+	for round := range 3 {
+		var got []*Mesh
+		for i, cs := range sets {
+			m, err := Build(cs, tNVP)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(m, want[i]) {
+				t.Fatalf("round %d set %d: a mesh built in recycled memory differs", round, i)
+			}
+			got = append(got, m)
+		}
+		for i, m := range got {
+			Recycle(m)
+			if i == 0 {
+				Recycle(m) // ignored
+			}
+		}
+	}
+	a, _ := Build(sets[0], tNVP)
+	b, _ := Build(sets[1], tNVP)
+	if a == b || (len(a.Verts) > 0 && len(b.Verts) > 0 && &a.Verts[0] == &b.Verts[0]) {
+		t.Fatalf("two builds share memory")
+	}
+}

@@ -1,5 +1,7 @@
 package polymesh
 
+import "math"
+
 // Ear-clipping triangulation of a simple polygon given by vertex cell
 // coordinates (x, z), after Recast's triangulate (itself after O'Rourke,
 // "Computational Geometry in C"): see docs/polys.md, "Triangulation".
@@ -10,12 +12,29 @@ type triangulator struct {
 	idx    []int  // remaining polygon: vertex numbers in order
 	px, pz []int  // coordinates of idx[k]
 	ear    []bool // ear[k]: idx[k] is the tip of a clippable ear
-	plain  bool   // no box shortcut in diagonalie (tests)
+	// box[k] bounds the edge from position k to the next; an edge of zero
+	// length gets a box that meets every box (diagonalie tests it always).
+	box   []edgeBox
+	plain bool // no box shortcut in diagonalie (tests)
 	// slivers counts the triangles emit dropped (not strictly convex in
 	// cells or in stored positions).
 	slivers int
 	tris    []int // output: vertex numbers, three per triangle
 	o       *orienter
+}
+
+// edgeBox is the x/z box of an edge of the remaining polygon.
+type edgeBox struct{ x0, x1, z0, z1 int }
+
+// setBox sets box[k] from positions k and next(k).
+func (t *triangulator) setBox(k, n int) {
+	k1 := next(k, n)
+	ax, az, bx, bz := t.px[k], t.pz[k], t.px[k1], t.pz[k1]
+	if ax == bx && az == bz {
+		t.box[k] = edgeBox{math.MinInt, math.MaxInt, math.MinInt, math.MaxInt}
+		return
+	}
+	t.box[k] = edgeBox{min(ax, bx), max(ax, bx), min(az, bz), max(az, bz)}
 }
 
 func next(i, n int) int {
@@ -102,17 +121,18 @@ func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
 	dminz, dmaxz := min(d0z, d1z), max(d0z, d1z)
 	dpoint := d0x == d1x && d0z == d1z
 	px, pz := t.px[:n], t.pz[:n]
+	box := t.box[:n]
+	skip := !dpoint && !t.plain
 	for k := 0; k < n; k++ {
+		if b := &box[k]; skip && (b.x1 < dminx || b.x0 > dmaxx || b.z1 < dminz || b.z0 > dmaxz) {
+			continue
+		}
 		k1 := k + 1
 		if k1 == n {
 			k1 = 0
 		}
 		p0x, p0z := px[k], pz[k]
 		p1x, p1z := px[k1], pz[k1]
-		if !dpoint && !t.plain && (max(p0x, p1x) < dminx || min(p0x, p1x) > dmaxx || max(p0z, p1z) < dminz || min(p0z, p1z) > dmaxz) &&
-			(p0x != p1x || p0z != p1z) {
-			continue
-		}
 		if k == i || k1 == i || k == j || k1 == j {
 			continue
 		}
@@ -168,6 +188,13 @@ func (t *triangulator) isEar(i, n int) bool {
 	return t.o.convex(ax, az, bx, bz, cx, cz)
 }
 
+// earDist is the squared length of the diagonal of the ear with tip at
+// position i1 (from the vertex before it to the vertex after it).
+func (t *triangulator) earDist(i1, n int) int64 {
+	i, i2 := prev(i1, n), next(i1, n)
+	return dist2(t.px[i], t.pz[i], t.px[i2], t.pz[i2])
+}
+
 func dist2(ax, az, bx, bz int) int64 {
 	dx, dz := int64(bx-ax), int64(bz-az)
 	return dx*dx + dz*dz
@@ -198,14 +225,19 @@ func (t *triangulator) run(n int) bool {
 	t.idx = t.idx[:0]
 	t.px, t.pz = t.px[:0], t.pz[:0]
 	t.ear = t.ear[:0]
+	t.box = t.box[:0]
 	for i := 0; i < n; i++ {
 		t.idx = append(t.idx, i)
 		t.px = append(t.px, t.xs[i])
 		t.pz = append(t.pz, t.zs[i])
 		t.ear = append(t.ear, false)
+		t.box = append(t.box, edgeBox{})
 	}
 	if n < 3 {
 		return false
+	}
+	for k := 0; k < n; k++ {
+		t.setBox(k, n)
 	}
 	for i := 0; i < n; i++ {
 		t.ear[next(i, n)] = t.isEar(i, n)
@@ -214,15 +246,18 @@ func (t *triangulator) run(n int) bool {
 		best := int64(-1)
 		mini := -1
 		loose := false
-		for i := 0; i < n; i++ {
-			i1 := next(i, n)
-			if !t.ear[i1] {
-				continue
+		// The shortest ear diagonal, ties to the smallest i (the vertex
+		// before the tip): tips 1..n-1, then tip 0 (i = n-1).
+		for i1 := 1; i1 < n; i1++ {
+			if t.ear[i1] {
+				if d := t.earDist(i1, n); best < 0 || d < best {
+					best, mini = d, i1-1
+				}
 			}
-			p0x, p0z := t.pt(i)
-			p2x, p2z := t.pt(next(i1, n))
-			if d := dist2(p0x, p0z, p2x, p2z); best < 0 || d < best {
-				best, mini = d, i
+		}
+		if t.ear[0] {
+			if d := t.earDist(0, n); best < 0 || d < best {
+				best, mini = d, n-1
 			}
 		}
 		if mini < 0 {
@@ -255,11 +290,13 @@ func (t *triangulator) run(n int) bool {
 		copy(t.px[i1:], t.px[i1+1:n+1])
 		copy(t.pz[i1:], t.pz[i1+1:n+1])
 		copy(t.ear[i1:], t.ear[i1+1:n+1])
-		t.idx, t.px, t.pz, t.ear = t.idx[:n], t.px[:n], t.pz[:n], t.ear[:n]
+		copy(t.box[i1:], t.box[i1+1:n+1])
+		t.idx, t.px, t.pz, t.ear, t.box = t.idx[:n], t.px[:n], t.pz[:n], t.ear[:n], t.box[:n]
 		if i1 >= n {
 			i1 = 0
 		}
 		i = prev(i1, n)
+		t.setBox(i, n) // its edge now ends at i1
 		t.ear[i] = t.isEar(prev(i, n), n)
 		t.ear[i1] = t.isEar(i, n)
 	}
