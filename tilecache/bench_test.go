@@ -259,18 +259,7 @@ func (jt *jobTrace) Layer(lt *LayerTrace) {
 // off (pipeline.BuildLayerMesh). One op is every layer build of a cycle;
 // it also reports µs/layer and the share repaired.
 func BenchmarkLayerRepair(b *testing.B) {
-	f := getFixture(b, config{"city", pipeline.Layers, true})
-	c := f.reset(b)
-	jt := &jobTrace{c: c}
-	c.SetTrace(jt)
-	var obs []voxel.Obstacle
-	for _, p := range CityCyclePoints() {
-		obs = append(obs, CycleObstacle(p))
-	}
-	if _, err := c.RunCycle(obs); err != nil {
-		b.Fatal(err)
-	}
-	c.SetTrace(nil)
+	f, c, jt := tracedCityCycle(b)
 	sc := new(buildScratch)
 	// The regions and contours alone: the repair (region.RepairBase and
 	// contour.RepairBase) against pipeline.BuildLayerContours.
@@ -372,18 +361,7 @@ func copySet(s *contour.Set) *contour.Set {
 // two swaps per layer). One op is every layer of the cycle; µs/layer is
 // per layer build (per swap pair for "swap"). Run with -benchmem.
 func BenchmarkLayerStages(b *testing.B) {
-	f := getFixture(b, config{"city", pipeline.Layers, true})
-	c := f.reset(b)
-	jt := &jobTrace{c: c}
-	c.SetTrace(jt)
-	var obs []voxel.Obstacle
-	for _, p := range CityCyclePoints() {
-		obs = append(obs, CycleObstacle(p))
-	}
-	if _, err := c.RunCycle(obs); err != nil {
-		b.Fatal(err)
-	}
-	c.SetTrace(nil)
+	f, c, jt := tracedCityCycle(b)
 	sc := new(buildScratch)
 	rs := &sc.repair
 	s := &c.settings
@@ -514,4 +492,25 @@ func TestCycleAllocations(t *testing.T) {
 		t.Error(err)
 	}
 	f.reset(t)
+}
+
+// tracedCityCycle runs one city cycle (tile 64, layers, no detail
+// sampling; the cylinders of CityCyclePoints) on a fresh cache with a
+// jobTrace, and returns the fixture (reset it when done), the cache and
+// the layer builds the trace saw.
+func tracedCityCycle(b *testing.B) (*fixture, *Cache, *jobTrace) {
+	b.Helper()
+	f := getFixture(b, config{"city", pipeline.Layers, true})
+	c := f.reset(b)
+	jt := &jobTrace{c: c}
+	c.SetTrace(jt)
+	var obs []voxel.Obstacle
+	for _, p := range CityCyclePoints() {
+		obs = append(obs, CycleObstacle(p))
+	}
+	if _, err := c.RunCycle(obs); err != nil {
+		b.Fatal(err)
+	}
+	c.SetTrace(nil)
+	return f, c, jt
 }
