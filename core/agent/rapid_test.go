@@ -165,3 +165,28 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// TestEditHistoryCases replays histories TestRandomEditHistories once
+// failed on, with its checks.
+func TestEditHistoryCases(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		cfg     Config
+		history []edit
+	}{
+		// A re-plan from a point on the end of the portal out of the
+		// agent's polygon: the agent walks on in the polygon beyond.
+		{"start on a portal's end", Config{Count: 2, Seed: 0x2b5d}, []edit{
+			{kind: editAdd, centre: geom.V3(7.125, -1, 8.84375), radiusM: 5},
+			{kind: editUpdateAll},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			play(t, tc.cfg, tc.history, func(i int, e edit, tc *tilecache.Cache, c *Crowd, _ []bool) {
+				if err := c.CheckRefs(tc.Mesh(), onPolyToleranceM); err != nil {
+					t.Fatalf("after edit %d (%v): %v", i, e, err)
+				}
+			})
+		})
+	}
+}

@@ -174,6 +174,7 @@ func (c *Crowd) plan(m *navmesh.Mesh, a *agent) {
 		return
 	}
 	a.corridor, a.pts, a.next = corridor, pts, 1
+	a.enter(pts[0].Ref) // a start on a portal's end goes on in the polygon beyond
 	a.state, a.reason = Moving, ""
 	if partial {
 		a.state, a.reason = Unreachable, "the target is not connected to the agent's polygon (partial corridor)"

@@ -134,7 +134,8 @@ type PathPoint struct {
 // StraightPathDetailed is StraightPath with, for every point, its flags
 // and polygon; options (CrossAreas, CrossAll, 0 for none) add the points
 // where the path crosses portals. A crossing that coincides with a
-// corner is not added twice.
+// corner is not added twice; one at the point before it (a start on a
+// portal's end) makes that point's Ref the polygon it leads into.
 func StraightPathDetailed(m *navmesh.Mesh, start, end geom.Vec3, corridor []navmesh.PolyRef, options int) ([]PathPoint, error) {
 	if m == nil {
 		return nil, fmt.Errorf("query: StraightPath: nil mesh")
@@ -232,7 +233,14 @@ func straightRun(m *navmesh.Mesh, start, end geom.Vec3, corridor []navmesh.PolyR
 				continue
 			}
 			q, ok := segPortal(pts[k-1], pts[k], ps[i])
-			if ok && q != out[len(out)-1].Pos && q != pts[k] {
+			switch {
+			case !ok || q == pts[k]:
+			case q == out[len(out)-1].Pos:
+				// The portal is crossed at the point before (a start on
+				// the portal's end): the path goes on from there in
+				// corridor[i].
+				out[len(out)-1].Ref = corridor[i]
+			default:
 				out = append(out, PathPoint{Pos: q, Flags: PointCrossing, Ref: corridor[i]})
 			}
 		}

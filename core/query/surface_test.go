@@ -314,6 +314,19 @@ func TestStraightPathDetailed(t *testing.T) {
 	if _, err := StraightPathDetailed(m, start, end, corridor, 8); err == nil {
 		t.Error("unknown option accepted")
 	}
+	// A start on the portal out of the first polygon: the path goes on in
+	// the second from its first point (no crossing point of its own).
+	pp, err := StraightPathDetailed(m, geom.V3(3, 1, 1.5), end, []navmesh.PolyRef{r[0], r[1], r[2]}, CrossAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refs []navmesh.PolyRef
+	for _, p := range pp {
+		refs = append(refs, p.Ref)
+	}
+	if want := []navmesh.PolyRef{r[1], r[2], r[2]}; len(pp) != 3 || pp[1].Pos.X != 6 || !slices.Equal(refs, want) {
+		t.Errorf("start on the portal: %v, refs %x, want x 3, 6, 8.5 and refs %x", pp, refs, want)
+	}
 }
 
 func TestPathLimits(t *testing.T) {
