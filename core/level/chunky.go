@@ -6,18 +6,27 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"navviz/core/geom"
 )
 
 // Chunky is a static bounding-box tree over the triangles of a Soup in the
 // x/z plane (Recast's "chunky triangle mesh"): it answers which triangles
 // overlap an x/z box, which is what a tile build asks for. It is built once
 // and read-only afterwards, so one Chunky may be queried from many
-// goroutines at once. It keeps no reference to the soup.
+// goroutines at once. It keeps the soup's Verts and Tris slices (a query
+// tests a leaf's triangles on their vertices, so the tree holds 4 bytes a
+// triangle, not a copy of their boxes): the soup's vertices and triangles
+// must not change afterwards (as pipeline.NewSoupSource requires).
 type Chunky struct {
 	nodes   []chunkyNode
-	tris    []int32     // triangle indices in leaf order
-	boxes   []chunkyBox // x/z bounds of tris[i], in metres
-	maxLeaf int         // most triangles in one leaf
+	tris    []int32 // triangle indices in leaf order
+	maxLeaf int     // most triangles in one leaf
+
+	// The soup's, shared: a triangle's x/z box is made from its vertices
+	// (triBox) when a query reaches its leaf.
+	verts    []geom.Vec3
+	soupTris [][3]int32
 
 	radixPasses int // 8-bit passes that sort any triangle index
 }
@@ -60,18 +69,15 @@ func NewChunky(s *Soup, trisPerChunk int) (*Chunky, error) {
 		return nil, fmt.Errorf("level: chunky mesh: %d triangles, want at most %d", len(s.Tris), math.MaxInt32)
 	}
 	items := make([]chunkyItem, len(s.Tris))
-	for i, t := range s.Tris {
-		a, b, c := s.Verts[t[0]], s.Verts[t[1]], s.Verts[t[2]]
-		box := chunkyBox{
-			minX: min(a.X, b.X, c.X), minZ: min(a.Z, b.Z, c.Z),
-			maxX: max(a.X, b.X, c.X), maxZ: max(a.Z, b.Z, c.Z),
-		}
+	for i := range s.Tris {
+		box := triBox(s.Verts, &s.Tris[i])
 		// Twice the centre, in float64 so that it cannot overflow.
 		items[i] = chunkyItem{box: box, cx: float64(box.minX) + float64(box.maxX), cz: float64(box.minZ) + float64(box.maxZ)}
 	}
 	c := &Chunky{
-		tris:  make([]int32, 0, len(items)),
-		boxes: make([]chunkyBox, 0, len(items)),
+		tris:     make([]int32, 0, len(items)),
+		verts:    s.Verts,
+		soupTris: s.Tris,
 	}
 	if len(items) == 0 {
 		return c, nil
@@ -108,6 +114,15 @@ func NewChunky(s *Soup, trisPerChunk int) (*Chunky, error) {
 	})
 	b.build(c, 0, len(items))
 	return c, nil
+}
+
+// triBox returns the x/z box of triangle t of vertices verts.
+func triBox(verts []geom.Vec3, t *[3]int32) chunkyBox {
+	a, b, c := verts[t[0]], verts[t[1]], verts[t[2]]
+	return chunkyBox{
+		minX: min(a.X, b.X, c.X), minZ: min(a.Z, b.Z, c.Z),
+		maxX: max(a.X, b.X, c.X), maxZ: max(a.Z, b.Z, c.Z),
+	}
 }
 
 // chunkySign returns -1 if less, else +1.
@@ -150,10 +165,7 @@ func (b *chunkyBuilder) build(c *Chunky, lo, hi int) {
 	if hi-lo <= b.leaf {
 		n := &c.nodes[self]
 		n.first, n.count = int32(len(c.tris)), int32(hi-lo)
-		for _, t := range b.ordX[lo:hi] {
-			c.tris = append(c.tris, t)
-			c.boxes = append(c.boxes, b.items[t].box)
-		}
+		c.tris = append(c.tris, b.ordX[lo:hi]...)
 		c.maxLeaf = max(c.maxLeaf, hi-lo)
 		return
 	}
@@ -205,9 +217,9 @@ func (c *Chunky) Query(minX, minZ, maxX, maxZ float32, dst []int32) []int32 {
 		case n.count > 0:
 			if hit {
 				end := n.first + n.count
-				for j := n.first; j < end; j++ {
-					if c.boxes[j].overlaps(minX, minZ, maxX, maxZ) {
-						dst = append(dst, c.tris[j])
+				for _, t := range c.tris[n.first:end] {
+					if triBox(c.verts, &c.soupTris[t]).overlaps(minX, minZ, maxX, maxZ) {
+						dst = append(dst, t)
 					}
 				}
 			}

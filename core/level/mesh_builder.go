@@ -2,6 +2,7 @@ package level
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"navviz/core/geom"
@@ -188,13 +189,17 @@ func (b *meshBuilder) vert(p geom.Vec3) int32 {
 func (b *meshBuilder) tri(i, j, k int32) { b.tris = append(b.tris, [3]int32{i, j, k}) }
 
 // soup returns the accumulated triangles, every one AreaWalkable (the build
-// decides walkability from the slope).
+// decides walkability from the slope). The vertices and triangles are
+// copied to slices of their exact length (appending left up to a quarter
+// of spare room, kept as long as the level is) and the builder emptied.
 func (b *meshBuilder) soup() *Soup {
 	areas := make([]uint8, len(b.tris))
 	for i := range areas {
 		areas[i] = AreaWalkable
 	}
-	return &Soup{Verts: b.verts, Tris: b.tris, Areas: areas}
+	s := &Soup{Verts: slices.Clone(b.verts), Tris: slices.Clone(b.tris), Areas: areas}
+	b.verts, b.tris = nil, nil
+	return s
 }
 
 // sheet emits a grid of quads: at(i, j) is the vertex where line i of the

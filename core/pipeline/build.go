@@ -183,8 +183,11 @@ type BuildOptions struct {
 	// ErodedAreas, Stages, Regions, and the layers' Contours, Mesh and
 	// Detail: the build reads only the layers' Layer, Data, ContentID and
 	// Built afterwards, and the tile's counts), so that a caller keeping
-	// the tiles in another form does not hold the whole level twice. An
-	// error fails the build as a tile's failure does.
+	// the tiles in another form does not hold the whole level twice. When
+	// it clears Spans it must not keep that heightfield's Cells or Spans
+	// (it may keep its Areas): the worker builds its next tile's compact
+	// heightfield into their memory. An error fails the build as a tile's
+	// failure does.
 	Take func(r *TileBuild) error
 }
 
@@ -506,6 +509,7 @@ func buildTile(set *NavSettings, opt BuildOptions, i int, scratch *Scratch, r *T
 		// heightfield and stages are let go now, not when the build ends
 		// (a level with large empty parts then costs its walkable tiles).
 		r.ErodedAreas = nil
+		scratch.spare = chf
 		return nil
 	}
 	r.Spans = chf
@@ -522,8 +526,16 @@ func buildTile(set *NavSettings, opt BuildOptions, i int, scratch *Scratch, r *T
 		r.Stages = keep
 	}
 	*spans = chf.SpanCount()
-	if opt.Take != nil {
-		return opt.Take(r)
+	if opt.Take == nil {
+		return nil
+	}
+	if err := opt.Take(r); err != nil {
+		return err
+	}
+	if r.Spans == nil {
+		// Let go by Take: the worker's next tile reuses its cells and
+		// spans (Take keeps at most its Areas).
+		scratch.spare = chf
 	}
 	return nil
 }

@@ -20,6 +20,12 @@ type Scratch struct {
 	viewAreas []uint8
 	splitter  region.Splitter // the layer-first path's views
 	graph     []int32         // the span graph of the last compact heightfield tileSpans made
+	// spare is a compact heightfield the build no longer holds (its tile
+	// had nothing walkable, or BuildOptions.Take let it go): the next
+	// tileSpans builds into its Cells and Spans (voxel.
+	// BuildCompactHeightfieldInto) instead of allocating them. Only
+	// buildTile sets it.
+	spare *voxel.CompactHeightfield
 
 	// threadClock is set by Build.run's workers, locked to their threads:
 	// their stages are timed in thread CPU time (stageClock).
@@ -142,7 +148,14 @@ func tileSpans(s *NavSettings, src *Source, g voxel.Grid, gx0, gz0 int, scratch 
 		}
 		clock.start() // the copy is not part of a stage
 	}
-	chf, graph, err := voxel.BuildCompactHeightfieldGraph(hf, height, climb, scratch.graph)
+	var chf *voxel.CompactHeightfield
+	var graph []int32
+	if scratch.spare != nil {
+		chf, graph, err = voxel.BuildCompactHeightfieldInto(scratch.spare, hf, height, climb, scratch.graph)
+		scratch.spare = nil // chf is the caller's now
+	} else {
+		chf, graph, err = voxel.BuildCompactHeightfieldGraph(hf, height, climb, scratch.graph)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -306,10 +306,17 @@ func putScratch(s *scratch) { scratchPool.Put(s) }
 
 // grow returns b resized to n elements (contents unspecified).
 func grow[T any](b []T, n int) []T {
-	if cap(b) < n {
-		return make([]T, n)
+	switch {
+	case cap(b) >= n:
+		return b[:n]
+	case cap(b) == 0:
+		return make([]T, n) // new memory (a result): exactly n
+	default:
+		// Reused memory (scratch, such as a Splitter's views) that is too
+		// small: a quarter more, so tiles of growing sizes do not
+		// reallocate it each time.
+		return make([]T, n, n+n/4)
 	}
-	return b[:n]
 }
 
 // zeroed returns b resized to n zero elements.

@@ -796,6 +796,15 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 	}
 	local := grow(s.local, n)
 	s.local = local
+	// Each view's Index sized exactly first (views kept by a caller, as the
+	// tile cache keeps them, hold no spare capacity), then filled.
+	var counts [MaxLayers]int32
+	for _, l := range layer {
+		counts[l]++
+	}
+	for li := range views {
+		views[li].Index = grow(views[li].Index, int(counts[li]))[:0]
+	}
 	for i, l := range layer {
 		v := &views[l]
 		local[i] = int32(len(v.Index))

@@ -68,7 +68,7 @@ type CompactHeightfield struct {
 // unless k's index in its column exceeds MaxLinkLayer (then not linked).
 // Columns outside the grid are never linked.
 func BuildCompactHeightfield(h *Heightfield, heightCells, climbCells int) (*CompactHeightfield, error) {
-	c, _, err := buildCompact(h, heightCells, climbCells, nil, false)
+	c, _, err := buildCompact(nil, h, heightCells, climbCells, nil, false)
 	return c, err
 }
 
@@ -76,12 +76,25 @@ func BuildCompactHeightfield(h *Heightfield, heightCells, climbCells int) (*Comp
 // the span graph of the result (SpanGraph's), made with the links, into
 // graph (grown as needed).
 func BuildCompactHeightfieldGraph(h *Heightfield, heightCells, climbCells int, graph []int32) (*CompactHeightfield, []int32, error) {
-	return buildCompact(h, heightCells, climbCells, graph, true)
+	return buildCompact(nil, h, heightCells, climbCells, graph, true)
 }
 
-// buildCompact is BuildCompactHeightfield, and with withGraph the span
-// graph in graph.
-func buildCompact(h *Heightfield, heightCells, climbCells int, graph []int32, withGraph bool) (*CompactHeightfield, []int32, error) {
+// BuildCompactHeightfieldInto is BuildCompactHeightfieldGraph into dst
+// (not nil), which it returns: the Cells and Spans reuse dst's memory
+// (grown as needed), so a builder of many tiles need not allocate them
+// per tile; Areas is always new memory, exactly the span count long (a
+// caller may keep it after giving dst to the next build). The result is
+// the same as BuildCompactHeightfieldGraph's, field for field.
+func BuildCompactHeightfieldInto(dst *CompactHeightfield, h *Heightfield, heightCells, climbCells int, graph []int32) (*CompactHeightfield, []int32, error) {
+	if dst == nil {
+		return nil, graph, fmt.Errorf("voxel: BuildCompactHeightfieldInto: nil destination")
+	}
+	return buildCompact(dst, h, heightCells, climbCells, graph, true)
+}
+
+// buildCompact is BuildCompactHeightfield into dst (nil: new memory), and
+// with withGraph the span graph in graph.
+func buildCompact(dst *CompactHeightfield, h *Heightfield, heightCells, climbCells int, graph []int32, withGraph bool) (*CompactHeightfield, []int32, error) {
 	if h == nil {
 		return nil, graph, errNilHeightfield
 	}
@@ -103,12 +116,23 @@ func buildCompact(h *Heightfield, heightCells, climbCells int, graph []int32, wi
 			}
 		}
 	}
-	c := &CompactHeightfield{
+	var cells []CompactCell
+	var spans []CompactSpan
+	c := dst
+	if c == nil {
+		c = &CompactHeightfield{}
+		cells, spans = make([]CompactCell, w*ht), make([]CompactSpan, count)
+	} else {
+		// Every cell and span is written below: reused memory needs no
+		// clearing.
+		cells, spans = resized(c.Cells, w*ht), resized(c.Spans, count)
+	}
+	*c = CompactHeightfield{
 		Grid:                h.Grid,
 		WalkableHeightCells: heightCells,
 		WalkableClimbCells:  climbCells,
-		Cells:               make([]CompactCell, w*ht),
-		Spans:               make([]CompactSpan, count),
+		Cells:               cells,
+		Spans:               spans,
 		Areas:               make([]uint8, count),
 	}
 	idx := 0
@@ -137,9 +161,14 @@ func buildCompact(h *Heightfield, heightCells, climbCells int, graph []int32, wi
 }
 
 // growInt32 returns b with length n, reallocated when too small.
-func growInt32(b []int32, n int) []int32 {
+func growInt32(b []int32, n int) []int32 { return resized(b, n) }
+
+// resized returns b with length n (contents unspecified), reallocated
+// with a quarter more room when too small, so that scratch reused for
+// tiles of growing sizes is not reallocated for each.
+func resized[T any](b []T, n int) []T {
 	if cap(b) < n {
-		return make([]int32, n)
+		return make([]T, n, n+n/4)
 	}
 	return b[:n]
 }

@@ -336,6 +336,7 @@ func TestSpanGraph(t *testing.T) {
 		CellSizeM: 0.3, CellHeightM: 0.2}
 	rng := rand.New(rand.NewPCG(7, 8))
 	var graph []int32
+	reuse := &CompactHeightfield{}
 	for round := 0; round < 200; round++ {
 		h, err := NewHeightfield(g)
 		if err != nil {
@@ -361,6 +362,22 @@ func TestSpanGraph(t *testing.T) {
 		}
 		if compactDump(a) != compactDump(b) {
 			t.Fatalf("round %d: the heightfields differ", round)
+		}
+		// Built into the memory of the previous round's heightfield (other
+		// sizes, stale contents): the same heightfield and graph, new Areas.
+		var reuseGraph []int32
+		prevAreas := reuse.Areas
+		if _, reuseGraph, err = BuildCompactHeightfieldInto(reuse, h, height, climb, nil); err != nil {
+			t.Fatal(err)
+		}
+		if compactDump(a) != compactDump(reuse) || !slices.Equal(reuseGraph, graph) {
+			t.Fatalf("round %d: the heightfield built into reused memory differs", round)
+		}
+		if _, _, err := BuildCompactHeightfieldInto(nil, h, height, climb, nil); err == nil {
+			t.Fatalf("round %d: BuildCompactHeightfieldInto into nil: no error", round)
+		}
+		if len(prevAreas) > 0 && len(reuse.Areas) > 0 && &prevAreas[0] == &reuse.Areas[0] {
+			t.Fatalf("round %d: BuildCompactHeightfieldInto reused the Areas", round)
 		}
 		// The links by the rule of BuildCompactHeightfield, as written.
 		for ci, cell := range a.Cells {
