@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"navviz/core/level"
+	"navviz/internal/cputime"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
@@ -232,12 +233,12 @@ func BenchmarkRasterizerCityView(b *testing.B) {
 			cam.FrameAspect(soup.Bounds(), float64(sz[0])/float64(sz[1]))
 			var r Rasterizer
 			b.ReportAllocs()
-			c0, ok := processCPU()
+			c0, ok := cputime.Process()
 			for b.Loop() {
 				cam.YawRad += 0.01
 				r.Draw(scene, cam, sz[0], sz[1], goldenBG)
 			}
-			if c1, ok1 := processCPU(); ok && ok1 {
+			if c1, ok1 := cputime.Process(); ok && ok1 {
 				b.ReportMetric(float64(c1-c0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 			}
 		})

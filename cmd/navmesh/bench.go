@@ -21,6 +21,7 @@ import (
 	"navviz/core/pipeline"
 	"navviz/core/region"
 	"navviz/core/voxel"
+	"navviz/internal/cputime"
 	"navviz/tilecache"
 )
 
@@ -248,16 +249,16 @@ func runCycles(c *tilecache.Cache, obs []voxel.Obstacle, n int) (*cycleTimes, er
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
 	for i := range n {
-		th0, _ := threadCPU()
-		pr0, _ := processCPU()
+		th0, _ := cputime.Thread()
+		pr0, _ := cputime.Process()
 		t0 := time.Now()
 		st, err := c.RunCycle(obs)
 		if err != nil {
 			return nil, err
 		}
 		ct.wall[i] = ms(time.Since(t0))
-		th1, _ := threadCPU()
-		pr1, _ := processCPU()
+		th1, _ := cputime.Thread()
+		pr1, _ := cputime.Process()
 		ct.thread[i], ct.process[i] = ms(th1-th0), ms(pr1-pr0)
 		ct.st.LayersBuilt += st.LayersBuilt
 		ct.st.LayersRepaired += st.LayersRepaired
@@ -293,15 +294,15 @@ func bench(name string, soup *level.Soup, pts []geom.Vec3, auto, cycles, warmup,
 	if err != nil {
 		return nil, err
 	}
-	p0, _ := processCPU()
+	p0, _ := cputime.Process()
 	t0 := time.Now()
 	c, err := tilecache.Build(context.Background(), &s, src, tilecache.Options{Workers: workers, Limits: limits})
 	if err != nil {
 		return nil, err
 	}
 	r.BuildMs = ms(time.Since(t0))
-	r.BuildPeakRSS, _ = peakRSS()
-	p1, hasCPU := processCPU()
+	r.BuildPeakRSS, _ = cputime.PeakRSS()
+	p1, hasCPU := cputime.Process()
 	r.BuildCPUMs, r.HasCPU = ms(p1-p0), hasCPU
 	sample()
 	runtime.GC()
@@ -393,7 +394,7 @@ func bench(name string, soup *level.Soup, pts []geom.Vec3, auto, cycles, warmup,
 		}
 	}
 	sample()
-	r.PeakRSS, _ = peakRSS()
+	r.PeakRSS, _ = cputime.PeakRSS()
 	return r, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"navviz/internal/cputime"
 )
 
 var update = flag.Bool("update", false, "rewrite the hash-matrix goldens in ../../testdata/hashmatrix/")
@@ -104,7 +106,7 @@ func TestBenchCity(t *testing.T) {
 	}
 	wants := []string{"full build", "tiles ", "layers ", "polys ", "live heap", "16 cylinders", "ms per cycle", "median of 2",
 		"allocations", "layer rebuilds", "from scratch", "µs per layer", "contours", "swap", "verdicts", "ok ", "peak memory", "MiB"}
-	if _, ok := threadCPU(); ok {
+	if _, ok := cputime.Thread(); ok {
 		wants = append(wants, "thread CPU median", "per layer build", "RSS")
 	}
 	for _, want := range wants {

@@ -12,6 +12,7 @@ import (
 	"navviz/core/navmesh"
 	"navviz/core/region"
 	"navviz/core/voxel"
+	"navviz/internal/cputime"
 )
 
 // Stage names one timed stage of a tile build. Stages are numbered in the
@@ -103,7 +104,7 @@ var wallBase = time.Now()
 
 func (c *stageClock) now() time.Duration {
 	if c.cpu {
-		if d, ok := threadCPUTime(); ok {
+		if d, ok := cputime.Thread(); ok {
 			return d
 		}
 	}
@@ -403,7 +404,7 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			var scratch Scratch
-			_, scratch.threadClock = threadCPUTime()
+			_, scratch.threadClock = cputime.Thread()
 			for !stop.Load() {
 				if ctx.Err() != nil {
 					stop.Store(true)
@@ -458,7 +459,7 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 	}
 	runtime.LockOSThread() // for the link stage's thread clock
 	defer runtime.UnlockOSThread()
-	_, cpuClock := threadCPUTime()
+	_, cpuClock := cputime.Thread()
 	for i := range results {
 		r := &results[i]
 		if r.WalkableSpans == 0 {

@@ -11,6 +11,7 @@ import (
 	"navviz/core/pipeline"
 	"navviz/core/region"
 	"navviz/core/voxel"
+	"navviz/internal/cputime"
 )
 
 // layHand is a span of a hand-made compact heightfield: floor row, area and
@@ -814,7 +815,8 @@ func BenchmarkLayerRegionsCity(b *testing.B) {
 	b.ReportAllocs()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	t0, n := threadCPU(), 0
+	t0, _ := cputime.Thread()
+	n := 0
 	for i := 0; b.Loop(); i++ {
 		v := &views[i%len(views)]
 		if err := v.Regions(nil, minArea, &lab); err != nil {
@@ -822,7 +824,8 @@ func BenchmarkLayerRegionsCity(b *testing.B) {
 		}
 		n++
 	}
-	b.ReportMetric(float64(threadCPU()-t0)/float64(n), "cpu-ns/op")
+	t1, _ := cputime.Thread()
+	b.ReportMetric(float64(t1-t0)/float64(n), "cpu-ns/op")
 	b.ReportMetric(float64(spans)/float64(len(views)), "spans/layer")
 }
 
@@ -1022,14 +1025,16 @@ func BenchmarkSplitCity(b *testing.B) {
 	b.ReportAllocs()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	t0, n := threadCPU(), 0
+	t0, _ := cputime.Thread()
+	n := 0
 	for i := 0; b.Loop(); i++ {
 		if _, _, err := sp.Split(tiles[i%len(tiles)], border); err != nil {
 			b.Fatal(err)
 		}
 		n++
 	}
-	b.ReportMetric(float64(threadCPU()-t0)/float64(n), "cpu-ns/op")
+	t1, _ := cputime.Thread()
+	b.ReportMetric(float64(t1-t0)/float64(n), "cpu-ns/op")
 }
 
 // TestOneLayerShortcut splits the tiles of the test levels, the fuzz seeds

@@ -8,6 +8,7 @@ import (
 
 	"navviz/core/geom"
 	"navviz/core/level"
+	"navviz/internal/cputime"
 )
 
 // The straightforward form of docs/spans.md §8, as the rasterizer was
@@ -223,7 +224,7 @@ func BenchmarkRasterizeCity(b *testing.B) {
 	b.ReportAllocs()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	t0 := threadCPU()
+	t0, _ := cputime.Thread()
 	n := 0
 	for i := 0; b.Loop(); i++ {
 		t := &tiles[i%len(tiles)]
@@ -235,7 +236,8 @@ func BenchmarkRasterizeCity(b *testing.B) {
 		}
 		n++
 	}
-	b.ReportMetric(float64(threadCPU()-t0)/float64(n), "cpu-ns/op")
+	t1, _ := cputime.Thread()
+	b.ReportMetric(float64(t1-t0)/float64(n), "cpu-ns/op")
 }
 
 // TestFilterSpansEqualsFilters runs FilterSpans and the three filters in

@@ -1,6 +1,0 @@
-//go:build !linux
-
-package voxel
-
-// threadCPU returns 0: the system gives no thread CPU time here.
-func threadCPU() int64 { return 0 }

@@ -1,8 +1,0 @@
-//go:build !linux
-
-package render
-
-import "time"
-
-// processCPU is not measured on this system.
-func processCPU() (time.Duration, bool) { return 0, false }
