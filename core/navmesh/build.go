@@ -164,7 +164,7 @@ func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Bui
 	if err := buildTile(mesh, detail, p, t, &mem.bv); err != nil {
 		return fail(err)
 	}
-	if err := t.check(); err != nil {
+	if err := t.checkBoxes(mem.bv.boxes); err != nil {
 		return fail(fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err))
 	}
 	data, err := t.encodeInto(mem.built.data)
