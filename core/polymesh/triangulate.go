@@ -147,12 +147,13 @@ func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
 	// Box of the diagonal: an edge of non-zero length entirely to one side
 	// of it cannot meet it (see segmentsMeet), whatever the rules below.
 	q := boxQuery(min(d0x, d1x), max(d0x, d1x), min(d0z, d1z), max(d0z, d1z))
-	dpoint := d0x == d1x && d0z == d1z
+	if (d0x == d1x && d0z == d1z) || t.plain {
+		q = boxQuery(0, boxMax, 0, boxMax) // every edge's box meets it
+	}
 	px, pz := t.px[:n], t.pz[:n]
 	box := t.box[:n]
-	skip := !dpoint && !t.plain
-	for k := 0; k < n; k++ {
-		if skip && !box[k].overlaps(q) {
+	for k := range box {
+		if !box[k].overlaps(q) {
 			continue
 		}
 		k1 := k + 1
