@@ -161,13 +161,13 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 	candA, candL := b.candA[:0], b.candL[:0]
 	defer func() { b.candA, b.candL = candA[:0], candL[:0] }()
 	for {
-		for len(b.pheap) > 0 && b.pairs[b.pheap[0]].dead {
+		for len(b.pheap) > 0 && b.pairs[b.pheap[0].id].dead {
 			b.popPair()
 		}
 		if len(b.pheap) == 0 {
 			return np
 		}
-		bp := b.pairs[b.pheap[0]]
+		bp := b.pairs[b.pheap[0].id]
 		bestA, bestB, last := int(bp.j), int(bp.k), np-1
 		// The pairs of A and B die; their other polygons are the merged
 		// polygon's candidate neighbours. The pairs of the polygon that
@@ -259,10 +259,10 @@ func (b *builder) pushPair(e mergePairEntry) {
 	if e.val <= 0 {
 		return
 	}
-	h := append(b.pheap, id)
+	h := append(b.pheap, heapPair{e.heapKey(), id})
 	for i := len(h) - 1; i > 0; {
 		up := (i - 1) / 2
-		if !b.pairBefore(h[i], h[up]) {
+		if h[i].key <= h[up].key {
 			break
 		}
 		h[i], h[up] = h[up], h[i]
@@ -282,10 +282,10 @@ func (b *builder) popPair() {
 		if c >= len(h) {
 			break
 		}
-		if c+1 < len(h) && b.pairBefore(h[c+1], h[c]) {
+		if c+1 < len(h) && h[c+1].key > h[c].key {
 			c++
 		}
-		if !b.pairBefore(h[c], h[i]) {
+		if h[c].key <= h[i].key {
 			break
 		}
 		h[i], h[c] = h[c], h[i]
@@ -294,11 +294,19 @@ func (b *builder) popPair() {
 	b.pheap = h
 }
 
-// pairBefore reports whether pair x merges before pair y: a larger value,
-// ties to the smaller (j, k). Live pairs never share (j, k).
-func (b *builder) pairBefore(x, y int32) bool {
-	p, q := &b.pairs[x], &b.pairs[y]
-	return p.val > q.val || (p.val == q.val && (p.j < q.j || (p.j == q.j && p.k < q.k)))
+// heapPair is a pair that can merge in the heap of mergePolys: its key
+// (heapKey) and its index in the builder's pairs.
+type heapPair struct {
+	key uint64
+	id  int32
+}
+
+// heapKey orders the pairs that can merge as numbers, the pair to merge
+// first the largest: the value (positive, below 2^31) in the high 32 bits,
+// then 0xffff-j and 0xffff-k (polygon indices are below MaxVerts), so ties
+// go to the smaller (j, k). Live pairs never share (j, k).
+func (e *mergePairEntry) heapKey() uint64 {
+	return uint64(uint32(e.val))<<32 | uint64(0xffff-uint32(e.j))<<16 | uint64(0xffff-uint32(e.k))
 }
 
 // mergePairEntry is a pair of polygons j < k sharing an edge, with its merge
