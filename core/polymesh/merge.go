@@ -14,11 +14,18 @@ import "slices"
 // (pb, pa), with ea and eb swapped.
 func (b *builder) mergeValue(pa, pb []uint16) (val, ea, eb, shared int) {
 	na, nb := countPolyVerts(pa), countPolyVerts(pb)
-	// Edges as ordered vertex pairs packed in one key; the shared edge is
-	// the last i of pa (first j of pb within it) with equal keys.
+	// Edges as ordered vertex pairs packed in one key.
 	var ka, kb [MaxVertsPerPoly]uint32
 	edgeKeys(pa[:na], &ka)
 	edgeKeys(pb[:nb], &kb)
+	return b.mergeValueKeys(pa, pb, na, nb, &ka, &kb)
+}
+
+// mergeValueKeys is mergeValue given the vertex counts and edgeKeys of pa
+// and pb.
+func (b *builder) mergeValueKeys(pa, pb []uint16, na, nb int, ka, kb *[MaxVertsPerPoly]uint32) (val, ea, eb, shared int) {
+	// The shared edge is the last i of pa (first j of pb within it) with
+	// equal keys.
 	ea, eb = -1, -1
 	for i, a := range ka[:na] {
 		for j, b := range kb[:nb] {
@@ -116,6 +123,11 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 	mark := slices.Grow(b.mark[:0], np)[:np]
 	clear(mark)
 	defer func() { b.mark = mark[:0] }()
+	b.pkeys = slices.Grow(b.pkeys[:0], np)[:np]
+	b.pverts = slices.Grow(b.pverts[:0], np)[:np]
+	for k := range np {
+		b.setKeys(polys, k)
+	}
 	// Pairs sharing an edge: every edge goes into a chain at its smaller
 	// vertex; an edge meeting an earlier polygon's in that chain pairs the
 	// two (entered once, however many edges they share).
@@ -204,6 +216,10 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 			mark[x] = false
 		}
 		np = b.mergePair(polys, np, bestA, bestB, int(bp.ea), int(bp.eb), move, tmp)
+		b.setKeys(polys, bestA)
+		if bestB != last {
+			b.pkeys[bestB], b.pverts[bestB] = b.pkeys[last], b.pverts[last]
+		}
 		for _, x := range candA {
 			if x == last {
 				x = bestB
@@ -237,16 +253,26 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 }
 
 // addPair enters the pair of polygons j and k (either order) when they
-// share an edge (pushPair), with its merge value.
+// share an edge (pushPair), with its merge value (from the polygons' kept
+// edge keys, setKeys).
 func (b *builder) addPair(polys []uint16, j, k int) {
 	if j > k {
 		j, k = k, j
 	}
 	nvp := b.nvp
-	v, ea, eb, shared := b.mergeValue(polys[j*nvp:(j+1)*nvp], polys[k*nvp:(k+1)*nvp])
+	v, ea, eb, shared := b.mergeValueKeys(polys[j*nvp:(j+1)*nvp], polys[k*nvp:(k+1)*nvp],
+		int(b.pverts[j]), int(b.pverts[k]), &b.pkeys[j], &b.pkeys[k])
 	if shared > 0 {
 		b.pushPair(mergePairEntry{j: int32(j), k: int32(k), val: int32(v), ea: int8(ea), eb: int8(eb), single: shared == 1})
 	}
+}
+
+// setKeys keeps the vertex count and edge keys of polygon k (mergePolys).
+func (b *builder) setKeys(polys []uint16, k int) {
+	p := polys[k*b.nvp : (k+1)*b.nvp]
+	n := countPolyVerts(p)
+	b.pverts[k] = int8(n)
+	edgeKeys(p[:n], &b.pkeys[k])
 }
 
 // pushPair adds pair e to the lists of its polygons and, when it can
