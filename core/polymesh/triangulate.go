@@ -208,12 +208,14 @@ func (t *triangulator) diagonal(i, j, n int) bool {
 func (t *triangulator) isEar(i, n int) bool {
 	i1 := next(i, n)
 	i2 := next(i1, n)
-	if !t.diagonal(i, i2, n) {
-		return false
-	}
 	ax, az := t.pt(i)
 	bx, bz := t.pt(i1)
 	cx, cz := t.pt(i2)
+	// A tip that is not convex in cells fails convex without its exact
+	// test: decide that first, before the diagonal's edge tests.
+	if area2(ax, az, bx, bz, cx, cz) >= 0 || !t.diagonal(i, i2, n) {
+		return false
+	}
 	return t.o.convex(ax, az, bx, bz, cx, cz)
 }
 
