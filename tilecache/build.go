@@ -2,7 +2,9 @@ package tilecache
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync"
 
 	"navviz/core/pipeline"
@@ -15,6 +17,7 @@ import (
 type buildScratch struct {
 	chf    voxel.CompactHeightfield // a tile's heightfield, unpacked (tile.spans)
 	gather []uint8                  // a layer's areas in force
+	diff   []bool                   // per layer: spans changed (planLayers)
 	times  UpdateTimes
 	watch  stopwatch
 	stage  pipeline.Scratch
@@ -205,7 +208,13 @@ func (c *Cache) layersOf(t *tile, sc *buildScratch) (*tileLayers, error) {
 	if err != nil {
 		return nil, err
 	}
-	tl := &tileLayers{views: views, first: make([]layerKey, len(views))}
+	if len(views) >= noLayer {
+		return nil, fmt.Errorf("tilecache: %d height layers, want fewer than %d", len(views), noLayer)
+	}
+	tl := &tileLayers{views: views, first: make([]layerKey, len(views)), spanLayer: make([]uint8, len(t.spans.Areas))}
+	for i := range tl.spanLayer {
+		tl.spanLayer[i] = noLayer
+	}
 	// Without build-time volumes and obstacles the eroded areas are the
 	// first build's, and so are the views' own (neither ever changes).
 	same := len(t.eroded) > 0 && &t.eroded[0] == &t.spans.Areas[0]
@@ -215,6 +224,9 @@ func (c *Cache) layersOf(t *tile, sc *buildScratch) (*tileLayers, error) {
 		} else {
 			tl.first[li].areas = views[li].GatherAreas(nil, t.spans.Areas)
 		}
+		for _, i := range views[li].Index {
+			tl.spanLayer[i] = uint8(li)
+		}
 		for j := range t.first {
 			if int(t.first[j].layer) == views[li].Layer {
 				tl.first[li].built = t.first[j].built
@@ -223,4 +235,30 @@ func (c *Cache) layersOf(t *tile, sc *buildScratch) (*tileLayers, error) {
 	}
 	t.layers = tl
 	return tl, nil
+}
+
+// changedLayers sets changed[li], for every view li of the tile, to whether
+// a span of the view has another area in a than in b (areas of every span
+// of the tile), and returns changed. Eight spans are compared at a time.
+func (tl *tileLayers) changedLayers(changed []bool, a, b []uint8) []bool {
+	changed = slices.Grow(changed[:0], len(tl.views))[:len(tl.views)]
+	clear(changed)
+	n := min(len(a), len(b), len(tl.spanLayer))
+	mark := func(i, end int) {
+		for ; i < end; i++ {
+			if a[i] != b[i] {
+				if l := tl.spanLayer[i]; l != noLayer {
+					changed[l] = true
+				}
+			}
+		}
+	}
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if binary.LittleEndian.Uint64(a[i:]) != binary.LittleEndian.Uint64(b[i:]) {
+			mark(i, i+8)
+		}
+	}
+	mark(i, n)
+	return changed
 }

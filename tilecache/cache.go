@@ -151,7 +151,14 @@ type tileLayers struct {
 	// repair holds per view what its repair keeps of the first build,
 	// made on the layer's first rebuild (nil until then; repair.go).
 	repair []*layerRepair
+	// spanLayer holds per span of the tile's heightfield the view holding
+	// it (noLayer: none), so that a rebuild gathers the areas of the
+	// layers whose spans changed only (changedLayers).
+	spanLayer []uint8
 }
+
+// noLayer is tileLayers.spanLayer of a span in no view.
+const noLayer = 0xff
 
 // layerKey is what a layer of a tile was built from, its areas (one per
 // span of its view), and what it gave (nil data: no polygons). A layer

@@ -637,11 +637,27 @@ func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
 		return err
 	}
 	p.keys = c.takeKeys(len(tl.views))
+	// The keys of the areas last built from (the first build's when the
+	// mesh holds its tiles or nothing is known) and those areas: a layer
+	// none of whose spans differ from them takes its key without
+	// gathering its areas (they are the key's).
+	ref, refKeys := t.spans.Areas, tl.first
+	if t.hasLast && !t.lastIsFirst {
+		ref, refKeys = t.last, t.lastLayers
+	}
+	shortcut := len(ref) == len(p.areas) && len(ref) == len(tl.spanLayer) && len(refKeys) == len(tl.views)
+	if shortcut {
+		sc.diff = tl.changedLayers(sc.diff, p.areas, ref)
+	}
 	for li := range tl.views {
 		v := &tl.views[li]
-		sc.gather = v.GatherAreas(sc.gather[:0], p.areas)
 		var k layerKey
+		if !shortcut || sc.diff[li] {
+			sc.gather = v.GatherAreas(sc.gather[:0], p.areas)
+		}
 		switch {
+		case shortcut && !sc.diff[li]:
+			k = refKeys[li]
 		case li < len(last) && bytes.Equal(sc.gather, last[li].areas):
 			k = last[li] // both never change: share them
 		case bytes.Equal(sc.gather, tl.first[li].areas):

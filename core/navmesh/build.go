@@ -1,7 +1,6 @@
 package navmesh
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -86,7 +85,7 @@ type BuiltTile struct {
 type tileMem struct {
 	built BuiltTile
 	tile  Tile
-	items []bvItem
+	bv    bvScratch
 	// holders counts the meshes holding a tile in this memory (Mesh.place
 	// and unplace; a Mesh.Clone holds its tiles for good).
 	holders atomic.Int32
@@ -162,10 +161,10 @@ func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Bui
 		return nil, err
 	}
 	t := &mem.tile
-	if err := buildTile(mesh, detail, p, t, &mem.items); err != nil {
+	if err := buildTile(mesh, detail, p, t, &mem.bv); err != nil {
 		return fail(err)
 	}
-	if err := t.check(); err != nil {
+	if err := t.checkBoxes(mem.bv.boxes); err != nil {
 		return fail(fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err))
 	}
 	data, err := t.encodeInto(mem.built.data)
@@ -176,9 +175,9 @@ func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Bui
 	return &mem.built, nil
 }
 
-// buildTile fills t (reusing its arrays; items is the BV tree's scratch)
+// buildTile fills t (reusing its arrays; bv is the BV tree's scratch)
 // with the tile of mesh, detail and p.
-func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Tile, items *[]bvItem) error {
+func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Tile, bv *bvScratch) error {
 	if mesh == nil {
 		return fmt.Errorf("navmesh: BuildTileData: nil mesh")
 	}
@@ -311,8 +310,7 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Ti
 	lowest, box := t.vertBounds()
 	t.Header.OriginY = lowest
 	t.Header.BMin, t.Header.BMax = box.Min, box.Max
-	*items = resized(*items, np)
-	t.BVTree = buildBVTree(t, *items, t.BVTree[:0])
+	t.BVTree = bv.build(t, t.BVTree[:0])
 	keep, err := t.keepOffMesh(p.OffMeshLinks, "BuildTileData: TileParams.OffMeshLinks")
 	if err != nil {
 		return err
@@ -408,33 +406,49 @@ func buildDetail(t *Tile, detail *polymesh.Detail) error {
 // bvItem is a polygon's quantized box while the tree is built.
 type bvItem struct {
 	bmin, bmax [3]uint16
-	poly       int32
 }
 
-// buildBVTree returns the BV tree of t (Detour's createBVTree with a total
-// order): a node over items [lo, hi) takes their union box; a single item
-// is a leaf; otherwise the items are sorted by bmin on the box's longest
-// axis (x, then y, then z on ties), then by polygon index, split at
-// lo + (hi-lo)/2, and the left half then the right half follow the node.
-func buildBVTree(t *Tile, items []bvItem, nodes []BVNode) []BVNode {
-	for i := range items {
-		items[i].bmin, items[i].bmax = t.polyBox(i)
-		items[i].poly = int32(i)
+// bvScratch is the memory of a BV tree build: the polygons' boxes (by
+// polygon), the polygons in tree order and the sort keys of a node.
+type bvScratch struct {
+	boxes []bvItem
+	order []int32
+	keys  []uint64
+}
+
+// build returns the BV tree of t (Detour's createBVTree with a total
+// order): a node over the polygons [lo, hi) of the order takes their union
+// box; a single polygon is a leaf; otherwise the polygons are sorted by
+// bmin on the box's longest axis (x, then y, then z on ties), then by
+// polygon index, split at lo + (hi-lo)/2, and the left half then the right
+// half follow the node.
+func (bv *bvScratch) build(t *Tile, nodes []BVNode) []BVNode {
+	np := len(t.Polys)
+	bv.boxes = resized(bv.boxes, np)
+	bv.order = resized(bv.order, np)
+	for i := range np {
+		bv.boxes[i].bmin, bv.boxes[i].bmax = t.polyBox(i)
+		bv.order[i] = int32(i)
 	}
-	nodes = slices.Grow(nodes[:0], 2*len(items)-1)
-	return bvSub(items, nodes, 0, len(items))
+	nodes = slices.Grow(nodes[:0], 2*np-1)
+	return bv.sub(nodes, 0, np)
 }
 
-// bvSub appends the nodes of items [lo, hi) to nodes (buildBVTree).
-func bvSub(items []bvItem, nodes []BVNode, lo, hi int) []BVNode {
+// sub appends the nodes of the polygons order[lo:hi] to nodes (build). The
+// sort key of a polygon is its bmin on the axis in the high 32 bits and its
+// index in the low ones: sorting the keys as numbers is the order above.
+func (bv *bvScratch) sub(nodes []BVNode, lo, hi int) []BVNode {
 	at := len(nodes)
 	nodes = append(nodes, BVNode{})
+	part := bv.order[lo:hi]
+	first := &bv.boxes[part[0]]
 	if hi-lo == 1 {
-		nodes[at] = BVNode{BMin: items[lo].bmin, BMax: items[lo].bmax, I: items[lo].poly}
+		nodes[at] = BVNode{BMin: first.bmin, BMax: first.bmax, I: part[0]}
 		return nodes
 	}
-	n := BVNode{BMin: items[lo].bmin, BMax: items[lo].bmax}
-	for _, it := range items[lo+1 : hi] {
+	n := BVNode{BMin: first.bmin, BMax: first.bmax}
+	for _, p := range part[1:] {
+		it := &bv.boxes[p]
 		for k := 0; k < 3; k++ {
 			n.BMin[k] = min(n.BMin[k], it.bmin[k])
 			n.BMax[k] = max(n.BMax[k], it.bmax[k])
@@ -447,16 +461,18 @@ func bvSub(items []bvItem, nodes []BVNode, lo, hi int) []BVNode {
 	if n.BMax[2]-n.BMin[2] > n.BMax[axis]-n.BMin[axis] {
 		axis = 2
 	}
-	part := items[lo:hi]
-	slices.SortFunc(part, func(a, b bvItem) int {
-		if c := cmp.Compare(a.bmin[axis], b.bmin[axis]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.poly, b.poly)
-	})
+	keys := bv.keys[:0]
+	for _, p := range part {
+		keys = append(keys, uint64(bv.boxes[p].bmin[axis])<<32|uint64(uint32(p)))
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		part[i] = int32(uint32(k))
+	}
+	bv.keys = keys[:0]
 	mid := lo + (hi-lo)/2
-	nodes = bvSub(items, nodes, lo, mid)
-	nodes = bvSub(items, nodes, mid, hi)
+	nodes = bv.sub(nodes, lo, mid)
+	nodes = bv.sub(nodes, mid, hi)
 	n.I = -int32(len(nodes) - at)
 	nodes[at] = n
 	return nodes

@@ -162,7 +162,12 @@ func checkBounds(t *Tile) error {
 // tile's data, in the same order, with the same errors and offsets (the
 // layout of docs/format.md): a tile that passes encodes to data DecodeTile
 // accepts, and decodes back to a tile equal to it.
-func (t *Tile) check() error {
+func (t *Tile) check() error { return t.checkBoxes(nil) }
+
+// checkBoxes is check with boxes[i], when not nil, the quantized box of
+// polygon i (Tile.polyBox: BuildTile made them for the BV tree), which the
+// BV tree's check then does not compute again.
+func (t *Tile) checkBoxes(boxes []bvItem) error {
 	h := &t.Header
 	nvp := int(h.NVP)
 	if nvp < MinVertsPerPoly || nvp > MaxVertsPerPoly {
@@ -213,7 +218,7 @@ func (t *Tile) check() error {
 	if err := checkBounds(t); err != nil {
 		return err
 	}
-	if err := checkBVTree(t, off); err != nil {
+	if err := checkBVTree(t, off, boxes); err != nil {
 		return err
 	}
 	off += bvNodeSize * len(t.BVTree)
@@ -367,7 +372,7 @@ func DecodeTile(data []byte) (*Tile, error) {
 		}
 		n.I = int32(r.u32())
 	}
-	if err := checkBVTree(t, bvOff); err != nil {
+	if err := checkBVTree(t, bvOff, nil); err != nil {
 		return nil, err
 	}
 
@@ -509,7 +514,8 @@ func checkPolyNeighbours(t *Tile, i, off int) error {
 // checkBVTree checks the tree's shape (preorder, escape counts, every
 // polygon in exactly one leaf), that each leaf's box is its polygon's
 // quantized box and each inner node's box the union of its children's.
-func checkBVTree(t *Tile, off int) error {
+// boxes, when not nil, holds the polygons' quantized boxes (checkBoxes).
+func checkBVTree(t *Tile, off int, boxes []bvItem) error {
 	nodes := t.BVTree
 	// On the goroutine's stack for the tiles of usual sizes.
 	var seenBuf [512]bool
@@ -538,7 +544,12 @@ func checkBVTree(t *Tile, off int) error {
 				return corrupt(nOff+12, "BV leaf %d names polygon %d a second time", s.lo, n.I)
 			}
 			seen[n.I] = true
-			bmin, bmax := t.polyBox(int(n.I))
+			var bmin, bmax [3]uint16
+			if len(boxes) == len(t.Polys) {
+				bmin, bmax = boxes[n.I].bmin, boxes[n.I].bmax
+			} else {
+				bmin, bmax = t.polyBox(int(n.I))
+			}
 			if n.BMin != bmin || n.BMax != bmax {
 				return corrupt(nOff, "BV leaf %d box %v..%v, want polygon %d's quantized box %v..%v", s.lo, n.BMin, n.BMax, n.I, bmin, bmax)
 			}

@@ -1,19 +1,20 @@
 package polymesh
 
-import "math"
-
 // Ear-clipping triangulation of a simple polygon given by vertex cell
 // coordinates (x, z), after Recast's triangulate (itself after O'Rourke,
 // "Computational Geometry in C"): see docs/polys.md, "Triangulation".
 
 // triangulator holds the scratch of a triangulation.
 type triangulator struct {
-	xs, zs []int  // vertex coordinates, by vertex number
-	idx    []int  // remaining polygon: vertex numbers in order
-	px, pz []int  // coordinates of idx[k]
-	ear    []bool // ear[k]: idx[k] is the tip of a clippable ear
-	// box[k] bounds the edge from position k to the next; an edge of zero
-	// length gets a box that meets every box (diagonalie tests it always).
+	xs, zs []int // vertex coordinates, by vertex number (0..65535)
+	idx    []int // remaining polygon: vertex numbers in order
+	px, pz []int // coordinates of idx[k]
+	// earD[k] is the squared length of the diagonal of the ear with tip at
+	// position k (earDist) when that tip is clippable, else -1.
+	earD []int64
+	// box[k] bounds the edge from position k to the next (boxOf); an edge
+	// of zero length gets a box that meets every box (diagonalie tests it
+	// always).
 	box   []edgeBox
 	plain bool // no box shortcut in diagonalie (tests)
 	// slivers counts the triangles emit dropped (not strictly convex in
@@ -23,18 +24,46 @@ type triangulator struct {
 	o       *orienter
 }
 
-// edgeBox is the x/z box of an edge of the remaining polygon.
-type edgeBox struct{ x0, x1, z0, z1 int }
+// edgeBox is the x/z box [x0, x1] x [z0, z1] of an edge of the remaining
+// polygon packed for a branch-free overlap test (overlaps): x holds x1 in
+// its high 32 bits and boxMax-x0 in its low ones, z the same for z. Every
+// coordinate lies in 0..boxMax (cells of a grid of at most 65535 columns,
+// or mesh vertices), so each half fits in 31 bits.
+type edgeBox struct{ x, z uint64 }
+
+const (
+	boxMax  = 0xffff
+	boxHigh = 1<<63 | 1<<31 // the top bit of each 32-bit half
+)
+
+// boxOf packs the box [x0, x1] x [z0, z1].
+func boxOf(x0, x1, z0, z1 int) edgeBox {
+	return edgeBox{uint64(x1)<<32 | uint64(boxMax-x0), uint64(z1)<<32 | uint64(boxMax-z0)}
+}
+
+// boxQuery is the diagonal's box [x0, x1] x [z0, z1] packed so that
+// e.overlaps(q) is x0 <= e.x1 && e.x0 <= x1 && z0 <= e.z1 && e.z0 <= z1
+// (boxes touching count).
+func boxQuery(x0, x1, z0, z1 int) edgeBox {
+	return edgeBox{uint64(x0)<<32 | uint64(boxMax-x1), uint64(z0)<<32 | uint64(boxMax-z1)}
+}
+
+// overlaps compares the four halves at once: with the top bit of each half
+// set in e, subtracting q's half (below 2^31) borrows from that bit exactly
+// when e's half is the smaller, and never across halves.
+func (e *edgeBox) overlaps(q edgeBox) bool {
+	return ((e.x|boxHigh)-q.x)&((e.z|boxHigh)-q.z)&boxHigh == boxHigh
+}
 
 // setBox sets box[k] from positions k and next(k).
 func (t *triangulator) setBox(k, n int) {
 	k1 := next(k, n)
 	ax, az, bx, bz := t.px[k], t.pz[k], t.px[k1], t.pz[k1]
 	if ax == bx && az == bz {
-		t.box[k] = edgeBox{math.MinInt, math.MaxInt, math.MinInt, math.MaxInt}
+		t.box[k] = boxOf(0, boxMax, 0, boxMax)
 		return
 	}
-	t.box[k] = edgeBox{min(ax, bx), max(ax, bx), min(az, bz), max(az, bz)}
+	t.box[k] = boxOf(min(ax, bx), max(ax, bx), min(az, bz), max(az, bz))
 }
 
 func next(i, n int) int {
@@ -117,14 +146,14 @@ func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
 	d1x, d1z := t.pt(j)
 	// Box of the diagonal: an edge of non-zero length entirely to one side
 	// of it cannot meet it (see segmentsMeet), whatever the rules below.
-	dminx, dmaxx := min(d0x, d1x), max(d0x, d1x)
-	dminz, dmaxz := min(d0z, d1z), max(d0z, d1z)
-	dpoint := d0x == d1x && d0z == d1z
+	q := boxQuery(min(d0x, d1x), max(d0x, d1x), min(d0z, d1z), max(d0z, d1z))
+	if (d0x == d1x && d0z == d1z) || t.plain {
+		q = boxQuery(0, boxMax, 0, boxMax) // every edge's box meets it
+	}
 	px, pz := t.px[:n], t.pz[:n]
 	box := t.box[:n]
-	skip := !dpoint && !t.plain
-	for k := 0; k < n; k++ {
-		if b := &box[k]; skip && (b.x1 < dminx || b.x0 > dmaxx || b.z1 < dminz || b.z0 > dmaxz) {
+	for k := range box {
+		if !box[k].overlaps(q) {
 			continue
 		}
 		k1 := k + 1
@@ -179,12 +208,14 @@ func (t *triangulator) diagonal(i, j, n int) bool {
 func (t *triangulator) isEar(i, n int) bool {
 	i1 := next(i, n)
 	i2 := next(i1, n)
-	if !t.diagonal(i, i2, n) {
-		return false
-	}
 	ax, az := t.pt(i)
 	bx, bz := t.pt(i1)
 	cx, cz := t.pt(i2)
+	// A tip that is not convex in cells fails convex without its exact
+	// test: decide that first, before the diagonal's edge tests.
+	if area2(ax, az, bx, bz, cx, cz) >= 0 || !t.diagonal(i, i2, n) {
+		return false
+	}
 	return t.o.convex(ax, az, bx, bz, cx, cz)
 }
 
@@ -217,6 +248,15 @@ func (t *triangulator) emit(a, b, c int, check bool) {
 	t.tris = append(t.tris, t.idx[a], t.idx[b], t.idx[c])
 }
 
+// setEar sets earD of the tip next(i) (isEar, then earDist).
+func (t *triangulator) setEar(i, n int) {
+	i1 := next(i, n)
+	t.earD[i1] = -1
+	if t.isEar(i, n) {
+		t.earD[i1] = t.earDist(i1, n)
+	}
+}
+
 // run triangulates vertices 0..n-1 (in t.xs, t.zs) and reports whether it
 // completed. The triangles (vertex numbers) are in t.tris; on failure they
 // are the ones found before the polygon could not be clipped further.
@@ -224,13 +264,13 @@ func (t *triangulator) run(n int) bool {
 	t.tris = t.tris[:0]
 	t.idx = t.idx[:0]
 	t.px, t.pz = t.px[:0], t.pz[:0]
-	t.ear = t.ear[:0]
+	t.earD = t.earD[:0]
 	t.box = t.box[:0]
 	for i := 0; i < n; i++ {
 		t.idx = append(t.idx, i)
 		t.px = append(t.px, t.xs[i])
 		t.pz = append(t.pz, t.zs[i])
-		t.ear = append(t.ear, false)
+		t.earD = append(t.earD, -1)
 		t.box = append(t.box, edgeBox{})
 	}
 	if n < 3 {
@@ -240,25 +280,24 @@ func (t *triangulator) run(n int) bool {
 		t.setBox(k, n)
 	}
 	for i := 0; i < n; i++ {
-		t.ear[next(i, n)] = t.isEar(i, n)
+		t.setEar(i, n)
 	}
 	for n > 3 {
 		best := int64(-1)
 		mini := -1
 		loose := false
 		// The shortest ear diagonal, ties to the smallest i (the vertex
-		// before the tip): tips 1..n-1, then tip 0 (i = n-1).
+		// before the tip): tips 1..n-1, then tip 0 (i = n-1). As unsigned
+		// numbers the -1 of a tip that is no ear is above every distance.
+		earD := t.earD[:n]
+		bu, bi := uint64(earD[0]), 0
 		for i1 := 1; i1 < n; i1++ {
-			if t.ear[i1] {
-				if d := t.earDist(i1, n); best < 0 || d < best {
-					best, mini = d, i1-1
-				}
+			if d := uint64(earD[i1]); d < bu || (d == bu && bi == 0) {
+				bu, bi = d, i1
 			}
 		}
-		if t.ear[0] {
-			if d := t.earDist(0, n); best < 0 || d < best {
-				best, mini = d, n-1
-			}
+		if earD[bi] >= 0 {
+			best, mini = earD[bi], prev(bi, n)
 		}
 		if mini < 0 {
 			// No proper ear (overlapping contour segments): accept a loose
@@ -289,16 +328,16 @@ func (t *triangulator) run(n int) bool {
 		copy(t.idx[i1:], t.idx[i1+1:n+1])
 		copy(t.px[i1:], t.px[i1+1:n+1])
 		copy(t.pz[i1:], t.pz[i1+1:n+1])
-		copy(t.ear[i1:], t.ear[i1+1:n+1])
+		copy(t.earD[i1:], t.earD[i1+1:n+1])
 		copy(t.box[i1:], t.box[i1+1:n+1])
-		t.idx, t.px, t.pz, t.ear, t.box = t.idx[:n], t.px[:n], t.pz[:n], t.ear[:n], t.box[:n]
+		t.idx, t.px, t.pz, t.earD, t.box = t.idx[:n], t.px[:n], t.pz[:n], t.earD[:n], t.box[:n]
 		if i1 >= n {
 			i1 = 0
 		}
 		i = prev(i1, n)
 		t.setBox(i, n) // its edge now ends at i1
-		t.ear[i] = t.isEar(prev(i, n), n)
-		t.ear[i1] = t.isEar(i, n)
+		t.setEar(prev(i, n), n)
+		t.setEar(i, n)
 	}
 	t.emit(0, 1, 2, true)
 	return true

@@ -2,6 +2,7 @@ package region
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"navviz/core/voxel"
@@ -76,8 +77,11 @@ func (v *LayerView) GatherAreas(dst, areas []uint8) []uint8 {
 	if v == nil {
 		return dst
 	}
-	for _, i := range v.Index {
-		dst = append(dst, areas[i])
+	n := len(dst)
+	dst = slices.Grow(dst, len(v.Index))[:n+len(v.Index)]
+	out := dst[n:]
+	for k, i := range v.Index {
+		out[k] = areas[i]
 	}
 	return dst
 }

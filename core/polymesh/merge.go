@@ -1,0 +1,403 @@
+package polymesh
+
+import "slices"
+
+// Merging a contour's (or a hole's) triangles into convex polygons of at
+// most nvp vertices (docs/polys.md, "Merging").
+
+// mergeValue returns the squared length of the edge pa and pb share when
+// they can merge into one convex polygon of at most nvp vertices, else -1;
+// ea and eb are the shared edge's slots in pa and pb, and shared the
+// number of edges of pa that pb also has (0: not adjacent) (Recast's
+// getPolyMergeValue, with convexity required in cells and in the stored
+// float32 positions). With one shared edge the value is the same for
+// (pb, pa), with ea and eb swapped.
+func (b *builder) mergeValue(pa, pb []uint16) (val, ea, eb, shared int) {
+	na, nb := countPolyVerts(pa), countPolyVerts(pb)
+	// Edges as ordered vertex pairs packed in one key.
+	var ka, kb [MaxVertsPerPoly]uint32
+	edgeKeys(pa[:na], &ka)
+	edgeKeys(pb[:nb], &kb)
+	return b.mergeValueKeys(pa, pb, na, nb, &ka, &kb)
+}
+
+// mergeValueKeys is mergeValue given the vertex counts and edgeKeys of pa
+// and pb.
+func (b *builder) mergeValueKeys(pa, pb []uint16, na, nb int, ka, kb *[MaxVertsPerPoly]uint32) (val, ea, eb, shared int) {
+	// The shared edge is the last i of pa (first j of pb within it) with
+	// equal keys.
+	ea, eb = -1, -1
+	for i, a := range ka[:na] {
+		for j, b := range kb[:nb] {
+			if a == b {
+				ea, eb = i, j
+				shared++
+				break
+			}
+		}
+	}
+	if ea < 0 {
+		return -1, -1, -1, 0
+	}
+	if na+nb-2 > b.nvp {
+		return -1, ea, eb, shared
+	}
+	vs := b.m.Verts
+	corner := func(a, bv, c uint16) bool {
+		return b.o.convex(int(vs[a][0]), int(vs[a][2]), int(vs[bv][0]), int(vs[bv][2]), int(vs[c][0]), int(vs[c][2]))
+	}
+	if !corner(pa[(ea+na-1)%na], pa[ea], pb[(eb+2)%nb]) {
+		return -1, ea, eb, shared
+	}
+	if !corner(pb[(eb+nb-1)%nb], pb[eb], pa[(ea+2)%na]) {
+		return -1, ea, eb, shared
+	}
+	v0, v1 := vs[pa[ea]], vs[pa[(ea+1)%na]]
+	dx := int(v0[0]) - int(v1[0])
+	dz := int(v0[2]) - int(v1[2])
+	return dx*dx + dz*dz, ea, eb, shared
+}
+
+// edgeKeys sets k[i] to edgeKey(p, i, len(p)) for every edge i of p
+// (at least one vertex, at most MaxVertsPerPoly).
+func edgeKeys(p []uint16, k *[MaxVertsPerPoly]uint32) {
+	n := len(p)
+	if n == 0 {
+		return
+	}
+	for i := 0; i+1 < n; i++ {
+		a, b := p[i], p[i+1]
+		k[i] = uint32(min(a, b))<<16 | uint32(max(a, b))
+	}
+	a, b := p[n-1], p[0]
+	k[n-1] = uint32(min(a, b))<<16 | uint32(max(a, b))
+}
+
+// edgeKey returns edge i of polygon p (n vertices) as its two vertex
+// indices, smaller first, packed in a uint32.
+func edgeKey(p []uint16, i, n int) uint32 {
+	v0, v1 := p[i], p[0]
+	if i+1 < n {
+		v1 = p[i+1]
+	}
+	if v0 > v1 {
+		v0, v1 = v1, v0
+	}
+	return uint32(v0)<<16 | uint32(v1)
+}
+
+// mergePolys merges the np polygons packed in polys (nvp slots each) while
+// some pair can merge: each round takes the pair with the largest merge
+// value (the first pair found on ties, pairs in order j < k), writes the
+// merged polygon over the first and moves the last polygon into the
+// second's place. move, when not nil, is told of both steps so the caller
+// can keep per-polygon data in step: move(a, b, true) after b was merged
+// into a, then move(b, last, false) after last moved to b. It returns the
+// new count.
+func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, merged bool)) int {
+	nvp := b.nvp
+	if nvp <= 3 {
+		return np
+	}
+	if cap(b.tmp) < nvp {
+		b.tmp = make([]uint16, nvp)
+	}
+	tmp := b.tmp[:nvp]
+	if b.plain {
+		return b.mergePolysFullScan(polys, np, move, tmp)
+	}
+	// Only polygons sharing an edge can merge. The pairs that share one
+	// are kept with their merge values, each in the lists of both its
+	// polygons, and those that can merge in a heap ordered by value, ties
+	// to the smaller (j, k): the pair a scan of every j < k would meet
+	// first. A merge changes only the two polygons it writes (the merged
+	// one, A, and the one moved into B's slot), so only their pairs die
+	// and are evaluated again; every other pair stays valid. The result
+	// equals evaluating every pair in every round
+	// (TestMergeCacheMatchesFullScan).
+	b.pairs, b.pnext, b.pheap = b.pairs[:0], b.pnext[:0], b.pheap[:0]
+	b.phead = slices.Grow(b.phead[:0], np)[:np]
+	for i := range b.phead {
+		b.phead[i] = -1
+	}
+	mark := slices.Grow(b.mark[:0], np)[:np]
+	clear(mark)
+	defer func() { b.mark = mark[:0] }()
+	b.pkeys = slices.Grow(b.pkeys[:0], np)[:np]
+	b.pverts = slices.Grow(b.pverts[:0], np)[:np]
+	for k := range np {
+		b.setKeys(polys, k)
+	}
+	// Pairs sharing an edge: every edge goes into a chain at its smaller
+	// vertex; an edge meeting an earlier polygon's in that chain pairs the
+	// two (entered once, however many edges they share).
+	vfirst := b.vfirst
+	if n := len(b.m.Verts); len(vfirst) < n {
+		vfirst = slices.Grow(vfirst, n-len(vfirst))[:n]
+		for i := len(b.vfirst); i < n; i++ {
+			vfirst[i] = -1
+		}
+		b.vfirst = vfirst
+	}
+	chain := b.vchain[:0]
+	for k := 0; k < np; k++ {
+		p := polys[k*nvp : (k+1)*nvp]
+		n := countPolyVerts(p)
+		seen := len(b.pairs)
+		for i := 0; i < n; i++ {
+			key := edgeKey(p, i, n)
+			lo, hi := int32(key>>16), int32(key&0xffff)
+			for c := vfirst[lo]; c >= 0; c = chain[c].next {
+				if e := chain[c]; e.hi == hi && int(e.poly) != k {
+					j, dup := int(e.poly), false
+					for _, pr := range b.pairs[seen:] {
+						dup = dup || int(pr.j) == j
+					}
+					if !dup {
+						b.addPair(polys, j, k)
+					}
+				}
+			}
+			chain = append(chain, vertEdge{hi, int32(k), vfirst[lo]})
+			vfirst[lo] = int32(len(chain) - 1)
+		}
+	}
+	for k := 0; k < np; k++ {
+		p := polys[k*nvp : (k+1)*nvp]
+		n := countPolyVerts(p)
+		for i := 0; i < n; i++ {
+			vfirst[edgeKey(p, i, n)>>16] = -1
+		}
+	}
+	b.vchain = chain[:0]
+	candA, candL := b.candA[:0], b.candL[:0]
+	defer func() { b.candA, b.candL = candA[:0], candL[:0] }()
+	for {
+		for len(b.pheap) > 0 && b.pairs[b.pheap[0].id].dead {
+			b.popPair()
+		}
+		if len(b.pheap) == 0 {
+			return np
+		}
+		bp := b.pairs[b.pheap[0].id]
+		bestA, bestB, last := int(bp.j), int(bp.k), np-1
+		// The pairs of A and B die; their other polygons are the merged
+		// polygon's candidate neighbours. The pairs of the polygon that
+		// moves into B's slot die too, to be entered again under B.
+		candA, candL = candA[:0], candL[:0]
+		for _, x := range [2]int{bestA, bestB} {
+			for n := b.phead[x]; n >= 0; n = b.pnext[n] {
+				pr := &b.pairs[n>>1]
+				if pr.dead {
+					continue
+				}
+				pr.dead = true
+				y := int(pr.k) // the other polygon: node 2i is in j's list
+				if n&1 != 0 {
+					y = int(pr.j)
+				}
+				if y != bestA && y != bestB && !mark[y] {
+					mark[y] = true
+					candA = append(candA, y)
+				}
+			}
+			b.phead[x] = -1
+		}
+		if bestB != last {
+			for n := b.phead[last]; n >= 0; n = b.pnext[n] {
+				if pr := &b.pairs[n>>1]; !pr.dead {
+					pr.dead = true
+					candL = append(candL, *pr)
+				}
+			}
+		}
+		b.phead[last] = -1
+		for _, x := range candA {
+			mark[x] = false
+		}
+		np = b.mergePair(polys, np, bestA, bestB, int(bp.ea), int(bp.eb), move, tmp)
+		b.setKeys(polys, bestA)
+		if bestB != last {
+			b.pkeys[bestB], b.pverts[bestB] = b.pkeys[last], b.pverts[last]
+		}
+		for _, x := range candA {
+			if x == last {
+				x = bestB
+			}
+			b.addPair(polys, bestA, x)
+		}
+		// The moved polygon's pairs with A or B are the merged polygon's,
+		// entered above (it is then a neighbour of A or B). Its others keep
+		// their value: the same two polygons in the same order give the
+		// same value, and so do both orders with one shared edge (slots
+		// swapped). A pair with several shared edges whose order flips is
+		// evaluated again (the first polygon's last shared edge is taken).
+		for _, pr := range candL {
+			y := int(pr.j) // the partner: the moved polygon was the last, the larger index
+			if y == bestA || y == bestB {
+				continue
+			}
+			if y > bestB {
+				if !pr.single {
+					b.addPair(polys, bestB, y)
+					continue
+				}
+				pr.j, pr.k, pr.ea, pr.eb = int32(bestB), int32(y), pr.eb, pr.ea
+			} else {
+				pr.k = int32(bestB)
+			}
+			pr.dead = false
+			b.pushPair(pr)
+		}
+	}
+}
+
+// addPair enters the pair of polygons j and k (either order) when they
+// share an edge (pushPair), with its merge value (from the polygons' kept
+// edge keys, setKeys).
+func (b *builder) addPair(polys []uint16, j, k int) {
+	if j > k {
+		j, k = k, j
+	}
+	nvp := b.nvp
+	v, ea, eb, shared := b.mergeValueKeys(polys[j*nvp:(j+1)*nvp], polys[k*nvp:(k+1)*nvp],
+		int(b.pverts[j]), int(b.pverts[k]), &b.pkeys[j], &b.pkeys[k])
+	if shared > 0 {
+		b.pushPair(mergePairEntry{j: int32(j), k: int32(k), val: int32(v), ea: int8(ea), eb: int8(eb), single: shared == 1})
+	}
+}
+
+// setKeys keeps the vertex count and edge keys of polygon k (mergePolys).
+func (b *builder) setKeys(polys []uint16, k int) {
+	p := polys[k*b.nvp : (k+1)*b.nvp]
+	n := countPolyVerts(p)
+	b.pverts[k] = int8(n)
+	edgeKeys(p[:n], &b.pkeys[k])
+}
+
+// pushPair adds pair e to the lists of its polygons and, when it can
+// merge, to the heap.
+func (b *builder) pushPair(e mergePairEntry) {
+	id := int32(len(b.pairs))
+	b.pairs = append(b.pairs, e)
+	b.pnext = append(b.pnext, b.phead[e.j], b.phead[e.k])
+	b.phead[e.j], b.phead[e.k] = 2*id, 2*id+1
+	if e.val <= 0 {
+		return
+	}
+	h := append(b.pheap, heapPair{e.heapKey(), id})
+	for i := len(h) - 1; i > 0; {
+		up := (i - 1) / 2
+		if h[i].key <= h[up].key {
+			break
+		}
+		h[i], h[up] = h[up], h[i]
+		i = up
+	}
+	b.pheap = h
+}
+
+// popPair removes the heap's first pair.
+func (b *builder) popPair() {
+	h := b.pheap
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= len(h) {
+			break
+		}
+		if c+1 < len(h) && h[c+1].key > h[c].key {
+			c++
+		}
+		if h[c].key <= h[i].key {
+			break
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+	b.pheap = h
+}
+
+// heapPair is a pair that can merge in the heap of mergePolys: its key
+// (heapKey) and its index in the builder's pairs.
+type heapPair struct {
+	key uint64
+	id  int32
+}
+
+// heapKey orders the pairs that can merge as numbers, the pair to merge
+// first the largest: the value (positive, below 2^31) in the high 32 bits,
+// then 0xffff-j and 0xffff-k (polygon indices are below MaxVerts), so ties
+// go to the smaller (j, k). Live pairs never share (j, k).
+func (e *mergePairEntry) heapKey() uint64 {
+	return uint64(uint32(e.val))<<32 | uint64(0xffff-uint32(e.j))<<16 | uint64(0xffff-uint32(e.k))
+}
+
+// mergePairEntry is a pair of polygons j < k sharing an edge, with its merge
+// value and shared edge slots.
+type mergePairEntry struct {
+	j, k   int32
+	val    int32
+	ea, eb int8
+	single bool // they share one edge (see mergeValue)
+	dead   bool // a polygon of the pair changed since (mergePolys)
+}
+
+// vertEdge is a polygon edge in the chain of its smaller vertex (the
+// initial pairs of mergePolys).
+type vertEdge struct{ hi, poly, next int32 }
+
+// mergePolysFullScan is mergePolys evaluating every pair in every round.
+func (b *builder) mergePolysFullScan(polys []uint16, np int, move func(dst, src int, merged bool), tmp []uint16) int {
+	nvp := b.nvp
+	for {
+		best, bestA, bestB, bestEa, bestEb := 0, 0, 0, 0, 0
+		for j := 0; j < np-1; j++ {
+			for k := j + 1; k < np; k++ {
+				v, ea, eb, _ := b.mergeValue(polys[j*nvp:(j+1)*nvp], polys[k*nvp:(k+1)*nvp])
+				if v > best {
+					best, bestA, bestB, bestEa, bestEb = v, j, k, ea, eb
+				}
+			}
+		}
+		if best <= 0 {
+			return np
+		}
+		np = b.mergePair(polys, np, bestA, bestB, bestEa, bestEb, move, tmp)
+	}
+}
+
+// mergePair writes the merge of polygons a < b (shared edge slots ea, eb)
+// over a, moves the last polygon into b's slot and returns the new count.
+func (b *builder) mergePair(polys []uint16, np, a, bi, ea, eb int, move func(dst, src int, merged bool), tmp []uint16) int {
+	nvp := b.nvp
+	pa := polys[a*nvp : (a+1)*nvp]
+	pb := polys[bi*nvp : (bi+1)*nvp]
+	na, nb := countPolyVerts(pa), countPolyVerts(pb)
+	for s := range tmp {
+		tmp[s] = NullIndex
+	}
+	n := 0
+	for i := 0; i < na-1; i++ {
+		tmp[n] = pa[(ea+1+i)%na]
+		n++
+	}
+	for i := 0; i < nb-1; i++ {
+		tmp[n] = pb[(eb+1+i)%nb]
+		n++
+	}
+	copy(pa, tmp)
+	if move != nil {
+		move(a, bi, true)
+	}
+	last := np - 1
+	if bi != last {
+		copy(pb, polys[last*nvp:(last+1)*nvp])
+	}
+	if move != nil {
+		move(bi, last, false)
+	}
+	return np - 1
+}

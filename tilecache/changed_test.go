@@ -1,0 +1,48 @@
+package tilecache
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"navviz/core/region"
+)
+
+// TestChangedLayers checks tileLayers.changedLayers against a span by
+// span comparison on random areas, layers (spans in no layer included) and
+// lengths that are and are not multiples of eight.
+func TestChangedLayers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for iter := range 2000 {
+		n := rng.IntN(70)
+		tl := &tileLayers{views: make([]region.LayerView, 1+rng.IntN(4)), spanLayer: make([]uint8, n)}
+		for i := range tl.spanLayer {
+			tl.spanLayer[i] = uint8(rng.IntN(len(tl.views)))
+			if rng.IntN(8) == 0 {
+				tl.spanLayer[i] = noLayer
+			}
+		}
+		a, b := make([]uint8, n), make([]uint8, n)
+		for i := range a {
+			a[i] = uint8(rng.IntN(3))
+			b[i] = a[i]
+			if rng.IntN(20) == 0 {
+				b[i] ^= 1
+			}
+		}
+		want := make([]bool, len(tl.views))
+		for i := range a {
+			if a[i] != b[i] && tl.spanLayer[i] != noLayer {
+				want[tl.spanLayer[i]] = true
+			}
+		}
+		got := tl.changedLayers([]bool{true, true, true, true, true, true}, a, b)
+		if len(got) != len(want) {
+			t.Fatalf("iter %d: %d layers, want %d", iter, len(got), len(want))
+		}
+		for li := range want {
+			if got[li] != want[li] {
+				t.Fatalf("iter %d: layer %d changed %v, want %v", iter, li, got[li], want[li])
+			}
+		}
+	}
+}
