@@ -90,7 +90,7 @@ func (t *StageTimes) add(u *StageTimes) {
 }
 
 // stageClock measures consecutive stages into times (nil: no clock reads).
-// With cpu set it reads the calling thread's CPU time (threadCPUTime), which
+// With cpu set it reads the calling thread's CPU time (cputime.Thread), which
 // is only meaningful on a goroutine locked to its thread (Build.run's
 // workers); otherwise the wall clock.
 type stageClock struct {
