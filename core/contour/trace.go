@@ -2,6 +2,7 @@ package contour
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 
 	"navviz/core/region"
@@ -361,8 +362,16 @@ func (t *tracer) trace(span, dir int) (Loop, error) {
 func (t *tracer) traceAll(maxErrorCells float32, maxEdgeLenCells int, flags BuildFlags) ([]Loop, error) {
 	var loops []Loop
 	var idx []int32
-	var l Loop // scratch walk buffers, copied out per loop
 	ef := t.flags
+	// Every flagged edge gives one raw vertex of one loop: the loops' Raw
+	// and Keys are consecutive pieces of two arrays of that size, each
+	// walked into in place (capped, so an append to one copies it).
+	edges := 0
+	for _, f := range ef {
+		edges += bits.OnesCount8(f)
+	}
+	raw, keys := make([]Vertex, 0, edges), make([]int32, 0, edges)
+	var l Loop
 	for i := range ef {
 		for d := 0; d < 4 && ef[i] != 0; d++ {
 			if ef[i]&(1<<d) == 0 {
@@ -372,13 +381,16 @@ func (t *tracer) traceAll(maxErrorCells float32, maxEdgeLenCells int, flags Buil
 			if !ok {
 				return nil, fmt.Errorf("contour: no column holds span %d", i)
 			}
+			l.Raw, l.Keys = raw[len(raw):len(raw)], keys[len(keys):len(keys)]
 			if err := t.walk(x, z, i, d, &l); err != nil {
 				return nil, err
 			}
 			RotateLoop(&l)
+			n := len(l.Raw)
+			raw, keys = raw[:len(raw)+n], keys[:len(keys)+n]
 			out := Loop{
-				Raw:    append([]Vertex(nil), l.Raw...),
-				Keys:   append([]int32(nil), l.Keys...),
+				Raw:    raw[len(raw)-n : len(raw) : len(raw)],
+				Keys:   keys[len(keys)-n : len(keys) : len(keys)],
 				Region: l.Region,
 				Area:   l.Area,
 			}
