@@ -235,3 +235,22 @@ func (g *Game) panelsIdle(sig uiSignature) bool {
 // panelsRefresh is the longest a frame for the scene alone leaves the
 // panels as they were (Draw).
 const panelsRefresh = 250 * time.Millisecond
+
+// endUpdate ends every Update: it asks for the view of the new state (off
+// the frame, jobs.go) and marks what must be redrawn (redraw.go).
+func (g *Game) endUpdate(captured debugui.InputCapturingState) {
+	if g.syncScene() {
+		g.redraw.mark(reasonView)
+		if g.bench != nil && g.bench.phase == benchOrbit {
+			g.bench.projectMs = append(g.bench.projectMs, g.view.buildMs)
+			g.bench.drawnTris = append(g.bench.drawnTris, float64(g.view.drawnTris))
+		}
+	}
+	g.redraw.observe(g.readSignature(captured))
+	if g.opts.Frames > 0 {
+		g.redraw.mark(reasonScripted)
+	}
+	if g.shotPath != "" {
+		g.redraw.mark(reasonScreenshot)
+	}
+}
