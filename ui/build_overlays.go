@@ -6,6 +6,7 @@ import (
 	"navviz/core/geom"
 	"navviz/core/pipeline"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // The build's overlays in the scene: the span and mesh overlays of the
@@ -58,7 +59,7 @@ type stageResult struct {
 // it (tests, scripted runs) the overlays are built at once.
 func (a *App) EnableStageJobs() {
 	if a.stageJobs == nil {
-		a.stageJobs = newJobRunner[stageResult]()
+		a.stageJobs = session.NewJobRunner[stageResult]()
 	}
 }
 
@@ -68,7 +69,7 @@ func (a *App) stageBusy() bool {
 	if a.stageJobs == nil {
 		return false
 	}
-	running, _, _ := a.stageJobs.progress()
+	running, _, _ := a.stageJobs.Progress()
 	return running
 }
 
@@ -106,7 +107,7 @@ func (a *App) pollStageOverlays() {
 	if a.stageJobs == nil {
 		return
 	}
-	res, ok := a.stageJobs.poll()
+	res, ok := a.stageJobs.Poll()
 	if !ok {
 		return
 	}
@@ -134,7 +135,7 @@ func (a *App) startStageOverlays(names []string, keep render.TileFilter, show bo
 	for i, n := range names {
 		keys[i] = a.spanOverlayKey(n)
 	}
-	a.stageJobs.run(func(context.Context, func(done, total int)) stageResult {
+	a.stageJobs.Run(func(context.Context, func(done, total int)) stageResult {
 		res := stageResult{keys: keys}
 		for _, n := range names {
 			res.overlays = append(res.overlays, stageOverlay(n, b, keep, show))

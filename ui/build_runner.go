@@ -6,6 +6,7 @@ import (
 
 	"navviz/core/level"
 	"navviz/core/pipeline"
+	"navviz/ui/session"
 )
 
 // The background plain build (buildRunner, a jobRunner) and its progress
@@ -18,17 +19,19 @@ type buildResult struct {
 }
 
 // buildRunner runs pipeline.BuildLevel off the game loop (see jobRunner).
-type buildRunner struct{ *jobRunner[buildResult] }
+type buildRunner struct {
+	*session.JobRunner[buildResult]
+}
 
 // newBuildRunner returns an idle runner.
-func newBuildRunner() *buildRunner { return &buildRunner{newJobRunner[buildResult]()} }
+func newBuildRunner() *buildRunner { return &buildRunner{session.NewJobRunner[buildResult]()} }
 
 // start cancels any running build and starts building soup with a copy of
 // s (the caller may go on editing s). Progress and the result are for the
 // new build only.
 func (r *buildRunner) start(soup *level.Soup, s pipeline.NavSettings) {
-	s = detachSettings(s)
-	r.run(func(ctx context.Context, progress func(done, total int)) buildResult {
+	s = session.DetachSettings(s)
+	r.Run(func(ctx context.Context, progress func(done, total int)) buildResult {
 		b, err := buildLevel(ctx, soup, &s, progress)
 		return buildResult{build: b, err: err}
 	})
@@ -36,7 +39,7 @@ func (r *buildRunner) start(soup *level.Soup, s pipeline.NavSettings) {
 
 // buildLevel indexes soup and runs the plain build with stages kept.
 func buildLevel(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, progress func(done, total int)) (*pipeline.Build, error) {
-	chunky, err := indexLevel(soup, "build")
+	chunky, err := session.IndexLevel(soup, "build")
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // spanScope says which tiles the span overlays (solid, walkable, compact,
@@ -94,7 +95,7 @@ type buildState struct {
 	spanVis    map[string]bool       // remembered visibility across levels
 	// stageJobs builds stage overlays off the caller's goroutine (nil:
 	// at once; see EnableStageJobs).
-	stageJobs *jobRunner[stageResult]
+	stageJobs *session.JobRunner[stageResult]
 
 	// pickState is the picked navmesh polygon (inspector.go).
 	pickState

@@ -133,7 +133,7 @@ func TestBuildPanelValidation(t *testing.T) {
 	}
 	// Build refuses to start.
 	g.startBuild()
-	if running, _, _ := g.runner.progress(); running || g.buildRequested {
+	if running, _, _ := g.runner.Progress(); running || g.buildRequested {
 		t.Error("a build started with invalid settings")
 	}
 
@@ -168,7 +168,7 @@ func TestBuildShowsOverlays(t *testing.T) {
 		t.Fatalf("%d area-blue pixels before any build", n)
 	}
 	g.startBuild()
-	if running, _, _ := g.runner.progress(); !running {
+	if running, _, _ := g.runner.Progress(); !running {
 		t.Fatal("build did not start")
 	}
 	waitBuild(t, g)
@@ -243,7 +243,7 @@ func TestBuildCancelledByLevelChange(t *testing.T) {
 	g.startBuild()
 	g.RequestLoad("terrain")
 	drawFrames(t, g, 1)
-	if running, _, _ := g.runner.progress(); running || g.buildRequested {
+	if running, _, _ := g.runner.Progress(); running || g.buildRequested {
 		t.Error("the city build still runs after loading terrain")
 	}
 	time.Sleep(100 * time.Millisecond)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"navviz/tilecache"
+	"navviz/ui/session"
 	"navviz/world"
 )
 
@@ -77,7 +78,7 @@ func TestTwoAgentsObstacle(t *testing.T) {
 		t.Fatalf("after the obstacle: %d obstacles, %d queued, Err %q", len(obs), a.World.QueueLen(), a.Err)
 	}
 	after := agentMeshes(t, a)
-	chunky, err := indexLevel(a.Soup, "test")
+	chunky, err := session.IndexLevel(a.Soup, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +230,7 @@ func TestAgentListRebuild(t *testing.T) {
 func waitRebuild(t *testing.T, g *Game) {
 	t.Helper()
 	deadline := time.Now().Add(120 * time.Second)
-	for running := true; running; running, _, _ = g.cache.runner.progress() {
+	for running := true; running; running, _, _ = g.cache.runner.Progress() {
 		drawFrames(t, g, 1)
 		if time.Now().After(deadline) {
 			t.Fatal("cache build did not finish in 120 s")

@@ -76,7 +76,7 @@ func (g *Game) buildWorld(carry bool) {
 // cancelCacheBuild stops the running cache build.
 func (g *Game) cancelCacheBuild() {
 	g.ensureCacheUI()
-	g.cache.runner.cancel()
+	g.cache.runner.Cancel()
 	g.App.Status = "cache build cancelled"
 }
 
@@ -84,10 +84,10 @@ func (g *Game) cancelCacheBuild() {
 // cancels a build of a level that is no longer loaded.
 func (g *Game) pollCache() {
 	a := g.App
-	if running, _, _ := g.cache.runner.progress(); running && g.cache.buildSoup != a.Soup {
-		g.cache.runner.cancel()
+	if running, _, _ := g.cache.runner.Progress(); running && g.cache.buildSoup != a.Soup {
+		g.cache.runner.Cancel()
 	}
-	res, ok := g.cache.runner.poll()
+	res, ok := g.cache.runner.Poll()
 	if !ok {
 		return
 	}
@@ -186,7 +186,7 @@ func (g *Game) runAutoCache() {
 	if !g.autoCacheWanted() || g.cache.autoSoup == a.Soup {
 		return
 	}
-	if running, _, _ := g.cache.runner.progress(); running {
+	if running, _, _ := g.cache.runner.Progress(); running {
 		return
 	}
 	g.cache.autoSoup = a.Soup
@@ -206,7 +206,7 @@ func (g *Game) autoCachePending() bool {
 	if g.cache.autoSoup != g.App.Soup {
 		return true
 	}
-	running, _, _ := g.cache.runner.progress()
+	running, _, _ := g.cache.runner.Progress()
 	busy, _ := g.App.cacheBusy() // the built cache is being installed
 	return running || busy
 }

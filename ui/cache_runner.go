@@ -9,6 +9,7 @@ import (
 	"navviz/core/level"
 	"navviz/core/pipeline"
 	"navviz/tilecache"
+	"navviz/ui/session"
 	"navviz/world"
 )
 
@@ -27,17 +28,19 @@ type cacheResult struct {
 
 // cacheRunner builds tile caches off the game loop, as buildRunner does
 // plain builds (see jobRunner).
-type cacheRunner struct{ *jobRunner[cacheResult] }
+type cacheRunner struct {
+	*session.JobRunner[cacheResult]
+}
 
 // newCacheRunner returns an idle runner.
-func newCacheRunner() *cacheRunner { return &cacheRunner{newJobRunner[cacheResult]()} }
+func newCacheRunner() *cacheRunner { return &cacheRunner{session.NewJobRunner[cacheResult]()} }
 
 // start cancels any running cache build and builds a World of soup (named
 // level) with a copy of s and of agents (carry: see cacheResult).
 func (r *cacheRunner) start(soup *level.Soup, s pipeline.NavSettings, agents []world.Agent, lvl string, carry bool) {
-	s = detachSettings(s)
+	s = session.DetachSettings(s)
 	agents = slices.Clone(agents)
-	r.run(func(ctx context.Context, progress func(done, total int)) cacheResult {
+	r.Run(func(ctx context.Context, progress func(done, total int)) cacheResult {
 		t0 := time.Now()
 		w, err := buildCache(ctx, soup, &s, agents, progress)
 		return cacheResult{world: w, level: lvl, wall: time.Since(t0), err: err, carry: carry}

@@ -347,7 +347,7 @@ func waitCache(t *testing.T, g *Game) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		drawFrames(t, g, 1)
-		running, _, _ := g.cache.runner.progress()
+		running, _, _ := g.cache.runner.Progress()
 		if !running {
 			break
 		}

@@ -47,7 +47,7 @@ func (g *Game) runDemo() {
 		g.cache.demo = demoDone
 		a.report(g.demoScene(g.opts.DemoObstacles))
 	default:
-		if running, _, _ := g.cache.runner.progress(); !running {
+		if running, _, _ := g.cache.runner.Progress(); !running {
 			g.cache.demo = demoDone // the build failed (shown)
 		}
 	}

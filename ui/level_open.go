@@ -55,7 +55,7 @@ func (g *Game) loadPending() {
 	g.pending = ""
 	if g.App.Load(p) == nil { // Load reports its error
 		// A build of the previous level is of no use.
-		g.runner.cancel()
+		g.runner.Cancel()
 		g.buildRequested = false
 	}
 }

@@ -83,7 +83,7 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 		t.Errorf("Build over the limits: requested %v, BuildErr %q, Err %q", g.buildRequested, a.BuildErr, a.Err)
 	}
 	g.startCacheBuild()
-	if running, _, _ := g.cache.runner.progress(); running || !strings.Contains(a.CacheErr, "BuildLimits.MaxTiles") {
+	if running, _, _ := g.cache.runner.Progress(); running || !strings.Contains(a.CacheErr, "BuildLimits.MaxTiles") {
 		t.Errorf("cache build over the limits: running %v, CacheErr %q", running, a.CacheErr)
 	}
 	drawFrames(t, g, 2)

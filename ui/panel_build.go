@@ -286,7 +286,7 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 		ctx.Text(size)
 	}
 
-	running, done, total := g.runner.progress()
+	running, done, total := g.runner.Progress()
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	label := "Build"
 	switch {
@@ -402,14 +402,14 @@ func (g *Game) startBuild() {
 
 // cancelBuild stops the running build.
 func (g *Game) cancelBuild() {
-	g.runner.cancel()
+	g.runner.Cancel()
 	g.buildRequested = false
 	g.App.Status = "build cancelled"
 }
 
 // pollBuild applies a finished build on the game goroutine.
 func (g *Game) pollBuild() {
-	res, ok := g.runner.poll()
+	res, ok := g.runner.Poll()
 	if !ok {
 		return
 	}

@@ -63,7 +63,7 @@ func (g *Game) cachePanel(ctx *debugui.Context) {
 	g.ensureCacheUI()
 	a := g.App
 	c := a.cv()
-	running, done, total := g.cache.runner.progress()
+	running, done, total := g.cache.runner.Progress()
 	switch {
 	case running:
 		ctx.Text("Building the cache " + progressBar(done, total, 20))

@@ -14,6 +14,7 @@ import (
 	"navviz/core/voxel"
 	"navviz/scenario"
 	"navviz/tilecache"
+	"navviz/ui/session"
 )
 
 // Recording a session as a scenario ("Save session as scenario…").
@@ -61,7 +62,7 @@ type sessionRecorder struct {
 
 // start begins a new recording for a cache of level built with s.
 func (r *sessionRecorder) start(lvl string, s pipeline.NavSettings) {
-	*r = sessionRecorder{on: true, level: lvl, settings: detachSettings(s),
+	*r = sessionRecorder{on: true, level: lvl, settings: session.DetachSettings(s),
 		obstacles: map[tilecache.ObstacleID]string{}, volumes: map[tilecache.VolumeID]string{},
 		slots: map[string]snapshotSlot{}, slotOf: map[string]string{}}
 }

@@ -171,7 +171,7 @@ func (g *Game) readSignature(captured debugui.InputCapturingState) uiSignature {
 		kb.WriteByte(',')
 	}
 	chars := string(ebiten.AppendInputChars(nil))
-	running, done, total := g.runner.progress()
+	running, done, total := g.runner.Progress()
 	sig := uiSignature{
 		in: uiInput{
 			x: x, y: y,
@@ -194,7 +194,7 @@ func (g *Game) readSignature(captured debugui.InputCapturingState) uiSignature {
 	}
 	_, sig.st.cacheWaiting = g.App.cacheBusy()
 	if g.cache.runner != nil {
-		running, done, total := g.cache.runner.progress()
+		running, done, total := g.cache.runner.Progress()
 		sig.st.cacheProgress = [3]int{b2i(running), done, total}
 	}
 	return sig

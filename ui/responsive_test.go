@@ -77,7 +77,7 @@ func TestInputWhileBusy(t *testing.T) {
 	if err := g.Update(); err != nil {
 		t.Fatal(err)
 	}
-	cacheBusy := func() bool { running, _, _ := g.cache.runner.progress(); return running }
+	cacheBusy := func() bool { running, _, _ := g.cache.runner.Progress(); return running }
 	if !inputWhileBusy(t, g, at, cacheBusy) {
 		t.Fatal("the cache build ended before the input was sent")
 	}
