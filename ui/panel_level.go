@@ -52,13 +52,3 @@ func (g *Game) levelPanel(ctx *debugui.Context) {
 		ctx.Button("Dismiss error").On(func() { a.Err = "" })
 	}
 }
-
-// isBuiltin reports whether name is a built-in level name.
-func isBuiltin(name string) bool {
-	for _, n := range level.BuiltinNames() {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}

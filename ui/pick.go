@@ -3,8 +3,6 @@ package ui
 import (
 	"fmt"
 
-	"github.com/ebitengine/debugui"
-
 	"navviz/core/navmesh"
 	"navviz/render"
 )
@@ -155,22 +153,6 @@ func (a *App) inspectorLines() []string {
 		lines = append(lines, "Gone: its tile was rebuilt or its navmesh replaced; click again.")
 	}
 	return append(lines, a.PickedInfo.Lines()...)
-}
-
-// inspectorPanel shows the picked polygon: the navmesh it is of,
-// reference, tile, layer, area, flags, corners, edges and links
-// (inspectorLines).
-func (g *Game) inspectorPanel(ctx *debugui.Context) {
-	a := g.App
-	lines := a.inspectorLines()
-	ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
-	ctx.SetGridLayout([]int{-1, -1}, nil)
-	ctx.Button("Frame its tile").On(a.FrameSelection)
-	ctx.Button("Clear").On(func() {
-		a.clearPick()
-		a.Status = "polygon pick cleared"
-	})
-	ctx.SetGridLayout(nil, nil)
 }
 
 // navMeshCounts are the figures of a navmesh the Build panel shows.
