@@ -74,15 +74,15 @@ func (a *App) agentsConfig() agent.Config {
 // current crowd stays.
 func (a *App) SpawnAgents() error {
 	if a.AgentSeed < 0 {
-		return a.report(fmt.Errorf("ui: spawn agents: seed %d, want >= 0", a.AgentSeed))
+		return a.Report(fmt.Errorf("ui: spawn agents: seed %d, want >= 0", a.AgentSeed))
 	}
-	m := a.pathMesh()
+	m := a.PathMesh()
 	if m == nil {
-		return a.report(fmt.Errorf("ui: spawn agents: no navmesh: build the level or the cache"))
+		return a.Report(fmt.Errorf("ui: spawn agents: no navmesh: build the level or the cache"))
 	}
 	c, err := agent.New(m, a.agentsConfig())
 	if err != nil {
-		return a.report(fmt.Errorf("ui: spawn agents: %w", err))
+		return a.Report(fmt.Errorf("ui: spawn agents: %w", err))
 	}
 	a.Agents.Start(c, a.Soup, m, a.meshCacheSeq())
 	a.Status = fmt.Sprintf("spawned %d agents (seed %d)", c.Len(), a.AgentSeed)
@@ -92,8 +92,8 @@ func (a *App) SpawnAgents() error {
 // meshCacheSeq returns which cache pathMesh belongs to (0: none, the
 // plain build's mesh).
 func (a *App) meshCacheSeq() uint64 {
-	if v := a.cv(); v.has {
-		return v.cacheSeq
+	if v := a.CacheView(); v.Has {
+		return v.CacheSeq
 	}
 	return 0
 }
@@ -101,8 +101,8 @@ func (a *App) meshCacheSeq() uint64 {
 // agentMesh returns the mesh the crowd walks on now (pathMesh), which the
 // crowd follows (session.Agents.Follow).
 func (a *App) agentMesh() *navmesh.Mesh {
-	m := a.pathMesh()
-	a.report(a.Agents.Follow(m, a.meshCacheSeq()))
+	m := a.PathMesh()
+	a.Report(a.Agents.Follow(m, a.meshCacheSeq()))
 	return m
 }
 
@@ -113,14 +113,14 @@ func (a *App) ClearAgents() { a.Agents.Clear() }
 // agent of the crowd there.
 func (a *App) SetAgentsTarget(p geom.Vec3) error {
 	if !p.Finite() {
-		return a.report(fmt.Errorf("ui: agents target %v is not finite", p))
+		return a.Report(fmt.Errorf("ui: agents target %v is not finite", p))
 	}
 	var m *navmesh.Mesh
 	if a.Agents.Crowd() != nil {
 		m = a.agentMesh()
 	}
 	if err := a.Agents.SetTarget(m, p); err != nil {
-		return a.report(fmt.Errorf("ui: agents target: %w", err))
+		return a.Report(fmt.Errorf("ui: agents target: %w", err))
 	}
 	a.Status = fmt.Sprintf("agents target at (%.2f, %.2f, %.2f)", p.X, p.Y, p.Z)
 	return nil
@@ -144,31 +144,35 @@ func (a *App) StepAgents(n int) bool {
 		return false
 	}
 	if err := a.Agents.Advance(m, n); err != nil {
-		a.report(fmt.Errorf("ui: agents: %w", err))
+		a.Report(fmt.Errorf("ui: agents: %w", err))
 		return false
 	}
 	return true
 }
 
-// maxAgentStepsPerTick bounds the steps one tick runs (one second of
+// MaxAgentStepsPerTick bounds the steps one tick runs (one second of
 // simulated time): a stalled window does not make the crowd jump.
-const maxAgentStepsPerTick = 60
+const MaxAgentStepsPerTick = 60
 
-// agentsNow is the wall clock of tickAgents (a variable for tests).
-var agentsNow = time.Now
+// AgentsNow is the wall clock of tickAgents (a variable for tests).
+var AgentsNow = time.Now
 
-// tickAgents runs one tick of the crowd: while it runs, the steps the
+// TickAgents runs one tick of the crowd: while it runs, the steps the
 // wall clock time since the last tick holds (session.Agents.Tick). It
 // reports whether the crowd moved (a redraw reason).
-func (a *App) tickAgents() bool {
-	if n := a.Agents.Tick(agentsNow(), maxAgentStepsPerTick); n > 0 {
+func (a *App) TickAgents() bool {
+	if n := a.Agents.Tick(AgentsNow(), MaxAgentStepsPerTick); n > 0 {
 		return a.StepAgents(n)
 	}
 	return false
 }
 
 // tps is the loop's ticks per second (pace.go; a variable for tests).
-var tps = func() int { return tickRate }
+var tps = func() int { return TickRate }
+
+// TickRate is the most Updates per second (the window paces its loop to
+// it, pace.go): the agents step 1/TickRate seconds a tick.
+const TickRate = 60
 
 // agentStepS is the crowd's time step: one tick of Ebitengine's loop.
 func agentStepS() float32 { return float32(1 / float64(max(tps(), 1))) }
@@ -182,7 +186,7 @@ func (a *App) syncAgents() {
 		a.agentsBuilt = map[string]agentsKey{}
 		a.agentsVis = map[string]bool{render.OverlayAgents: true}
 	}
-	m := a.pathMesh()
+	m := a.PathMesh()
 	k := agentsKey{gen: a.Agents.Gen(), mesh: m, tiles: session.MeshSig(m)}
 	syncOverlay(a, render.OverlayAgents, a.agentsVis, a.agentsBuilt, k, func() *render.Overlay {
 		return render.AgentsOverlay(m, a.Agents.Crowd().Agents())

@@ -43,8 +43,8 @@ type App struct {
 	// drawing cache knows to rebuild.
 	Gen uint64
 
-	// aspect is the viewport's width/height, for framing (0: unknown).
-	aspect float64
+	// Aspect is the viewport's width/height, for framing (0: unknown).
+	Aspect float64
 	// soupBox is the bounds of soupBoxOf, computed once per level (the
 	// Stats panel reads them every Update).
 	soupBox   geom.Box3
@@ -69,7 +69,7 @@ type App struct {
 // FrameLevel fits the level in portrait windows too.
 func (a *App) SetViewport(wPx, hPx int) {
 	if wPx > 0 && hPx > 0 {
-		a.aspect = float64(wPx) / float64(hPx)
+		a.Aspect = float64(wPx) / float64(hPx)
 	}
 }
 
@@ -102,7 +102,7 @@ func (a *App) Load(nameOrPath string) error {
 	if err == nil {
 		// A level too large to build with the edited settings is refused
 		// here, keeping the current level, build, cache and edits.
-		err = a.oversize(s, nameOrPath, uiBuildOptions)
+		err = a.Oversize(s, nameOrPath, UIBuildOptions)
 	}
 	if err != nil {
 		// Loader errors name the file (and line); say which level otherwise.
@@ -110,7 +110,7 @@ func (a *App) Load(nameOrPath string) error {
 		if !strings.Contains(err.Error(), nameOrPath) {
 			shown = fmt.Errorf("level %q: %w", nameOrPath, err)
 		}
-		a.report(shown)
+		a.Report(shown)
 		return fmt.Errorf("ui: load %q: %w", nameOrPath, err)
 	}
 	a.LevelName = nameOrPath
@@ -120,7 +120,7 @@ func (a *App) Load(nameOrPath string) error {
 	a.Err = ""
 	a.Status = fmt.Sprintf("loaded %s", nameOrPath)
 	a.Gen++
-	a.syncSpanOverlays()
+	a.SyncSpanOverlays()
 	a.FrameLevel()
 	return nil
 }
@@ -171,23 +171,23 @@ func (a *App) ShowOnly(names []string) error {
 		a.initCacheState()
 	}
 	for _, n := range render.CacheOverlayNames {
-		a.cacheVis[n] = slices.Contains(names, n)
+		a.CacheVis[n] = slices.Contains(names, n)
 	}
 	a.Scene.SetVisible(names)
 	a.Gen++
-	a.syncSpanOverlays()
+	a.SyncSpanOverlays()
 	return nil
 }
 
 // FrameLevel points the camera at the whole level (all overlays, visible or
 // not, so hiding the grid does not move the camera).
 func (a *App) FrameLevel() {
-	b := a.levelBounds()
+	b := a.LevelBounds()
 	if b.Empty() {
 		return
 	}
-	if a.aspect > 0 {
-		a.Camera.FrameAspect(b, a.aspect)
+	if a.Aspect > 0 {
+		a.Camera.FrameAspect(b, a.Aspect)
 	} else {
 		a.Camera.Frame(b)
 	}
@@ -213,7 +213,7 @@ func (a *App) ZoomAt(steps, xPx, yPx float64, wPx, hPx int) {
 	}
 	tFocus := max(rayT(a.Camera.Target), 0)
 	p := geom.Vec3{X: float32(o[0] + float64(d[0]*tFocus)), Y: float32(o[1] + float64(d[1]*tFocus)), Z: float32(o[2] + float64(d[2]*tFocus))}
-	if q, ok := pickPoint(a.Soup, o, d); ok {
+	if q, ok := PickPoint(a.Soup, o, d); ok {
 		if s := rayT(q); s > 0 && s <= zoomPickRange*max(tFocus, a.Camera.DistanceM) {
 			p = q
 		}
@@ -221,9 +221,9 @@ func (a *App) ZoomAt(steps, xPx, yPx float64, wPx, hPx int) {
 	a.Camera.ZoomToward(p, steps)
 }
 
-// levelBounds returns the box of the level geometry, or of the scene when
+// LevelBounds returns the box of the level geometry, or of the scene when
 // there is no soup.
-func (a *App) levelBounds() geom.Box3 {
+func (a *App) LevelBounds() geom.Box3 {
 	if a.Soup != nil && len(a.Soup.Verts) > 0 {
 		return a.Soup.Bounds()
 	}

@@ -80,8 +80,8 @@ func TestBenchOptions(t *testing.T) {
 			t.Errorf("%s: normalize error %v, want ok %v", tc.name, err, tc.ok)
 		}
 	}
-	for name, want := range map[string]spanScope{"": defaultSpanScope, "selected": scopeSelected, "neighbours": scopeNeighbours, "all": scopeAll} {
-		if got, err := parseScope(name); err != nil || got != want {
+	for name, want := range map[string]SpanScope{"": DefaultSpanScope, "selected": ScopeSelected, "neighbours": ScopeNeighbours, "all": ScopeAll} {
+		if got, err := ParseScope(name); err != nil || got != want {
 			t.Errorf("parseScope(%q) = %v, %v, want %v", name, got, err, want)
 		}
 	}

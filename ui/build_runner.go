@@ -14,31 +14,31 @@ import (
 
 // buildResult is what a background build hands back to the game loop.
 type buildResult struct {
-	build *pipeline.Build
-	err   error
+	Build *pipeline.Build
+	Err   error
 }
 
-// buildRunner runs pipeline.BuildLevel off the game loop (see jobRunner).
-type buildRunner struct {
+// BuildRunner runs pipeline.BuildLevel off the game loop (see jobRunner).
+type BuildRunner struct {
 	*session.JobRunner[buildResult]
 }
 
-// newBuildRunner returns an idle runner.
-func newBuildRunner() *buildRunner { return &buildRunner{session.NewJobRunner[buildResult]()} }
+// NewBuildRunner returns an idle runner.
+func NewBuildRunner() *BuildRunner { return &BuildRunner{session.NewJobRunner[buildResult]()} }
 
-// start cancels any running build and starts building soup with a copy of
+// Start cancels any running build and starts building soup with a copy of
 // s (the caller may go on editing s). Progress and the result are for the
 // new build only.
-func (r *buildRunner) start(soup *level.Soup, s pipeline.NavSettings) {
+func (r *BuildRunner) Start(soup *level.Soup, s pipeline.NavSettings) {
 	s = session.DetachSettings(s)
 	r.Run(func(ctx context.Context, progress func(done, total int)) buildResult {
-		b, err := buildLevel(ctx, soup, &s, progress)
-		return buildResult{build: b, err: err}
+		b, err := BuildLevel(ctx, soup, &s, progress)
+		return buildResult{Build: b, Err: err}
 	})
 }
 
-// buildLevel indexes soup and runs the plain build with stages kept.
-func buildLevel(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, progress func(done, total int)) (*pipeline.Build, error) {
+// BuildLevel indexes soup and runs the plain build with stages kept.
+func BuildLevel(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, progress func(done, total int)) (*pipeline.Build, error) {
 	chunky, err := session.IndexLevel(soup, "build")
 	if err != nil {
 		return nil, err
@@ -47,14 +47,14 @@ func buildLevel(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, 
 	if err != nil {
 		return nil, err
 	}
-	opt := uiBuildOptions
+	opt := UIBuildOptions
 	opt.Progress = progress
 	return pipeline.BuildLevel(ctx, s, src, opt)
 }
 
-// progressBar renders done of total as "[#####.....] 45/121" with width
+// ProgressBar renders done of total as "[#####.....] 45/121" with width
 // cells between the brackets.
-func progressBar(done, total, width int) string {
+func ProgressBar(done, total, width int) string {
 	width = max(1, width)
 	fill := 0
 	if total > 0 {

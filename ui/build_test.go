@@ -22,7 +22,7 @@ func cityBuildApp(tb testing.TB) *App {
 	if err := a.Load("city"); err != nil {
 		tb.Fatal(err)
 	}
-	b, err := buildLevel(context.Background(), a.Soup, &a.Settings, nil)
+	b, err := BuildLevel(context.Background(), a.Soup, &a.Settings, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -48,11 +48,11 @@ func BenchmarkSceneBuildSpans(b *testing.B) {
 // overlay's triangles, "tris" what the GPU draws.
 func benchSceneBuild(b *testing.B, a *App, overlays []string, show func(overlay string)) {
 	for _, ov := range overlays {
-		for _, sc := range []spanScope{scopeSelected, scopeNeighbours, scopeAll} {
-			b.Run(fmt.Sprintf("%s/%s", ov, spanScopeNames[sc]), func(b *testing.B) {
+		for _, sc := range []SpanScope{ScopeSelected, ScopeNeighbours, ScopeAll} {
+			b.Run(fmt.Sprintf("%s/%s", ov, SpanScopeNames[sc]), func(b *testing.B) {
 				show(ov)
 				a.SetScope(sc)
-				a.syncSpanOverlays()
+				a.SyncSpanOverlays()
 				o := a.Scene.Overlay(ov)
 				cam := a.Camera
 				var v sceneView
@@ -223,13 +223,13 @@ func TestBuildShowsOverlays(t *testing.T) {
 
 	// Scopes: more tiles, more triangles.
 	a.SetOverlayVisible(render.OverlayCompact, true)
-	counts := map[spanScope]int{}
-	for _, sc := range []spanScope{scopeSelected, scopeNeighbours, scopeAll} {
+	counts := map[SpanScope]int{}
+	for _, sc := range []SpanScope{ScopeSelected, ScopeNeighbours, ScopeAll} {
 		a.SetScope(sc)
 		drawFrames(t, g, 1)
 		counts[sc] = len(a.Scene.Overlay(render.OverlayCompact).Tris)
 	}
-	if !(counts[scopeSelected] > 0 && counts[scopeSelected] < counts[scopeNeighbours] && counts[scopeNeighbours] < counts[scopeAll]) {
+	if !(counts[ScopeSelected] > 0 && counts[ScopeSelected] < counts[ScopeNeighbours] && counts[ScopeNeighbours] < counts[ScopeAll]) {
 		t.Errorf("compact vertices per scope: %v", counts)
 	}
 	if g.view.drawnTris == 0 {
@@ -389,7 +389,7 @@ func TestProgressBar(t *testing.T) {
 		{121, 121, 4, "[####] 121/121"},
 		{200, 100, 2, "[##] 200/100"},
 	} {
-		if got := progressBar(tc.done, tc.total, tc.w); got != tc.want {
+		if got := ProgressBar(tc.done, tc.total, tc.w); got != tc.want {
 			t.Errorf("progressBar(%d, %d, %d) = %q, want %q", tc.done, tc.total, tc.w, got, tc.want)
 		}
 	}

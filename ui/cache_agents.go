@@ -8,18 +8,18 @@ import (
 	"navviz/world"
 )
 
-// defaultAgentName names the agent of the Build panel's settings.
-const defaultAgentName = "default"
+// DefaultAgentName names the agent of the Build panel's settings.
+const DefaultAgentName = "default"
 
 // agentPreset is an agent size the panel adds in one click.
 type agentPreset struct {
-	label string
-	agent world.Agent
+	Label string
+	Agent world.Agent
 }
 
-// agentPresets are the "Add agent size" presets: a child-sized agent and a
+// AgentPresets are the "Add agent size" presets: a child-sized agent and a
 // cart or troll that needs more room and climbs less.
-var agentPresets = []agentPreset{
+var AgentPresets = []agentPreset{
 	{"small", world.Agent{Name: "small", HeightM: 1.6, RadiusM: 0.3, MaxClimbM: 0.9, MaxSlopeDeg: 45}},
 	{"large", world.Agent{Name: "large", HeightM: 2.4, RadiusM: 1.2, MaxClimbM: 0.5, MaxSlopeDeg: 35}},
 }
@@ -37,7 +37,7 @@ type agentSizes struct {
 // CacheAgents returns the agent sizes a cache build builds: "default"
 // (the Build panel's settings), then ExtraAgents.
 func (a *App) CacheAgents() []world.Agent {
-	return append([]world.Agent{world.AgentOf(defaultAgentName, a.Settings)}, a.ExtraAgents...)
+	return append([]world.Agent{world.AgentOf(DefaultAgentName, a.Settings)}, a.ExtraAgents...)
 }
 
 // AddAgentSize appends ag to the agent sizes of the next cache build. A
@@ -49,18 +49,18 @@ func (a *App) AddAgentSize(ag world.Agent) error {
 	agents := a.CacheAgents()
 	switch {
 	case ag.Name == "":
-		return a.report(fmt.Errorf("ui: add agent size: the name is empty"))
+		return a.Report(fmt.Errorf("ui: add agent size: the name is empty"))
 	case slices.ContainsFunc(agents, func(x world.Agent) bool { return x.Name == ag.Name }):
-		return a.report(fmt.Errorf("ui: add agent size %q: the name is taken", ag.Name))
+		return a.Report(fmt.Errorf("ui: add agent size %q: the name is taken", ag.Name))
 	case len(agents) >= world.MaxAgents:
-		return a.report(fmt.Errorf("ui: add agent size %q: there are %d already, the most a world holds", ag.Name, len(agents)))
+		return a.Report(fmt.Errorf("ui: add agent size %q: there are %d already, the most a world holds", ag.Name, len(agents)))
 	}
 	s := ag.Settings(a.Settings)
 	if err := s.Validate(); err != nil {
-		return a.report(fmt.Errorf("ui: add agent size %q: %w", ag.Name, err))
+		return a.Report(fmt.Errorf("ui: add agent size %q: %w", ag.Name, err))
 	}
 	a.ExtraAgents = append(a.ExtraAgents, ag)
-	a.reportOK(fmt.Sprintf("agent size %q added (%s)", ag.Name, agentText(ag)))
+	a.ReportOK(fmt.Sprintf("agent size %q added (%s)", ag.Name, AgentText(ag)))
 	return nil
 }
 
@@ -70,13 +70,13 @@ func (a *App) AddAgentSize(ag world.Agent) error {
 func (a *App) RemoveAgentSize(name string) error {
 	i := slices.IndexFunc(a.ExtraAgents, func(x world.Agent) bool { return x.Name == name })
 	switch {
-	case name == defaultAgentName:
-		return a.report(fmt.Errorf("ui: remove agent size %q: the default size is the Build panel's settings", name))
+	case name == DefaultAgentName:
+		return a.Report(fmt.Errorf("ui: remove agent size %q: the default size is the Build panel's settings", name))
 	case i < 0:
-		return a.report(fmt.Errorf("ui: remove agent size %q: no such agent size", name))
+		return a.Report(fmt.Errorf("ui: remove agent size %q: no such agent size", name))
 	}
 	a.ExtraAgents = slices.Delete(slices.Clone(a.ExtraAgents), i, i+1)
-	a.reportOK(fmt.Sprintf("agent size %q removed", name))
+	a.ReportOK(fmt.Sprintf("agent size %q removed", name))
 	return nil
 }
 
@@ -85,17 +85,17 @@ func (a *App) RemoveAgentSize(name string) error {
 // from the next view on. An unknown name is an error, shown (and returned
 // without a worker).
 func (a *App) ShowAgent(name string) error {
-	return a.cacheDo(cacheJob{name: "show agent " + name, run: func(k *cacheCore) func(*App) error {
+	return a.CacheDo(CacheJob{name: "show agent " + name, Run: func(k *CacheCore) func(*App) error {
 		if k.World == nil {
-			return failWith(errNoCache)
+			return failWith(ErrNoCache)
 		}
 		if err := k.show(name); err != nil {
 			return failWith(fmt.Errorf("ui: show agent: %w", err))
 		}
-		status := fmt.Sprintf("showing the mesh of agent %q (%s)", name, agentText(k.World.Agents()[k.Agent]))
+		status := fmt.Sprintf("showing the mesh of agent %q (%s)", name, AgentText(k.World.Agents()[k.Agent]))
 		return func(a *App) error {
 			a.bumpAll()
-			a.reportOK(status)
+			a.ReportOK(status)
 			return nil
 		}
 	}})
@@ -103,7 +103,7 @@ func (a *App) ShowAgent(name string) error {
 
 // show makes the cache of the World's agent called name the core's Cache
 // (the repair trace moves with it, the swap log starts afresh).
-func (k *cacheCore) show(name string) error {
+func (k *CacheCore) show(name string) error {
 	c, err := k.World.Cache(name)
 	if err != nil {
 		return err
@@ -117,33 +117,33 @@ func (k *cacheCore) show(name string) error {
 	return nil
 }
 
-// shownAgentName returns the name of the agent the latest view shows (""
+// ShownAgentName returns the name of the agent the latest view shows (""
 // without a cache).
-func (a *App) shownAgentName() string {
-	if v := a.cv(); v.agent < len(v.agents) {
-		return v.agents[v.agent].Name
+func (a *App) ShownAgentName() string {
+	if v := a.CacheView(); v.Agent < len(v.Agents) {
+		return v.Agents[v.Agent].Name
 	}
 	return ""
 }
 
 // queueLen returns the number of tiles queued in every agent's cache.
-func (k *cacheCore) queueLen() int {
+func (k *CacheCore) queueLen() int {
 	return k.World.QueueLen()
 }
 
 // queuedText says how many tiles wait, naming the shown agent's share
 // when there are several agents.
-func (k *cacheCore) queuedText() string {
+func (k *CacheCore) queuedText() string {
 	n := k.queueLen()
 	if len(k.World.Agents()) <= 1 {
-		return plural(n, "tile") + " queued"
+		return Plural(n, "tile") + " queued"
 	}
-	return fmt.Sprintf("%s queued (%d of agent %q)", plural(n, "tile"), k.Cache.QueueLen(), k.World.Agents()[k.Agent].Name)
+	return fmt.Sprintf("%s queued (%d of agent %q)", Plural(n, "tile"), k.Cache.QueueLen(), k.World.Agents()[k.Agent].Name)
 }
 
 // shownShare returns how many of the tiles a World Update(n) rebuilds are
 // the shown agent's: the World works the agents' queues off in order.
-func (k *cacheCore) shownShare(n int) int { return k.World.UpdateShares(n)[k.Agent] }
+func (k *CacheCore) shownShare(n int) int { return k.World.UpdateShares(n)[k.Agent] }
 
 // carryEdits adds the obstacles, volumes and off-mesh links of from
 // (nil: none) to to, in from's order (they get to's ids).
@@ -169,13 +169,13 @@ func carryEdits(from, to *world.World) error {
 	return nil
 }
 
-// agentText describes an agent size's body settings.
-func agentText(ag world.Agent) string {
+// AgentText describes an agent size's body settings.
+func AgentText(ag world.Agent) string {
 	return fmt.Sprintf("height %.2f m, radius %.2f m, climb %.2f m, slope %.0f°", ag.HeightM, ag.RadiusM, ag.MaxClimbM, ag.MaxSlopeDeg)
 }
 
-// agentNames lists the agents' names.
-func agentNames(agents []world.Agent) string {
+// AgentNames lists the agents' names.
+func AgentNames(agents []world.Agent) string {
 	names := make([]string, len(agents))
 	for i, ag := range agents {
 		names[i] = ag.Name
@@ -183,5 +183,5 @@ func agentNames(agents []world.Agent) string {
 	return strings.Join(names, ", ")
 }
 
-// agentsDiffer reports whether x and y are not the same agent list.
-func agentsDiffer(x, y []world.Agent) bool { return !slices.Equal(x, y) }
+// AgentsDiffer reports whether x and y are not the same agent list.
+func AgentsDiffer(x, y []world.Agent) bool { return !slices.Equal(x, y) }

@@ -14,7 +14,7 @@ import (
 )
 
 // largeAgent is the "large" preset.
-var largeAgent = agentPresets[1].agent
+var largeAgent = AgentPresets[1].Agent
 
 // twoAgentGame returns a game on terrain whose cache (obstacle preset,
 // built through the Cache panel's actions) has the agents "default" and
@@ -60,7 +60,7 @@ func TestTwoAgentsObstacle(t *testing.T) {
 	g := twoAgentGame(t)
 	a := g.App
 	before := agentMeshes(t, a)
-	pts := a.demoPoints(1)
+	pts := a.DemoPoints(1)
 	if len(pts) == 0 {
 		t.Fatal("no walkable point")
 	}
@@ -106,20 +106,20 @@ func TestTwoAgentsObstacle(t *testing.T) {
 		}
 	}
 
-	v0 := a.cv()
-	if v0.agent != 0 || a.shownAgentName() != defaultAgentName {
-		t.Fatalf("shown agent %d %q, want default", v0.agent, a.shownAgentName())
+	v0 := a.CacheView()
+	if v0.Agent != 0 || a.ShownAgentName() != DefaultAgentName {
+		t.Fatalf("shown agent %d %q, want default", v0.Agent, a.ShownAgentName())
 	}
 	if err := a.ShowAgent("large"); err != nil {
 		t.Fatal(err)
 	}
-	v1 := a.cv()
+	v1 := a.CacheView()
 	large, _ := a.World.Cache("large")
-	if v1.agent != 1 || a.Cache != large || v1.mesh == v0.mesh || !bytes.Equal(meshTiles(t, v1.mesh), after["large"]) {
-		t.Errorf("show large: view agent %d, cache is large's %v, mesh changed %v", v1.agent, a.Cache == large, v1.mesh != v0.mesh)
+	if v1.Agent != 1 || a.Cache != large || v1.Mesh == v0.Mesh || !bytes.Equal(meshTiles(t, v1.Mesh), after["large"]) {
+		t.Errorf("show large: view agent %d, cache is large's %v, mesh changed %v", v1.Agent, a.Cache == large, v1.Mesh != v0.Mesh)
 	}
-	if v1.cacheSeq == v0.cacheSeq || v1.growthM == v0.growthM {
-		t.Errorf("show large: cacheSeq %d -> %d, growth %v -> %v", v0.cacheSeq, v1.cacheSeq, v0.growthM, v1.growthM)
+	if v1.CacheSeq == v0.CacheSeq || v1.GrowthM == v0.GrowthM {
+		t.Errorf("show large: cacheSeq %d -> %d, growth %v -> %v", v0.CacheSeq, v1.CacheSeq, v0.GrowthM, v1.GrowthM)
 	}
 	if err := a.ShowAgent("troll"); err == nil || !strings.Contains(a.Err, `"troll"`) || a.Cache != large {
 		t.Errorf("show troll: %v, Err %q, cache still large's %v", err, a.Err, a.Cache == large)
@@ -134,7 +134,7 @@ func TestTwoAgentsObstacle(t *testing.T) {
 func TestTwoAgentsSnapshot(t *testing.T) {
 	g := twoAgentGame(t)
 	a := g.App
-	pts := a.demoPoints(2)
+	pts := a.DemoPoints(2)
 	if len(pts) < 2 {
 		t.Fatal("too few walkable points")
 	}
@@ -167,7 +167,7 @@ func TestTwoAgentsSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.restoreSnapshotData(single, "one cache"); err == nil || !strings.Contains(a.Err, "one agent size") {
+	if err := a.RestoreSnapshotData(single, "one cache"); err == nil || !strings.Contains(a.Err, "one agent size") {
 		t.Errorf("a tile cache snapshot into two agents: %v, Err %q", err, a.Err)
 	}
 	if got := agentMeshes(t, a); !bytes.Equal(got["large"], changed["large"]) || len(a.World.Obstacles()) != 2 {
@@ -196,32 +196,32 @@ func TestAgentListRebuild(t *testing.T) {
 	g := twoAgentGame(t)
 	a := g.App
 	a.EnableCacheWorker()
-	pts := a.demoPoints(1)
+	pts := a.DemoPoints(1)
 	g.setTool(g.tools.obstacle)
 	g.tools.obstacle.press(a, pts[0])
-	a.report(g.tools.obstacle.release(a))
-	a.report(a.ShowAgent("large"))
+	a.Report(g.tools.obstacle.release(a))
+	a.Report(a.ShowAgent("large"))
 	waitWorker(t, g)
-	if a.shownAgentName() != "large" || len(a.cv().obstacles) != 1 || a.Err != "" {
-		t.Fatalf("shown %q, %d obstacles, Err %q", a.shownAgentName(), len(a.cv().obstacles), a.Err)
+	if a.ShownAgentName() != "large" || len(a.CacheView().Obstacles) != 1 || a.Err != "" {
+		t.Fatalf("shown %q, %d obstacles, Err %q", a.ShownAgentName(), len(a.CacheView().Obstacles), a.Err)
 	}
-	if err := a.AddAgentSize(agentPresets[0].agent); err != nil {
+	if err := a.AddAgentSize(AgentPresets[0].Agent); err != nil {
 		t.Fatal(err)
 	}
 	g.rebuildForAgents()
 	waitRebuild(t, g)
-	v := a.cv()
-	if len(v.agents) != 3 || v.agents[2].Name != "small" || a.shownAgentName() != "large" || len(v.obstacles) != 1 || v.pending == 0 {
+	v := a.CacheView()
+	if len(v.Agents) != 3 || v.Agents[2].Name != "small" || a.ShownAgentName() != "large" || len(v.Obstacles) != 1 || v.Pending == 0 {
 		t.Errorf("after adding small: agents %q, shown %q, %d obstacles, %d tiles pending, Err %q",
-			agentNames(v.agents), a.shownAgentName(), len(v.obstacles), v.pending, a.Err)
+			AgentNames(v.Agents), a.ShownAgentName(), len(v.Obstacles), v.Pending, a.Err)
 	}
 	if err := a.RemoveAgentSize("large"); err != nil {
 		t.Fatal(err)
 	}
 	g.rebuildForAgents()
 	waitRebuild(t, g)
-	if v := a.cv(); agentNames(v.agents) != "default, small" || a.shownAgentName() != defaultAgentName || len(v.obstacles) != 1 {
-		t.Errorf("after removing large: agents %q, shown %q, %d obstacles", agentNames(v.agents), a.shownAgentName(), len(v.obstacles))
+	if v := a.CacheView(); AgentNames(v.Agents) != "default, small" || a.ShownAgentName() != DefaultAgentName || len(v.Obstacles) != 1 {
+		t.Errorf("after removing large: agents %q, shown %q, %d obstacles", AgentNames(v.Agents), a.ShownAgentName(), len(v.Obstacles))
 	}
 }
 
@@ -247,7 +247,7 @@ func TestAgentSizeErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := func(f func(*world.Agent)) world.Agent {
-		ag := agentPresets[0].agent
+		ag := AgentPresets[0].Agent
 		f(&ag)
 		return ag
 	}
@@ -257,7 +257,7 @@ func TestAgentSizeErrors(t *testing.T) {
 		want string
 	}{
 		{"empty name", bad(func(ag *world.Agent) { ag.Name = "  " }), "name is empty"},
-		{"default", bad(func(ag *world.Agent) { ag.Name = defaultAgentName }), "taken"},
+		{"default", bad(func(ag *world.Agent) { ag.Name = DefaultAgentName }), "taken"},
 		{"duplicate", largeAgent, "taken"},
 		{"negative radius", bad(func(ag *world.Agent) { ag.RadiusM = -1 }), `"small"`},
 		{"zero height", bad(func(ag *world.Agent) { ag.HeightM = 0 }), `"small"`},
@@ -268,12 +268,12 @@ func TestAgentSizeErrors(t *testing.T) {
 			if err == nil || !strings.Contains(a.Err, tc.want) {
 				t.Errorf("AddAgentSize(%+v) = %v, Err %q, want %q", tc.ag, err, a.Err, tc.want)
 			}
-			if agentNames(a.CacheAgents()) != "default, large" {
-				t.Errorf("the list changed: %s", agentNames(a.CacheAgents()))
+			if AgentNames(a.CacheAgents()) != "default, large" {
+				t.Errorf("the list changed: %s", AgentNames(a.CacheAgents()))
 			}
 		})
 	}
-	for _, name := range []string{defaultAgentName, "troll"} {
+	for _, name := range []string{DefaultAgentName, "troll"} {
 		if err := a.RemoveAgentSize(name); err == nil || !strings.Contains(a.Err, name) {
 			t.Errorf("RemoveAgentSize(%q) = %v, Err %q", name, err, a.Err)
 		}
@@ -306,7 +306,7 @@ func TestAgentsProgress(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got [][2]int
-			p := agentsProgress(tc.n, func(done, total int) { got = append(got, [2]int{done, total}) })
+			p := AgentsProgress(tc.n, func(done, total int) { got = append(got, [2]int{done, total}) })
 			for _, c := range tc.calls {
 				p(c[0], c[1])
 			}
@@ -320,7 +320,7 @@ func TestAgentsProgress(t *testing.T) {
 			}
 		})
 	}
-	if agentsProgress(2, nil) != nil {
+	if AgentsProgress(2, nil) != nil {
 		t.Error("a nil progress gave a function")
 	}
 }

@@ -35,13 +35,13 @@ func (g *Game) cacheFrame(in frameInput) frameInput {
 func (g *Game) cacheStep(in frameInput, keys toolKeys) frameInput {
 	g.ensureCacheUI()
 	a := g.App
-	a.pollCacheWorker() // the results of the cache's jobs (cache_worker.go)
+	a.PollCacheWorker() // the results of the cache's jobs (cache_worker.go)
 	g.pollCache()
 	g.pollCacheDialog()
 	g.runDemo()
 	g.runAutoCache()
 	in = g.runTools(in, keys) // tool.go
-	a.autoUpdate()
+	a.AutoUpdate()
 	return in
 }
 
@@ -63,14 +63,14 @@ func (g *Game) buildWorld(carry bool) {
 		a.CacheErr = "invalid settings: " + p
 		return
 	}
-	if err := a.oversize(a.Soup, a.LevelName, pipeline.BuildOptions{}); err != nil { // the cache's first build
+	if err := a.Oversize(a.Soup, a.LevelName, pipeline.BuildOptions{}); err != nil { // the cache's first build
 		a.CacheErr = err.Error()
-		a.report(fmt.Errorf("cache build: %w", err))
+		a.Report(fmt.Errorf("cache build: %w", err))
 		return
 	}
 	a.CacheErr = ""
 	g.cache.buildSoup = a.Soup
-	g.cache.runner.start(a.Soup, a.Settings, a.CacheAgents(), a.LevelName, carry)
+	g.cache.runner.Start(a.Soup, a.Settings, a.CacheAgents(), a.LevelName, carry)
 }
 
 // cancelCacheBuild stops the running cache build.
@@ -94,23 +94,23 @@ func (g *Game) pollCache() {
 	if g.cache.buildSoup != a.Soup {
 		return // of another level
 	}
-	if res.err != nil {
-		a.CacheErr = res.err.Error()
-		a.report(fmt.Errorf("cache build: %w", res.err))
+	if res.Err != nil {
+		a.CacheErr = res.Err.Error()
+		a.Report(fmt.Errorf("cache build: %w", res.Err))
 		return
 	}
 	// The cache is the worker's once installed: count its tiles first.
-	agents := res.world.Agents()
-	first, _ := res.world.Cache(agents[0].Name)
-	msg := fmt.Sprintf("cache built in %s: %d tiles cached", fmtDur(res.wall), len(first.CachedTiles()))
+	agents := res.World.Agents()
+	first, _ := res.World.Cache(agents[0].Name)
+	msg := fmt.Sprintf("cache built in %s: %d tiles cached", fmtDur(res.Wall), len(first.CachedTiles()))
 	if len(agents) > 1 {
-		msg = fmt.Sprintf("caches of %d agent sizes (%s) built in %s: %d tiles cached for %q", len(agents), agentNames(agents), fmtDur(res.wall), len(first.CachedTiles()), agents[0].Name)
+		msg = fmt.Sprintf("caches of %d agent sizes (%s) built in %s: %d tiles cached for %q", len(agents), AgentNames(agents), fmtDur(res.Wall), len(first.CachedTiles()), agents[0].Name)
 	}
-	a.InstallWorld(res.world, res.level, res.wall, res.carry)
-	if g.opts.AutoCache && g.cache.autoSoup == a.Soup && !res.carry {
+	a.InstallWorld(res.World, res.Level, res.Wall, res.Carry)
+	if g.opts.AutoCache && g.cache.autoSoup == a.Soup && !res.Carry {
 		msg += ". " + firstSteps
 	}
-	a.reportOK(msg)
+	a.ReportOK(msg)
 }
 
 // applyObstaclePreset sets the Build panel's settings to the spec's
@@ -129,13 +129,13 @@ func (g *Game) applyObstaclePreset() {
 func (g *Game) startSnapshotDialog(save bool) {
 	if save {
 		g.startCacheDialog(func() (string, error) {
-			return saveFileDialog("Save tile cache snapshot", "snapshot"+snapshotExt, "navviz cache snapshots (*.nvtc)", "nvtc")
-		}, func(a *App, p string) { a.report(errOf(a.SaveSnapshot(p))) })
+			return saveFileDialog("Save tile cache snapshot", "snapshot"+SnapshotExt, "navviz cache snapshots (*.nvtc)", "nvtc")
+		}, func(a *App, p string) { a.Report(ErrOf(a.SaveSnapshot(p))) })
 		return
 	}
 	g.startCacheDialog(func() (string, error) {
 		return openAnyFileDialog("Restore tile cache snapshot", "navviz cache snapshots (*.nvtc)", "nvtc")
-	}, func(a *App, p string) { a.report(a.RestoreSnapshot(p)) })
+	}, func(a *App, p string) { a.Report(a.RestoreSnapshot(p)) })
 }
 
 // startCacheDialog runs the file dialog show off the game loop; its
@@ -164,7 +164,7 @@ func (g *Game) pollCacheDialog() {
 		switch {
 		case errors.Is(r.err, errDialogCancelled):
 		case r.err != nil:
-			g.App.report(r.err)
+			g.App.Report(r.err)
 		default:
 			r.apply(g.App, r.path)
 		}
@@ -175,7 +175,7 @@ func (g *Game) pollCacheDialog() {
 // autoCacheWanted reports whether Options.AutoCache applies now: a level
 // without a cache, and no demo (which builds its own).
 func (g *Game) autoCacheWanted() bool {
-	return g.opts.AutoCache && g.opts.DemoObstacles <= 0 && g.App.Soup != nil && !g.App.cv().has
+	return g.opts.AutoCache && g.opts.DemoObstacles <= 0 && g.App.Soup != nil && !g.App.CacheView().Has
 }
 
 // runAutoCache starts the background cache build of a newly loaded level
@@ -207,7 +207,7 @@ func (g *Game) autoCachePending() bool {
 		return true
 	}
 	running, _, _ := g.cache.runner.Progress()
-	busy, _ := g.App.cacheBusy() // the built cache is being installed
+	busy, _ := g.App.CacheBusy() // the built cache is being installed
 	return running || busy
 }
 

@@ -38,9 +38,9 @@ func (g *Game) runDemo() {
 		if a.CacheErr != "" {
 			g.cache.demo = demoDone
 		}
-	case a.cv().has:
+	case a.CacheView().Has:
 		g.cache.demo = demoDone
-		a.report(g.demoScene(g.opts.DemoObstacles))
+		a.Report(g.demoScene(g.opts.DemoObstacles))
 	default:
 		if running, _, _ := g.cache.runner.Progress(); !running {
 			g.cache.demo = demoDone // the build failed (shown)
@@ -58,12 +58,12 @@ func (g *Game) runDemo() {
 // with auto update off. The camera frames the points.
 func (g *Game) demoScene(n int) error {
 	a := g.App
-	if !a.cv().has || a.Soup == nil {
-		return a.report(errNoCache)
+	if !a.CacheView().Has || a.Soup == nil {
+		return a.Report(ErrNoCache)
 	}
-	pts := a.demoPoints(n + 2)
+	pts := a.DemoPoints(n + 2)
 	if len(pts) < n+1 {
-		return a.report(fmt.Errorf("ui: demo: found %d walkable points for %d obstacles", len(pts), n))
+		return a.Report(fmt.Errorf("ui: demo: found %d walkable points for %d obstacles", len(pts), n))
 	}
 	a.Auto.SetOn(false)
 	t := g.tools.obstacle
@@ -101,7 +101,7 @@ func (g *Game) demoScene(n int) error {
 	}
 	// The last one is a long box across the tile corner nearest its
 	// point, so that it queues several tiles.
-	last := a.nearestTileCorner(pts[n-1])
+	last := a.NearestTileCorner(pts[n-1])
 	t.ShapeIdx, t.YawDeg = len(obstacleShapes)-1, 30
 	t.SizeXM, t.SizeZM = 8, 2
 	a.Selection.SetObstacle(0)
@@ -119,12 +119,12 @@ func (g *Game) demoScene(n int) error {
 	const marginM = 10
 	b.Min = b.Min.Sub(geom.V3(marginM, 1, marginM))
 	b.Max = b.Max.Add(geom.V3(marginM, 3, marginM))
-	if a.aspect > 0 {
-		a.Camera.FrameAspect(b, a.aspect)
+	if a.Aspect > 0 {
+		a.Camera.FrameAspect(b, a.Aspect)
 	} else {
 		a.Camera.Frame(b)
 	}
-	v := a.cv()
-	a.reportOK(fmt.Sprintf("demo: %d obstacles placed, %d tiles queued; Step or Update all to go on", len(v.obstacles), len(v.queue)))
+	v := a.CacheView()
+	a.ReportOK(fmt.Sprintf("demo: %d obstacles placed, %d tiles queued; Step or Update all to go on", len(v.Obstacles), len(v.Queue)))
 	return nil
 }

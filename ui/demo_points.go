@@ -7,15 +7,15 @@ import (
 	"navviz/render"
 )
 
-// maxDemoObstacles bounds Options.DemoObstacles.
-const maxDemoObstacles = 200
+// MaxDemoObstacles bounds Options.DemoObstacles.
+const MaxDemoObstacles = 200
 
-// nearestTileCorner returns a point of the cache's mesh at (or within a
+// NearestTileCorner returns a point of the cache's mesh at (or within a
 // metre of) a tile corner, seen from above: of the corners that have a
 // polygon there, the one nearest p in x and z (p itself when none has).
-func (a *App) nearestTileCorner(p geom.Vec3) geom.Vec3 {
-	v := a.cv()
-	g := v.grid
+func (a *App) NearestTileCorner(p geom.Vec3) geom.Vec3 {
+	v := a.CacheView()
+	g := v.Grid
 	ts := float64(g.TileSizeM())
 	x0, z0 := float64(g.BoundsM.Min.X), float64(g.BoundsM.Min.Z)
 	top := float64(a.Soup.Bounds().Max.Y) + 10
@@ -28,7 +28,7 @@ func (a *App) nearestTileCorner(p geom.Vec3) geom.Vec3 {
 				continue
 			}
 			for _, o := range [][2]float64{{0, 0}, {0.5, 0.5}, {-0.5, 0.5}, {0.5, -0.5}, {-0.5, -0.5}} {
-				if hit, ok := render.PickPoly(v.mesh, [3]float64{x + o[0], top, z + o[1]}, [3]float64{0, -1, 0}, 0); ok {
+				if hit, ok := render.PickPoly(v.Mesh, [3]float64{x + o[0], top, z + o[1]}, [3]float64{0, -1, 0}, 0); ok {
 					best, bestD = hit.Pos, d
 					break
 				}
@@ -38,11 +38,11 @@ func (a *App) nearestTileCorner(p geom.Vec3) geom.Vec3 {
 	return best
 }
 
-// demoPoints returns up to n points of the cache's mesh, seen from above
+// DemoPoints returns up to n points of the cache's mesh, seen from above
 // along a golden-angle spiral around the level's centre, at least 6 m
 // apart.
-func (a *App) demoPoints(n int) []geom.Vec3 {
-	m := a.cv().mesh
+func (a *App) DemoPoints(n int) []geom.Vec3 {
+	m := a.CacheView().Mesh
 	b := a.Soup.Bounds()
 	c := b.Center()
 	top := float64(b.Max.Y) + 10

@@ -6,9 +6,9 @@ import (
 	"navviz/internal/atomicfile"
 )
 
-// writeFileAtomic writes data to path through atomicfile.Write (an
+// WriteFileAtomic writes data to path through atomicfile.Write (an
 // existing file is replaced only once everything was written).
-func writeFileAtomic(path string, data []byte) error {
+func WriteFileAtomic(path string, data []byte) error {
 	return atomicfile.Write(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err

@@ -52,10 +52,10 @@ func (g *Game) Update() error {
 	// The dock (Tab, its grips) first: it hands on input in the view's
 	// coordinates (dock.go).
 	g.applyIntent(g.ctl.step(g.cacheFrame(g.pathFrame(g.dockInput(g.nextInput(captured))))))
-	if g.App.tickAgents() { // after this tick's swaps (agents.go)
+	if g.App.TickAgents() { // after this tick's swaps (agents.go)
 		g.redraw.mark(reasonAgents)
 	}
-	g.App.syncSpanOverlays()
+	g.App.SyncSpanOverlays()
 	g.benchStep()
 	g.endUpdate(captured)
 	return nil

@@ -78,7 +78,7 @@ type Game struct {
 	levelUI    levelUI           // the Level panel's view state (panel_level.go)
 	viewUI     viewUI            // the View panel's (panel_view.go)
 
-	runner         *buildRunner // background builds (build_state.go)
+	runner         *BuildRunner // background builds (build_state.go)
 	form           buildForm    // Build panel editing state (panel_build.go)
 	buildRequested bool         // a build was started and has not ended
 	framedBuild    bool         // opts.Build: the first build was framed
@@ -115,14 +115,14 @@ func NewGame(opts Options) (*Game, error) {
 		screenH:    opts.Height,
 		dock:       newDockState(),
 		dialogDone: make(chan dialogResult, 1),
-		runner:     newBuildRunner(),
+		runner:     NewBuildRunner(),
 		view:       &sceneView{},
 		tools:      newToolBox(),
 		// Scripted runs and scenarios take each frame of the state of its
 		// own Update: the view is built in Update, not in a job.
 		scene: newSceneJobs(syncScenes || opts.Frames > 0 || opts.Scenario != ""),
 	}
-	g.App.toolEvents, g.App.toolPreview = &g.tools, g.tools.active
+	g.App.ToolEvents, g.App.ToolPreview = &g.tools, g.tools.active
 	g.relayout()
 	if !g.scene.sync {
 		g.App.EnableStageJobs()   // the stage overlays too are built off the frame
@@ -134,7 +134,7 @@ func NewGame(opts Options) (*Game, error) {
 		return g, err
 	}
 	err = g.App.Load(opts.Level)
-	scope, serr := parseScope(opts.Scope)
+	scope, serr := ParseScope(opts.Scope)
 	if serr != nil {
 		return nil, serr
 	}

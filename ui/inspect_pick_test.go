@@ -27,11 +27,11 @@ func TestInspectForPick(t *testing.T) {
 		{"other tile", 5, render.PolyInfo{TileX: 0, TileZ: 0}, -1},
 		{"no pick", 0, render.PolyInfo{TileX: 1, TileZ: 2, Layer: 1}, -1},
 	} {
-		if got := inspectForPick(reps, navmesh.PolyRef(tc.ref), &tc.info); got != tc.want {
+		if got := InspectForPick(reps, navmesh.PolyRef(tc.ref), &tc.info); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
 		}
 	}
-	if got := inspectForPick(nil, 5, &render.PolyInfo{}); got != -1 {
+	if got := InspectForPick(nil, 5, &render.PolyInfo{}); got != -1 {
 		t.Errorf("no reports: %d", got)
 	}
 }
@@ -47,13 +47,13 @@ func TestPickLiveCache(t *testing.T) {
 		t.Fatal("terrainCacheGame has a plain build")
 	}
 	grid := a.Cache.Grid()
-	sel := tileRef{grid.TilesX / 2, grid.TilesZ / 2, true}
+	sel := TileRef{grid.TilesX / 2, grid.TilesZ / 2, true}
 	m := a.Cache.Mesh()
 	want, c := bestPickTargetIn(t, m, sel)
 	a.Camera.TopDown, a.Camera.Ortho = true, true
 	a.Selected = sel
 	a.FrameSelection()
-	a.Selected = tileRef{}
+	a.Selected = TileRef{}
 	clickOn := func(p geom.Vec3) {
 		t.Helper()
 		x, y, _, ok := a.Camera.Project(p, g.w, g.h)
@@ -72,10 +72,10 @@ func TestPickLiveCache(t *testing.T) {
 			if a.Build == nil {
 				t.Fatal("no plain build")
 			}
-			a.clearPick()
+			a.ClearPick()
 		}
 		clickOn(c)
-		if a.Picked != want || a.PickedFrom != meshCache {
+		if a.Picked != want || a.PickedFrom != MeshCache {
 			t.Fatalf("build %v: picked %#x from the %v, want %#x of the live cache; status %q", withBuild, uint64(a.Picked), a.PickedFrom, uint64(want), a.Status)
 		}
 		info, err := render.DescribePoly(m, want)
@@ -85,7 +85,7 @@ func TestPickLiveCache(t *testing.T) {
 		if a.Selected != sel {
 			t.Errorf("build %v: selected %+v, want %+v", withBuild, a.Selected, sel)
 		}
-		if lines := a.inspectorLines(); len(lines) == 0 || !strings.Contains(lines[0], "live cache") || strings.Contains(strings.Join(lines, "\n"), "Gone") {
+		if lines := a.InspectorLines(); len(lines) == 0 || !strings.Contains(lines[0], "live cache") || strings.Contains(strings.Join(lines, "\n"), "Gone") {
 			t.Errorf("build %v: Inspector says %q", withBuild, lines)
 		}
 		if !strings.Contains(a.Status, "live cache") {
@@ -100,15 +100,15 @@ func TestPickLiveCache(t *testing.T) {
 	// Without the cache the plain build's polygon there is picked.
 	a.DropCache()
 	clickOn(c)
-	if a.PickedFrom != meshBuild || !a.Build.Mesh.IsValidRef(a.Picked) {
+	if a.PickedFrom != MeshBuild || !a.Build.Mesh.IsValidRef(a.Picked) {
 		t.Fatalf("no cache: picked %#x from the %v; status %q", uint64(a.Picked), a.PickedFrom, a.Status)
 	}
-	if lines := a.inspectorLines(); !strings.Contains(lines[0], "plain build") {
+	if lines := a.InspectorLines(); !strings.Contains(lines[0], "plain build") {
 		t.Errorf("no cache: Inspector says %q", lines[0])
 	}
 	// A pick whose navmesh is gone says so.
-	a.PickedFrom = meshCache
-	if lines := strings.Join(a.inspectorLines(), "\n"); !strings.Contains(lines, "Gone") {
+	a.PickedFrom = MeshCache
+	if lines := strings.Join(a.InspectorLines(), "\n"); !strings.Contains(lines, "Gone") {
 		t.Errorf("a pick of a dropped cache: Inspector says %q", lines)
 	}
 }

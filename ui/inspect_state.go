@@ -9,10 +9,10 @@ import (
 
 // inspectState is the inspector's part of App (in cacheState).
 type inspectState struct {
-	// rec is the recorder (nil until recording is first switched on); on
+	// Rec is the recorder (nil until recording is first switched on); on
 	// whether it is the caches' trace (cacheCore.trace); cache the cache
 	// (cacheView.cacheSeq) its reports are of.
-	rec   *inspect.Recorder
+	Rec   *inspect.Recorder
 	on    bool
 	cache uint64
 	// reports are the reports shown (those of the last Update that rebuilt
@@ -36,9 +36,9 @@ type inspectState struct {
 // compares repaired contours with from-scratch ones; off, the cache has no
 // trace and the reports are dropped.
 func (a *App) SetInspect(on bool) {
-	s := &a.insp
-	if on && s.rec == nil {
-		s.rec = inspect.NewRecorder(true)
+	s := &a.Insp
+	if on && s.Rec == nil {
+		s.Rec = inspect.NewRecorder(true)
 	}
 	if s.on == on {
 		return
@@ -46,54 +46,54 @@ func (a *App) SetInspect(on bool) {
 	s.on = on
 	var t tilecache.Trace // nil: no trace (not a nil *inspect.Recorder)
 	if on {
-		t = s.rec
+		t = s.Rec
 	}
-	a.report(a.cacheDo(cacheJob{run: func(k *cacheCore) func(*App) error {
+	a.Report(a.CacheDo(CacheJob{Run: func(k *CacheCore) func(*App) error {
 		k.trace = t
 		k.Cache.SetTrace(t)
 		return nil
 	}}))
-	s.cache = a.cv().cacheSeq
+	s.cache = a.CacheView().CacheSeq
 	if !on {
-		s.rec.Clear()
-		s.reports, s.updates, s.selected = nil, s.rec.Updates(), -1
+		s.Rec.Clear()
+		s.reports, s.updates, s.selected = nil, s.Rec.Updates(), -1
 		s.gen++
 	}
 }
 
 // InspectOn reports whether layer rebuilds are recorded.
-func (a *App) InspectOn() bool { return a.insp.on }
+func (a *App) InspectOn() bool { return a.Insp.on }
 
 // SetInspectCompare turns the comparison with from-scratch contours on or
 // off (one more contour build per repaired layer).
 func (a *App) SetInspectCompare(on bool) {
-	if a.insp.rec != nil {
-		a.insp.rec.SetCompareScratch(on)
+	if a.Insp.Rec != nil {
+		a.Insp.Rec.SetCompareScratch(on)
 	}
 }
 
 // InspectReports returns the reports shown: one per layer the last Update
 // that rebuilt a layer built (at most inspect.DefaultMaxReports).
-func (a *App) InspectReports() []inspect.LayerReport { return a.insp.reports }
+func (a *App) InspectReports() []inspect.LayerReport { return a.Insp.reports }
 
 // InspectSelected returns the index of the report whose overlays are drawn
 // (-1: every report).
 func (a *App) InspectSelected() int {
-	if a.insp.reports == nil {
+	if a.Insp.reports == nil {
 		return -1
 	}
-	return a.insp.selected
+	return a.Insp.selected
 }
 
 // SelectInspect selects report i for the overlays (out of range: every
 // report).
 func (a *App) SelectInspect(i int) {
-	if i < 0 || i >= len(a.insp.reports) {
+	if i < 0 || i >= len(a.Insp.reports) {
 		i = -1
 	}
-	if i != a.insp.selected {
-		a.insp.selected = i
-		a.insp.gen++
+	if i != a.Insp.selected {
+		a.Insp.selected = i
+		a.Insp.gen++
 	}
 }
 
@@ -103,33 +103,33 @@ func (a *App) SelectInspect(i int) {
 // and brings the inspector overlays up to date (syncOverlay). It runs with
 // the other overlays, once a frame.
 func (a *App) syncInspect() {
-	s := &a.insp
+	s := &a.Insp
 	if s.built == nil {
 		s.built, s.vis, s.selected = map[string]uint64{}, map[string]bool{}, -1
 		for _, name := range render.InspectOverlayNames {
 			s.vis[name] = true
 		}
 	}
-	if v := a.cv(); s.cache != v.cacheSeq {
+	if v := a.CacheView(); s.cache != v.CacheSeq {
 		// A new cache: it got the trace when it was installed.
-		s.cache = v.cacheSeq
-		if s.rec != nil {
-			s.rec.Clear()
+		s.cache = v.CacheSeq
+		if s.Rec != nil {
+			s.Rec.Clear()
 		}
 		s.reports, s.selected = nil, -1
 		s.gen++
 	}
-	if s.on && s.rec != nil {
-		if n := s.rec.Updates(); n != s.updates {
+	if s.on && s.Rec != nil {
+		if n := s.Rec.Updates(); n != s.updates {
 			s.updates = n
-			s.reports, s.selected = s.rec.Reports(), -1
+			s.reports, s.selected = s.Rec.Reports(), -1
 			s.gen++
 		}
-		s.rec.Begin()
+		s.Rec.Begin()
 	}
 	if a.Picked != s.picked {
 		s.picked = a.Picked
-		if i := inspectForPick(s.reports, a.Picked, &a.PickedInfo); i >= 0 {
+		if i := InspectForPick(s.reports, a.Picked, &a.PickedInfo); i >= 0 {
 			a.SelectInspect(i)
 		}
 	}
@@ -147,11 +147,11 @@ func (a *App) syncInspect() {
 	}
 }
 
-// inspectForPick returns the index of the report of the tile layer that
+// InspectForPick returns the index of the report of the tile layer that
 // the picked polygon ref (described by info) lies in, or -1 (no pick, or
 // no report of that layer): clicking a layer in the view selects its
 // verdict.
-func inspectForPick(reps []inspect.LayerReport, ref navmesh.PolyRef, info *render.PolyInfo) int {
+func InspectForPick(reps []inspect.LayerReport, ref navmesh.PolyRef, info *render.PolyInfo) int {
 	if ref == 0 || info == nil {
 		return -1
 	}
@@ -167,7 +167,7 @@ func inspectForPick(reps []inspect.LayerReport, ref navmesh.PolyRef, info *rende
 // inspectShown returns the reports the overlays draw: the selected one, or
 // every one.
 func (a *App) inspectShown() []inspect.LayerReport {
-	s := &a.insp
+	s := &a.Insp
 	if s.selected >= 0 && s.selected < len(s.reports) {
 		return s.reports[s.selected : s.selected+1]
 	}

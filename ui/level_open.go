@@ -33,14 +33,14 @@ func (g *Game) takeOpenedLevel() {
 		switch {
 		case errors.Is(r.err, errDialogCancelled):
 		case r.err != nil:
-			g.App.report(r.err)
+			g.App.Report(r.err)
 		default:
 			g.pending = r.path
 		}
 	default:
 	}
 	if p, err := droppedLevel(ebiten.DroppedFiles()); err != nil {
-		g.App.report(err)
+		g.App.Report(err)
 	} else if p != "" {
 		g.pending = p
 	}

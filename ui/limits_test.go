@@ -22,14 +22,14 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 	g := newTestGame(t, "terrain")
 	drawFrames(t, g, 1)
 	a := g.App
-	if got := a.buildSizeText(); !strings.HasPrefix(got, "Build size: 64 tiles (8 x 8 of 64 cells), ") || !strings.Contains(got, "MiB of 4 GiB allowed") {
+	if got := a.BuildSizeText(); !strings.HasPrefix(got, "Build size: 64 tiles (8 x 8 of 64 cells), ") || !strings.Contains(got, "MiB of 4 GiB allowed") {
 		t.Errorf("Build panel size line %q", got)
 	}
 	g.applyObstaclePreset()
 	g.startCacheBuild()
 	waitCache(t, g)
 	a.Auto.SetOn(false)
-	pts := a.demoPoints(1)
+	pts := a.DemoPoints(1)
 	if len(pts) != 1 {
 		t.Fatal("no walkable point on terrain")
 	}
@@ -65,7 +65,7 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 	if red := redInMessageBar(img); red < 20 {
 		t.Errorf("found %d red pixels in the message bar, want the error text", red)
 	}
-	if got := a.buildSizeText(); !strings.HasPrefix(got, "Build size: 64 tiles") {
+	if got := a.BuildSizeText(); !strings.HasPrefix(got, "Build size: 64 tiles") {
 		t.Errorf("after the refused load the Build panel says %q, want terrain's size", got)
 	}
 
@@ -75,7 +75,7 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 	if err := a.SettingsErr(); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.buildSizeText(); !strings.HasPrefix(got, "Too large to build: ") || !strings.Contains(got, "BuildLimits.MaxTiles") {
+	if got := a.BuildSizeText(); !strings.HasPrefix(got, "Too large to build: ") || !strings.Contains(got, "BuildLimits.MaxTiles") {
 		t.Errorf("Build panel size line %q", got)
 	}
 	g.startBuild()

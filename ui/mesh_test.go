@@ -97,7 +97,7 @@ func bestPickTarget(t *testing.T, a *App) (navmesh.PolyRef, geom.Vec3) {
 }
 
 // bestPickTargetIn is bestPickTarget in the navmesh m at tile sel.
-func bestPickTargetIn(t *testing.T, m *navmesh.Mesh, sel tileRef) (navmesh.PolyRef, geom.Vec3) {
+func bestPickTargetIn(t *testing.T, m *navmesh.Mesh, sel TileRef) (navmesh.PolyRef, geom.Vec3) {
 	t.Helper()
 	refs := m.TilesAt(int32(sel.X), int32(sel.Z))
 	if len(refs) == 0 {
@@ -224,8 +224,8 @@ func TestShowOnlyOverlays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !g.App.cacheVis["cache-polys"] || g.App.cacheVis["swaps"] {
-		t.Errorf("cache overlays to show: %v, want cache-polys alone", g.App.cacheVis)
+	if !g.App.CacheVis["cache-polys"] || g.App.CacheVis["swaps"] {
+		t.Errorf("cache overlays to show: %v, want cache-polys alone", g.App.CacheVis)
 	}
 }
 

@@ -158,17 +158,17 @@ func TestSameObstacle(t *testing.T) {
 		tool := defaultObstacleTool()
 		tool.loadFrom(o)
 		again := tool.newObstacle(tool.obstacleFloor(o))
-		if !sameObstacle(&again, &o) {
+		if !SameObstacle(&again, &o) {
 			t.Errorf("%v: made again as %+v, not the same as %+v", o.Shape, again, o)
 		}
 		tool.SizeXM += 0.5
 		tool.RadiusM += 0.5
-		if bigger := tool.newObstacle(tool.obstacleFloor(o)); sameObstacle(&bigger, &o) {
+		if bigger := tool.newObstacle(tool.obstacleFloor(o)); SameObstacle(&bigger, &o) {
 			t.Errorf("%v: a larger size is the same shape", o.Shape)
 		}
 	}
 	a, b := voxel.Cylinder(geom.V3(0, 0, 0), 1, 2), voxel.Box(geom.V3(-1, 0, -1), geom.V3(1, 2, 1))
-	if sameObstacle(&a, &b) {
+	if SameObstacle(&a, &b) {
 		t.Error("a cylinder and a box are the same shape")
 	}
 }

@@ -31,20 +31,20 @@ import (
 // volumes over).
 func (g *Game) agentSizesSection(ctx *debugui.Context) {
 	a := g.App
-	v := a.cv()
-	if v.has && len(v.agents) > 0 {
-		idx := v.agent
-		if choiceButtons(ctx, "Show", &idx, strings.Split(agentNames(v.agents), ", ")) {
-			a.report(a.ShowAgent(v.agents[idx].Name))
+	v := a.CacheView()
+	if v.Has && len(v.Agents) > 0 {
+		idx := v.Agent
+		if choiceButtons(ctx, "Show", &idx, strings.Split(AgentNames(v.Agents), ", ")) {
+			a.Report(a.ShowAgent(v.Agents[idx].Name))
 		}
-		ctx.Text(fmt.Sprintf("cache-polys shows agent %q: %s.", v.agents[v.agent].Name, agentText(v.agents[v.agent])))
+		ctx.Text(fmt.Sprintf("cache-polys shows agent %q: %s.", v.Agents[v.Agent].Name, AgentText(v.Agents[v.Agent])))
 	}
 	ctx.Text("Each agent size has a mesh of its own; an obstacle or volume placed once carves every one (grown by each agent's radius).")
 	agents := a.CacheAgents()
 	ctx.SetGridLayout([]int{-1, 60}, nil)
 	ctx.Loop(len(agents), func(i int) {
 		ag := agents[i]
-		ctx.Text(fmt.Sprintf("%s: %s", ag.Name, agentText(ag)))
+		ctx.Text(fmt.Sprintf("%s: %s", ag.Name, AgentText(ag)))
 		if i == 0 {
 			ctx.Text("(Build)")
 			return
@@ -56,7 +56,7 @@ func (g *Game) agentSizesSection(ctx *debugui.Context) {
 		})
 	})
 	ctx.SetGridLayout(nil, nil)
-	if v.has && agentsDiffer(v.agents, agents) {
+	if v.Has && AgentsDiffer(v.Agents, agents) {
 		ctx.Text("The list differs from the cache's agent sizes: Build cache again to use it.")
 	}
 	add := func(ag world.Agent) bool {
@@ -67,14 +67,14 @@ func (g *Game) agentSizesSection(ctx *debugui.Context) {
 		return true
 	}
 	widths := []int{50}
-	for range agentPresets {
+	for range AgentPresets {
 		widths = append(widths, -1)
 	}
 	ctx.SetGridLayout(widths, nil)
 	ctx.Text("Add")
-	ctx.Loop(len(agentPresets), func(i int) {
-		p := agentPresets[i]
-		ctx.Button(fmt.Sprintf("%s (r %.1f h %.1f)", p.label, p.agent.RadiusM, p.agent.HeightM)).On(func() { _ = add(p.agent) })
+	ctx.Loop(len(AgentPresets), func(i int) {
+		p := AgentPresets[i]
+		ctx.Button(fmt.Sprintf("%s (r %.1f h %.1f)", p.Label, p.Agent.RadiusM, p.Agent.HeightM)).On(func() { _ = add(p.Agent) })
 	})
 	ctx.SetGridLayout(nil, nil)
 	f := &a.AgentForm
@@ -110,7 +110,7 @@ func (g *Game) agentSizesSection(ctx *debugui.Context) {
 // list changed, carrying the obstacles and volumes over (nothing to do
 // without a cache: the next Build cache uses the list).
 func (g *Game) rebuildForAgents() {
-	if g.App.cv().has {
+	if g.App.CacheView().Has {
 		g.buildWorld(true)
 	}
 }

@@ -68,7 +68,7 @@ func inspectSummary(reps []inspect.LayerReport) string {
 	}
 	s := inspect.Summarize(reps)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Last update: %s, %d repaired, %d from scratch; %d removed spans.", plural(s.Layers, "layer"), s.Repaired, s.Layers-s.Repaired, s.Removed)
+	fmt.Fprintf(&b, "Last update: %s, %d repaired, %d from scratch; %d removed spans.", Plural(s.Layers, "layer"), s.Repaired, s.Layers-s.Repaired, s.Removed)
 	if s.Differ > 0 {
 		fmt.Fprintf(&b, " %d repaired layers DIFFER from scratch!", s.Differ)
 	}
@@ -84,11 +84,11 @@ func (g *Game) inspectSection(ctx *debugui.Context) {
 		ctx.Text("Records, per layer the next Update rebuilds, whether the layer repair ran, which precondition failed and why, the removed and ring spans and the repaired vs from-scratch contours.")
 		return
 	}
-	cmp := a.insp.rec.CompareScratch()
+	cmp := a.Insp.Rec.CompareScratch()
 	ctx.Checkbox(&cmp, "Compare with from-scratch contours").On(func() { a.SetInspectCompare(cmp) })
 	reps := a.InspectReports()
 	ctx.Text(inspectSummary(reps))
-	if d := a.insp.rec.Dropped(); d > 0 {
+	if d := a.Insp.Rec.Dropped(); d > 0 {
 		ctx.Text(fmt.Sprintf("(%d more layers not kept)", d))
 	}
 	if len(reps) == 0 {

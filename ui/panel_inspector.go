@@ -9,12 +9,12 @@ import (
 // (inspectorLines).
 func (g *Game) inspectorPanel(ctx *debugui.Context) {
 	a := g.App
-	lines := a.inspectorLines()
+	lines := a.InspectorLines()
 	ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Frame its tile").On(a.FrameSelection)
 	ctx.Button("Clear").On(func() {
-		a.clearPick()
+		a.ClearPick()
 		a.Status = "polygon pick cleared"
 	})
 	ctx.SetGridLayout(nil, nil)

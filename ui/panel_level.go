@@ -19,7 +19,7 @@ func (g *Game) levelPanel(ctx *debugui.Context) {
 	name := a.LevelName
 	if name == "" {
 		name = "(none)"
-	} else if !isBuiltin(name) {
+	} else if !IsBuiltin(name) {
 		name = filepath.Base(name)
 	}
 	ctx.Text("Current: " + name)

@@ -32,7 +32,7 @@ func (g *Game) pathPanel(ctx *debugui.Context) {
 		}
 	}
 	src := "plain build"
-	if a.cv().has {
+	if a.CacheView().Has {
 		src = "tile cache"
 	}
 	ctx.Text(fmt.Sprintf("Mesh: %s; searches: %d", src, a.Path.Searches()))

@@ -62,7 +62,7 @@ func (g *Game) loadScenario(file string) error {
 	}
 	if err != nil {
 		p.err = err.Error()
-		g.App.report(err)
+		g.App.Report(err)
 		return fmt.Errorf("ui: %w", err)
 	}
 	p.done = make([]string, len(sc.Steps))
@@ -88,7 +88,7 @@ func (g *Game) refreshScenarioScene() {
 	s, err := p.r.Scene()
 	if err != nil {
 		p.err = err.Error()
-		a.report(err)
+		a.Report(err)
 		return
 	}
 	a.Scene = s
@@ -109,7 +109,7 @@ func (g *Game) scenarioStep() {
 	rep, shot, err := p.r.Step()
 	if err != nil {
 		p.err, p.runAll = err.Error(), false
-		a.report(err)
+		a.Report(err)
 		if g.opts.Frames > 0 && g.exitErr == nil {
 			g.exitErr = fmt.Errorf("ui: %w", err)
 		}
@@ -150,7 +150,7 @@ func (g *Game) writeScenarioShot(s *scenario.Shot) {
 		err = os.MkdirAll(g.opts.OutDir, 0o755)
 	}
 	if err == nil {
-		err = writeFileAtomic(path, data)
+		err = WriteFileAtomic(path, data)
 	}
 	if err != nil {
 		g.scenarioOutputFailed(fmt.Errorf("ui: shot %s: %w", s.Name, err))
@@ -179,7 +179,7 @@ func (g *Game) writeScenarioOutputs() {
 // scenarioOutputFailed shows an output error; in a scripted run Run
 // fails with it.
 func (g *Game) scenarioOutputFailed(err error) {
-	g.App.report(err)
+	g.App.Report(err)
 	if g.opts.Frames > 0 && g.exitErr == nil {
 		g.exitErr = err
 	}
@@ -190,7 +190,7 @@ func (g *Game) scenarioOutputFailed(err error) {
 func (g *Game) restartScenario() {
 	run := g.opts.RunScenario
 	g.opts.RunScenario = false
-	g.App.report(g.loadScenario(g.scen.file))
+	g.App.Report(g.loadScenario(g.scen.file))
 	g.opts.RunScenario = run
 }
 
@@ -221,7 +221,7 @@ func (g *Game) scenarioUpdate(captured debugui.InputCapturingState) {
 func (g *Game) scenarioClick(x, y int) {
 	r := g.scen.r
 	o, d := g.App.Camera.Ray(float64(x), float64(y), g.w, g.h)
-	pt, ok := pickPoint(r.Soup, o, d)
+	pt, ok := PickPoint(r.Soup, o, d)
 	if !ok {
 		g.App.Status = "no level under the cursor"
 		return
@@ -321,7 +321,7 @@ func stepSummary(st *scenario.Step) string {
 		if st.Update.All {
 			return "all queued tiles"
 		}
-		return plural(st.Update.Tiles, "tile")
+		return Plural(st.Update.Tiles, "tile")
 	case st.Snapshot != nil:
 		return snapshotRefText(st.Snapshot)
 	case st.Restore != nil:

@@ -29,7 +29,7 @@ func (g *Game) panels(ctx *debugui.Context) error {
 		if g.App.Picked != 0 {
 			g.section(ctx, dockRight, "Inspector", func() { g.inspectorPanel(ctx) })
 		}
-		if g.App.pathPanelOpen() {
+		if g.App.PathPanelOpen() {
 			g.section(ctx, dockRight, "Path", func() { g.pathPanel(ctx) }) // panel_path.go
 		}
 		g.section(ctx, dockRight, "Build", func() { g.buildPanel(ctx) })
@@ -59,7 +59,7 @@ func (g *Game) runPanels() (debugui.InputCapturingState, error) {
 	if err != nil {
 		return captured, fmt.Errorf("ui: panels: %w", err)
 	}
-	g.App.report(takeSelectAllErr())
+	g.App.Report(takeSelectAllErr())
 	g.panelsSettled = sig == g.panelsSig && captured == g.panelsCaptured
 	g.panelsRan, g.panelsSig, g.panelsCaptured = time.Now(), sig, captured
 	return captured, nil

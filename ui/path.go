@@ -32,10 +32,10 @@ type pathState struct {
 	pathVis   map[string]bool
 }
 
-// pathMesh returns the navmesh the path uses: the live one (liveMesh,
+// PathMesh returns the navmesh the path uses: the live one (liveMesh,
 // the cache's when there is a cache, else the plain build's; nil when
 // there is neither).
-func (a *App) pathMesh() *navmesh.Mesh {
+func (a *App) PathMesh() *navmesh.Mesh {
 	m, _ := a.liveMesh()
 	return m
 }
@@ -47,7 +47,7 @@ func (a *App) SetPathPoint(end bool, p geom.Vec3) { a.Path.SetPoint(end, p, a.So
 // ClearPath forgets both points and the path.
 func (a *App) ClearPath() {
 	a.Path.Clear()
-	a.syncPath()
+	a.SyncPath()
 }
 
 // PickPathPoint sets the start (end false) or the end of the path to the
@@ -57,7 +57,7 @@ func (a *App) ClearPath() {
 func (a *App) PickPathPoint(end bool, xPx, yPx float64, wPx, hPx int) (string, error) {
 	o, d := a.Camera.Ray(xPx, yPx, wPx, hPx)
 	p, ok := geom.Vec3{}, false
-	if m := a.pathMesh(); m != nil {
+	if m := a.PathMesh(); m != nil {
 		maxT := 0.0
 		if t, hit := render.PickLevel(a.Soup, o, d); hit {
 			maxT = t + pickOcclusionSlackM
@@ -67,13 +67,13 @@ func (a *App) PickPathPoint(end bool, xPx, yPx float64, wPx, hPx int) (string, e
 		}
 	}
 	if !ok {
-		p, ok = a.worldPoint(xPx, yPx, wPx, hPx)
+		p, ok = a.WorldPoint(xPx, yPx, wPx, hPx)
 	}
 	if !ok {
 		return "", fmt.Errorf("ui: path: nothing under the cursor")
 	}
 	a.SetPathPoint(end, p)
-	a.syncPath()
+	a.SyncPath()
 	what := "start"
 	if end {
 		what = "end"
@@ -81,10 +81,10 @@ func (a *App) PickPathPoint(end bool, xPx, yPx float64, wPx, hPx int) (string, e
 	return fmt.Sprintf("path %s at (%.2f, %.2f, %.2f)", what, p.X, p.Y, p.Z), nil
 }
 
-// syncPath finds the path again when its points or its navmesh changed
+// SyncPath finds the path again when its points or its navmesh changed
 // (session.Path.Sync), and keeps the "path" overlay up to date.
-func (a *App) syncPath() {
-	m := a.pathMesh()
+func (a *App) SyncPath() {
+	m := a.PathMesh()
 	a.Path.Sync(m, a.Soup)
 	if a.Scene == nil {
 		return
@@ -108,6 +108,6 @@ func (a *App) syncPath() {
 	})
 }
 
-// pathPanelOpen reports whether the Path window is shown: while a point is
+// PathPanelOpen reports whether the Path window is shown: while a point is
 // set.
-func (a *App) pathPanelOpen() bool { return a.Path.Open() }
+func (a *App) PathPanelOpen() bool { return a.Path.Open() }

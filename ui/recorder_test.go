@@ -50,60 +50,60 @@ func TestSessionRecorder(t *testing.T) {
 	snapA, snapB := []byte("state A"), []byte("state B")
 	for _, tc := range []struct {
 		name   string
-		events func(r *sessionRecorder)
+		events func(r *SessionRecorder)
 		want   []string
-		broken string
+		Broken string
 	}{
-		{"off until started", func(r *sessionRecorder) {
-			r.obstacleAdded(1, cyl)
-			r.updated(3)
+		{"off until started", func(r *SessionRecorder) {
+			r.ObstacleAdded(1, cyl)
+			r.Updated(3)
 		}, nil, ""},
-		{"edits and merged updates", func(r *sessionRecorder) {
-			r.start("terrain", pipeline.DefaultSettings())
-			r.obstacleAdded(1, cyl)
-			r.updated(1)
-			r.updated(2)
-			r.volumeAdded(1, vol)
-			r.obstacleRemoved(1)
-			r.obstacleAdded(2, cyl)
-			r.updated(4)
-			r.volumeRemoved(1)
+		{"edits and merged updates", func(r *SessionRecorder) {
+			r.Start("terrain", pipeline.DefaultSettings())
+			r.ObstacleAdded(1, cyl)
+			r.Updated(1)
+			r.Updated(2)
+			r.VolumeAdded(1, vol)
+			r.ObstacleRemoved(1)
+			r.ObstacleAdded(2, cyl)
+			r.Updated(4)
+			r.VolumeRemoved(1)
 		}, []string{"obstacle obstacle-1", "update 3", "volume volume-1", "remove_obstacle obstacle-1", "obstacle obstacle-2", "update 4", "remove_volume volume-1"}, ""},
-		{"restore of a session snapshot", func(r *sessionRecorder) {
-			r.start("terrain", pipeline.DefaultSettings())
-			r.obstacleAdded(1, cyl)
-			r.snapshotTaken("/tmp/x/my state.nvtc", snapA)
-			r.obstacleRemoved(1)
-			r.snapshotTaken("/tmp/y/my state.nvtc", snapB)
-			r.restored("/tmp/x/my state.nvtc", snapA)
-			r.obstacleRemoved(1) // named again by the restore
-			r.restored("/elsewhere/copy.nvtc", snapB)
+		{"restore of a session snapshot", func(r *SessionRecorder) {
+			r.Start("terrain", pipeline.DefaultSettings())
+			r.ObstacleAdded(1, cyl)
+			r.SnapshotTaken("/tmp/x/my state.nvtc", snapA)
+			r.ObstacleRemoved(1)
+			r.SnapshotTaken("/tmp/y/my state.nvtc", snapB)
+			r.Restored("/tmp/x/my state.nvtc", snapA)
+			r.ObstacleRemoved(1) // named again by the restore
+			r.Restored("/elsewhere/copy.nvtc", snapB)
 		}, []string{"obstacle obstacle-1", "snapshot slot my_state.nvtc", "remove_obstacle obstacle-1", "snapshot slot my_state.nvtc-2",
 			"restore slot my_state.nvtc", "remove_obstacle obstacle-1", "restore slot my_state.nvtc-2"}, ""},
-		{"foreign snapshot", func(r *sessionRecorder) {
-			r.start("terrain", pipeline.DefaultSettings())
-			r.restored("/data/old.nvtc", []byte("foreign"))
-			r.obstacleRemoved(7)
+		{"foreign snapshot", func(r *SessionRecorder) {
+			r.Start("terrain", pipeline.DefaultSettings())
+			r.Restored("/data/old.nvtc", []byte("foreign"))
+			r.ObstacleRemoved(7)
 		}, []string{"restore file /data/old.nvtc"}, "obstacle #7"},
-		{"restart forgets", func(r *sessionRecorder) {
-			r.start("terrain", pipeline.DefaultSettings())
-			r.obstacleAdded(1, cyl)
-			r.start("city", pipeline.DefaultSettings())
-			r.volumeAdded(3, vol)
+		{"restart forgets", func(r *SessionRecorder) {
+			r.Start("terrain", pipeline.DefaultSettings())
+			r.ObstacleAdded(1, cyl)
+			r.Start("city", pipeline.DefaultSettings())
+			r.VolumeAdded(3, vol)
 		}, []string{"volume volume-3"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var r sessionRecorder
+			var r SessionRecorder
 			tc.events(&r)
 			var got []string
-			for i := range r.steps {
-				got = append(got, stepText(&r.steps[i]))
+			for i := range r.Steps {
+				got = append(got, stepText(&r.Steps[i]))
 			}
 			if strings.Join(got, "; ") != strings.Join(tc.want, "; ") {
 				t.Errorf("steps:\n got %q\nwant %q", got, tc.want)
 			}
-			if (tc.broken == "") != (r.broken == "") || !strings.Contains(r.broken, tc.broken) {
-				t.Errorf("broken %q, want %q", r.broken, tc.broken)
+			if (tc.Broken == "") != (r.Broken == "") || !strings.Contains(r.Broken, tc.Broken) {
+				t.Errorf("broken %q, want %q", r.Broken, tc.Broken)
 			}
 		})
 	}
@@ -133,7 +133,7 @@ func TestSaveSessionReproducesMesh(t *testing.T) {
 	g := terrainCacheGame(t)
 	a := g.App
 	c := a.Cache
-	pts := a.demoPoints(4)
+	pts := a.DemoPoints(4)
 	if len(pts) < 4 {
 		t.Fatalf("found %d walkable points", len(pts))
 	}

@@ -189,10 +189,10 @@ func (g *Game) readSignature(captured debugui.InputCapturingState) uiSignature {
 			dialog:   g.dialogBusy,
 		},
 	}
-	if v := g.App.cv(); v.has {
-		sig.st.cacheWork = [2]int{v.pending, v.updates}
+	if v := g.App.CacheView(); v.Has {
+		sig.st.cacheWork = [2]int{v.Pending, v.Updates}
 	}
-	_, sig.st.cacheWaiting = g.App.cacheBusy()
+	_, sig.st.cacheWaiting = g.App.CacheBusy()
 	if g.cache.runner != nil {
 		running, done, total := g.cache.runner.Progress()
 		sig.st.cacheProgress = [3]int{b2i(running), done, total}

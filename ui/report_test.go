@@ -18,16 +18,16 @@ func TestReport(t *testing.T) {
 		wantRet          error
 		wantErr, wantSta string
 	}{
-		{"nil", func(a *App) error { return a.report(nil) }, nil, "", "idle"},
-		{"error", func(a *App) error { return a.report(boom) }, boom, "boom", "idle"},
-		{"error then ok", func(a *App) error { a.report(boom); a.reportOK("done"); return nil }, nil, "", "done"},
-		{"ok without status", func(a *App) error { a.report(boom); a.reportOK(""); return nil }, nil, "", "idle"},
-		{"error after ok", func(a *App) error { a.reportOK("done"); return a.report(boom) }, boom, "boom", "done"},
+		{"nil", func(a *App) error { return a.Report(nil) }, nil, "", "idle"},
+		{"error", func(a *App) error { return a.Report(boom) }, boom, "boom", "idle"},
+		{"error then ok", func(a *App) error { a.Report(boom); a.ReportOK("done"); return nil }, nil, "", "done"},
+		{"ok without status", func(a *App) error { a.Report(boom); a.ReportOK(""); return nil }, nil, "", "idle"},
+		{"error after ok", func(a *App) error { a.ReportOK("done"); return a.Report(boom) }, boom, "boom", "done"},
 		{"dismissed then ok", func(a *App) error {
-			a.report(boom)
+			a.Report(boom)
 			a.Err = ""        // Dismiss error
 			a.Err = "another" // not reported: reportOK leaves it
-			a.reportOK("done")
+			a.ReportOK("done")
 			return nil
 		}, nil, "another", "done"},
 	} {
@@ -70,7 +70,7 @@ func TestErrorsReachTheMessageBar(t *testing.T) {
 	}
 	g.setTool(g.tools.volume)
 	g.toolKeys(toolKeys{Enter: true})
-	if !strings.Contains(a.Err, errNoCache.Error()) {
+	if !strings.Contains(a.Err, ErrNoCache.Error()) {
 		t.Errorf("Enter without a cache: Err %q", a.Err)
 	}
 	if n := messageBarRed(drawFrames(t, g, 1)); n < 30 {
@@ -80,7 +80,7 @@ func TestErrorsReachTheMessageBar(t *testing.T) {
 	g = terrainCacheGame(t)
 	a = g.App
 	a.EnableCacheWorker()
-	a.reportOK("")
+	a.ReportOK("")
 	missing := filepath.Join(t.TempDir(), "missing.nvtc")
 	if err := a.RestoreSnapshot(missing); err != nil {
 		t.Fatalf("with a worker RestoreSnapshot returned %v: its error must come from the worker", err)

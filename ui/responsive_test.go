@@ -31,7 +31,7 @@ func inputWhileBusy(t *testing.T, g *Game, at image.Point, busy func() bool) boo
 		}
 		return true
 	}
-	a.Selected = tileRef{}
+	a.Selected = TileRef{}
 	dist := a.Camera.DistanceM
 	if !step(frameInput{X: at.X, Y: at.Y, WheelY: 1}) {
 		return false
@@ -182,31 +182,31 @@ func TestInputWhileOverlaysBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.App.stageJobs != nil {
+	if g.App.StageJobs != nil {
 		t.Fatal("tests build stage overlays at once unless they ask")
 	}
 	g.scene.sync = false
 	g.App.EnableStageJobs()
 	waitBuild(t, g)
-	for g.App.stagePending() {
+	for g.App.StagePending() {
 		drawFrames(t, g, 1)
 	}
 	at := image.Pt(testW/2, testH/2)
 	runs := 0
 	for try := 0; try < 10 && runs == 0; try++ {
 		// Alternate the scope so that every try rebuilds the overlays.
-		scope := scopeAll
+		scope := ScopeAll
 		if try%2 == 1 {
-			scope = scopeNeighbours
+			scope = ScopeNeighbours
 		}
 		g.App.SetScope(scope)
 		if err := g.Update(); err != nil {
 			t.Fatal(err)
 		}
-		if inputWhileBusy(t, g, at, g.App.stageBusy) {
+		if inputWhileBusy(t, g, at, g.App.StageBusy) {
 			runs++
 		}
-		for g.App.stagePending() {
+		for g.App.StagePending() {
 			drawFrames(t, g, 1)
 		}
 	}
@@ -259,24 +259,24 @@ func TestScopeAllIgnoresSelection(t *testing.T) {
 	if err := a.Load("terrain"); err != nil {
 		t.Fatal(err)
 	}
-	b, err := buildLevel(context.Background(), a.Soup, &a.Settings, nil)
+	b, err := BuildLevel(context.Background(), a.Soup, &a.Settings, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a.SetBuild(b)
 	a.SetOverlayVisible(render.OverlayWalkable, true)
 	for _, tc := range []struct {
-		scope   spanScope
+		scope   SpanScope
 		rebuilt bool
-	}{{scopeAll, false}, {scopeNeighbours, true}, {scopeSelected, true}} {
+	}{{ScopeAll, false}, {ScopeNeighbours, true}, {ScopeSelected, true}} {
 		a.SetScope(tc.scope)
-		a.Selected = tileRef{0, 0, true}
-		a.syncSpanOverlays()
+		a.Selected = TileRef{0, 0, true}
+		a.SyncSpanOverlays()
 		before := a.Scene.Overlay(render.OverlayWalkable)
-		a.Selected = tileRef{1, 1, true}
-		a.syncSpanOverlays()
+		a.Selected = TileRef{1, 1, true}
+		a.SyncSpanOverlays()
 		if got := a.Scene.Overlay(render.OverlayWalkable) != before; got != tc.rebuilt {
-			t.Errorf("scope %s: rebuilt on a new selection %v, want %v", spanScopeNames[tc.scope], got, tc.rebuilt)
+			t.Errorf("scope %s: rebuilt on a new selection %v, want %v", SpanScopeNames[tc.scope], got, tc.rebuilt)
 		}
 	}
 }

@@ -39,7 +39,7 @@ func (g *Game) saveAskedShot(screen *ebiten.Image) {
 	p := g.shotPath
 	g.shotPath = ""
 	if err := saveScreen(screen, p); err != nil {
-		g.App.report(err)
+		g.App.Report(err)
 	} else {
 		g.App.Status = "screenshot saved to " + p
 	}

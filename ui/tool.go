@@ -31,7 +31,7 @@ type tool interface {
 	// putAway forgets a gesture in progress: another tool was chosen or
 	// the Cache panel closed. The settings stay.
 	putAway(a *App)
-	previewer
+	Previewer
 }
 
 // toolBox is the Game's tools, one of each, and the active one.
@@ -57,13 +57,13 @@ func newToolBox() toolBox {
 	return b
 }
 
-// obstacleSelected loads the selected obstacle's shape and size into the
+// ObstacleSelected loads the selected obstacle's shape and size into the
 // Obstacle tool's fields, so that Apply edits what is selected.
-func (b *toolBox) obstacleSelected(o voxel.Obstacle) { b.obstacle.loadFrom(o) }
+func (b *toolBox) ObstacleSelected(o voxel.Obstacle) { b.obstacle.loadFrom(o) }
 
-// cacheReplaced drops the Obstacle tool's drag and, with a new cache, the
+// CacheReplaced drops the Obstacle tool's drag and, with a new cache, the
 // Volume tool's corners.
-func (b *toolBox) cacheReplaced(restored bool) {
+func (b *toolBox) CacheReplaced(restored bool) {
 	b.obstacle.drag = obstacleDrag{}
 	if !restored {
 		b.volume.Corners = nil
@@ -84,8 +84,8 @@ func (g *Game) setTool(t tool) {
 	}
 	b.active.putAway(g.App)
 	b.active = t
-	g.App.toolPreview = t
-	g.App.gens.preview++
+	g.App.ToolPreview = t
+	g.App.Gens.Preview++
 }
 
 // toolChoice draws the Tools section's row of tool buttons and switches to
@@ -135,9 +135,9 @@ func (g *Game) toolKeys(k toolKeys) {
 	a := g.App
 	switch {
 	case k.Undo:
-		a.report(errOf(a.Undo()))
+		a.Report(ErrOf(a.Undo()))
 	case k.Redo:
-		a.report(errOf(a.Redo()))
+		a.Report(ErrOf(a.Redo()))
 	}
 	g.tools.active.keys(k, g)
 }
@@ -145,5 +145,5 @@ func (g *Game) toolKeys(k toolKeys) {
 // levelPoint returns the level point under pixel (x, y) of the view
 // (App.worldPoint).
 func (g *Game) levelPoint(x, y int) (geom.Vec3, bool) {
-	return g.App.worldPoint(float64(x), float64(y), g.w, g.h)
+	return g.App.WorldPoint(float64(x), float64(y), g.w, g.h)
 }

@@ -6,36 +6,36 @@ import (
 	"navviz/render"
 )
 
-// previewer draws a tool's preview: the "tool-preview" overlay
+// Previewer draws a tool's preview: the "tool-preview" overlay
 // (App.previewOverlay).
-type previewer interface {
-	// preview returns the overlay; nil when there is nothing to show.
-	preview(a *App) *render.Overlay
+type Previewer interface {
+	// Preview returns the overlay; nil when there is nothing to show.
+	Preview(a *App) *render.Overlay
 }
 
-// toolEvents hears of the App's changes that the tools' state follows
-// (the Game's toolBox; App.toolEvents).
-type toolEvents interface {
-	// obstacleSelected: SelectObstacle selected o.
-	obstacleSelected(o voxel.Obstacle)
-	// cacheReplaced: a new cache was installed (restored false) or a
+// ToolEvents hears of the App's changes that the tools' state follows
+// (the Game's toolBox; App.ToolEvents).
+type ToolEvents interface {
+	// ObstacleSelected: SelectObstacle selected o.
+	ObstacleSelected(o voxel.Obstacle)
+	// CacheReplaced: a new cache was installed (restored false) or a
 	// snapshot restored into the cache; gestures on its shapes end.
-	cacheReplaced(restored bool)
+	CacheReplaced(restored bool)
 }
 
-// worldPoint returns the level point under pixel (xPx, yPx) of a wPx x hPx
+// WorldPoint returns the level point under pixel (xPx, yPx) of a wPx x hPx
 // view: the first level triangle the camera ray meets, else the level's
 // floor plane (pickPoint, the Level picking the tile selection uses).
-func (a *App) worldPoint(xPx, yPx float64, wPx, hPx int) (geom.Vec3, bool) {
+func (a *App) WorldPoint(xPx, yPx float64, wPx, hPx int) (geom.Vec3, bool) {
 	o, d := a.Camera.Ray(xPx, yPx, wPx, hPx)
-	return pickPoint(a.Soup, o, d)
+	return PickPoint(a.Soup, o, d)
 }
 
-// previewOverlay returns the active tool's preview (App.toolPreview), an
+// PreviewOverlay returns the active tool's preview (App.toolPreview), an
 // empty overlay when it shows nothing.
-func (a *App) previewOverlay() *render.Overlay {
-	if a.toolPreview != nil {
-		if o := a.toolPreview.preview(a); o != nil {
+func (a *App) PreviewOverlay() *render.Overlay {
+	if a.ToolPreview != nil {
+		if o := a.ToolPreview.Preview(a); o != nil {
 			return o
 		}
 	}

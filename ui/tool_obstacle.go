@@ -176,12 +176,12 @@ func (*obstacleTool) takesLeft() bool { return true }
 func (t *obstacleTool) panel(ctx *debugui.Context, g *Game) {
 	a := g.App
 	if choiceButtons(ctx, "Shape", &t.ShapeIdx, obstacleShapeNames) {
-		a.gens.preview++
+		a.Gens.Preview++
 	}
 	t.sizeRows(ctx, a)
 	if sel := a.Selection.Obstacle(); sel != 0 {
 		ctx.SetGridLayout([]int{-1, -1}, nil)
-		ctx.Button(fmt.Sprintf("Apply to #%d", sel)).On(func() { a.report(t.apply(a)) })
+		ctx.Button(fmt.Sprintf("Apply to #%d", sel)).On(func() { a.Report(t.apply(a)) })
 		ctx.Button("Deselect").On(func() { a.SelectObstacle(0) })
 		ctx.SetGridLayout(nil, nil)
 	}
@@ -210,7 +210,7 @@ func (t *obstacleTool) sizeRows(ctx *debugui.Context, a *App) {
 		t.nums.float(ctx, f.label, f.v, numberSpec{digits: f.digits})
 		t.nums.errorRow(ctx, f.label, grid)
 		if *f.v != before {
-			a.gens.preview++
+			a.Gens.Preview++
 		}
 	})
 	ctx.SetGridLayout(nil, nil)
@@ -223,7 +223,7 @@ func (t *obstacleTool) pointer(ev pointerEvent, g *Game) bool {
 	case pointerPress:
 		p, ok := g.levelPoint(ev.X, ev.Y)
 		if !ok {
-			a.report(fmt.Errorf("ui: no level under the cursor to place an obstacle on"))
+			a.Report(fmt.Errorf("ui: no level under the cursor to place an obstacle on"))
 			return false
 		}
 		t.press(a, p)
@@ -232,9 +232,9 @@ func (t *obstacleTool) pointer(ev pointerEvent, g *Game) bool {
 			t.dragTo(a, p)
 		}
 	case pointerRelease:
-		a.report(t.release(a))
+		a.Report(t.release(a))
 	case pointerWheel:
-		if !a.cv().has {
+		if !a.CacheView().Has {
 			return false
 		}
 		p, ok := g.levelPoint(ev.X, ev.Y)
@@ -248,7 +248,7 @@ func (t *obstacleTool) pointer(ev pointerEvent, g *Game) bool {
 func (t *obstacleTool) keys(k toolKeys, g *Game) {
 	a := g.App
 	if k.Delete {
-		a.report(errOf(a.DeleteSelectedObstacle()))
+		a.Report(ErrOf(a.DeleteSelectedObstacle()))
 	}
 	if k.Escape {
 		t.cancelDrag(a)
@@ -258,10 +258,10 @@ func (t *obstacleTool) keys(k toolKeys, g *Game) {
 
 func (t *obstacleTool) putAway(a *App) { t.cancelDrag(a) }
 
-// preview shows the ghost (the obstacle being placed or dragged, or the
+// Preview shows the ghost (the obstacle being placed or dragged, or the
 // selected one resized) with its grown footprint.
-func (t *obstacleTool) preview(a *App) *render.Overlay {
-	return render.PreviewOverlay(t.ghost(a), a.cv().growthM, nil, true)
+func (t *obstacleTool) Preview(a *App) *render.Overlay {
+	return render.PreviewOverlay(t.ghost(a), a.CacheView().GrowthM, nil, true)
 }
 
 // ghost returns the obstacle the tool's preview shows (nil: none): the one
@@ -274,12 +274,12 @@ func (t *obstacleTool) ghost(a *App) *voxel.Obstacle {
 		g := d.cur
 		return &g
 	}
-	o, ok := a.obstacleByID(a.Selection.Obstacle())
+	o, ok := a.ObstacleByID(a.Selection.Obstacle())
 	if !ok {
 		return nil
 	}
 	g := t.newObstacle(t.obstacleFloor(o))
-	if sameObstacle(&g, &o) || g.Validate() != nil {
+	if SameObstacle(&g, &o) || g.Validate() != nil {
 		return nil
 	}
 	return &g
@@ -289,19 +289,19 @@ func (t *obstacleTool) ghost(a *App) *voxel.Obstacle {
 // starts moving it; elsewhere it starts placing a new one (shown as a
 // ghost until release).
 func (t *obstacleTool) press(a *App, p geom.Vec3) {
-	if !a.cv().has {
-		a.report(errNoCache)
+	if !a.CacheView().Has {
+		a.Report(ErrNoCache)
 		return
 	}
 	if id, ok := a.ObstacleAt(p); ok {
-		o, _ := a.obstacleByID(id)
+		o, _ := a.ObstacleByID(id)
 		a.SelectObstacle(id)
 		t.drag = obstacleDrag{active: true, id: id, start: p, orig: o, cur: o}
 	} else {
 		o := t.newObstacle(p)
 		t.drag = obstacleDrag{active: true, place: true, start: p, orig: o, cur: o}
 	}
-	a.gens.preview++
+	a.Gens.Preview++
 }
 
 // dragTo moves the drag's ghost so that it follows the pointer's level
@@ -315,9 +315,9 @@ func (t *obstacleTool) dragTo(a *App, p geom.Vec3) {
 	if delta == (geom.Vec3{}) && !d.moved {
 		return
 	}
-	d.cur = translated(d.orig, delta)
+	d.cur = Translated(d.orig, delta)
 	d.moved = true
-	a.gens.preview++
+	a.Gens.Preview++
 }
 
 // release ends the drag: a placement adds the ghost's obstacle, a move
@@ -326,7 +326,7 @@ func (t *obstacleTool) dragTo(a *App, p geom.Vec3) {
 func (t *obstacleTool) release(a *App) error {
 	d := t.drag
 	t.drag = obstacleDrag{}
-	a.gens.preview++
+	a.Gens.Preview++
 	if !d.active {
 		return nil
 	}
@@ -334,7 +334,7 @@ func (t *obstacleTool) release(a *App) error {
 	case d.place:
 		return a.AddObstacle(d.cur)
 	case d.moved:
-		return a.replaceObstacle(d.id, d.cur, "move")
+		return a.ReplaceObstacle(d.id, d.cur, "move")
 	}
 	return nil
 }
@@ -343,7 +343,7 @@ func (t *obstacleTool) release(a *App) error {
 func (t *obstacleTool) cancelDrag(a *App) {
 	if t.drag.active {
 		t.drag = obstacleDrag{}
-		a.gens.preview++
+		a.Gens.Preview++
 	}
 }
 
@@ -351,9 +351,9 @@ func (t *obstacleTool) cancelDrag(a *App) {
 // on the same floor point ("Apply" in the Cache panel).
 func (t *obstacleTool) apply(a *App) error {
 	sel := a.Selection.Obstacle()
-	o, ok := a.obstacleByID(sel)
+	o, ok := a.ObstacleByID(sel)
 	if !ok {
-		return a.report(fmt.Errorf("ui: apply: no obstacle is selected"))
+		return a.Report(fmt.Errorf("ui: apply: no obstacle is selected"))
 	}
-	return a.replaceObstacle(sel, t.newObstacle(t.obstacleFloor(o)), "resize")
+	return a.ReplaceObstacle(sel, t.newObstacle(t.obstacleFloor(o)), "resize")
 }

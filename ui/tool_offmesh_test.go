@@ -19,7 +19,7 @@ func TestOffMeshTool(t *testing.T) {
 	g := terrainCacheGame(t)
 	a := g.App
 	c := a.Cache
-	pts := a.demoPoints(1)
+	pts := a.DemoPoints(1)
 	if len(pts) < 1 {
 		t.Fatal("no walkable point")
 	}
@@ -29,7 +29,7 @@ func TestOffMeshTool(t *testing.T) {
 	x, y := pixelOf(t, g, pts[0])
 	at := func(x, y int) geom.Vec3 {
 		t.Helper()
-		p, ok := a.worldPoint(float64(x), float64(y), g.w, g.h)
+		p, ok := a.WorldPoint(float64(x), float64(y), g.w, g.h)
 		if !ok {
 			t.Fatalf("no level under pixel (%d, %d)", x, y)
 		}
@@ -74,7 +74,7 @@ func TestOffMeshTool(t *testing.T) {
 	if nodes != 1 {
 		t.Fatalf("the mesh holds %d off-mesh links, want 1", nodes)
 	}
-	a.syncCacheOverlays()
+	a.SyncCacheOverlays()
 	if o := a.Scene.Overlay(render.OverlayOffMesh); o == nil || len(o.Tris) == 0 || len(o.Lines) == 0 {
 		t.Fatalf("offmesh overlay %+v", o)
 	}
@@ -114,8 +114,8 @@ func TestOffMeshTool(t *testing.T) {
 	if l := c.OffMeshLinks(); len(l) != 0 {
 		t.Fatalf("after undoing everything: %+v", l)
 	}
-	if !strings.Contains(a.rec.broken, "off-mesh links") {
-		t.Errorf("the session recorder was not told links are not recorded: %q", a.rec.broken)
+	if !strings.Contains(a.Rec.Broken, "off-mesh links") {
+		t.Errorf("the session recorder was not told links are not recorded: %q", a.Rec.Broken)
 	}
 	if err := a.RemoveOffMesh(tilecache.OffMeshLinkID(9)); err == nil {
 		t.Error("removing an unknown link is no error")

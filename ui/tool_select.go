@@ -22,4 +22,4 @@ func (*selectTool) pointer(pointerEvent, *Game) bool { return false }
 func (*selectTool) keys(toolKeys, *Game)             {}
 func (*selectTool) follow(*App)                      {}
 func (*selectTool) putAway(*App)                     {}
-func (*selectTool) preview(*App) *render.Overlay     { return nil }
+func (*selectTool) Preview(*App) *render.Overlay     { return nil }

@@ -16,7 +16,7 @@ import (
 func TestToolStateSurvivesSwitch(t *testing.T) {
 	g := terrainCacheGame(t)
 	a := g.App
-	pts := a.demoPoints(1)
+	pts := a.DemoPoints(1)
 	if len(pts) < 1 {
 		t.Fatal("no walkable point")
 	}
@@ -26,7 +26,7 @@ func TestToolStateSurvivesSwitch(t *testing.T) {
 	x, y := pixelOf(t, g, pts[0])
 	preview := func() *render.Overlay {
 		t.Helper()
-		a.syncCacheOverlays()
+		a.SyncCacheOverlays()
 		o := a.Scene.Overlay(render.OverlayToolPreview)
 		if o == nil {
 			t.Fatal("no preview overlay")

@@ -91,11 +91,11 @@ func checkConvex(corners []geom.Vec3) error {
 // be convex (or p repeats a corner), which is shown as an error and
 // changes nothing. The first corner sets the y range around its height.
 func (t *volumeTool) click(a *App, p geom.Vec3) error {
-	if !a.cv().has {
-		return a.report(errNoCache)
+	if !a.CacheView().Has {
+		return a.Report(ErrNoCache)
 	}
 	if !p.Finite() {
-		return a.report(fmt.Errorf("ui: volume corner %v is not finite", p))
+		return a.Report(fmt.Errorf("ui: volume corner %v is not finite", p))
 	}
 	if n := len(t.Corners); n >= 3 {
 		f := t.Corners[0]
@@ -105,21 +105,21 @@ func (t *volumeTool) click(a *App, p geom.Vec3) error {
 	}
 	for i, c := range t.Corners {
 		if c.X == p.X && c.Z == p.Z {
-			return a.report(fmt.Errorf("ui: corner rejected: it repeats corner %d", i+1))
+			return a.Report(fmt.Errorf("ui: corner rejected: it repeats corner %d", i+1))
 		}
 	}
 	next := append(append([]geom.Vec3(nil), t.Corners...), p)
 	if len(next) >= 3 {
 		if err := checkConvex(next); err != nil {
-			return a.report(fmt.Errorf("ui: corner %d rejected: the polygon would not be convex (%v); click elsewhere, or Backspace to drop the last corner", len(next), err))
+			return a.Report(fmt.Errorf("ui: corner %d rejected: the polygon would not be convex (%v); click elsewhere, or Backspace to drop the last corner", len(next), err))
 		}
 	}
 	if len(t.Corners) == 0 {
 		t.MinYM, t.MaxYM = float64(p.Y)-volumeBelowM, float64(p.Y)+volumeAboveM
 	}
 	t.Corners = next
-	a.gens.preview++
-	a.reportOK(fmt.Sprintf("volume corner %d at (%.1f, %.1f); Enter or a click on the first corner closes it", len(next), p.X, p.Z))
+	a.Gens.Preview++
+	a.ReportOK(fmt.Sprintf("volume corner %d at (%.1f, %.1f); Enter or a click on the first corner closes it", len(next), p.X, p.Z))
 	return nil
 }
 
@@ -127,17 +127,17 @@ func (t *volumeTool) click(a *App, p geom.Vec3) error {
 // command) and clears the corners. A polygon of fewer than three corners,
 // a bad y range or area id is shown as an error and changes nothing.
 func (t *volumeTool) close(a *App) error {
-	if !a.cv().has {
-		return a.report(errNoCache)
+	if !a.CacheView().Has {
+		return a.Report(ErrNoCache)
 	}
 	if t.AreaID < 0 || t.AreaID > int(voxel.MaxArea) {
-		return a.report(fmt.Errorf("ui: volume area id %d, want 0..%d", t.AreaID, voxel.MaxArea))
+		return a.Report(fmt.Errorf("ui: volume area id %d, want 0..%d", t.AreaID, voxel.MaxArea))
 	}
 	if err := a.AddVolume(t.volume()); err != nil {
 		return err
 	}
 	t.Corners = nil
-	a.gens.preview++
+	a.Gens.Preview++
 	return nil
 }
 
@@ -147,7 +147,7 @@ func (t *volumeTool) dropCorner(a *App) bool {
 		return false
 	}
 	t.Corners = t.Corners[:len(t.Corners)-1]
-	a.gens.preview++
+	a.Gens.Preview++
 	return true
 }
 
@@ -155,7 +155,7 @@ func (t *volumeTool) dropCorner(a *App) bool {
 func (t *volumeTool) clearCorners(a *App) {
 	if len(t.Corners) > 0 {
 		t.Corners = nil
-		a.gens.preview++
+		a.Gens.Preview++
 	}
 }
 
@@ -191,7 +191,7 @@ func (t *volumeTool) panel(ctx *debugui.Context, g *Game) {
 	ctx.SetGridLayout(nil, nil)
 	t.AreaID = min(max(t.AreaID, 0), int(maxAreaID))
 	ctx.SetGridLayout([]int{-1, -1, -1}, nil)
-	ctx.Button("Close (Enter)").On(func() { a.report(t.close(a)) })
+	ctx.Button("Close (Enter)").On(func() { a.Report(t.close(a)) })
 	ctx.Button("Drop corner").On(func() { t.dropCorner(a) })
 	ctx.Button("Clear (Esc)").On(func() { t.clearCorners(a) })
 	ctx.SetGridLayout(nil, nil)
@@ -207,10 +207,10 @@ func (t *volumeTool) pointer(ev pointerEvent, g *Game) bool {
 	a := g.App
 	p, ok := g.levelPoint(ev.PressX, ev.PressY)
 	if !ok {
-		a.report(fmt.Errorf("ui: no level under the cursor for a volume corner"))
+		a.Report(fmt.Errorf("ui: no level under the cursor for a volume corner"))
 		return false
 	}
-	a.report(t.click(a, p))
+	a.Report(t.click(a, p))
 	return false
 }
 
@@ -220,7 +220,7 @@ func (t *volumeTool) keys(k toolKeys, g *Game) {
 	a := g.App
 	switch {
 	case k.Enter:
-		a.report(t.close(a))
+		a.Report(t.close(a))
 	case k.Backspace:
 		t.dropCorner(a)
 	case k.Escape:
@@ -228,7 +228,7 @@ func (t *volumeTool) keys(k toolKeys, g *Game) {
 	}
 }
 
-// preview shows the corners, green while convex, red when not.
-func (t *volumeTool) preview(a *App) *render.Overlay {
-	return render.PreviewOverlay(nil, a.cv().growthM, t.Corners, t.convexSoFar())
+// Preview shows the corners, green while convex, red when not.
+func (t *volumeTool) Preview(a *App) *render.Overlay {
+	return render.PreviewOverlay(nil, a.CacheView().GrowthM, t.Corners, t.convexSoFar())
 }

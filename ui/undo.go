@@ -32,12 +32,12 @@ type cacheOps interface {
 // handle follows one obstacle, volume or off-mesh link of the cache
 // through remove and add (undo adds a removed one back under a new id): id
 // is its current id, 0 while it is not in the cache.
-type handle[ID comparable] struct{ id ID }
+type handle[ID comparable] struct{ Id ID }
 
 // The handles of the three kinds of edits.
 type (
-	obstacleHandle = handle[tilecache.ObstacleID]
-	volumeHandle   = handle[tilecache.VolumeID]
+	ObstacleHandle = handle[tilecache.ObstacleID]
+	VolumeHandle   = handle[tilecache.VolumeID]
 	offMeshHandle  = handle[tilecache.OffMeshLinkID]
 )
 
@@ -46,7 +46,7 @@ func handleOf[ID comparable](m map[ID]*handle[ID], id ID) *handle[ID] {
 	if h, ok := m[id]; ok {
 		return h
 	}
-	h := &handle[ID]{id: id}
+	h := &handle[ID]{Id: id}
 	m[id] = h
 	return h
 }
@@ -56,115 +56,115 @@ func handleOf[ID comparable](m map[ID]*handle[ID], id ID) *handle[ID] {
 // finds the handle older commands hold.
 type cacheEditor struct {
 	c    cacheOps
-	obs  map[tilecache.ObstacleID]*obstacleHandle
-	vols map[tilecache.VolumeID]*volumeHandle
+	obs  map[tilecache.ObstacleID]*ObstacleHandle
+	vols map[tilecache.VolumeID]*VolumeHandle
 	// links follow the off-mesh links (offmesh.go).
 	links map[tilecache.OffMeshLinkID]*offMeshHandle
 	// rec, when set, records every change that reached the cache (the
 	// tools, undo and redo alike) for "Save session as scenario"
 	// (recorder.go).
-	rec *sessionRecorder
+	rec *SessionRecorder
 }
 
-// newCacheEditor returns an editor of c (nil: every operation fails).
-func newCacheEditor(c cacheOps) *cacheEditor {
-	return &cacheEditor{c: c, obs: map[tilecache.ObstacleID]*obstacleHandle{}, vols: map[tilecache.VolumeID]*volumeHandle{},
+// NewCacheEditor returns an editor of c (nil: every operation fails).
+func NewCacheEditor(c cacheOps) *cacheEditor {
+	return &cacheEditor{c: c, obs: map[tilecache.ObstacleID]*ObstacleHandle{}, vols: map[tilecache.VolumeID]*VolumeHandle{},
 		links: map[tilecache.OffMeshLinkID]*offMeshHandle{}}
 }
 
-// errNoCache is returned by the editor when there is no cache.
-var errNoCache = errors.New("ui: no tile cache: build the cache first")
+// ErrNoCache is returned by the editor when there is no cache.
+var ErrNoCache = errors.New("ui: no tile cache: build the cache first")
 
-// obstacle returns the handle of obstacle id (made on first need).
-func (e *cacheEditor) obstacle(id tilecache.ObstacleID) *obstacleHandle { return handleOf(e.obs, id) }
+// Obstacle returns the handle of Obstacle id (made on first need).
+func (e *cacheEditor) Obstacle(id tilecache.ObstacleID) *ObstacleHandle { return handleOf(e.obs, id) }
 
-// volume returns the handle of volume id (made on first need).
-func (e *cacheEditor) volume(id tilecache.VolumeID) *volumeHandle { return handleOf(e.vols, id) }
+// Volume returns the handle of Volume id (made on first need).
+func (e *cacheEditor) Volume(id tilecache.VolumeID) *VolumeHandle { return handleOf(e.vols, id) }
 
-// addObstacle adds o and points h at its new id.
-func (e *cacheEditor) addObstacle(h *obstacleHandle, o voxel.Obstacle) error {
+// AddObstacle adds o and points h at its new id.
+func (e *cacheEditor) AddObstacle(h *ObstacleHandle, o voxel.Obstacle) error {
 	if e.c == nil {
-		return errNoCache
+		return ErrNoCache
 	}
 	id, err := e.c.AddObstacle(o)
 	if err != nil {
 		return err
 	}
-	h.id = id
+	h.Id = id
 	e.obs[id] = h
 	if e.rec != nil {
-		e.rec.obstacleAdded(id, o)
+		e.rec.ObstacleAdded(id, o)
 	}
 	return nil
 }
 
 // removeObstacle removes h's obstacle; h then holds id 0.
-func (e *cacheEditor) removeObstacle(h *obstacleHandle) error {
+func (e *cacheEditor) removeObstacle(h *ObstacleHandle) error {
 	if e.c == nil {
-		return errNoCache
+		return ErrNoCache
 	}
-	if h.id == 0 {
+	if h.Id == 0 {
 		return fmt.Errorf("ui: the obstacle is not in the cache")
 	}
-	if err := e.c.RemoveObstacle(h.id); err != nil {
+	if err := e.c.RemoveObstacle(h.Id); err != nil {
 		return err
 	}
 	if e.rec != nil {
-		e.rec.obstacleRemoved(h.id)
+		e.rec.ObstacleRemoved(h.Id)
 	}
-	delete(e.obs, h.id)
-	h.id = 0
+	delete(e.obs, h.Id)
+	h.Id = 0
 	return nil
 }
 
 // addVolume adds v and points h at its new id.
-func (e *cacheEditor) addVolume(h *volumeHandle, v voxel.ConvexVolume) error {
+func (e *cacheEditor) addVolume(h *VolumeHandle, v voxel.ConvexVolume) error {
 	if e.c == nil {
-		return errNoCache
+		return ErrNoCache
 	}
 	id, err := e.c.AddVolume(v)
 	if err != nil {
 		return err
 	}
-	h.id = id
+	h.Id = id
 	e.vols[id] = h
 	if e.rec != nil {
-		e.rec.volumeAdded(id, v)
+		e.rec.VolumeAdded(id, v)
 	}
 	return nil
 }
 
 // removeVolume removes h's volume; h then holds id 0.
-func (e *cacheEditor) removeVolume(h *volumeHandle) error {
+func (e *cacheEditor) removeVolume(h *VolumeHandle) error {
 	if e.c == nil {
-		return errNoCache
+		return ErrNoCache
 	}
-	if h.id == 0 {
+	if h.Id == 0 {
 		return fmt.Errorf("ui: the volume is not in the cache")
 	}
-	if err := e.c.RemoveVolume(h.id); err != nil {
+	if err := e.c.RemoveVolume(h.Id); err != nil {
 		return err
 	}
 	if e.rec != nil {
-		e.rec.volumeRemoved(h.id)
+		e.rec.VolumeRemoved(h.Id)
 	}
-	delete(e.vols, h.id)
-	h.id = 0
+	delete(e.vols, h.Id)
+	h.Id = 0
 	return nil
 }
 
-// replaceObstacle removes h's obstacle and adds to in its place (a new id).
+// ReplaceObstacle removes h's obstacle and adds to in its place (a new id).
 // to is validated first; should the add still fail, from is added back
 // (under another new id) and the error returned.
-func (e *cacheEditor) replaceObstacle(h *obstacleHandle, from, to voxel.Obstacle) error {
+func (e *cacheEditor) ReplaceObstacle(h *ObstacleHandle, from, to voxel.Obstacle) error {
 	if err := to.Validate(); err != nil {
 		return fmt.Errorf("ui: %w", err)
 	}
 	if err := e.removeObstacle(h); err != nil {
 		return err
 	}
-	if err := e.addObstacle(h, to); err != nil {
-		if err2 := e.addObstacle(h, from); err2 != nil {
+	if err := e.AddObstacle(h, to); err != nil {
+		if err2 := e.AddObstacle(h, from); err2 != nil {
 			return errors.Join(err, err2)
 		}
 		return err
@@ -182,120 +182,120 @@ type command interface {
 	String() string
 }
 
-// addObstacleCmd adds an obstacle; undo removes it.
-type addObstacleCmd struct {
-	h *obstacleHandle
-	o voxel.Obstacle
+// AddObstacleCmd adds an obstacle; undo removes it.
+type AddObstacleCmd struct {
+	H *ObstacleHandle
+	O voxel.Obstacle
 }
 
-func (c *addObstacleCmd) do(e *cacheEditor) error   { return e.addObstacle(c.h, c.o) }
-func (c *addObstacleCmd) undo(e *cacheEditor) error { return e.removeObstacle(c.h) }
-func (c *addObstacleCmd) String() string            { return fmt.Sprintf("add %s #%d", c.o.Shape, c.h.id) }
+func (c *AddObstacleCmd) do(e *cacheEditor) error   { return e.AddObstacle(c.H, c.O) }
+func (c *AddObstacleCmd) undo(e *cacheEditor) error { return e.removeObstacle(c.H) }
+func (c *AddObstacleCmd) String() string            { return fmt.Sprintf("add %s #%d", c.O.Shape, c.H.Id) }
 
-// removeObstacleCmd removes an obstacle; undo adds the same shape again
+// RemoveObstacleCmd removes an obstacle; undo adds the same shape again
 // (under a new id).
-type removeObstacleCmd struct {
-	h *obstacleHandle
+type RemoveObstacleCmd struct {
+	H *ObstacleHandle
 	o voxel.Obstacle
 }
 
-func (c *removeObstacleCmd) do(e *cacheEditor) error   { return e.removeObstacle(c.h) }
-func (c *removeObstacleCmd) undo(e *cacheEditor) error { return e.addObstacle(c.h, c.o) }
-func (c *removeObstacleCmd) String() string            { return fmt.Sprintf("remove %s", c.o.Shape) }
+func (c *RemoveObstacleCmd) do(e *cacheEditor) error   { return e.removeObstacle(c.H) }
+func (c *RemoveObstacleCmd) undo(e *cacheEditor) error { return e.AddObstacle(c.H, c.o) }
+func (c *RemoveObstacleCmd) String() string            { return fmt.Sprintf("remove %s", c.o.Shape) }
 
-// replaceObstacleCmd replaces an obstacle by another shape (a move, a
+// ReplaceObstacleCmd replaces an obstacle by another shape (a move, a
 // turn, a resize: remove + add); undo puts the old shape back.
-type replaceObstacleCmd struct {
-	h        *obstacleHandle
+type ReplaceObstacleCmd struct {
+	h        *ObstacleHandle
 	from, to voxel.Obstacle
 	// what is "move", "rotate" or "resize"; consecutive rotations of
 	// one obstacle merge into one command.
 	what string
 }
 
-func (c *replaceObstacleCmd) do(e *cacheEditor) error   { return e.replaceObstacle(c.h, c.from, c.to) }
-func (c *replaceObstacleCmd) undo(e *cacheEditor) error { return e.replaceObstacle(c.h, c.to, c.from) }
-func (c *replaceObstacleCmd) String() string {
-	return fmt.Sprintf("%s %s (now #%d)", c.what, c.from.Shape, c.h.id)
+func (c *ReplaceObstacleCmd) do(e *cacheEditor) error   { return e.ReplaceObstacle(c.h, c.from, c.to) }
+func (c *ReplaceObstacleCmd) undo(e *cacheEditor) error { return e.ReplaceObstacle(c.h, c.to, c.from) }
+func (c *ReplaceObstacleCmd) String() string {
+	return fmt.Sprintf("%s %s (now #%d)", c.what, c.from.Shape, c.h.Id)
 }
 
-// addVolumeCmd adds a volume; undo removes it.
-type addVolumeCmd struct {
-	h *volumeHandle
+// AddVolumeCmd adds a volume; undo removes it.
+type AddVolumeCmd struct {
+	H *VolumeHandle
 	v voxel.ConvexVolume
 }
 
-func (c *addVolumeCmd) do(e *cacheEditor) error   { return e.addVolume(c.h, c.v) }
-func (c *addVolumeCmd) undo(e *cacheEditor) error { return e.removeVolume(c.h) }
-func (c *addVolumeCmd) String() string {
-	return fmt.Sprintf("add volume #%d (area %d)", c.h.id, c.v.Area)
+func (c *AddVolumeCmd) do(e *cacheEditor) error   { return e.addVolume(c.H, c.v) }
+func (c *AddVolumeCmd) undo(e *cacheEditor) error { return e.removeVolume(c.H) }
+func (c *AddVolumeCmd) String() string {
+	return fmt.Sprintf("add volume #%d (area %d)", c.H.Id, c.v.Area)
 }
 
-// removeVolumeCmd removes a volume; undo adds it again (under a new id,
+// RemoveVolumeCmd removes a volume; undo adds it again (under a new id,
 // last in the order of volumes).
-type removeVolumeCmd struct {
-	h *volumeHandle
+type RemoveVolumeCmd struct {
+	h *VolumeHandle
 	v voxel.ConvexVolume
 }
 
-func (c *removeVolumeCmd) do(e *cacheEditor) error   { return e.removeVolume(c.h) }
-func (c *removeVolumeCmd) undo(e *cacheEditor) error { return e.addVolume(c.h, c.v) }
-func (c *removeVolumeCmd) String() string {
+func (c *RemoveVolumeCmd) do(e *cacheEditor) error   { return e.removeVolume(c.h) }
+func (c *RemoveVolumeCmd) undo(e *cacheEditor) error { return e.addVolume(c.h, c.v) }
+func (c *RemoveVolumeCmd) String() string {
 	return fmt.Sprintf("remove volume (area %d)", c.v.Area)
 }
 
 // maxUndo is how many commands the stack keeps (the oldest are dropped).
 const maxUndo = 500
 
-// undoStack is the command history: done holds the applied commands,
+// UndoStack is the command history: done holds the applied commands,
 // oldest first; undone the undone ones, most recently undone last (what
 // redo applies next). A new command clears undone.
-type undoStack struct {
-	done, undone []command
+type UndoStack struct {
+	Done, undone []command
 }
 
-// run applies cmd and pushes it. A rotation of the obstacle the previous
+// Run applies cmd and pushes it. A rotation of the obstacle the previous
 // command rotated merges into it (one Ctrl+Z undoes the whole turn). On
 // error nothing is pushed.
-func (s *undoStack) run(e *cacheEditor, cmd command) error {
+func (s *UndoStack) Run(e *cacheEditor, cmd command) error {
 	if err := cmd.do(e); err != nil {
 		return err
 	}
 	s.undone = nil
-	if r, ok := cmd.(*replaceObstacleCmd); ok && r.what == "rotate" && len(s.done) > 0 {
-		if top, ok := s.done[len(s.done)-1].(*replaceObstacleCmd); ok && top.what == "rotate" && top.h == r.h {
+	if r, ok := cmd.(*ReplaceObstacleCmd); ok && r.what == "rotate" && len(s.Done) > 0 {
+		if top, ok := s.Done[len(s.Done)-1].(*ReplaceObstacleCmd); ok && top.what == "rotate" && top.h == r.h {
 			top.to = r.to
 			return nil
 		}
 	}
-	s.done = append(s.done, cmd)
-	if len(s.done) > maxUndo {
-		s.done = append(s.done[:0], s.done[len(s.done)-maxUndo:]...)
+	s.Done = append(s.Done, cmd)
+	if len(s.Done) > maxUndo {
+		s.Done = append(s.Done[:0], s.Done[len(s.Done)-maxUndo:]...)
 	}
 	return nil
 }
 
-// undo reverts the last applied command and returns its name as it was
-// before the undo (ok false when there is none). On error the stack is
+// Undo reverts the last applied command and returns its name as it was
+// before the Undo (ok false when there is none). On error the stack is
 // unchanged.
-func (s *undoStack) undo(e *cacheEditor) (name string, ok bool, err error) {
-	if len(s.done) == 0 {
+func (s *UndoStack) Undo(e *cacheEditor) (name string, ok bool, err error) {
+	if len(s.Done) == 0 {
 		return "", false, nil
 	}
-	cmd := s.done[len(s.done)-1]
+	cmd := s.Done[len(s.Done)-1]
 	name = cmd.String()
 	if err := cmd.undo(e); err != nil {
 		return name, true, err
 	}
-	s.done = s.done[:len(s.done)-1]
+	s.Done = s.Done[:len(s.Done)-1]
 	s.undone = append(s.undone, cmd)
 	return name, true, nil
 }
 
-// redo applies the last undone command again and returns its name as it
-// is after the redo (ok false when there is none). On error the stack is
+// Redo applies the last undone command again and returns its name as it
+// is after the Redo (ok false when there is none). On error the stack is
 // unchanged.
-func (s *undoStack) redo(e *cacheEditor) (name string, ok bool, err error) {
+func (s *UndoStack) Redo(e *cacheEditor) (name string, ok bool, err error) {
 	if len(s.undone) == 0 {
 		return "", false, nil
 	}
@@ -304,13 +304,13 @@ func (s *undoStack) redo(e *cacheEditor) (name string, ok bool, err error) {
 		return cmd.String(), true, err
 	}
 	s.undone = s.undone[:len(s.undone)-1]
-	s.done = append(s.done, cmd)
+	s.Done = append(s.Done, cmd)
 	return cmd.String(), true, nil
 }
 
-// canUndo and canRedo report whether there is a command to undo or redo.
-func (s *undoStack) canUndo() bool { return len(s.done) > 0 }
-func (s *undoStack) canRedo() bool { return len(s.undone) > 0 }
+// CanUndo and canRedo report whether there is a command to undo or redo.
+func (s *UndoStack) CanUndo() bool { return len(s.Done) > 0 }
+func (s *UndoStack) CanRedo() bool { return len(s.undone) > 0 }
 
-// clear forgets every command.
-func (s *undoStack) clear() { s.done, s.undone = nil, nil }
+// Clear forgets every command.
+func (s *UndoStack) Clear() { s.Done, s.undone = nil, nil }
