@@ -9,6 +9,7 @@ import (
 	"navviz/core/geom"
 	"navviz/core/voxel"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // TestAgentsTool spawns a crowd on terrain's tile cache, runs it through
@@ -22,8 +23,8 @@ func TestAgentsTool(t *testing.T) {
 	a := g.App
 	// A clock that ticks 1/60 s per reading: one step a tick.
 	clock := time.Unix(0, 0)
-	defer func(f func() time.Time) { AgentsNow = f }(AgentsNow)
-	AgentsNow = func() time.Time { clock = clock.Add(time.Second / 60); return clock }
+	defer func(f func() time.Time) { session.AgentsNow = f }(session.AgentsNow)
+	session.AgentsNow = func() time.Time { clock = clock.Add(time.Second / 60); return clock }
 	a.AgentCount, a.AgentSeed = 8, 3
 	if err := a.SpawnAgents(); err != nil {
 		t.Fatal(err)
@@ -127,7 +128,7 @@ func TestAgentsTool(t *testing.T) {
 // TestSpawnAgentsErrors: without a navmesh, or with a bad seed, Spawn
 // agents is an error in the window and the crowd stays as it was.
 func TestSpawnAgentsErrors(t *testing.T) {
-	a := NewApp()
+	a := session.NewApp()
 	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "no navmesh") || a.Agents.Crowd() != nil {
 		t.Errorf("no mesh: %v, Err %q, crowd %v", err, a.Err, a.Agents.Crowd())
 	}
@@ -153,8 +154,8 @@ func TestTickAgentsRealTime(t *testing.T) {
 	g := terrainCacheGame(t)
 	a := g.App
 	clock := time.Unix(0, 0)
-	defer func(f func() time.Time) { AgentsNow = f }(AgentsNow)
-	AgentsNow = func() time.Time { return clock }
+	defer func(f func() time.Time) { session.AgentsNow = f }(session.AgentsNow)
+	session.AgentsNow = func() time.Time { return clock }
 	a.AgentCount = 2
 	if err := a.SpawnAgents(); err != nil {
 		t.Fatal(err)
@@ -170,9 +171,9 @@ func TestTickAgentsRealTime(t *testing.T) {
 		{"no time", 0, true, 1},
 		{"2.5 steps", time.Duration(2.5 * stepS * float64(time.Second)), true, 3},
 		{"half a step carried", time.Duration(0.6 * stepS * float64(time.Second)), true, 4},
-		{"stall", 5 * time.Second, true, 4 + MaxAgentStepsPerTick},
-		{"paused", time.Second, false, 4 + MaxAgentStepsPerTick},
-		{"resumed", time.Second, true, 5 + MaxAgentStepsPerTick},
+		{"stall", 5 * time.Second, true, 4 + session.MaxAgentStepsPerTick},
+		{"paused", time.Second, false, 4 + session.MaxAgentStepsPerTick},
+		{"resumed", time.Second, true, 5 + session.MaxAgentStepsPerTick},
 	} {
 		clock = clock.Add(tc.advance)
 		a.Agents.SetRunning(tc.running)

@@ -16,6 +16,7 @@ import (
 
 	"navviz/core/navmesh"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // The frame benchmark (navviz --bench-frames N --stats-json FILE): once the
@@ -206,7 +207,7 @@ func (g *Game) benchOverlays() {
 		t0 := time.Now()
 		var built *render.Overlay
 		switch {
-		case slices.Contains(BuildOverlayNames, name):
+		case slices.Contains(session.BuildOverlayNames, name):
 			built = a.BuildSpanOverlay(name, keep, show)
 		case render.IsCacheOverlay(name):
 			built = a.BuildCacheOverlay(name)
@@ -251,7 +252,7 @@ func (g *Game) benchFinish() {
 	s.Level = a.LevelName
 	s.SizePx = fmt.Sprintf("%dx%d", g.w, g.h)
 	s.Frames = g.opts.BenchFrames
-	s.Scope = ScopeName(a.Scope)
+	s.Scope = session.ScopeName(a.Scope)
 	s.CPUs = runtime.NumCPU()
 	s.LoadAvg1m = loadAvg1m()
 	s.FrameMs = spreadOf(b.frameMs)
@@ -280,7 +281,7 @@ func (g *Game) benchFinish() {
 	g.quit = true
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err == nil {
-		err = WriteFileAtomic(g.opts.StatsJSON, append(data, '\n'))
+		err = session.WriteFileAtomic(g.opts.StatsJSON, append(data, '\n'))
 	}
 	if err != nil {
 		g.exitErr = fmt.Errorf("ui: write bench stats %s: %w", g.opts.StatsJSON, err)

@@ -13,16 +13,17 @@ import (
 
 	"navviz/assets"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // cityBuildApp returns an App on city with a finished build (stages kept).
-func cityBuildApp(tb testing.TB) *App {
+func cityBuildApp(tb testing.TB) *session.App {
 	tb.Helper()
-	a := NewApp()
+	a := session.NewApp()
 	if err := a.Load("city"); err != nil {
 		tb.Fatal(err)
 	}
-	b, err := BuildLevel(context.Background(), a.Soup, &a.Settings, nil)
+	b, err := session.BuildLevel(context.Background(), a.Soup, &a.Settings, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -46,10 +47,10 @@ func BenchmarkSceneBuildSpans(b *testing.B) {
 // overlays and each span scope: show(overlay) makes it the one visible,
 // then each iteration is a camera move on a. "overlay-tris" is the
 // overlay's triangles, "tris" what the GPU draws.
-func benchSceneBuild(b *testing.B, a *App, overlays []string, show func(overlay string)) {
+func benchSceneBuild(b *testing.B, a *session.App, overlays []string, show func(overlay string)) {
 	for _, ov := range overlays {
-		for _, sc := range []SpanScope{ScopeSelected, ScopeNeighbours, ScopeAll} {
-			b.Run(fmt.Sprintf("%s/%s", ov, SpanScopeNames[sc]), func(b *testing.B) {
+		for _, sc := range []session.SpanScope{session.ScopeSelected, session.ScopeNeighbours, session.ScopeAll} {
+			b.Run(fmt.Sprintf("%s/%s", ov, session.SpanScopeNames[sc]), func(b *testing.B) {
 				show(ov)
 				a.SetScope(sc)
 				a.SyncSpanOverlays()
@@ -223,13 +224,13 @@ func TestBuildShowsOverlays(t *testing.T) {
 
 	// Scopes: more tiles, more triangles.
 	a.SetOverlayVisible(render.OverlayCompact, true)
-	counts := map[SpanScope]int{}
-	for _, sc := range []SpanScope{ScopeSelected, ScopeNeighbours, ScopeAll} {
+	counts := map[session.SpanScope]int{}
+	for _, sc := range []session.SpanScope{session.ScopeSelected, session.ScopeNeighbours, session.ScopeAll} {
 		a.SetScope(sc)
 		drawFrames(t, g, 1)
 		counts[sc] = len(a.Scene.Overlay(render.OverlayCompact).Tris)
 	}
-	if !(counts[ScopeSelected] > 0 && counts[ScopeSelected] < counts[ScopeNeighbours] && counts[ScopeNeighbours] < counts[ScopeAll]) {
+	if !(counts[session.ScopeSelected] > 0 && counts[session.ScopeSelected] < counts[session.ScopeNeighbours] && counts[session.ScopeNeighbours] < counts[session.ScopeAll]) {
 		t.Errorf("compact vertices per scope: %v", counts)
 	}
 	if g.view.drawnTris == 0 {
@@ -376,21 +377,5 @@ func TestVolumeLines(t *testing.T) {
 	saveForInspection(t, "build-volume", img)
 	if n := countColours(img, viewRect(), assets.AreaColour(1)); n < 100 {
 		t.Errorf("%d pixels of area 1's colour", n)
-	}
-}
-
-func TestProgressBar(t *testing.T) {
-	for _, tc := range []struct {
-		done, total, w int
-		want           string
-	}{
-		{45, 121, 10, "[###.......] 45/121"},
-		{0, 0, 4, "[....] starting"},
-		{121, 121, 4, "[####] 121/121"},
-		{200, 100, 2, "[##] 200/100"},
-	} {
-		if got := ProgressBar(tc.done, tc.total, tc.w); got != tc.want {
-			t.Errorf("progressBar(%d, %d, %d) = %q, want %q", tc.done, tc.total, tc.w, got, tc.want)
-		}
 	}
 }

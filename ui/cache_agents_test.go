@@ -10,11 +10,10 @@ import (
 
 	"navviz/tilecache"
 	"navviz/ui/session"
-	"navviz/world"
 )
 
 // largeAgent is the "large" preset.
-var largeAgent = AgentPresets[1].Agent
+var largeAgent = session.AgentPresets[1].Agent
 
 // twoAgentGame returns a game on terrain whose cache (obstacle preset,
 // built through the Cache panel's actions) has the agents "default" and
@@ -37,7 +36,7 @@ func twoAgentGame(t *testing.T) *Game {
 }
 
 // agentMeshes returns the tile bytes of every agent's mesh of a's World.
-func agentMeshes(t *testing.T, a *App) map[string][]byte {
+func agentMeshes(t *testing.T, a *session.App) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	for _, ag := range a.World.Agents() {
@@ -107,7 +106,7 @@ func TestTwoAgentsObstacle(t *testing.T) {
 	}
 
 	v0 := a.CacheView()
-	if v0.Agent != 0 || a.ShownAgentName() != DefaultAgentName {
+	if v0.Agent != 0 || a.ShownAgentName() != session.DefaultAgentName {
 		t.Fatalf("shown agent %d %q, want default", v0.Agent, a.ShownAgentName())
 	}
 	if err := a.ShowAgent("large"); err != nil {
@@ -205,7 +204,7 @@ func TestAgentListRebuild(t *testing.T) {
 	if a.ShownAgentName() != "large" || len(a.CacheView().Obstacles) != 1 || a.Err != "" {
 		t.Fatalf("shown %q, %d obstacles, Err %q", a.ShownAgentName(), len(a.CacheView().Obstacles), a.Err)
 	}
-	if err := a.AddAgentSize(AgentPresets[0].Agent); err != nil {
+	if err := a.AddAgentSize(session.AgentPresets[0].Agent); err != nil {
 		t.Fatal(err)
 	}
 	g.rebuildForAgents()
@@ -213,15 +212,15 @@ func TestAgentListRebuild(t *testing.T) {
 	v := a.CacheView()
 	if len(v.Agents) != 3 || v.Agents[2].Name != "small" || a.ShownAgentName() != "large" || len(v.Obstacles) != 1 || v.Pending == 0 {
 		t.Errorf("after adding small: agents %q, shown %q, %d obstacles, %d tiles pending, Err %q",
-			AgentNames(v.Agents), a.ShownAgentName(), len(v.Obstacles), v.Pending, a.Err)
+			session.AgentNames(v.Agents), a.ShownAgentName(), len(v.Obstacles), v.Pending, a.Err)
 	}
 	if err := a.RemoveAgentSize("large"); err != nil {
 		t.Fatal(err)
 	}
 	g.rebuildForAgents()
 	waitRebuild(t, g)
-	if v := a.CacheView(); AgentNames(v.Agents) != "default, small" || a.ShownAgentName() != DefaultAgentName || len(v.Obstacles) != 1 {
-		t.Errorf("after removing large: agents %q, shown %q, %d obstacles", AgentNames(v.Agents), a.ShownAgentName(), len(v.Obstacles))
+	if v := a.CacheView(); session.AgentNames(v.Agents) != "default, small" || a.ShownAgentName() != session.DefaultAgentName || len(v.Obstacles) != 1 {
+		t.Errorf("after removing large: agents %q, shown %q, %d obstacles", session.AgentNames(v.Agents), a.ShownAgentName(), len(v.Obstacles))
 	}
 }
 
@@ -237,90 +236,4 @@ func waitRebuild(t *testing.T, g *Game) {
 		}
 	}
 	waitWorker(t, g)
-}
-
-// TestAgentSizeErrors: every bad agent size is an error naming it, shown
-// in the window, and the list stays as it was.
-func TestAgentSizeErrors(t *testing.T) {
-	a := NewApp()
-	if err := a.AddAgentSize(largeAgent); err != nil {
-		t.Fatal(err)
-	}
-	bad := func(f func(*world.Agent)) world.Agent {
-		ag := AgentPresets[0].Agent
-		f(&ag)
-		return ag
-	}
-	for _, tc := range []struct {
-		name string
-		ag   world.Agent
-		want string
-	}{
-		{"empty name", bad(func(ag *world.Agent) { ag.Name = "  " }), "name is empty"},
-		{"default", bad(func(ag *world.Agent) { ag.Name = DefaultAgentName }), "taken"},
-		{"duplicate", largeAgent, "taken"},
-		{"negative radius", bad(func(ag *world.Agent) { ag.RadiusM = -1 }), `"small"`},
-		{"zero height", bad(func(ag *world.Agent) { ag.HeightM = 0 }), `"small"`},
-		{"slope 95", bad(func(ag *world.Agent) { ag.MaxSlopeDeg = 95 }), `"small"`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			err := a.AddAgentSize(tc.ag)
-			if err == nil || !strings.Contains(a.Err, tc.want) {
-				t.Errorf("AddAgentSize(%+v) = %v, Err %q, want %q", tc.ag, err, a.Err, tc.want)
-			}
-			if AgentNames(a.CacheAgents()) != "default, large" {
-				t.Errorf("the list changed: %s", AgentNames(a.CacheAgents()))
-			}
-		})
-	}
-	for _, name := range []string{DefaultAgentName, "troll"} {
-		if err := a.RemoveAgentSize(name); err == nil || !strings.Contains(a.Err, name) {
-			t.Errorf("RemoveAgentSize(%q) = %v, Err %q", name, err, a.Err)
-		}
-	}
-	if err := a.ShowAgent("large"); err == nil || !strings.Contains(a.Err, "no tile cache") {
-		t.Errorf("ShowAgent without a cache: %v, Err %q", err, a.Err)
-	}
-	for i := len(a.CacheAgents()); i < world.MaxAgents; i++ {
-		if err := a.AddAgentSize(bad(func(ag *world.Agent) { ag.Name = strings.Repeat("x", i) })); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := a.AddAgentSize(bad(func(ag *world.Agent) { ag.Name = "one more" })); err == nil || !strings.Contains(a.Err, "16") {
-		t.Errorf("a 17th agent: %v, Err %q", err, a.Err)
-	}
-}
-
-// TestAgentsProgress: the progress of builds made one after the other
-// counts on over all of them.
-func TestAgentsProgress(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		n     int
-		calls [][2]int
-		want  [][2]int
-	}{
-		{"one agent", 1, [][2]int{{1, 2}, {2, 2}}, [][2]int{{1, 2}, {2, 2}}},
-		{"two agents", 2, [][2]int{{1, 2}, {2, 2}, {1, 2}, {2, 2}}, [][2]int{{1, 4}, {2, 4}, {3, 4}, {4, 4}}},
-		{"one tile each", 3, [][2]int{{1, 1}, {1, 1}, {1, 1}}, [][2]int{{1, 3}, {2, 3}, {3, 3}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var got [][2]int
-			p := AgentsProgress(tc.n, func(done, total int) { got = append(got, [2]int{done, total}) })
-			for _, c := range tc.calls {
-				p(c[0], c[1])
-			}
-			if len(got) != len(tc.want) {
-				t.Fatalf("got %v, want %v", got, tc.want)
-			}
-			for i := range got {
-				if got[i] != tc.want[i] {
-					t.Errorf("call %d: got %v, want %v", i, got[i], tc.want[i])
-				}
-			}
-		})
-	}
-	if AgentsProgress(2, nil) != nil {
-		t.Error("a nil progress gave a function")
-	}
 }

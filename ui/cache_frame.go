@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"navviz/core/pipeline"
+	"navviz/ui/session"
 )
 
 // The tile cache's part of a Game Update: the background cache builds,
@@ -15,7 +16,7 @@ import (
 // cacheDialogAnswer is the answer of a Cache panel file dialog (snapshot
 // save or restore, session save): the path and what to do with it.
 type cacheDialogAnswer struct {
-	apply func(a *App, path string)
+	apply func(a *session.App, path string)
 	path  string
 	err   error
 }
@@ -104,7 +105,7 @@ func (g *Game) pollCache() {
 	first, _ := res.World.Cache(agents[0].Name)
 	msg := fmt.Sprintf("cache built in %s: %d tiles cached", fmtDur(res.Wall), len(first.CachedTiles()))
 	if len(agents) > 1 {
-		msg = fmt.Sprintf("caches of %d agent sizes (%s) built in %s: %d tiles cached for %q", len(agents), AgentNames(agents), fmtDur(res.Wall), len(first.CachedTiles()), agents[0].Name)
+		msg = fmt.Sprintf("caches of %d agent sizes (%s) built in %s: %d tiles cached for %q", len(agents), session.AgentNames(agents), fmtDur(res.Wall), len(first.CachedTiles()), agents[0].Name)
 	}
 	a.InstallWorld(res.World, res.Level, res.Wall, res.Carry)
 	if g.opts.AutoCache && g.cache.autoSoup == a.Soup && !res.Carry {
@@ -129,20 +130,20 @@ func (g *Game) applyObstaclePreset() {
 func (g *Game) startSnapshotDialog(save bool) {
 	if save {
 		g.startCacheDialog(func() (string, error) {
-			return saveFileDialog("Save tile cache snapshot", "snapshot"+SnapshotExt, "navviz cache snapshots (*.nvtc)", "nvtc")
-		}, func(a *App, p string) { a.Report(ErrOf(a.SaveSnapshot(p))) })
+			return saveFileDialog("Save tile cache snapshot", "snapshot"+session.SnapshotExt, "navviz cache snapshots (*.nvtc)", "nvtc")
+		}, func(a *session.App, p string) { a.Report(session.ErrOf(a.SaveSnapshot(p))) })
 		return
 	}
 	g.startCacheDialog(func() (string, error) {
 		return openAnyFileDialog("Restore tile cache snapshot", "navviz cache snapshots (*.nvtc)", "nvtc")
-	}, func(a *App, p string) { a.Report(a.RestoreSnapshot(p)) })
+	}, func(a *session.App, p string) { a.Report(a.RestoreSnapshot(p)) })
 }
 
 // startCacheDialog runs the file dialog show off the game loop; its
 // answer arrives in a later Update (pollCacheDialog), which applies the
 // path. It shares the Level panel's "a dialog is open" flag, so only one
 // dialog is open at a time.
-func (g *Game) startCacheDialog(show func() (string, error), apply func(a *App, path string)) {
+func (g *Game) startCacheDialog(show func() (string, error), apply func(a *session.App, path string)) {
 	g.ensureCacheUI()
 	if g.dialogBusy || g.cache.dialog {
 		return

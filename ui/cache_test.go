@@ -19,6 +19,7 @@ import (
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // TestToolPointer checks the tool gesture state machine: presses in the
@@ -101,17 +102,17 @@ func TestObstacleToolShapes(t *testing.T) {
 		if got := back.newObstacle(p); math.Abs(float64(got.RadiusM-o.RadiusM)) > 1e-5 || got.Shape != o.Shape {
 			t.Errorf("%s: loadFrom round trip %+v, want %+v", shape, got, o)
 		}
-		m := Translated(o, geom.V3(1, 2, 3))
+		m := session.Translated(o, geom.V3(1, 2, 3))
 		if !m.ContainsXZ(4, 1, 0) {
 			t.Errorf("%s: translated footprint does not hold the moved centre", shape)
 		}
 	}
 	o := voxel.OrientedBox(geom.V3(0, 0, 0), geom.V3(1, 1, 1), float32(170*math.Pi/180))
-	r := Rotated(o, 15)
+	r := session.Rotated(o, 15)
 	if d := float64(r.YawRad) * 180 / math.Pi; math.Abs(d+175) > 1e-3 {
 		t.Errorf("170° + 15° = %v°, want -175°", d)
 	}
-	if c := voxel.Cylinder(geom.V3(0, 0, 0), 1, 1); Rotated(c, 15) != c {
+	if c := voxel.Cylinder(geom.V3(0, 0, 0), 1, 1); session.Rotated(c, 15) != c {
 		t.Error("rotating a cylinder changed it")
 	}
 }
@@ -412,7 +413,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	// Snapshot: save, then a bad file is refused with the cache untouched.
 	dir := t.TempDir()
 	path, err := a.SaveSnapshot(filepath.Join(dir, "state"))
-	if err != nil || filepath.Ext(path) != SnapshotExt {
+	if err != nil || filepath.Ext(path) != session.SnapshotExt {
 		t.Fatalf("save: %q, %v", path, err)
 	}
 	snap1, _ := c.Snapshot()

@@ -12,6 +12,7 @@ import (
 
 	"navviz/core/geom"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // waitWorker runs frames until g's cache worker has nothing left to do
@@ -33,7 +34,7 @@ func waitWorker(t *testing.T, g *Game) {
 
 // obstacleAt returns the Obstacle tool's obstacle of shape shapeIdx,
 // sizeM across, standing on the level's centre moved by (dx, dz) metres.
-func obstacleAt(a *App, shapeIdx int, sizeM, dx, dz float32) (o obstacleTool, p geom.Vec3) {
+func obstacleAt(a *session.App, shapeIdx int, sizeM, dx, dz float32) (o obstacleTool, p geom.Vec3) {
 	o = defaultObstacleTool()
 	o.ShapeIdx = shapeIdx
 	o.SizeXM, o.SizeZM, o.RadiusM = float64(sizeM), float64(sizeM), float64(sizeM)/2
@@ -52,7 +53,7 @@ func TestCacheWorkerMatchesSync(t *testing.T) {
 	sync := terrainCacheGame(t)
 	async := terrainCacheGame(t)
 	async.App.EnableCacheWorker()
-	run := func(name string, a *App) {
+	run := func(name string, a *session.App) {
 		add := func(shape int, size, dx, dz float32) {
 			tool, p := obstacleAt(a, shape, size, dx, dz)
 			if err := a.AddObstacle(tool.newObstacle(p)); err != nil {
@@ -86,7 +87,7 @@ func TestCacheWorkerMatchesSync(t *testing.T) {
 	waitWorker(t, async)
 	drawFrames(t, sync, 1)
 	s, w := sync.App, async.App
-	for _, a := range []*App{s, w} {
+	for _, a := range []*session.App{s, w} {
 		if a.Err != "" {
 			t.Fatalf("error shown: %s", a.Err)
 		}
@@ -196,7 +197,7 @@ func TestInputWhileCacheWorks(t *testing.T) {
 			t.Fatal(err)
 		}
 		if i == 0 {
-			a.Report(a.CacheDo(CacheJob{Run: func(*CacheCore) func(*App) error { <-gate; return nil }}))
+			a.Report(a.CacheDo(session.CacheJob{Run: func(*session.CacheCore) func(*session.App) error { <-gate; return nil }}))
 		}
 	}
 	busy := func() bool { b, _ := a.CacheBusy(); return b }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"navviz/core/geom"
+	"navviz/ui/session"
 )
 
 // The --demo-obstacles scenario: the obstacle preset, a cache build, then
@@ -59,7 +60,7 @@ func (g *Game) runDemo() {
 func (g *Game) demoScene(n int) error {
 	a := g.App
 	if !a.CacheView().Has || a.Soup == nil {
-		return a.Report(ErrNoCache)
+		return a.Report(session.ErrNoCache)
 	}
 	pts := a.DemoPoints(n + 2)
 	if len(pts) < n+1 {

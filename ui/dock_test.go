@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"navviz/core/geom"
+	"navviz/ui/session"
 )
 
 // TestDockLayout: on every screen size and dock state the view is a
@@ -105,7 +106,7 @@ func TestDockInput(t *testing.T) {
 
 	// A click on the left column (on no widget) and on a grip: nothing.
 	for _, p := range []image.Point{{g.lay.cols[dockLeft].Min.X + 5, g.lay.cols[dockLeft].Max.Y - 5}, g.lay.grips[dockRight].Min.Add(image.Pt(2, 400))} {
-		a.Selected = TileRef{}
+		a.Selected = session.TileRef{}
 		clickAt(p.X, p.Y)
 		if a.Selected.OK {
 			t.Errorf("a click at %v (outside the view %v) selected tile %+v", p, g.lay.view, a.Selected)
@@ -115,7 +116,7 @@ func TestDockInput(t *testing.T) {
 	// centre pixel.
 	c := g.lay.view.Min.Add(image.Pt(g.w/2, g.h/2))
 	want, err := a.PickTile(float64(g.w/2), float64(g.h/2), g.w, g.h)
-	a.Selected = TileRef{}
+	a.Selected = session.TileRef{}
 	clickAt(c.X, c.Y)
 	if err != nil || !a.Selected.OK || a.Selected != want {
 		t.Errorf("click in the view selected %+v, want %+v (%v); status %q", a.Selected, want, err, a.Status)
@@ -195,7 +196,7 @@ func TestFrameIntoView(t *testing.T) {
 			t.Fatal(err)
 		}
 		inView("F", a.LevelBounds())
-		a.Selected = TileRef{X: 3, Z: 4, OK: true}
+		a.Selected = session.TileRef{X: 3, Z: 4, OK: true}
 		a.FrameSelection()
 		inView("frame tile", a.SelectionBoxes()[0])
 	}
@@ -223,7 +224,7 @@ func TestZoomTowardsCursor(t *testing.T) {
 		a.SetTopDown(tc.top)
 		a.FrameLevel()
 		o, d := a.Camera.Ray(float64(tc.px.X), float64(tc.px.Y), g.w, g.h)
-		p, ok := PickPoint(a.Soup, o, d)
+		p, ok := session.PickPoint(a.Soup, o, d)
 		if !ok {
 			t.Fatalf("%s: no level under %v", tc.name, tc.px)
 		}

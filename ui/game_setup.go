@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // The Game type, NewGame and Run (the window's setup).
@@ -29,7 +30,7 @@ var backgroundColor = color.RGBA{R: 0x26, G: 0x2a, B: 0x30, A: 0xff}
 // the camera controller and the GPU drawing of the scene.
 type Game struct {
 	// App is the session state; tests inspect it.
-	App *App
+	App *session.App
 
 	opts Options
 	ui   debugui.DebugUI
@@ -78,10 +79,10 @@ type Game struct {
 	levelUI    levelUI           // the Level panel's view state (panel_level.go)
 	viewUI     viewUI            // the View panel's (panel_view.go)
 
-	runner         *BuildRunner // background builds (build_state.go)
-	form           buildForm    // Build panel editing state (panel_build.go)
-	buildRequested bool         // a build was started and has not ended
-	framedBuild    bool         // opts.Build: the first build was framed
+	runner         *session.BuildRunner // background builds (build_state.go)
+	form           buildForm            // Build panel editing state (panel_build.go)
+	buildRequested bool                 // a build was started and has not ended
+	framedBuild    bool                 // opts.Build: the first build was framed
 
 	cache cacheUI // the tile cache's builds, dialogs and demo (panel_cache.go)
 	tools toolBox // the Cache panel's tools and the active one (tool.go)
@@ -109,13 +110,13 @@ func NewGame(opts Options) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{
-		App:        NewApp(),
+		App:        session.NewApp(),
 		opts:       opts,
 		screenW:    opts.Width,
 		screenH:    opts.Height,
 		dock:       newDockState(),
 		dialogDone: make(chan dialogResult, 1),
-		runner:     NewBuildRunner(),
+		runner:     session.NewBuildRunner(),
 		view:       &sceneView{},
 		tools:      newToolBox(),
 		// Scripted runs and scenarios take each frame of the state of its
@@ -134,7 +135,7 @@ func NewGame(opts Options) (*Game, error) {
 		return g, err
 	}
 	err = g.App.Load(opts.Level)
-	scope, serr := ParseScope(opts.Scope)
+	scope, serr := session.ParseScope(opts.Scope)
 	if serr != nil {
 		return nil, serr
 	}

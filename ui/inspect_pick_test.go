@@ -6,35 +6,9 @@ import (
 	"testing"
 
 	"navviz/core/geom"
-	"navviz/core/navmesh"
-	"navviz/inspect"
 	"navviz/render"
+	"navviz/ui/session"
 )
-
-// TestInspectForPick: a picked polygon selects the report of its tile
-// layer, if any.
-func TestInspectForPick(t *testing.T) {
-	reps := []inspect.LayerReport{{TX: 1, TZ: 2, Layer: 0}, {TX: 1, TZ: 2, Layer: 1}, {TX: 3, TZ: 2, Layer: 0}}
-	for _, tc := range []struct {
-		name string
-		ref  uint64
-		info render.PolyInfo
-		want int
-	}{
-		{"layer 1 of (1, 2)", 5, render.PolyInfo{TileX: 1, TileZ: 2, Layer: 1}, 1},
-		{"layer 0 of (3, 2)", 5, render.PolyInfo{TileX: 3, TileZ: 2, Layer: 0}, 2},
-		{"no report of the layer", 5, render.PolyInfo{TileX: 3, TileZ: 2, Layer: 1}, -1},
-		{"other tile", 5, render.PolyInfo{TileX: 0, TileZ: 0}, -1},
-		{"no pick", 0, render.PolyInfo{TileX: 1, TileZ: 2, Layer: 1}, -1},
-	} {
-		if got := InspectForPick(reps, navmesh.PolyRef(tc.ref), &tc.info); got != tc.want {
-			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
-		}
-	}
-	if got := InspectForPick(nil, 5, &render.PolyInfo{}); got != -1 {
-		t.Errorf("no reports: %d", got)
-	}
-}
 
 // TestPickLiveCache: with a tile cache a click picks the cache's polygon
 // (also when there is no plain build, and when there is one), the
@@ -47,13 +21,13 @@ func TestPickLiveCache(t *testing.T) {
 		t.Fatal("terrainCacheGame has a plain build")
 	}
 	grid := a.Cache.Grid()
-	sel := TileRef{grid.TilesX / 2, grid.TilesZ / 2, true}
+	sel := session.TileRef{X: grid.TilesX / 2, Z: grid.TilesZ / 2, OK: true}
 	m := a.Cache.Mesh()
 	want, c := bestPickTargetIn(t, m, sel)
 	a.Camera.TopDown, a.Camera.Ortho = true, true
 	a.Selected = sel
 	a.FrameSelection()
-	a.Selected = TileRef{}
+	a.Selected = session.TileRef{}
 	clickOn := func(p geom.Vec3) {
 		t.Helper()
 		x, y, _, ok := a.Camera.Project(p, g.w, g.h)
@@ -75,7 +49,7 @@ func TestPickLiveCache(t *testing.T) {
 			a.ClearPick()
 		}
 		clickOn(c)
-		if a.Picked != want || a.PickedFrom != MeshCache {
+		if a.Picked != want || a.PickedFrom != session.MeshCache {
 			t.Fatalf("build %v: picked %#x from the %v, want %#x of the live cache; status %q", withBuild, uint64(a.Picked), a.PickedFrom, uint64(want), a.Status)
 		}
 		info, err := render.DescribePoly(m, want)
@@ -100,14 +74,14 @@ func TestPickLiveCache(t *testing.T) {
 	// Without the cache the plain build's polygon there is picked.
 	a.DropCache()
 	clickOn(c)
-	if a.PickedFrom != MeshBuild || !a.Build.Mesh.IsValidRef(a.Picked) {
+	if a.PickedFrom != session.MeshBuild || !a.Build.Mesh.IsValidRef(a.Picked) {
 		t.Fatalf("no cache: picked %#x from the %v; status %q", uint64(a.Picked), a.PickedFrom, a.Status)
 	}
 	if lines := a.InspectorLines(); !strings.Contains(lines[0], "plain build") {
 		t.Errorf("no cache: Inspector says %q", lines[0])
 	}
 	// A pick whose navmesh is gone says so.
-	a.PickedFrom = MeshCache
+	a.PickedFrom = session.MeshCache
 	if lines := strings.Join(a.InspectorLines(), "\n"); !strings.Contains(lines, "Gone") {
 		t.Errorf("a pick of a dropped cache: Inspector says %q", lines)
 	}

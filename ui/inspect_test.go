@@ -9,6 +9,7 @@ import (
 
 	"navviz/render"
 	"navviz/tilecache"
+	"navviz/ui/session"
 )
 
 // runInspectSection runs the Inspect section in a window of its own for
@@ -66,7 +67,7 @@ func TestInspectOnTerrain(t *testing.T) {
 	if removed == 0 {
 		t.Fatal("no removed spans reported")
 	}
-	if !strings.Contains(inspectSummary(reps), Plural(len(reps), "layer")) {
+	if !strings.Contains(inspectSummary(reps), session.Plural(len(reps), "layer")) {
 		t.Errorf("summary %q", inspectSummary(reps))
 	}
 	count := func(name string) int {

@@ -9,10 +9,11 @@ import (
 	"navviz/core/geom"
 	"navviz/core/navmesh"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // hideBuildOverlays hides every span and mesh overlay.
-func hideBuildOverlays(a *App) {
+func hideBuildOverlays(a *session.App) {
 	for _, n := range append(append([]string(nil), render.SpanOverlayNames...), render.MeshOverlayNames...) {
 		a.SetOverlayVisible(n, false)
 	}
@@ -91,13 +92,13 @@ func TestMeshOverlaysDraw(t *testing.T) {
 // bestPickTarget returns a polygon of the selected tile's navmesh tile
 // that a top-down ray through its first detail triangle's centroid hits
 // first (the highest large polygon), and that centroid.
-func bestPickTarget(t *testing.T, a *App) (navmesh.PolyRef, geom.Vec3) {
+func bestPickTarget(t *testing.T, a *session.App) (navmesh.PolyRef, geom.Vec3) {
 	t.Helper()
 	return bestPickTargetIn(t, a.Build.Mesh, a.Selected)
 }
 
 // bestPickTargetIn is bestPickTarget in the navmesh m at tile sel.
-func bestPickTargetIn(t *testing.T, m *navmesh.Mesh, sel TileRef) (navmesh.PolyRef, geom.Vec3) {
+func bestPickTargetIn(t *testing.T, m *navmesh.Mesh, sel session.TileRef) (navmesh.PolyRef, geom.Vec3) {
 	t.Helper()
 	refs := m.TilesAt(int32(sel.X), int32(sel.Z))
 	if len(refs) == 0 {

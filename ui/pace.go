@@ -1,6 +1,10 @@
 package ui
 
-import "time"
+import (
+	"time"
+
+	"navviz/ui/session"
+)
 
 // Pacing the loop.
 //
@@ -22,7 +26,7 @@ func (g *Game) pace() {
 	if !g.paced {
 		return
 	}
-	const tick = time.Second / TickRate
+	const tick = time.Second / session.TickRate
 	if d := time.Until(g.lastTick.Add(tick)); d > 0 {
 		time.Sleep(d)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
+	"navviz/ui/session"
 )
 
 // floatSetting is one float32 field of NavSettings in the form.
@@ -308,7 +309,7 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 	}
 	ctx.SetGridLayout(nil, nil)
 	if running {
-		ctx.Text(ProgressBar(done, total, 20))
+		ctx.Text(session.ProgressBar(done, total, 20))
 	}
 	if a.BuildErr != "" {
 		ctx.Text("Build failed: " + a.BuildErr)
@@ -317,7 +318,7 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{-2, -3}, nil)
 	ctx.Text("Stage overlays:")
 	g.form.scopeIdx = int(a.Scope)
-	ctx.Dropdown(&g.form.scopeIdx, SpanScopeNames).On(func() { a.SetScope(SpanScope(g.form.scopeIdx)) })
+	ctx.Dropdown(&g.form.scopeIdx, session.SpanScopeNames).On(func() { a.SetScope(session.SpanScope(g.form.scopeIdx)) })
 	ctx.SetGridLayout(nil, nil)
 	sel := "Selected tile: none"
 	if a.Selected.OK {
@@ -336,7 +337,7 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 	if b := a.Build; b != nil {
 		ctx.Text(fmt.Sprintf("Built %d tiles (%d with walkable spans) on %d workers in %s: %d open spans, %d walkable.",
 			b.BuiltTiles, len(b.Tiles), b.Workers, fmtDur(b.Wall), b.SpanCount, b.WalkableSpans))
-		if c := CountNavMesh(a.NavMesh()); c.Tiles > 0 {
+		if c := session.CountNavMesh(a.NavMesh()); c.Tiles > 0 {
 			ctx.Text(fmt.Sprintf("Navmesh: %d tiles, %d polygons, %d vertices, %d detail triangles; up to %d layer(s) at a tile position.",
 				c.Tiles, c.Polys, c.Verts, c.DetailTris, c.MaxLayers))
 		}
@@ -390,7 +391,7 @@ func (g *Game) startBuild() {
 	if g.settingsProblem() != "" || a.Soup == nil {
 		return
 	}
-	if err := a.Oversize(a.Soup, a.LevelName, UIBuildOptions); err != nil {
+	if err := a.Oversize(a.Soup, a.LevelName, session.UIBuildOptions); err != nil {
 		a.BuildErr = err.Error()
 		a.Report(fmt.Errorf("build: %w", err))
 		return

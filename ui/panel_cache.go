@@ -9,6 +9,7 @@ import (
 	"navviz/core/level"
 	"navviz/render"
 	"navviz/tilecache"
+	"navviz/ui/session"
 )
 
 // The Cache panel: building the cache, the Tools section (the tools' own
@@ -17,7 +18,7 @@ import (
 // cacheUI is the Game's part of the tile cache: the background builds, the
 // snapshot dialogs and the demo.
 type cacheUI struct {
-	runner    *CacheRunner
+	runner    *session.CacheRunner
 	buildSoup *level.Soup // the level the running build is of
 	answers   chan cacheDialogAnswer
 	dialog    bool   // a Cache panel file dialog is open
@@ -52,7 +53,7 @@ func (g *Game) setCachePanel(open bool) {
 // ensureCacheUI makes the runner and the channel on first use.
 func (g *Game) ensureCacheUI() {
 	if g.cache.runner == nil {
-		g.cache.runner = NewCacheRunner()
+		g.cache.runner = session.NewCacheRunner()
 		g.cache.answers = make(chan cacheDialogAnswer, 1)
 	}
 }
@@ -66,15 +67,15 @@ func (g *Game) cachePanel(ctx *debugui.Context) {
 	running, done, total := g.cache.runner.Progress()
 	switch {
 	case running:
-		ctx.Text("Building the cache " + ProgressBar(done, total, 20))
+		ctx.Text("Building the cache " + session.ProgressBar(done, total, 20))
 	case !c.Has:
 		ctx.Text("No tile cache. Build cache uses the Build panel's settings.")
 	default:
 		s := c.Settings
 		ctx.Text(fmt.Sprintf("Cache of %s: %d of %d tiles cached, built in %s; partition %s, detail sample %g cells, obstacle growth %.2f m.",
-			DisplayName(a.CacheLevel), c.CachedTiles, c.Grid.TileCount(), fmtDur(a.CacheBuildTime), s.Partition, s.DetailSampleDistCells, c.GrowthM))
+			session.DisplayName(a.CacheLevel), c.CachedTiles, c.Grid.TileCount(), fmtDur(a.CacheBuildTime), s.Partition, s.DetailSampleDistCells, c.GrowthM))
 		if len(c.Agents) > 1 {
-			ctx.Text(fmt.Sprintf("%d agent sizes (%s); showing the mesh of %q (Agent sizes below).", len(c.Agents), AgentNames(c.Agents), c.Agents[c.Agent].Name))
+			ctx.Text(fmt.Sprintf("%d agent sizes (%s); showing the mesh of %q (Agent sizes below).", len(c.Agents), session.AgentNames(c.Agents), c.Agents[c.Agent].Name))
 		}
 		if len(c.Agents) > 0 && settingsDiffer(s, c.Agents[c.Agent].Settings(a.Settings)) {
 			ctx.Text("The Build panel's settings differ from the cache's: Build cache again to use them.")
@@ -84,7 +85,7 @@ func (g *Game) cachePanel(ctx *debugui.Context) {
 		ctx.Text("Cache build failed: " + a.CacheErr)
 	}
 	if busy, queued := a.CacheBusy(); busy {
-		ctx.Text(fmt.Sprintf("Updating… (%s waiting)", Plural(queued, "command")))
+		ctx.Text(fmt.Sprintf("Updating… (%s waiting)", session.Plural(queued, "command")))
 	}
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Obstacle preset").On(g.applyObstaclePreset)
@@ -125,7 +126,7 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 			label = "*" + label
 		}
 		ctx.Button(label).On(func() { a.SelectObstacle(o.ID) })
-		ctx.Text(DescribeObstacle(&o.Obstacle))
+		ctx.Text(session.DescribeObstacle(&o.Obstacle))
 		ctx.Button("x").On(func() { a.Report(a.RemoveObstacle(o.ID)) })
 	})
 	ctx.SetGridLayout(nil, nil)
@@ -135,7 +136,7 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 	ctx.Loop(len(vols), func(i int) {
 		v := vols[i]
 		ctx.Text(fmt.Sprintf("V#%d", v.ID))
-		ctx.Text(DescribeVolume(&v.Volume))
+		ctx.Text(session.DescribeVolume(&v.Volume))
 		ctx.Button("x").On(func() { a.Report(a.RemoveVolume(v.ID)) })
 	})
 	ctx.SetGridLayout(nil, nil)
@@ -158,7 +159,7 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 	ctx.SetGridLayout(nil, nil)
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Step 1 tile").On(func() {
-		a.Report(ErrOf(a.StepCacheJob(1, false, "step", func(a *App, tiles int) { a.ReportOK("updated " + Plural(tiles, "tile")) })))
+		a.Report(session.ErrOf(a.StepCacheJob(1, false, "step", func(a *session.App, tiles int) { a.ReportOK("updated " + session.Plural(tiles, "tile")) })))
 	})
 	ctx.Button("Update all").On(func() { a.Report(a.UpdateAllCache()) })
 	ctx.SetGridLayout(nil, nil)
@@ -166,9 +167,9 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 		return
 	}
 	q := c.Queue
-	ctx.Text("Queue: " + Plural(len(q), "tile") + queueText(q, 60))
+	ctx.Text("Queue: " + session.Plural(len(q), "tile") + queueText(q, 60))
 	if len(c.Agents) > 1 {
-		ctx.Text(fmt.Sprintf("(the queue of agent %q; %s queued in all %d agents' caches)", c.Agents[c.Agent].Name, Plural(c.Pending, "tile"), len(c.Agents)))
+		ctx.Text(fmt.Sprintf("(the queue of agent %q; %s queued in all %d agents' caches)", c.Agents[c.Agent].Name, session.Plural(c.Pending, "tile"), len(c.Agents)))
 	}
 	if len(c.Latest) > 0 {
 		ctx.Text("Latest update:")
@@ -178,7 +179,7 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 	if len(c.SwapTiles) > 0 {
 		ctx.Text(swapSummary(c.SwapTiles))
 	}
-	ctx.Text(fmt.Sprintf("Since the build: %s, %s.", Plural(c.Updates, "update"), Plural(c.LayersBuilt, "layer build")))
+	ctx.Text(fmt.Sprintf("Since the build: %s, %s.", session.Plural(c.Updates, "update"), session.Plural(c.LayersBuilt, "layer build")))
 	ctx.Text("Legend (swaps since the last edit, queue):")
 	legendRows(ctx, []string{render.OverlaySwaps, render.OverlayQueue})
 }
@@ -214,9 +215,9 @@ func updateLines(us []tilecache.TileUpdate, maxLines int) []string {
 		}
 		s := fmt.Sprintf("(%d, %d) %s", u.TX, u.TZ, u.Rebuild)
 		if u.LayersBuilt > 0 {
-			s += ", " + Plural(u.LayersBuilt, "layer build")
+			s += ", " + session.Plural(u.LayersBuilt, "layer build")
 		}
-		s += ", " + Plural(u.RemovedSpans, "span") + " removed"
+		s += ", " + session.Plural(u.RemovedSpans, "span") + " removed"
 		for _, sw := range u.Swaps {
 			s += fmt.Sprintf("; L%d %s", sw.Layer, sw.Kind)
 		}
@@ -236,7 +237,7 @@ func swapSummary(log []tilecache.TileUpdate) string {
 		}
 	}
 	return fmt.Sprintf("Since the last edit: %s rebuilt; layers kept %d, replaced %d, added %d, removed %d.",
-		Plural(len(log), "tile"), n[tilecache.SwapKept], n[tilecache.SwapReplaced], n[tilecache.SwapAdded], n[tilecache.SwapRemoved])
+		session.Plural(len(log), "tile"), n[tilecache.SwapKept], n[tilecache.SwapReplaced], n[tilecache.SwapAdded], n[tilecache.SwapRemoved])
 }
 
 // snapshotSection is the Snapshot and undo part of the Cache panel.
@@ -251,13 +252,13 @@ func (g *Game) snapshotSection(ctx *debugui.Context) {
 		ctx.Text("Snapshot file path:")
 		ctx.TextField(&g.cache.pathField)
 		ctx.SetGridLayout([]int{-1, -1}, nil)
-		ctx.Button("Save").On(func() { a.Report(ErrOf(a.SaveSnapshot(g.cache.pathField))) })
+		ctx.Button("Save").On(func() { a.Report(session.ErrOf(a.SaveSnapshot(g.cache.pathField))) })
 		ctx.Button("Restore").On(func() { a.Report(a.RestoreSnapshot(g.cache.pathField)) })
 		ctx.SetGridLayout(nil, nil)
 	}
 	ctx.SetGridLayout([]int{-1, -1}, nil)
-	ctx.Button("Undo (Ctrl+Z)").On(func() { a.Report(ErrOf(a.Undo())) })
-	ctx.Button("Redo (Ctrl+Y)").On(func() { a.Report(ErrOf(a.Redo())) })
+	ctx.Button("Undo (Ctrl+Z)").On(func() { a.Report(session.ErrOf(a.Undo())) })
+	ctx.Button("Redo (Ctrl+Y)").On(func() { a.Report(session.ErrOf(a.Redo())) })
 	ctx.SetGridLayout(nil, nil)
 	next := "nothing to undo"
 	v := a.CacheView()

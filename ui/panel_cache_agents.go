@@ -6,6 +6,7 @@ import (
 
 	"github.com/ebitengine/debugui"
 
+	"navviz/ui/session"
 	"navviz/world"
 )
 
@@ -34,17 +35,17 @@ func (g *Game) agentSizesSection(ctx *debugui.Context) {
 	v := a.CacheView()
 	if v.Has && len(v.Agents) > 0 {
 		idx := v.Agent
-		if choiceButtons(ctx, "Show", &idx, strings.Split(AgentNames(v.Agents), ", ")) {
+		if choiceButtons(ctx, "Show", &idx, strings.Split(session.AgentNames(v.Agents), ", ")) {
 			a.Report(a.ShowAgent(v.Agents[idx].Name))
 		}
-		ctx.Text(fmt.Sprintf("cache-polys shows agent %q: %s.", v.Agents[v.Agent].Name, AgentText(v.Agents[v.Agent])))
+		ctx.Text(fmt.Sprintf("cache-polys shows agent %q: %s.", v.Agents[v.Agent].Name, session.AgentText(v.Agents[v.Agent])))
 	}
 	ctx.Text("Each agent size has a mesh of its own; an obstacle or volume placed once carves every one (grown by each agent's radius).")
 	agents := a.CacheAgents()
 	ctx.SetGridLayout([]int{-1, 60}, nil)
 	ctx.Loop(len(agents), func(i int) {
 		ag := agents[i]
-		ctx.Text(fmt.Sprintf("%s: %s", ag.Name, AgentText(ag)))
+		ctx.Text(fmt.Sprintf("%s: %s", ag.Name, session.AgentText(ag)))
 		if i == 0 {
 			ctx.Text("(Build)")
 			return
@@ -56,7 +57,7 @@ func (g *Game) agentSizesSection(ctx *debugui.Context) {
 		})
 	})
 	ctx.SetGridLayout(nil, nil)
-	if v.Has && AgentsDiffer(v.Agents, agents) {
+	if v.Has && session.AgentsDiffer(v.Agents, agents) {
 		ctx.Text("The list differs from the cache's agent sizes: Build cache again to use it.")
 	}
 	add := func(ag world.Agent) bool {
@@ -67,13 +68,13 @@ func (g *Game) agentSizesSection(ctx *debugui.Context) {
 		return true
 	}
 	widths := []int{50}
-	for range AgentPresets {
+	for range session.AgentPresets {
 		widths = append(widths, -1)
 	}
 	ctx.SetGridLayout(widths, nil)
 	ctx.Text("Add")
-	ctx.Loop(len(AgentPresets), func(i int) {
-		p := AgentPresets[i]
+	ctx.Loop(len(session.AgentPresets), func(i int) {
+		p := session.AgentPresets[i]
 		ctx.Button(fmt.Sprintf("%s (r %.1f h %.1f)", p.Label, p.Agent.RadiusM, p.Agent.HeightM)).On(func() { _ = add(p.Agent) })
 	})
 	ctx.SetGridLayout(nil, nil)

@@ -8,6 +8,7 @@ import (
 
 	"navviz/inspect"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // The Inspect section of the Cache panel: what the layer repair did in the
@@ -68,7 +69,7 @@ func inspectSummary(reps []inspect.LayerReport) string {
 	}
 	s := inspect.Summarize(reps)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Last update: %s, %d repaired, %d from scratch; %d removed spans.", Plural(s.Layers, "layer"), s.Repaired, s.Layers-s.Repaired, s.Removed)
+	fmt.Fprintf(&b, "Last update: %s, %d repaired, %d from scratch; %d removed spans.", session.Plural(s.Layers, "layer"), s.Repaired, s.Layers-s.Repaired, s.Removed)
 	if s.Differ > 0 {
 		fmt.Fprintf(&b, " %d repaired layers DIFFER from scratch!", s.Differ)
 	}

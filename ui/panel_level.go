@@ -6,6 +6,7 @@ import (
 	"github.com/ebitengine/debugui"
 
 	"navviz/core/level"
+	"navviz/ui/session"
 )
 
 // levelUI is the Level panel's view state.
@@ -19,7 +20,7 @@ func (g *Game) levelPanel(ctx *debugui.Context) {
 	name := a.LevelName
 	if name == "" {
 		name = "(none)"
-	} else if !IsBuiltin(name) {
+	} else if !session.IsBuiltin(name) {
 		name = filepath.Base(name)
 	}
 	ctx.Text("Current: " + name)

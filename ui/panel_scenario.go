@@ -11,6 +11,7 @@ import (
 	"github.com/ebitengine/debugui"
 
 	"navviz/scenario"
+	"navviz/ui/session"
 )
 
 // Playing a scenario file in the window (navviz --scenario FILE).
@@ -150,7 +151,7 @@ func (g *Game) writeScenarioShot(s *scenario.Shot) {
 		err = os.MkdirAll(g.opts.OutDir, 0o755)
 	}
 	if err == nil {
-		err = WriteFileAtomic(path, data)
+		err = session.WriteFileAtomic(path, data)
 	}
 	if err != nil {
 		g.scenarioOutputFailed(fmt.Errorf("ui: shot %s: %w", s.Name, err))
@@ -221,7 +222,7 @@ func (g *Game) scenarioUpdate(captured debugui.InputCapturingState) {
 func (g *Game) scenarioClick(x, y int) {
 	r := g.scen.r
 	o, d := g.App.Camera.Ray(float64(x), float64(y), g.w, g.h)
-	pt, ok := PickPoint(r.Soup, o, d)
+	pt, ok := session.PickPoint(r.Soup, o, d)
 	if !ok {
 		g.App.Status = "no level under the cursor"
 		return
@@ -321,11 +322,11 @@ func stepSummary(st *scenario.Step) string {
 		if st.Update.All {
 			return "all queued tiles"
 		}
-		return Plural(st.Update.Tiles, "tile")
+		return session.Plural(st.Update.Tiles, "tile")
 	case st.Snapshot != nil:
-		return snapshotRefText(st.Snapshot)
+		return session.SnapshotRefText(st.Snapshot)
 	case st.Restore != nil:
-		return snapshotRefText(st.Restore)
+		return session.SnapshotRefText(st.Restore)
 	case st.Camera != nil:
 		return cameraSummary(st.Camera)
 	case st.Overlays != nil:
@@ -362,14 +363,6 @@ func cameraSummary(c *scenario.CameraStep) string {
 		parts = append(parts, fmt.Sprintf("distance %.4g m", *c.DistanceM))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// snapshotRefText words a snapshot slot or file.
-func snapshotRefText(r *scenario.SnapshotRef) string {
-	if r.Slot != "" {
-		return "slot " + r.Slot
-	}
-	return "file " + r.File
 }
 
 // scenarioOverlays is the Scenario panel's overlay switches: they change

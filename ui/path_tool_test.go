@@ -160,7 +160,7 @@ func float32dist(a, b geom.Vec3) float32 { return a.Sub(b).Len() }
 
 // connectedPair returns the two points of pts farthest apart (in plan)
 // with a complete path between them on the cache's mesh.
-func connectedPair(t *testing.T, a *App, pts []geom.Vec3) [2]geom.Vec3 {
+func connectedPair(t *testing.T, a *session.App, pts []geom.Vec3) [2]geom.Vec3 {
 	t.Helper()
 	m := a.Cache.Mesh()
 	var best [2]geom.Vec3

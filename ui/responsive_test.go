@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"image"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // inputWhileBusy sends a wheel step, the F key and a left click (press,
@@ -31,7 +31,7 @@ func inputWhileBusy(t *testing.T, g *Game, at image.Point, busy func() bool) boo
 		}
 		return true
 	}
-	a.Selected = TileRef{}
+	a.Selected = session.TileRef{}
 	dist := a.Camera.DistanceM
 	if !step(frameInput{X: at.X, Y: at.Y, WheelY: 1}) {
 		return false
@@ -195,9 +195,9 @@ func TestInputWhileOverlaysBuild(t *testing.T) {
 	runs := 0
 	for try := 0; try < 10 && runs == 0; try++ {
 		// Alternate the scope so that every try rebuilds the overlays.
-		scope := ScopeAll
+		scope := session.ScopeAll
 		if try%2 == 1 {
-			scope = ScopeNeighbours
+			scope = session.ScopeNeighbours
 		}
 		g.App.SetScope(scope)
 		if err := g.Update(); err != nil {
@@ -248,35 +248,5 @@ func TestInputOfOneSlowTick(t *testing.T) {
 	}
 	if !a.Selected.OK {
 		t.Errorf("click lost: status %q", a.Status)
-	}
-}
-
-// TestScopeAllIgnoresSelection: at scope all a stage overlay's content
-// does not depend on the selected tile, so selecting another tile keeps
-// it (no whole-level rebuild); at the other scopes it is rebuilt.
-func TestScopeAllIgnoresSelection(t *testing.T) {
-	a := NewApp()
-	if err := a.Load("terrain"); err != nil {
-		t.Fatal(err)
-	}
-	b, err := BuildLevel(context.Background(), a.Soup, &a.Settings, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.SetBuild(b)
-	a.SetOverlayVisible(render.OverlayWalkable, true)
-	for _, tc := range []struct {
-		scope   SpanScope
-		rebuilt bool
-	}{{ScopeAll, false}, {ScopeNeighbours, true}, {ScopeSelected, true}} {
-		a.SetScope(tc.scope)
-		a.Selected = TileRef{0, 0, true}
-		a.SyncSpanOverlays()
-		before := a.Scene.Overlay(render.OverlayWalkable)
-		a.Selected = TileRef{1, 1, true}
-		a.SyncSpanOverlays()
-		if got := a.Scene.Overlay(render.OverlayWalkable) != before; got != tc.rebuilt {
-			t.Errorf("scope %s: rebuilt on a new selection %v, want %v", SpanScopeNames[tc.scope], got, tc.rebuilt)
-		}
 	}
 }

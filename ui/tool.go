@@ -5,6 +5,7 @@ import (
 
 	"navviz/core/geom"
 	"navviz/core/voxel"
+	"navviz/ui/session"
 )
 
 // tool is one choice of the Cache panel's Tools section: what a plain left
@@ -30,8 +31,8 @@ type tool interface {
 	keys(k toolKeys, g *Game)
 	// putAway forgets a gesture in progress: another tool was chosen or
 	// the Cache panel closed. The settings stay.
-	putAway(a *App)
-	Previewer
+	putAway(a *session.App)
+	session.Previewer
 }
 
 // toolBox is the Game's tools, one of each, and the active one.
@@ -135,9 +136,9 @@ func (g *Game) toolKeys(k toolKeys) {
 	a := g.App
 	switch {
 	case k.Undo:
-		a.Report(ErrOf(a.Undo()))
+		a.Report(session.ErrOf(a.Undo()))
 	case k.Redo:
-		a.Report(ErrOf(a.Redo()))
+		a.Report(session.ErrOf(a.Redo()))
 	}
 	g.tools.active.keys(k, g)
 }

@@ -7,6 +7,7 @@ import (
 
 	"navviz/core/agent"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // agentsTool is the agents tool: a click on the level sends every agent of
@@ -37,9 +38,9 @@ func (*agentsTool) pointer(ev pointerEvent, g *Game) bool {
 	return false
 }
 
-func (*agentsTool) keys(toolKeys, *Game)         {}
-func (*agentsTool) putAway(*App)                 {}
-func (*agentsTool) Preview(*App) *render.Overlay { return nil }
+func (*agentsTool) keys(toolKeys, *Game)                 {}
+func (*agentsTool) putAway(*session.App)                 {}
+func (*agentsTool) Preview(*session.App) *render.Overlay { return nil }
 
 // agentsSection is the Agents part of the Cache panel.
 func (g *Game) agentsSection(ctx *debugui.Context) {

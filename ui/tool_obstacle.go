@@ -11,6 +11,7 @@ import (
 	"navviz/core/voxel"
 	"navviz/render"
 	"navviz/tilecache"
+	"navviz/ui/session"
 )
 
 // obstacleShapes are the Obstacle tool's shape choices, in dropdown order.
@@ -193,7 +194,7 @@ func (t *obstacleTool) panel(ctx *debugui.Context, g *Game) {
 // (number_field.go). Any change redraws the preview, which shows the
 // selected obstacle at the new size with its grown footprint before Apply
 // (ghost).
-func (t *obstacleTool) sizeRows(ctx *debugui.Context, a *App) {
+func (t *obstacleTool) sizeRows(ctx *debugui.Context, a *session.App) {
 	grid := []int{-4, -3, -2}
 	ctx.SetGridLayout(grid, nil)
 	fields := t.sizeFields()
@@ -248,7 +249,7 @@ func (t *obstacleTool) pointer(ev pointerEvent, g *Game) bool {
 func (t *obstacleTool) keys(k toolKeys, g *Game) {
 	a := g.App
 	if k.Delete {
-		a.Report(ErrOf(a.DeleteSelectedObstacle()))
+		a.Report(session.ErrOf(a.DeleteSelectedObstacle()))
 	}
 	if k.Escape {
 		t.cancelDrag(a)
@@ -256,11 +257,11 @@ func (t *obstacleTool) keys(k toolKeys, g *Game) {
 	}
 }
 
-func (t *obstacleTool) putAway(a *App) { t.cancelDrag(a) }
+func (t *obstacleTool) putAway(a *session.App) { t.cancelDrag(a) }
 
 // Preview shows the ghost (the obstacle being placed or dragged, or the
 // selected one resized) with its grown footprint.
-func (t *obstacleTool) Preview(a *App) *render.Overlay {
+func (t *obstacleTool) Preview(a *session.App) *render.Overlay {
 	return render.PreviewOverlay(t.ghost(a), a.CacheView().GrowthM, nil, true)
 }
 
@@ -269,7 +270,7 @@ func (t *obstacleTool) Preview(a *App) *render.Overlay {
 // tool's shape and size fields differ from it, what Apply would make of it
 // (the same floor point), so that the grown footprint of a new size shows
 // while the sliders move, before Apply.
-func (t *obstacleTool) ghost(a *App) *voxel.Obstacle {
+func (t *obstacleTool) ghost(a *session.App) *voxel.Obstacle {
 	if d := &t.drag; d.active {
 		g := d.cur
 		return &g
@@ -279,7 +280,7 @@ func (t *obstacleTool) ghost(a *App) *voxel.Obstacle {
 		return nil
 	}
 	g := t.newObstacle(t.obstacleFloor(o))
-	if SameObstacle(&g, &o) || g.Validate() != nil {
+	if session.SameObstacle(&g, &o) || g.Validate() != nil {
 		return nil
 	}
 	return &g
@@ -288,9 +289,9 @@ func (t *obstacleTool) ghost(a *App) *voxel.Obstacle {
 // press starts a drag at level point p: on an obstacle, it selects it and
 // starts moving it; elsewhere it starts placing a new one (shown as a
 // ghost until release).
-func (t *obstacleTool) press(a *App, p geom.Vec3) {
+func (t *obstacleTool) press(a *session.App, p geom.Vec3) {
 	if !a.CacheView().Has {
-		a.Report(ErrNoCache)
+		a.Report(session.ErrNoCache)
 		return
 	}
 	if id, ok := a.ObstacleAt(p); ok {
@@ -306,7 +307,7 @@ func (t *obstacleTool) press(a *App, p geom.Vec3) {
 
 // dragTo moves the drag's ghost so that it follows the pointer's level
 // point p (in x, z and height).
-func (t *obstacleTool) dragTo(a *App, p geom.Vec3) {
+func (t *obstacleTool) dragTo(a *session.App, p geom.Vec3) {
 	d := &t.drag
 	if !d.active {
 		return
@@ -315,7 +316,7 @@ func (t *obstacleTool) dragTo(a *App, p geom.Vec3) {
 	if delta == (geom.Vec3{}) && !d.moved {
 		return
 	}
-	d.cur = Translated(d.orig, delta)
+	d.cur = session.Translated(d.orig, delta)
 	d.moved = true
 	a.Gens.Preview++
 }
@@ -323,7 +324,7 @@ func (t *obstacleTool) dragTo(a *App, p geom.Vec3) {
 // release ends the drag: a placement adds the ghost's obstacle, a move
 // that moved replaces the obstacle by the ghost's (remove + add, a new
 // id), both as one undoable command; the new obstacle is selected.
-func (t *obstacleTool) release(a *App) error {
+func (t *obstacleTool) release(a *session.App) error {
 	d := t.drag
 	t.drag = obstacleDrag{}
 	a.Gens.Preview++
@@ -340,7 +341,7 @@ func (t *obstacleTool) release(a *App) error {
 }
 
 // cancelDrag forgets a drag in progress (Escape).
-func (t *obstacleTool) cancelDrag(a *App) {
+func (t *obstacleTool) cancelDrag(a *session.App) {
 	if t.drag.active {
 		t.drag = obstacleDrag{}
 		a.Gens.Preview++
@@ -349,7 +350,7 @@ func (t *obstacleTool) cancelDrag(a *App) {
 
 // apply replaces the selected obstacle by one of the tool's shape and size
 // on the same floor point ("Apply" in the Cache panel).
-func (t *obstacleTool) apply(a *App) error {
+func (t *obstacleTool) apply(a *session.App) error {
 	sel := a.Selection.Obstacle()
 	o, ok := a.ObstacleByID(sel)
 	if !ok {

@@ -9,6 +9,7 @@ import (
 	"navviz/core/navmesh"
 	"navviz/render"
 	"navviz/tilecache"
+	"navviz/ui/session"
 )
 
 // The Link tool draws, moves and deletes the cache's off-mesh links
@@ -67,7 +68,7 @@ func defaultOffMeshTool() offMeshTool {
 
 // state returns the tool, its gesture state reset when the cache changed
 // since it was last used.
-func (t *offMeshTool) state(a *App) *offMeshTool {
+func (t *offMeshTool) state(a *session.App) *offMeshTool {
 	if seq := a.CacheView().CacheSeq; t.cache != seq {
 		t.cache = seq
 		t.hasPending, t.drag = false, offMeshDrag{}
@@ -77,7 +78,7 @@ func (t *offMeshTool) state(a *App) *offMeshTool {
 
 // newLink returns the link from start to end with the tool's settings and
 // the cache's flags for its area (validated).
-func (t *offMeshTool) newLink(a *App, start, end geom.Vec3) (navmesh.OffMeshLink, error) {
+func (t *offMeshTool) newLink(a *session.App, start, end geom.Vec3) (navmesh.OffMeshLink, error) {
 	if t.AreaID < 0 || t.AreaID > navmesh.MaxArea {
 		return navmesh.OffMeshLink{}, fmt.Errorf("ui: link area id %d, want 0..%d", t.AreaID, navmesh.MaxArea)
 	}
@@ -92,9 +93,9 @@ func (t *offMeshTool) newLink(a *App, start, end geom.Vec3) (navmesh.OffMeshLink
 // click handles a click on level point p: the first click sets the start,
 // the second adds the link from it to p (App.AddOffMesh, which selects
 // it).
-func (t *offMeshTool) click(a *App, p geom.Vec3) error {
+func (t *offMeshTool) click(a *session.App, p geom.Vec3) error {
 	if !a.CacheView().Has {
-		return a.Report(ErrNoCache)
+		return a.Report(session.ErrNoCache)
 	}
 	t.state(a)
 	if !p.Finite() {
@@ -118,7 +119,7 @@ func (t *offMeshTool) click(a *App, p geom.Vec3) error {
 // press handles a press on level point p: on an end of a link it selects
 // the link and starts moving that end (true); elsewhere it does nothing
 // (false: the release will be a click).
-func (t *offMeshTool) press(a *App, p geom.Vec3) bool {
+func (t *offMeshTool) press(a *session.App, p geom.Vec3) bool {
 	if !a.CacheView().Has {
 		return false
 	}
@@ -135,7 +136,7 @@ func (t *offMeshTool) press(a *App, p geom.Vec3) bool {
 }
 
 // dragTo moves the end being dragged to p (shown as a preview).
-func (t *offMeshTool) dragTo(a *App, p geom.Vec3) {
+func (t *offMeshTool) dragTo(a *session.App, p geom.Vec3) {
 	t.state(a)
 	if !t.drag.active || !p.Finite() {
 		return
@@ -147,7 +148,7 @@ func (t *offMeshTool) dragTo(a *App, p geom.Vec3) {
 // release ends a press at level point p: a drag that moved moves the
 // link's end there (App.MoveOffMesh); a press on an end that did not move
 // only selected it; any other press is a click.
-func (t *offMeshTool) release(a *App, p geom.Vec3, moved bool) error {
+func (t *offMeshTool) release(a *session.App, p geom.Vec3, moved bool) error {
 	t.state(a)
 	if !t.drag.active {
 		if moved {
@@ -172,7 +173,7 @@ func (t *offMeshTool) release(a *App, p geom.Vec3, moved bool) error {
 }
 
 // cancel forgets a start not yet ended and a drag in progress (Escape).
-func (t *offMeshTool) cancel(a *App) {
+func (t *offMeshTool) cancel(a *session.App) {
 	t.state(a)
 	t.hasPending, t.drag = false, offMeshDrag{}
 	a.Gens.Preview++
@@ -180,7 +181,7 @@ func (t *offMeshTool) cancel(a *App) {
 
 // previewPoints returns what the preview draws: the start waiting for its
 // end, or the moved end's link as a line.
-func (t *offMeshTool) previewPoints(a *App) []geom.Vec3 {
+func (t *offMeshTool) previewPoints(a *session.App) []geom.Vec3 {
 	t.state(a)
 	switch {
 	case t.drag.active:
@@ -198,9 +199,9 @@ func (*offMeshTool) takesLeft() bool { return true }
 
 // putAway keeps a start not yet ended: back in the tool, the link goes
 // on.
-func (*offMeshTool) putAway(*App) {}
+func (*offMeshTool) putAway(*session.App) {}
 
-func (t *offMeshTool) Preview(a *App) *render.Overlay {
+func (t *offMeshTool) Preview(a *session.App) *render.Overlay {
 	return render.PreviewOverlay(nil, a.CacheView().GrowthM, t.previewPoints(a), true)
 }
 
@@ -246,7 +247,7 @@ func (t *offMeshTool) keys(k toolKeys, g *Game) {
 	a := g.App
 	switch {
 	case k.Delete:
-		a.Report(ErrOf(a.DeleteSelectedOffMesh()))
+		a.Report(session.ErrOf(a.DeleteSelectedOffMesh()))
 	case k.Escape:
 		t.cancel(a)
 	}
@@ -272,7 +273,7 @@ func (t *offMeshTool) panel(ctx *debugui.Context, g *Game) {
 	ctx.Checkbox(&t.Bidirectional, "Both ways")
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Cancel (Esc)").On(func() { t.cancel(a) })
-	ctx.Button("Delete (Del)").On(func() { a.Report(ErrOf(a.DeleteSelectedOffMesh())) })
+	ctx.Button("Delete (Del)").On(func() { a.Report(session.ErrOf(a.DeleteSelectedOffMesh())) })
 	ctx.SetGridLayout(nil, nil)
 	ctx.Text("Click the level for a link's start, then its end. Drag an end to move it; Delete removes the selected link. Arrows point the way; white is selected.")
 	v := a.CacheView()
@@ -290,7 +291,7 @@ func (t *offMeshTool) panel(ctx *debugui.Context, g *Game) {
 			label = "*" + label
 		}
 		ctx.Button(label).On(func() { a.SelectLink(id) })
-		ctx.Text(DescribeOffMesh(&l))
+		ctx.Text(session.DescribeOffMesh(&l))
 		ctx.Button("x").On(func() { a.Report(a.RemoveOffMesh(id)) })
 	})
 	ctx.SetGridLayout(nil, nil)

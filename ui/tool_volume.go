@@ -9,6 +9,7 @@ import (
 	"navviz/core/geom"
 	"navviz/core/voxel"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // Volume tool defaults: the y range reaches volumeBelowM below and
@@ -90,9 +91,9 @@ func checkConvex(corners []geom.Vec3) error {
 // otherwise p becomes the next corner, unless the polygon would then not
 // be convex (or p repeats a corner), which is shown as an error and
 // changes nothing. The first corner sets the y range around its height.
-func (t *volumeTool) click(a *App, p geom.Vec3) error {
+func (t *volumeTool) click(a *session.App, p geom.Vec3) error {
 	if !a.CacheView().Has {
-		return a.Report(ErrNoCache)
+		return a.Report(session.ErrNoCache)
 	}
 	if !p.Finite() {
 		return a.Report(fmt.Errorf("ui: volume corner %v is not finite", p))
@@ -126,9 +127,9 @@ func (t *volumeTool) click(a *App, p geom.Vec3) error {
 // close adds the volume of the corners (App.AddVolume, an undoable
 // command) and clears the corners. A polygon of fewer than three corners,
 // a bad y range or area id is shown as an error and changes nothing.
-func (t *volumeTool) close(a *App) error {
+func (t *volumeTool) close(a *session.App) error {
 	if !a.CacheView().Has {
-		return a.Report(ErrNoCache)
+		return a.Report(session.ErrNoCache)
 	}
 	if t.AreaID < 0 || t.AreaID > int(voxel.MaxArea) {
 		return a.Report(fmt.Errorf("ui: volume area id %d, want 0..%d", t.AreaID, voxel.MaxArea))
@@ -142,7 +143,7 @@ func (t *volumeTool) close(a *App) error {
 }
 
 // dropCorner drops the last corner (Backspace); false when there is none.
-func (t *volumeTool) dropCorner(a *App) bool {
+func (t *volumeTool) dropCorner(a *session.App) bool {
 	if len(t.Corners) == 0 {
 		return false
 	}
@@ -152,7 +153,7 @@ func (t *volumeTool) dropCorner(a *App) bool {
 }
 
 // clearCorners drops every corner (Escape).
-func (t *volumeTool) clearCorners(a *App) {
+func (t *volumeTool) clearCorners(a *session.App) {
 	if len(t.Corners) > 0 {
 		t.Corners = nil
 		a.Gens.Preview++
@@ -165,7 +166,7 @@ func (*volumeTool) label() string   { return "volume" }
 func (*volumeTool) takesLeft() bool { return true }
 
 // putAway keeps the corners: back in the tool, the polygon goes on.
-func (*volumeTool) putAway(*App) {}
+func (*volumeTool) putAway(*session.App) {}
 
 // panel shows the corners so far, the y range and area fields, and the
 // close, drop and clear buttons.
@@ -229,6 +230,6 @@ func (t *volumeTool) keys(k toolKeys, g *Game) {
 }
 
 // Preview shows the corners, green while convex, red when not.
-func (t *volumeTool) Preview(a *App) *render.Overlay {
+func (t *volumeTool) Preview(a *session.App) *render.Overlay {
 	return render.PreviewOverlay(nil, a.CacheView().GrowthM, t.Corners, t.convexSoFar())
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // The ui tests need a display (CI runs them under xvfb-run -a). Ebitengine
@@ -416,41 +417,6 @@ func TestControllerRespectsCapture(t *testing.T) {
 	}
 }
 
-func TestAppTransitions(t *testing.T) {
-	a := NewApp()
-	if err := a.Load("terrain"); err != nil {
-		t.Fatal(err)
-	}
-	gen := a.Gen
-	a.SetOverlayVisible(render.OverlayGrid, false)
-	if a.Scene.Overlay(render.OverlayGrid).Visible || a.Gen == gen {
-		t.Error("hiding the grid did not take or did not bump Gen")
-	}
-	cam := a.Camera
-	a.Camera.Zoom(5)
-	a.FrameLevel()
-	if a.Camera.DistanceM != cam.DistanceM || a.Camera.Target != cam.Target {
-		t.Errorf("FrameLevel did not restore the framing: %+v vs %+v", a.Camera, cam)
-	}
-	a.SetTopDown(true)
-	a.SetOrtho(true)
-	if !a.Camera.TopDown || !a.Camera.Ortho {
-		t.Error("view mode did not change")
-	}
-	if s := a.Stats(); s.Triangles == 0 || s.Vertices == 0 || s.Bounds.Empty() {
-		t.Errorf("stats %+v", s)
-	}
-	if err := a.Load("city"); err != nil {
-		t.Fatal(err)
-	}
-	if a.Scene.Overlay(render.OverlayGrid).Visible || !a.Scene.Overlay(render.OverlayInput).Visible {
-		t.Error("overlay visibility did not survive loading another level")
-	}
-	if err := a.Load(""); err == nil || a.Err == "" || a.LevelName != "city" {
-		t.Errorf("empty name: err %v, Err %q, level %q", err, a.Err, a.LevelName)
-	}
-}
-
 func TestParseSize(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
@@ -476,7 +442,7 @@ func TestParseSize(t *testing.T) {
 // BenchmarkSceneBuild measures projecting, cutting, sorting and batching
 // city (what a camera move costs), framed and zoomed in.
 func BenchmarkSceneBuild(b *testing.B) {
-	a := NewApp()
+	a := session.NewApp()
 	if err := a.Load("city"); err != nil {
 		b.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"navviz/core/geom"
 	"navviz/core/pipeline"
 	"navviz/render"
-	"navviz/ui/session"
 )
 
 // The build's overlays in the scene: the span and mesh overlays of the
@@ -59,7 +58,7 @@ type stageResult struct {
 // it (tests, scripted runs) the overlays are built at once.
 func (a *App) EnableStageJobs() {
 	if a.StageJobs == nil {
-		a.StageJobs = session.NewJobRunner[stageResult]()
+		a.StageJobs = NewJobRunner[stageResult]()
 	}
 }
 

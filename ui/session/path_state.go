@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"navviz/core/geom"
 	"navviz/core/navmesh"
 	"navviz/render"
-	"navviz/ui/session"
 )
 
 // The Path tool: a path between two picked points that follows every swap.
@@ -15,7 +14,7 @@ import (
 // end (plain left stays select/pick/tools, right-drag orbit, middle or
 // shift+left pan). A point is where the camera ray meets the navmesh the
 // path uses (else the level). Whenever the points or that navmesh change
-// (a cache swap, a new build), the path is found again (session.Path.Sync:
+// (a cache swap, a new build), the path is found again (Path.Sync:
 // the nearest polygon to each point within scenario.PathHalfExtentsM, the
 // corridor and the straight path). The navmesh is the tile cache's when
 // there is one, else the plain build's. The "path" overlay shows it; the
@@ -25,7 +24,7 @@ import (
 // pathState is the part of App about the Path tool.
 type pathState struct {
 	// Path is the points and the path between them.
-	Path session.Path
+	Path Path
 
 	// pathBuilt holds the Path.Gen the "path" overlay was built for.
 	pathBuilt map[string]uint64
@@ -82,7 +81,7 @@ func (a *App) PickPathPoint(end bool, xPx, yPx float64, wPx, hPx int) (string, e
 }
 
 // SyncPath finds the path again when its points or its navmesh changed
-// (session.Path.Sync), and keeps the "path" overlay up to date.
+// (Path.Sync), and keeps the "path" overlay up to date.
 func (a *App) SyncPath() {
 	m := a.PathMesh()
 	a.Path.Sync(m, a.Soup)

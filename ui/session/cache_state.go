@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 
 	"navviz/core/pipeline"
 	"navviz/render"
-	"navviz/ui/session"
 	"navviz/world"
 )
 
@@ -73,10 +72,10 @@ type cacheState struct {
 	CacheErr string
 
 	// Auto is auto update: on, it rebuilds some queued tiles every frame.
-	Auto session.AutoUpdate
+	Auto AutoUpdate
 
 	// Selection is the selected obstacle and off-mesh link.
-	Selection session.Selection
+	Selection Selection
 
 	// ToolPreview draws the active tool's preview and toolEvents hears of
 	// what the tools' state follows: the Game's tools (tool.go; nil in an
@@ -103,7 +102,7 @@ type cacheState struct {
 // initCacheState sets the defaults.
 func (a *App) initCacheState() {
 	a.core()
-	a.Auto = session.NewAutoUpdate()
+	a.Auto = NewAutoUpdate()
 	a.cacheBuilt = map[string]cacheOverlayKey{}
 	a.CacheVis = map[string]bool{}
 	for k, v := range cacheOverlayDefaults {

@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"errors"
@@ -11,7 +11,6 @@ import (
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
 	"navviz/render"
-	"navviz/ui/session"
 )
 
 // SpanScope says which tiles the span overlays (solid, walkable, compact,
@@ -95,7 +94,7 @@ type buildState struct {
 	spanVis    map[string]bool       // remembered visibility across levels
 	// StageJobs builds stage overlays off the caller's goroutine (nil:
 	// at once; see EnableStageJobs).
-	StageJobs *session.JobRunner[stageResult]
+	StageJobs *JobRunner[stageResult]
 
 	// pickState is the picked navmesh polygon (inspector.go).
 	pickState

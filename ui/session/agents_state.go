@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 	"navviz/core/geom"
 	"navviz/core/navmesh"
 	"navviz/render"
-	"navviz/ui/session"
 )
 
 // The Agents tool: a crowd of core/agent agents walking the live navmesh.
@@ -26,7 +25,7 @@ import (
 // it stands. The "agents" overlay draws them (render.AgentsOverlay): red
 // when they cannot reach their target. The mesh is the one the Path tool
 // uses (the cache's, else the plain build's). The crowd and its stepping
-// are the session's (session.Agents); this file holds the spawn fields,
+// are the session's (Agents); this file holds the spawn fields,
 // the mesh the crowd walks and the overlay; the tool and the Agents
 // section are in tool_agents.go.
 
@@ -38,7 +37,7 @@ type agentsState struct {
 	AgentCount, AgentSeed int
 	AgentWander           bool
 	// Agents is the crowd, whether it runs, and the common target.
-	Agents session.Agents
+	Agents Agents
 
 	agentsBuilt map[string]agentsKey
 	agentsVis   map[string]bool
@@ -48,7 +47,7 @@ type agentsState struct {
 type agentsKey struct {
 	gen   uint64 // Agents.Gen
 	mesh  *navmesh.Mesh
-	tiles uint64 // session.MeshSig of mesh
+	tiles uint64 // MeshSig of mesh
 }
 
 // initAgentsState sets the Agents tool's defaults.
@@ -99,7 +98,7 @@ func (a *App) meshCacheSeq() uint64 {
 }
 
 // agentMesh returns the mesh the crowd walks on now (pathMesh), which the
-// crowd follows (session.Agents.Follow).
+// crowd follows (Agents.Follow).
 func (a *App) agentMesh() *navmesh.Mesh {
 	m := a.PathMesh()
 	a.Report(a.Agents.Follow(m, a.meshCacheSeq()))
@@ -158,7 +157,7 @@ const MaxAgentStepsPerTick = 60
 var AgentsNow = time.Now
 
 // TickAgents runs one tick of the crowd: while it runs, the steps the
-// wall clock time since the last tick holds (session.Agents.Tick). It
+// wall clock time since the last tick holds (Agents.Tick). It
 // reports whether the crowd moved (a redraw reason).
 func (a *App) TickAgents() bool {
 	if n := a.Agents.Tick(AgentsNow(), MaxAgentStepsPerTick); n > 0 {
@@ -187,7 +186,7 @@ func (a *App) syncAgents() {
 		a.agentsVis = map[string]bool{render.OverlayAgents: true}
 	}
 	m := a.PathMesh()
-	k := agentsKey{gen: a.Agents.Gen(), mesh: m, tiles: session.MeshSig(m)}
+	k := agentsKey{gen: a.Agents.Gen(), mesh: m, tiles: MeshSig(m)}
 	syncOverlay(a, render.OverlayAgents, a.agentsVis, a.agentsBuilt, k, func() *render.Overlay {
 		return render.AgentsOverlay(m, a.Agents.Crowd().Agents())
 	})

@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"fmt"
@@ -14,7 +14,6 @@ import (
 	"navviz/core/voxel"
 	"navviz/scenario"
 	"navviz/tilecache"
-	"navviz/ui/session"
 )
 
 // Recording a session as a scenario ("Save session as scenario…").
@@ -62,7 +61,7 @@ type SessionRecorder struct {
 
 // Start begins a new recording for a cache of level built with s.
 func (r *SessionRecorder) Start(lvl string, s pipeline.NavSettings) {
-	*r = SessionRecorder{on: true, level: lvl, settings: session.DetachSettings(s),
+	*r = SessionRecorder{on: true, level: lvl, settings: DetachSettings(s),
 		obstacles: map[tilecache.ObstacleID]string{}, volumes: map[tilecache.VolumeID]string{},
 		slots: map[string]snapshotSlot{}, slotOf: map[string]string{}}
 }

@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"navviz/core/level"
 	"navviz/core/pipeline"
 	"navviz/tilecache"
-	"navviz/ui/session"
 	"navviz/world"
 )
 
@@ -29,16 +28,16 @@ type cacheResult struct {
 // CacheRunner builds tile caches off the game loop, as buildRunner does
 // plain builds (see jobRunner).
 type CacheRunner struct {
-	*session.JobRunner[cacheResult]
+	*JobRunner[cacheResult]
 }
 
 // NewCacheRunner returns an idle runner.
-func NewCacheRunner() *CacheRunner { return &CacheRunner{session.NewJobRunner[cacheResult]()} }
+func NewCacheRunner() *CacheRunner { return &CacheRunner{NewJobRunner[cacheResult]()} }
 
 // Start cancels any running cache build and builds a World of soup (named
 // level) with a copy of s and of agents (carry: see cacheResult).
 func (r *CacheRunner) Start(soup *level.Soup, s pipeline.NavSettings, agents []world.Agent, lvl string, carry bool) {
-	s = session.DetachSettings(s)
+	s = DetachSettings(s)
 	agents = slices.Clone(agents)
 	r.Run(func(ctx context.Context, progress func(done, total int)) cacheResult {
 		t0 := time.Now()

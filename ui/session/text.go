@@ -1,7 +1,8 @@
-package ui
+package session
 
 import (
 	"fmt"
+	"navviz/scenario"
 	"strings"
 
 	"navviz/core/level"
@@ -31,4 +32,12 @@ func IsBuiltin(name string) bool {
 		}
 	}
 	return false
+}
+
+// SnapshotRefText words a snapshot slot or file.
+func SnapshotRefText(r *scenario.SnapshotRef) string {
+	if r.Slot != "" {
+		return "slot " + r.Slot
+	}
+	return "file " + r.File
 }

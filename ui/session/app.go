@@ -1,13 +1,4 @@
-// Package ui is navviz's desktop front end: the only package that imports
-// Ebitengine, debugui and the native file dialog. It holds the application
-// state (level, scene, camera, last error), turns input into camera moves,
-// draws the render.Scene with the GPU (triangles projected on the CPU through
-// the render camera and sorted back to front), and shows the debugui panels
-// Level, View and Stats.
-//
-// State transitions (App) and input decisions (viewController) are plain Go
-// and are tested without a display; Game glues them to Ebitengine.
-package ui
+package session
 
 import (
 	"fmt"

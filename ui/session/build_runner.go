@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 
 	"navviz/core/level"
 	"navviz/core/pipeline"
-	"navviz/ui/session"
 )
 
 // The background plain build (buildRunner, a jobRunner) and its progress
@@ -20,17 +19,17 @@ type buildResult struct {
 
 // BuildRunner runs pipeline.BuildLevel off the game loop (see jobRunner).
 type BuildRunner struct {
-	*session.JobRunner[buildResult]
+	*JobRunner[buildResult]
 }
 
 // NewBuildRunner returns an idle runner.
-func NewBuildRunner() *BuildRunner { return &BuildRunner{session.NewJobRunner[buildResult]()} }
+func NewBuildRunner() *BuildRunner { return &BuildRunner{NewJobRunner[buildResult]()} }
 
 // Start cancels any running build and starts building soup with a copy of
 // s (the caller may go on editing s). Progress and the result are for the
 // new build only.
 func (r *BuildRunner) Start(soup *level.Soup, s pipeline.NavSettings) {
-	s = session.DetachSettings(s)
+	s = DetachSettings(s)
 	r.Run(func(ctx context.Context, progress func(done, total int)) buildResult {
 		b, err := BuildLevel(ctx, soup, &s, progress)
 		return buildResult{Build: b, Err: err}
@@ -39,7 +38,7 @@ func (r *BuildRunner) Start(soup *level.Soup, s pipeline.NavSettings) {
 
 // BuildLevel indexes soup and runs the plain build with stages kept.
 func BuildLevel(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, progress func(done, total int)) (*pipeline.Build, error) {
-	chunky, err := session.IndexLevel(soup, "build")
+	chunky, err := IndexLevel(soup, "build")
 	if err != nil {
 		return nil, err
 	}
