@@ -77,7 +77,7 @@ func TestAgentsTool(t *testing.T) {
 	}
 	target, hasTarget := a.Agents.Target()
 	if !hasTarget || float32dist(target, pts[0]) > 1 {
-		t.Fatalf("target %v (set %v), want near %v; status %q err %q", target, hasTarget, pts[0], a.Status, a.Err)
+		t.Fatalf("target %v (set %v), want near %v; status %q err %q", target, hasTarget, pts[0], a.Status(), a.Err())
 	}
 	for i, ag := range a.Agents.Crowd().Agents() {
 		if ag.Target != target {
@@ -129,18 +129,18 @@ func TestAgentsTool(t *testing.T) {
 // agents is an error in the window and the crowd stays as it was.
 func TestSpawnAgentsErrors(t *testing.T) {
 	a := session.NewApp()
-	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "no navmesh") || a.Agents.Crowd() != nil {
-		t.Errorf("no mesh: %v, Err %q, crowd %v", err, a.Err, a.Agents.Crowd())
+	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err(), "no navmesh") || a.Agents.Crowd() != nil {
+		t.Errorf("no mesh: %v, Err %q, crowd %v", err, a.Err(), a.Agents.Crowd())
 	}
 	a.AgentSeed = -1
-	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "seed -1") {
-		t.Errorf("negative seed: %v, Err %q", err, a.Err)
+	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err(), "seed -1") {
+		t.Errorf("negative seed: %v, Err %q", err, a.Err())
 	}
 	a.AgentSeed, a.AgentCount = 1, agent.MaxCount+1
 	a.Cache = terrainCacheGame(t).App.Cache
 	a.ViewStale = true // the view made before had no cache
-	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "Count 1001") || a.Agents.Crowd() != nil {
-		t.Errorf("too many agents: %v, Err %q, crowd %v", err, a.Err, a.Agents.Crowd())
+	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err(), "Count 1001") || a.Agents.Crowd() != nil {
+		t.Errorf("too many agents: %v, Err %q, crowd %v", err, a.Err(), a.Agents.Crowd())
 	}
 	if a.StepAgents(1) || a.TickAgents() {
 		t.Error("no crowd stepped")

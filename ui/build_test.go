@@ -259,10 +259,10 @@ func TestBuildCancelledByLevelChange(t *testing.T) {
 	}
 	// A still view is not rebuilt frame after frame.
 	drawFrames(t, g, 2)
-	gen, key := g.App.Gen, g.view.key
+	gen, key := g.App.Gen(), g.view.key
 	drawFrames(t, g, 3)
-	if g.App.Gen != gen || g.view.key != key {
-		t.Errorf("the scene changed without input: Gen %d -> %d", gen, g.App.Gen)
+	if g.App.Gen() != gen || g.view.key != key {
+		t.Errorf("the scene changed without input: Gen %d -> %d", gen, g.App.Gen())
 	}
 }
 

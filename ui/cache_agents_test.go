@@ -73,8 +73,8 @@ func TestTwoAgentsObstacle(t *testing.T) {
 		t.Fatal(err)
 	}
 	obs := a.World.Obstacles()
-	if len(obs) != 1 || a.World.QueueLen() != 0 || a.Err != "" {
-		t.Fatalf("after the obstacle: %d obstacles, %d queued, Err %q", len(obs), a.World.QueueLen(), a.Err)
+	if len(obs) != 1 || a.World.QueueLen() != 0 || a.Err() != "" {
+		t.Fatalf("after the obstacle: %d obstacles, %d queued, Err %q", len(obs), a.World.QueueLen(), a.Err())
 	}
 	after := agentMeshes(t, a)
 	chunky, err := session.IndexLevel(a.Soup, "test")
@@ -120,8 +120,8 @@ func TestTwoAgentsObstacle(t *testing.T) {
 	if v1.CacheSeq == v0.CacheSeq || v1.GrowthM == v0.GrowthM {
 		t.Errorf("show large: cacheSeq %d -> %d, growth %v -> %v", v0.CacheSeq, v1.CacheSeq, v0.GrowthM, v1.GrowthM)
 	}
-	if err := a.ShowAgent("troll"); err == nil || !strings.Contains(a.Err, `"troll"`) || a.Cache != large {
-		t.Errorf("show troll: %v, Err %q, cache still large's %v", err, a.Err, a.Cache == large)
+	if err := a.ShowAgent("troll"); err == nil || !strings.Contains(a.Err(), `"troll"`) || a.Cache != large {
+		t.Errorf("show troll: %v, Err %q, cache still large's %v", err, a.Err(), a.Cache == large)
 	}
 	drawFrames(t, g, 1) // the panels and overlays draw the large agent's mesh
 }
@@ -166,8 +166,8 @@ func TestTwoAgentsSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.RestoreSnapshotData(single, "one cache"); err == nil || !strings.Contains(a.Err, "one agent size") {
-		t.Errorf("a tile cache snapshot into two agents: %v, Err %q", err, a.Err)
+	if err := a.RestoreSnapshotData(single, "one cache"); err == nil || !strings.Contains(a.Err(), "one agent size") {
+		t.Errorf("a tile cache snapshot into two agents: %v, Err %q", err, a.Err())
 	}
 	if got := agentMeshes(t, a); !bytes.Equal(got["large"], changed["large"]) || len(a.World.Obstacles()) != 2 {
 		t.Error("a refused restore changed the caches")
@@ -201,8 +201,8 @@ func TestAgentListRebuild(t *testing.T) {
 	a.Report(g.tools.obstacle.release(a))
 	a.Report(a.ShowAgent("large"))
 	waitWorker(t, g)
-	if a.ShownAgentName() != "large" || len(a.CacheView().Obstacles) != 1 || a.Err != "" {
-		t.Fatalf("shown %q, %d obstacles, Err %q", a.ShownAgentName(), len(a.CacheView().Obstacles), a.Err)
+	if a.ShownAgentName() != "large" || len(a.CacheView().Obstacles) != 1 || a.Err() != "" {
+		t.Fatalf("shown %q, %d obstacles, Err %q", a.ShownAgentName(), len(a.CacheView().Obstacles), a.Err())
 	}
 	if err := a.AddAgentSize(session.AgentPresets[0].Agent); err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestAgentListRebuild(t *testing.T) {
 	v := a.CacheView()
 	if len(v.Agents) != 3 || v.Agents[2].Name != "small" || a.ShownAgentName() != "large" || len(v.Obstacles) != 1 || v.Pending == 0 {
 		t.Errorf("after adding small: agents %q, shown %q, %d obstacles, %d tiles pending, Err %q",
-			session.AgentNames(v.Agents), a.ShownAgentName(), len(v.Obstacles), v.Pending, a.Err)
+			session.AgentNames(v.Agents), a.ShownAgentName(), len(v.Obstacles), v.Pending, a.Err())
 	}
 	if err := a.RemoveAgentSize("large"); err != nil {
 		t.Fatal(err)

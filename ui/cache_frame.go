@@ -78,7 +78,7 @@ func (g *Game) buildWorld(carry bool) {
 func (g *Game) cancelCacheBuild() {
 	g.ensureCacheUI()
 	g.cache.runner.Cancel()
-	g.App.Status = "cache build cancelled"
+	g.App.SetStatus("cache build cancelled")
 }
 
 // pollCache installs a finished cache build (on the game goroutine), and
@@ -123,7 +123,7 @@ func (g *Game) applyObstaclePreset() {
 	s.DetailSampleDistCells = 0
 	g.form.load(&s)
 	g.applyForm()
-	g.App.Status = "settings: partition layers, detail sample distance 0 (obstacle preset)"
+	g.App.SetStatus("settings: partition layers, detail sample distance 0 (obstacle preset)")
 }
 
 // startSnapshotDialog opens the save (save true) or restore dialog.

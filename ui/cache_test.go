@@ -184,7 +184,7 @@ func waitCache(t *testing.T, g *Game) {
 		}
 	}
 	if g.App.Cache == nil {
-		t.Fatalf("no cache (CacheErr %q, Err %q)", g.App.CacheErr, g.App.Err)
+		t.Fatalf("no cache (CacheErr %q, Err %q)", g.App.CacheErr, g.App.Err())
 	}
 }
 
@@ -276,7 +276,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	}
 	obs := c.Obstacles()
 	if len(obs) != 1 || obs[0].ID != 1 || a.Selection.Obstacle() != 1 || c.QueueLen() == 0 {
-		t.Fatalf("after a click: obstacles %v, selected %d, queue %d (Err %q)", obs, a.Selection.Obstacle(), c.QueueLen(), a.Err)
+		t.Fatalf("after a click: obstacles %v, selected %d, queue %d (Err %q)", obs, a.Selection.Obstacle(), c.QueueLen(), a.Err())
 	}
 	if d := math.Hypot(float64(obs[0].Obstacle.CentreM.X-p.X), float64(obs[0].Obstacle.CentreM.Z-p.Z)); d > 0.1 {
 		t.Errorf("the cylinder stands %.3f m from the clicked point", d)
@@ -330,7 +330,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	drag(g, x, y, x+80, y)
 	obs = c.Obstacles()
 	if len(obs) != 1 || obs[0].ID != 2 || a.Selection.Obstacle() != 2 {
-		t.Fatalf("after the drag: %v, selected %d (Err %q)", obs, a.Selection.Obstacle(), a.Err)
+		t.Fatalf("after the drag: %v, selected %d (Err %q)", obs, a.Selection.Obstacle(), a.Err())
 	}
 	if dx := obs[0].Obstacle.CentreM.X - p.X; dx < 2 {
 		t.Errorf("the drag moved the cylinder by %.2f m in x", dx)
@@ -343,7 +343,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	x2, y2 := pixelOf(t, g, p2)
 	click(g, x2, y2)
 	if n := len(c.Obstacles()); n != 2 {
-		t.Fatalf("%d obstacles after placing the box (Err %q)", n, a.Err)
+		t.Fatalf("%d obstacles after placing the box (Err %q)", n, a.Err())
 	}
 	cx, cy := pixelOf(t, g, c.Obstacles()[0].Obstacle.CentreM)
 	if out := g.cacheStep(frameInput{X: cx, Y: cy, WheelY: 1}, toolKeys{}); out.WheelY != 1 {
@@ -376,7 +376,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 		click(g, cx, cy)
 	}
 	if n := len(g.tools.volume.Corners); n != 3 {
-		t.Fatalf("%d corners after three clicks (Err %q)", n, a.Err)
+		t.Fatalf("%d corners after three clicks (Err %q)", n, a.Err())
 	}
 	a.SyncSpanOverlays()
 	if o := a.Scene.Overlay(render.OverlayToolPreview); o == nil || len(o.Points) != 3 {
@@ -385,15 +385,15 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	saveForInspection(t, "cache-volume-preview", drawOnly(g))
 	dx, dy := corner(1, -1) // inside: a dent
 	click(g, dx, dy)
-	if len(g.tools.volume.Corners) != 3 || !strings.Contains(a.Err, "not convex") {
-		t.Errorf("a dent: %d corners, Err %q", len(g.tools.volume.Corners), a.Err)
+	if len(g.tools.volume.Corners) != 3 || !strings.Contains(a.Err(), "not convex") {
+		t.Errorf("a dent: %d corners, Err %q", len(g.tools.volume.Corners), a.Err())
 	}
 	g.cacheStep(frameInput{}, toolKeys{Enter: true})
 	if n := len(c.Volumes()); n != 1 || len(g.tools.volume.Corners) != 0 {
-		t.Fatalf("Enter: %d volumes, %d corners (Err %q)", n, len(g.tools.volume.Corners), a.Err)
+		t.Fatalf("Enter: %d volumes, %d corners (Err %q)", n, len(g.tools.volume.Corners), a.Err())
 	}
-	if a.Err != "" {
-		t.Errorf("the rejected corner's error is still shown after a success: %q", a.Err)
+	if a.Err() != "" {
+		t.Errorf("the rejected corner's error is still shown after a success: %q", a.Err())
 	}
 	if err := a.UpdateAllCache(); err != nil {
 		t.Fatal(err)
@@ -422,8 +422,8 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 		t.Fatal(err)
 	}
 	hist := len(a.History.Done)
-	if err := a.RestoreSnapshot(bad); err == nil || !strings.Contains(a.Err, "unchanged") {
-		t.Errorf("bad snapshot: err %v, Err %q", err, a.Err)
+	if err := a.RestoreSnapshot(bad); err == nil || !strings.Contains(a.Err(), "unchanged") {
+		t.Errorf("bad snapshot: err %v, Err %q", err, a.Err())
 	}
 	if now, _ := c.Snapshot(); !bytes.Equal(now, snap1) || len(a.History.Done) != hist {
 		t.Error("a bad snapshot changed the cache or the history")
@@ -439,7 +439,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 		g.cacheStep(frameInput{}, toolKeys{Undo: true})
 	}
 	if len(c.Obstacles()) != 0 || len(c.Volumes()) != 0 {
-		t.Fatalf("after five undos: %v, %v (Err %q)", c.Obstacles(), c.Volumes(), a.Err)
+		t.Fatalf("after five undos: %v, %v (Err %q)", c.Obstacles(), c.Volumes(), a.Err())
 	}
 	if ok, _ := a.Undo(); ok {
 		t.Error("a sixth undo did something")
@@ -494,8 +494,8 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	// Without a cache the tools say so and nothing breaks.
 	g.setTool(g.tools.obstacle)
 	click(g, testW/2, testH/2)
-	if !strings.Contains(a.Err, "cache") {
-		t.Errorf("a click without a cache: Err %q", a.Err)
+	if !strings.Contains(a.Err(), "cache") {
+		t.Errorf("a click without a cache: Err %q", a.Err())
 	}
 }
 
@@ -515,8 +515,8 @@ func TestDemoScene(t *testing.T) {
 	img := drawFrames(t, g, 2)
 	saveForInspection(t, "cache-demo-terrain", img)
 	a := g.App
-	if a.Cache == nil || len(a.Cache.Obstacles()) != 5 || len(a.Cache.Volumes()) != 1 || a.Err != "" {
-		t.Fatalf("demo: cache %v, Err %q", a.Cache != nil, a.Err)
+	if a.Cache == nil || len(a.Cache.Obstacles()) != 5 || len(a.Cache.Volumes()) != 1 || a.Err() != "" {
+		t.Fatalf("demo: cache %v, Err %q", a.Cache != nil, a.Err())
 	}
 	if a.Auto.On() || a.Cache.QueueLen() < 2 || len(a.Swaps.Latest) != 1 {
 		t.Errorf("demo: auto %v, queue %d, latest %d", a.Auto.On(), a.Cache.QueueLen(), len(a.Swaps.Latest))

@@ -88,8 +88,8 @@ func TestCacheWorkerMatchesSync(t *testing.T) {
 	drawFrames(t, sync, 1)
 	s, w := sync.App, async.App
 	for _, a := range []*session.App{s, w} {
-		if a.Err != "" {
-			t.Fatalf("error shown: %s", a.Err)
+		if a.Err() != "" {
+			t.Fatalf("error shown: %s", a.Err())
 		}
 	}
 	snapS, err := s.Cache.Snapshot()
@@ -125,7 +125,7 @@ func TestCacheWorkerMatchesSync(t *testing.T) {
 		{"queue", fmt.Sprint(vw.Queue), fmt.Sprint(vs.Queue)},
 		{"obstacles", fmt.Sprint(vw.Obstacles), fmt.Sprint(vs.Obstacles)},
 		{"latest", len(vw.Latest), len(vs.Latest)},
-		{"status", strings.ReplaceAll(w.Status, "async", "sync"), s.Status},
+		{"status", strings.ReplaceAll(w.Status(), "async", "sync"), s.Status()},
 	} {
 		if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
 			t.Errorf("%s: worker %v, without a worker %v", c.what, c.got, c.want)
@@ -210,7 +210,7 @@ func TestInputWhileCacheWorks(t *testing.T) {
 	gate <- struct{}{}
 	waitWorker(t, g)
 	v := a.CacheView()
-	if a.Err != "" || len(v.Queue) != 0 || len(v.Latest) == 0 {
-		t.Errorf("after update all: Err %q, %d tiles queued, %d rebuilt", a.Err, len(v.Queue), len(v.Latest))
+	if a.Err() != "" || len(v.Queue) != 0 || len(v.Latest) == 0 {
+		t.Errorf("after update all: Err %q, %d tiles queued, %d rebuilt", a.Err(), len(v.Queue), len(v.Latest))
 	}
 }

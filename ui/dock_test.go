@@ -119,7 +119,7 @@ func TestDockInput(t *testing.T) {
 	a.Selected = session.TileRef{}
 	clickAt(c.X, c.Y)
 	if err != nil || !a.Selected.OK || a.Selected != want {
-		t.Errorf("click in the view selected %+v, want %+v (%v); status %q", a.Selected, want, err, a.Status)
+		t.Errorf("click in the view selected %+v, want %+v (%v); status %q", a.Selected, want, err, a.Status())
 	}
 
 	// Dragging the left grip 100 px right widens the left column by 100.

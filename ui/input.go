@@ -300,7 +300,7 @@ func (g *Game) applyIntent(in viewIntent) {
 		g.App.SetTopDown(!cam.TopDown)
 	}
 	if in.Click {
-		g.App.Status = g.App.Click(float64(in.ClickX), float64(in.ClickY), g.w, g.h)
+		g.App.SetStatus(g.App.Click(float64(in.ClickX), float64(in.ClickY), g.w, g.h))
 	}
 	if in.Screenshot {
 		dir, err := os.Getwd()

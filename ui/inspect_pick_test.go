@@ -50,7 +50,7 @@ func TestPickLiveCache(t *testing.T) {
 		}
 		clickOn(c)
 		if a.Picked != want || a.PickedFrom != session.MeshCache {
-			t.Fatalf("build %v: picked %#x from the %v, want %#x of the live cache; status %q", withBuild, uint64(a.Picked), a.PickedFrom, uint64(want), a.Status)
+			t.Fatalf("build %v: picked %#x from the %v, want %#x of the live cache; status %q", withBuild, uint64(a.Picked), a.PickedFrom, uint64(want), a.Status())
 		}
 		info, err := render.DescribePoly(m, want)
 		if err != nil || !reflect.DeepEqual(info, a.PickedInfo) {
@@ -62,8 +62,8 @@ func TestPickLiveCache(t *testing.T) {
 		if lines := a.InspectorLines(); len(lines) == 0 || !strings.Contains(lines[0], "live cache") || strings.Contains(strings.Join(lines, "\n"), "Gone") {
 			t.Errorf("build %v: Inspector says %q", withBuild, lines)
 		}
-		if !strings.Contains(a.Status, "live cache") {
-			t.Errorf("build %v: status %q", withBuild, a.Status)
+		if !strings.Contains(a.Status(), "live cache") {
+			t.Errorf("build %v: status %q", withBuild, a.Status())
 		}
 		drawFrames(t, g, 1)
 		if po := a.Scene.Overlay(render.OverlayPicked); po == nil || len(po.Tris) == 0 {
@@ -75,7 +75,7 @@ func TestPickLiveCache(t *testing.T) {
 	a.DropCache()
 	clickOn(c)
 	if a.PickedFrom != session.MeshBuild || !a.Build.Mesh.IsValidRef(a.Picked) {
-		t.Fatalf("no cache: picked %#x from the %v; status %q", uint64(a.Picked), a.PickedFrom, a.Status)
+		t.Fatalf("no cache: picked %#x from the %v; status %q", uint64(a.Picked), a.PickedFrom, a.Status())
 	}
 	if lines := a.InspectorLines(); !strings.Contains(lines[0], "plain build") {
 		t.Errorf("no cache: Inspector says %q", lines[0])

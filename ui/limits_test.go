@@ -40,7 +40,7 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 	waitBuild(t, g)
 	soup, scene, build, cache := a.Soup, a.Scene, a.Build, a.Cache
 	if build == nil || cache == nil {
-		t.Fatalf("build %v, cache %v (Err %q)", build != nil, cache != nil, a.Err)
+		t.Fatalf("build %v, cache %v (Err %q)", build != nil, cache != nil, a.Err())
 	}
 
 	big := filepath.Join(t.TempDir(), "big.obj")
@@ -51,8 +51,8 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 	img := drawFrames(t, g, 2)
 	saveForInspection(t, "huge-level", img)
 	for _, want := range []string{big, "BuildLimits.MaxTiles", "2712743056 tiles", "1e+06 x 1e+06 m"} {
-		if !strings.Contains(a.Err, want) {
-			t.Errorf("App.Err = %q, want it to contain %q", a.Err, want)
+		if !strings.Contains(a.Err(), want) {
+			t.Errorf("App.Err = %q, want it to contain %q", a.Err(), want)
 		}
 	}
 	if a.LevelName != "terrain" || a.Soup != soup || a.Scene != scene || a.Build != build || a.Cache != cache {
@@ -79,8 +79,8 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 		t.Errorf("Build panel size line %q", got)
 	}
 	g.startBuild()
-	if g.buildRequested || !strings.Contains(a.BuildErr, "BuildLimits.MaxTiles") || !strings.Contains(a.Err, "BuildLimits.MaxTiles") {
-		t.Errorf("Build over the limits: requested %v, BuildErr %q, Err %q", g.buildRequested, a.BuildErr, a.Err)
+	if g.buildRequested || !strings.Contains(a.BuildErr, "BuildLimits.MaxTiles") || !strings.Contains(a.Err(), "BuildLimits.MaxTiles") {
+		t.Errorf("Build over the limits: requested %v, BuildErr %q, Err %q", g.buildRequested, a.BuildErr, a.Err())
 	}
 	g.startCacheBuild()
 	if running, _, _ := g.cache.runner.Progress(); running || !strings.Contains(a.CacheErr, "BuildLimits.MaxTiles") {

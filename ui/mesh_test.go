@@ -164,13 +164,13 @@ func TestPickPolygon(t *testing.T) {
 	// Inspector.
 	g.applyIntent(viewIntent{Click: true, ClickX: int(x + 0.5), ClickY: int(y + 0.5)})
 	if a.Picked != want {
-		t.Fatalf("picked %#x at (%.0f, %.0f), want %#x; status %q", uint64(a.Picked), x, y, uint64(want), a.Status)
+		t.Fatalf("picked %#x at (%.0f, %.0f), want %#x; status %q", uint64(a.Picked), x, y, uint64(want), a.Status())
 	}
 	if !a.Build.Mesh.IsValidRef(a.Picked) || a.Selected != sel {
 		t.Errorf("picked ref valid %v, selection %+v (was %+v)", a.Build.Mesh.IsValidRef(a.Picked), a.Selected, sel)
 	}
-	if !strings.Contains(a.Status, "picked polygon") {
-		t.Errorf("status %q", a.Status)
+	if !strings.Contains(a.Status(), "picked polygon") {
+		t.Errorf("status %q", a.Status())
 	}
 	text := strings.Join(a.PickedInfo.Lines(), "\n")
 	for _, w := range []string{fmt.Sprintf("Ref %#016x", uint64(want)), fmt.Sprintf("Tile (%d, %d)", sel.X, sel.Z), "Area", "Edge 0:", "Links:"} {

@@ -405,7 +405,7 @@ func (g *Game) startBuild() {
 func (g *Game) cancelBuild() {
 	g.runner.Cancel()
 	g.buildRequested = false
-	g.App.Status = "build cancelled"
+	g.App.SetStatus("build cancelled")
 }
 
 // pollBuild applies a finished build on the game goroutine.
@@ -423,7 +423,7 @@ func (g *Game) pollBuild() {
 	}
 	first := a.Build == nil
 	a.SetBuild(res.Build)
-	a.Status = fmt.Sprintf("built %d tiles in %s", res.Build.BuiltTiles, fmtDur(res.Build.Wall))
+	a.SetStatus(fmt.Sprintf("built %d tiles in %s", res.Build.BuiltTiles, fmtDur(res.Build.Wall)))
 	if g.opts.Build && first && !g.framedBuild {
 		g.framedBuild = true
 		a.SyncSpanOverlays()

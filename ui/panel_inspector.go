@@ -15,7 +15,7 @@ func (g *Game) inspectorPanel(ctx *debugui.Context) {
 	ctx.Button("Frame its tile").On(a.FrameSelection)
 	ctx.Button("Clear").On(func() {
 		a.ClearPick()
-		a.Status = "polygon pick cleared"
+		a.SetStatus("polygon pick cleared")
 	})
 	ctx.SetGridLayout(nil, nil)
 }

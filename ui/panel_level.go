@@ -48,8 +48,8 @@ func (g *Game) levelPanel(ctx *debugui.Context) {
 	}
 	ctx.Text("Or drop an .obj file on the window.")
 	g.cacheToggle(ctx) // the Cache panel's switch (panel_cache.go)
-	if a.Err != "" {
+	if a.Err() != "" {
 		ctx.Text("Last action failed: the error is at the bottom of the window.")
-		ctx.Button("Dismiss error").On(func() { a.Err = "" })
+		ctx.Button("Dismiss error").On(func() { a.DismissErr() })
 	}
 }

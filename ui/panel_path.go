@@ -38,6 +38,6 @@ func (g *Game) pathPanel(ctx *debugui.Context) {
 	ctx.Text(fmt.Sprintf("Mesh: %s; searches: %d", src, a.Path.Searches()))
 	ctx.Button("Clear path").On(func() {
 		a.ClearPath()
-		a.Status = "path cleared"
+		a.SetStatus("path cleared")
 	})
 }

@@ -71,7 +71,7 @@ func (g *Game) loadScenario(file string) error {
 	a := g.App
 	a.Soup = p.r.Soup
 	a.LevelName = p.r.Report.Level
-	a.Status = fmt.Sprintf("scenario %s: %s, %d steps", filepath.Base(file), p.r.Report.Level, len(sc.Steps))
+	a.SetStatus(fmt.Sprintf("scenario %s: %s, %d steps", filepath.Base(file), p.r.Report.Level, len(sc.Steps)))
 	g.refreshScenarioScene()
 	return nil
 }
@@ -92,8 +92,7 @@ func (g *Game) refreshScenarioScene() {
 		a.Report(err)
 		return
 	}
-	a.Scene = s
-	a.Gen++
+	a.ShowScene(s)
 }
 
 // scenarioStep runs the next step: its report line, its shot written to
@@ -117,12 +116,12 @@ func (g *Game) scenarioStep() {
 		return
 	}
 	p.err = ""
-	if a.Err != "" && strings.HasPrefix(a.Err, p.file) {
-		a.Err = ""
+	if a.Err() != "" && strings.HasPrefix(a.Err(), p.file) {
+		a.DismissErr()
 	}
 	p.last = fmt.Sprintf("step %d %s: %s", rep.Step, rep.Kind, rep.Did)
 	p.done[i] = rep.Did
-	a.Status = p.last
+	a.SetStatus(p.last)
 	if st.Camera != nil {
 		p.follow = true
 	}
@@ -142,7 +141,7 @@ func (g *Game) scenarioStep() {
 func (g *Game) writeScenarioShot(s *scenario.Shot) {
 	a := g.App
 	if g.opts.OutDir == "" {
-		a.Status += " (not written: no --out)"
+		a.SetStatus(a.Status() + " (not written: no --out)")
 		return
 	}
 	path := filepath.Join(g.opts.OutDir, s.Name+".png")
@@ -157,7 +156,7 @@ func (g *Game) writeScenarioShot(s *scenario.Shot) {
 		g.scenarioOutputFailed(fmt.Errorf("ui: shot %s: %w", s.Name, err))
 		return
 	}
-	a.Status += "; wrote " + path
+	a.SetStatus(a.Status() + "; wrote " + path)
 }
 
 // writeScenarioOutputs writes report.json, timings.json and the snapshot
@@ -174,7 +173,7 @@ func (g *Game) writeScenarioOutputs() {
 		g.scenarioOutputFailed(fmt.Errorf("ui: scenario outputs: %w", err))
 		return
 	}
-	g.App.Status = fmt.Sprintf("scenario done: %d steps; wrote %s", len(p.done), filepath.Join(g.opts.OutDir, scenario.ReportFile))
+	g.App.SetStatus(fmt.Sprintf("scenario done: %d steps; wrote %s", len(p.done), filepath.Join(g.opts.OutDir, scenario.ReportFile)))
 }
 
 // scenarioOutputFailed shows an output error; in a scripted run Run
@@ -224,16 +223,16 @@ func (g *Game) scenarioClick(x, y int) {
 	o, d := g.App.Camera.Ray(float64(x), float64(y), g.w, g.h)
 	pt, ok := session.PickPoint(r.Soup, o, d)
 	if !ok {
-		g.App.Status = "no level under the cursor"
+		g.App.SetStatus("no level under the cursor")
 		return
 	}
 	tx, tz, err := r.Grid.TileAt(pt)
 	if err != nil {
-		g.App.Status = err.Error()
+		g.App.SetStatus(err.Error())
 		return
 	}
 	r.Selected, r.HasSelected = [2]int{tx, tz}, true
-	g.App.Status = fmt.Sprintf("selected tile (%d, %d)", tx, tz)
+	g.App.SetStatus(fmt.Sprintf("selected tile (%d, %d)", tx, tz))
 	g.refreshScenarioScene()
 }
 

@@ -39,7 +39,7 @@ func TestPathTool(t *testing.T) {
 	g.pathStep(frameInput{X: x, Y: y}, true, false)
 	s, ok := pathStart()
 	if _, hasEnd := pathEnd(); !ok || hasEnd || float32dist(s, pts[0]) > 1 {
-		t.Fatalf("start %v (set %v, end set %v), want near %v; status %q", s, ok, hasEnd, pts[0], a.Status)
+		t.Fatalf("start %v (set %v, end set %v), want near %v; status %q", s, ok, hasEnd, pts[0], a.Status())
 	}
 	// Ctrl+right: the end.
 	x, y = pixelOf(t, g, pts[1])
@@ -48,7 +48,7 @@ func TestPathTool(t *testing.T) {
 	}
 	g.pathStep(frameInput{X: x, Y: y}, true, false)
 	if e, ok := pathEnd(); !ok || float32dist(e, pts[1]) > 1 {
-		t.Fatalf("end %v, want near %v; status %q", e, pts[1], a.Status)
+		t.Fatalf("end %v, want near %v; status %q", e, pts[1], a.Status())
 	}
 	// A plain left press passes through.
 	if seen := g.pathStep(frameInput{X: x, Y: y, Left: true}, false, false); !seen.Left {

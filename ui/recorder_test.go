@@ -73,7 +73,7 @@ func TestSaveSessionReproducesMesh(t *testing.T) {
 	}
 	g.cacheStep(frameInput{}, toolKeys{Enter: true})
 	if len(c.Volumes()) != 1 || len(c.Obstacles()) != 2 {
-		t.Fatalf("%d obstacles, %d volumes (Err %q)", len(c.Obstacles()), len(c.Volumes()), a.Err)
+		t.Fatalf("%d obstacles, %d volumes (Err %q)", len(c.Obstacles()), len(c.Volumes()), a.Err())
 	}
 	g.cacheStep(frameInput{}, toolKeys{Undo: true}) // the volume
 	g.cacheStep(frameInput{}, toolKeys{Redo: true}) // back, a new id
@@ -122,8 +122,8 @@ func TestSaveSessionReproducesMesh(t *testing.T) {
 	if err != nil {
 		t.Fatalf("save session: %v", err)
 	}
-	if !strings.HasSuffix(file, scenario.FileExt) || !strings.Contains(a.Status, "session saved") {
-		t.Errorf("saved %q, status %q", file, a.Status)
+	if !strings.HasSuffix(file, scenario.FileExt) || !strings.Contains(a.Status(), "session saved") {
+		t.Errorf("saved %q, status %q", file, a.Status())
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {

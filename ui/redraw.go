@@ -182,9 +182,9 @@ func (g *Game) readSignature(captured debugui.InputCapturingState) uiSignature {
 			captured: captured,
 		},
 		st: uiState{
-			gen:      g.App.Gen,
-			status:   g.App.Status,
-			err:      g.App.Err,
+			gen:      g.App.Gen(),
+			status:   g.App.Status(),
+			err:      g.App.Err(),
 			progress: [3]int{b2i(running), done, total},
 			dialog:   g.dialogBusy,
 		},

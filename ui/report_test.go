@@ -32,13 +32,13 @@ func messageBarRed(img *image.RGBA) int {
 func TestErrorsReachTheMessageBar(t *testing.T) {
 	g := newTestGame(t, "terrain")
 	a := g.App
-	if n := messageBarRed(drawFrames(t, g, 1)); n != 0 || a.Err != "" {
-		t.Fatalf("before: Err %q, %d red pixels", a.Err, n)
+	if n := messageBarRed(drawFrames(t, g, 1)); n != 0 || a.Err() != "" {
+		t.Fatalf("before: Err %q, %d red pixels", a.Err(), n)
 	}
 	g.setTool(g.tools.volume)
 	g.toolKeys(toolKeys{Enter: true})
-	if !strings.Contains(a.Err, session.ErrNoCache.Error()) {
-		t.Errorf("Enter without a cache: Err %q", a.Err)
+	if !strings.Contains(a.Err(), session.ErrNoCache.Error()) {
+		t.Errorf("Enter without a cache: Err %q", a.Err())
 	}
 	if n := messageBarRed(drawFrames(t, g, 1)); n < 30 {
 		t.Errorf("Enter without a cache: %d red pixels in the message bar", n)
@@ -53,8 +53,8 @@ func TestErrorsReachTheMessageBar(t *testing.T) {
 		t.Fatalf("with a worker RestoreSnapshot returned %v: its error must come from the worker", err)
 	}
 	waitWorker(t, g)
-	if !strings.Contains(a.Err, "restore snapshot") || !strings.Contains(a.Err, missing) {
-		t.Errorf("the worker's error: Err %q", a.Err)
+	if !strings.Contains(a.Err(), "restore snapshot") || !strings.Contains(a.Err(), missing) {
+		t.Errorf("the worker's error: Err %q", a.Err())
 	}
 	if n := messageBarRed(drawFrames(t, g, 1)); n < 30 {
 		t.Errorf("the worker's error: %d red pixels in the message bar", n)

@@ -57,7 +57,7 @@ func inputWhileBusy(t *testing.T, g *Game, at image.Point, busy func() bool) boo
 		return false
 	}
 	if !a.Selected.OK {
-		t.Errorf("click lost: no tile selected (status %q, err %q)", a.Status, a.Err)
+		t.Errorf("click lost: no tile selected (status %q, err %q)", a.Status(), a.Err())
 	}
 	return true
 }
@@ -114,8 +114,8 @@ func TestInputWhileBusy(t *testing.T) {
 	if !g.view.current(g.wantKey()) {
 		t.Error("the view does not show the current camera after the job")
 	}
-	if !strings.HasPrefix(g.App.Status, "selected tile") && !strings.HasPrefix(g.App.Status, "picked") {
-		t.Errorf("status %q after the click", g.App.Status)
+	if !strings.HasPrefix(g.App.Status(), "selected tile") && !strings.HasPrefix(g.App.Status(), "picked") {
+		t.Errorf("status %q after the click", g.App.Status())
 	}
 }
 
@@ -247,6 +247,6 @@ func TestInputOfOneSlowTick(t *testing.T) {
 		t.Errorf("camera %+v, want framed then zoomed %+v", a.Camera, zoomedFrame)
 	}
 	if !a.Selected.OK {
-		t.Errorf("click lost: status %q", a.Status)
+		t.Errorf("click lost: status %q", a.Status())
 	}
 }

@@ -41,7 +41,7 @@ func (g *Game) saveAskedShot(screen *ebiten.Image) {
 	if err := saveScreen(screen, p); err != nil {
 		g.App.Report(err)
 	} else {
-		g.App.Status = "screenshot saved to " + p
+		g.App.SetStatus("screenshot saved to " + p)
 	}
 }
 

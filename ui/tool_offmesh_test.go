@@ -58,7 +58,7 @@ func TestOffMeshTool(t *testing.T) {
 	click(g, x+80, y)
 	links := c.OffMeshLinks()
 	if len(links) != 1 || links[0].UserID != 1 || a.Selection.Link() != 1 || c.QueueLen() == 0 {
-		t.Fatalf("after two clicks: links %+v, selected %d, queue %d (Err %q)", links, a.Selection.Link(), c.QueueLen(), a.Err)
+		t.Fatalf("after two clicks: links %+v, selected %d, queue %d (Err %q)", links, a.Selection.Link(), c.QueueLen(), a.Err())
 	}
 	if !near(links[0].StartM, start) || !near(links[0].EndM, end) || !links[0].Bidirectional || links[0].Area != 63 || links[0].Flags == 0 {
 		t.Fatalf("link %+v, want from %v to %v, both ways, area 63, flags", links[0], start, end)
@@ -83,7 +83,7 @@ func TestOffMeshTool(t *testing.T) {
 	moved := at(x+80, y+60)
 	drag(g, x+80, y, x+80, y+60)
 	if l := c.OffMeshLinks(); len(l) != 1 || l[0].UserID != 1 || !near(l[0].EndM, moved) || !near(l[0].StartM, start) {
-		t.Fatalf("after the drag: %+v, want the end at %v (Err %q)", l, moved, a.Err)
+		t.Fatalf("after the drag: %+v, want the end at %v (Err %q)", l, moved, a.Err())
 	}
 	if ok, err := a.Undo(); !ok || err != nil || !near(c.OffMeshLinks()[0].EndM, end) {
 		t.Fatalf("undo of the move: %v %v, link %+v", ok, err, c.OffMeshLinks())

@@ -146,8 +146,8 @@ func TestBuiltinLevelsDraw(t *testing.T) {
 			g := newTestGame(t, name)
 			img := drawFrames(t, g, 3)
 			saveForInspection(t, "builtin-"+name, img)
-			if g.App.Err != "" {
-				t.Fatalf("App.Err = %q", g.App.Err)
+			if g.App.Err() != "" {
+				t.Fatalf("App.Err = %q", g.App.Err())
 			}
 			if g.view.drawnTris == 0 {
 				t.Fatal("no triangles drawn")
@@ -236,8 +236,8 @@ func TestBadLevelKeepsPrevious(t *testing.T) {
 	img := drawFrames(t, g, 2)
 	saveForInspection(t, "bad-level", img)
 
-	if g.App.Err == "" || !strings.Contains(g.App.Err, "bad.obj") {
-		t.Errorf("App.Err = %q, want an error naming bad.obj", g.App.Err)
+	if g.App.Err() == "" || !strings.Contains(g.App.Err(), "bad.obj") {
+		t.Errorf("App.Err = %q, want an error naming bad.obj", g.App.Err())
 	}
 	if g.App.LevelName != "city" || g.App.Soup != soup || g.App.Scene != scene {
 		t.Errorf("after a failed load the level is %q (soup kept: %v, scene kept: %v), want city unchanged",
@@ -265,16 +265,16 @@ func TestBadLevelKeepsPrevious(t *testing.T) {
 	for _, p := range []string{filepath.Join(t.TempDir(), "missing.obj"), "no-such-level"} {
 		g.RequestLoad(p)
 		drawFrames(t, g, 1)
-		if g.App.Err == "" || g.App.Soup != soup {
-			t.Errorf("load %q: Err = %q, soup kept = %v", p, g.App.Err, g.App.Soup == soup)
+		if g.App.Err() == "" || g.App.Soup != soup {
+			t.Errorf("load %q: Err = %q, soup kept = %v", p, g.App.Err(), g.App.Soup == soup)
 		}
 	}
 
 	// A good load clears the error.
 	g.RequestLoad("terrain")
 	drawFrames(t, g, 1)
-	if g.App.Err != "" || g.App.LevelName != "terrain" {
-		t.Errorf("after loading terrain: Err = %q, level = %q", g.App.Err, g.App.LevelName)
+	if g.App.Err() != "" || g.App.LevelName != "terrain" {
+		t.Errorf("after loading terrain: Err = %q, level = %q", g.App.Err(), g.App.LevelName)
 	}
 }
 
@@ -283,8 +283,8 @@ func TestScreenshot(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "shot.png")
 	g.shotPath = p
 	drawFrames(t, g, 1)
-	if g.App.Err != "" || !strings.Contains(g.App.Status, p) {
-		t.Fatalf("Err = %q, Status = %q", g.App.Err, g.App.Status)
+	if g.App.Err() != "" || !strings.Contains(g.App.Status(), p) {
+		t.Fatalf("Err = %q, Status = %q", g.App.Err(), g.App.Status())
 	}
 	f, err := os.Open(p)
 	if err != nil {
@@ -302,7 +302,7 @@ func TestScreenshot(t *testing.T) {
 	// An unwritable path is reported, not fatal.
 	g.shotPath = filepath.Join(t.TempDir(), "no", "such", "dir", "x.png")
 	drawFrames(t, g, 1)
-	if g.App.Err == "" {
+	if g.App.Err() == "" {
 		t.Error("saving to a missing directory reported no error")
 	}
 }

@@ -84,7 +84,7 @@ func (a *App) SpawnAgents() error {
 		return a.Report(fmt.Errorf("ui: spawn agents: %w", err))
 	}
 	a.Agents.Start(c, a.Soup, m, a.meshCacheSeq())
-	a.Status = fmt.Sprintf("spawned %d agents (seed %d)", c.Len(), a.AgentSeed)
+	a.status = fmt.Sprintf("spawned %d agents (seed %d)", c.Len(), a.AgentSeed)
 	return nil
 }
 
@@ -121,7 +121,7 @@ func (a *App) SetAgentsTarget(p geom.Vec3) error {
 	if err := a.Agents.SetTarget(m, p); err != nil {
 		return a.Report(fmt.Errorf("ui: agents target: %w", err))
 	}
-	a.Status = fmt.Sprintf("agents target at (%.2f, %.2f, %.2f)", p.X, p.Y, p.Z)
+	a.status = fmt.Sprintf("agents target at (%.2f, %.2f, %.2f)", p.X, p.Y, p.Z)
 	return nil
 }
 

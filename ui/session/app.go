@@ -24,15 +24,14 @@ type App struct {
 	// Camera is the view camera.
 	Camera render.Camera
 
-	// Err is the text of the last failure (load, dialog, screenshot); empty
+	// err is the text of the last failure (load, dialog, screenshot); empty
 	// when the last action succeeded. It is shown in the window.
-	Err string
-	// Status is the last informational message (e.g. a saved screenshot).
-	Status string
+	err string
+	// status is the last informational message (e.g. a saved screenshot).
+	status string
 
-	// Gen changes whenever Scene's content or visibility changes, so the
-	// drawing cache knows to rebuild.
-	Gen uint64
+	// gen changes whenever Scene's content or visibility changes (Gen).
+	gen uint64
 
 	// Aspect is the viewport's width/height, for framing (0: unknown).
 	Aspect float64
@@ -54,6 +53,32 @@ type App struct {
 
 	// agentsState holds the Agents tool's crowd (agents.go).
 	agentsState
+}
+
+// Err returns the text of the last failure (load, dialog, screenshot, a
+// job; report.go) the window shows; "" when the last action succeeded or
+// the error was dismissed.
+func (a *App) Err() string { return a.err }
+
+// DismissErr clears the error shown ("Dismiss error").
+func (a *App) DismissErr() { a.err = "" }
+
+// Status returns the last informational message (e.g. a saved
+// screenshot).
+func (a *App) Status() string { return a.status }
+
+// SetStatus sets the informational message.
+func (a *App) SetStatus(s string) { a.status = s }
+
+// Gen returns a counter that changes whenever Scene's content or
+// visibility changes, so that the drawing cache knows to rebuild.
+func (a *App) Gen() uint64 { return a.gen }
+
+// ShowScene makes s the scene the view draws (a scenario's runner owns
+// its scene) and marks the change (Gen).
+func (a *App) ShowScene(s *render.Scene) {
+	a.Scene = s
+	a.gen++
 }
 
 // SetViewport tells the App the size of the view in pixels, so that
@@ -108,9 +133,9 @@ func (a *App) Load(nameOrPath string) error {
 	a.Soup = s
 	a.levelChanged()
 	a.Scene = keepVisibility(render.LevelScene(s), a.Scene)
-	a.Err = ""
-	a.Status = fmt.Sprintf("loaded %s", nameOrPath)
-	a.Gen++
+	a.err = ""
+	a.status = fmt.Sprintf("loaded %s", nameOrPath)
+	a.gen++
 	a.SyncSpanOverlays()
 	a.FrameLevel()
 	return nil
@@ -135,7 +160,7 @@ func keepVisibility(s, old *render.Scene) *render.Scene {
 func (a *App) SetOverlayVisible(name string, visible bool) {
 	if o := a.Scene.Overlay(name); o != nil && o.Visible != visible {
 		o.Visible = visible
-		a.Gen++
+		a.gen++
 	}
 }
 
@@ -165,7 +190,7 @@ func (a *App) ShowOnly(names []string) error {
 		a.CacheVis[n] = slices.Contains(names, n)
 	}
 	a.Scene.SetVisible(names)
-	a.Gen++
+	a.gen++
 	a.SyncSpanOverlays()
 	return nil
 }

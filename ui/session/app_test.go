@@ -11,9 +11,9 @@ func TestAppTransitions(t *testing.T) {
 	if err := a.Load("terrain"); err != nil {
 		t.Fatal(err)
 	}
-	gen := a.Gen
+	gen := a.gen
 	a.SetOverlayVisible(render.OverlayGrid, false)
-	if a.Scene.Overlay(render.OverlayGrid).Visible || a.Gen == gen {
+	if a.Scene.Overlay(render.OverlayGrid).Visible || a.gen == gen {
 		t.Error("hiding the grid did not take or did not bump Gen")
 	}
 	cam := a.Camera
@@ -36,7 +36,7 @@ func TestAppTransitions(t *testing.T) {
 	if a.Scene.Overlay(render.OverlayGrid).Visible || !a.Scene.Overlay(render.OverlayInput).Visible {
 		t.Error("overlay visibility did not survive loading another level")
 	}
-	if err := a.Load(""); err == nil || a.Err == "" || a.LevelName != "city" {
-		t.Errorf("empty name: err %v, Err %q, level %q", err, a.Err, a.LevelName)
+	if err := a.Load(""); err == nil || a.err == "" || a.LevelName != "city" {
+		t.Errorf("empty name: err %v, Err %q, level %q", err, a.err, a.LevelName)
 	}
 }

@@ -118,7 +118,7 @@ func (a *App) pollStageOverlays() {
 		}
 		a.Scene.Add(o)
 		a.spanBuilt[name] = res.keys[i]
-		a.Gen++
+		a.gen++
 	}
 }
 
@@ -167,14 +167,14 @@ func syncOverlay[K comparable](a *App, name string, vis map[string]bool, built m
 		o = &render.Overlay{Name: name, Visible: vis[name]}
 		a.Scene.Overlays = append(a.Scene.Overlays, o)
 		delete(built, name)
-		a.Gen++
+		a.gen++
 	}
 	vis[name] = o.Visible
 	if !o.Visible {
 		if len(o.Tris)+len(o.Lines)+len(o.Points) > 0 {
 			a.Scene.Add(&render.Overlay{Name: name})
 			delete(built, name)
-			a.Gen++
+			a.gen++
 		}
 		return
 	}
@@ -183,7 +183,7 @@ func syncOverlay[K comparable](a *App, name string, vis map[string]bool, built m
 	}
 	a.Scene.Add(build())
 	built[name] = want
-	a.Gen++
+	a.gen++
 }
 
 // spanOverlayKey returns the key of the content build overlay name shows

@@ -33,8 +33,8 @@ func TestAgentSizeErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := a.AddAgentSize(tc.ag)
-			if err == nil || !strings.Contains(a.Err, tc.want) {
-				t.Errorf("AddAgentSize(%+v) = %v, Err %q, want %q", tc.ag, err, a.Err, tc.want)
+			if err == nil || !strings.Contains(a.err, tc.want) {
+				t.Errorf("AddAgentSize(%+v) = %v, Err %q, want %q", tc.ag, err, a.err, tc.want)
 			}
 			if AgentNames(a.CacheAgents()) != "default, large" {
 				t.Errorf("the list changed: %s", AgentNames(a.CacheAgents()))
@@ -42,20 +42,20 @@ func TestAgentSizeErrors(t *testing.T) {
 		})
 	}
 	for _, name := range []string{DefaultAgentName, "troll"} {
-		if err := a.RemoveAgentSize(name); err == nil || !strings.Contains(a.Err, name) {
-			t.Errorf("RemoveAgentSize(%q) = %v, Err %q", name, err, a.Err)
+		if err := a.RemoveAgentSize(name); err == nil || !strings.Contains(a.err, name) {
+			t.Errorf("RemoveAgentSize(%q) = %v, Err %q", name, err, a.err)
 		}
 	}
-	if err := a.ShowAgent("large"); err == nil || !strings.Contains(a.Err, "no tile cache") {
-		t.Errorf("ShowAgent without a cache: %v, Err %q", err, a.Err)
+	if err := a.ShowAgent("large"); err == nil || !strings.Contains(a.err, "no tile cache") {
+		t.Errorf("ShowAgent without a cache: %v, Err %q", err, a.err)
 	}
 	for i := len(a.CacheAgents()); i < world.MaxAgents; i++ {
 		if err := a.AddAgentSize(bad(func(ag *world.Agent) { ag.Name = strings.Repeat("x", i) })); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := a.AddAgentSize(bad(func(ag *world.Agent) { ag.Name = "one more" })); err == nil || !strings.Contains(a.Err, "16") {
-		t.Errorf("a 17th agent: %v, Err %q", err, a.Err)
+	if err := a.AddAgentSize(bad(func(ag *world.Agent) { ag.Name = "one more" })); err == nil || !strings.Contains(a.err, "16") {
+		t.Errorf("a 17th agent: %v, Err %q", err, a.err)
 	}
 }
 

@@ -276,7 +276,7 @@ func (a *App) CacheDo(job CacheJob) error {
 	if a.worker != nil {
 		a.worker.send(job, a.cacheWant())
 		if job.name != "" {
-			a.Status = "updating… " + job.name
+			a.status = "updating… " + job.name
 		}
 		return nil
 	}

@@ -9,5 +9,9 @@
 // Changes go through methods that mark what changed, a Gen per group
 // (App.Gen for the scene, the cache's generations, Path.Gen,
 // Selection.Gen), so that the window rebuilds and redraws only what
-// depends on a change (../shared/STYLE.md, "ui/: the split").
+// depends on a change (../shared/STYLE.md, "ui/: the split"). The scene's
+// generation, the error report and the status line are unexported behind
+// them; the fields the panels edit in place (Settings, Camera, the
+// agents' count and seed) and the cache view's snapshot fields are still
+// exported.
 package session

@@ -95,8 +95,8 @@ func TestSaveSessionRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.SetVolumes([]voxel.ConvexVolume{{VertsXZ: [][2]float32{{0, 0}, {4, 0}, {0, 4}}, MinYM: -1, MaxYM: 9, Area: 3}})
-	if _, err := a.SaveSession(filepath.Join(dir, "b"), 320, 200); err == nil || !strings.Contains(a.Err, "build-time volumes") {
-		t.Errorf("build-time volume: %v (Err %q)", err, a.Err)
+	if _, err := a.SaveSession(filepath.Join(dir, "b"), 320, 200); err == nil || !strings.Contains(a.err, "build-time volumes") {
+		t.Errorf("build-time volume: %v (Err %q)", err, a.err)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("refused saves wrote %d files", len(ents))

@@ -15,8 +15,8 @@ package session
 // nil shows nothing and returns nil.
 func (a *App) Report(err error) error {
 	if err != nil {
-		a.Err = err.Error()
-		a.shownErr = a.Err
+		a.err = err.Error()
+		a.shownErr = a.err
 	}
 	return err
 }
@@ -24,12 +24,12 @@ func (a *App) Report(err error) error {
 // ReportOK sets the status line (unless status is "") and clears the
 // error report showed, if it is still shown.
 func (a *App) ReportOK(status string) {
-	if a.shownErr != "" && a.Err == a.shownErr {
-		a.Err = ""
+	if a.shownErr != "" && a.err == a.shownErr {
+		a.err = ""
 	}
 	a.shownErr = ""
 	if status != "" {
-		a.Status = status
+		a.status = status
 	}
 }
 

@@ -22,19 +22,19 @@ func TestReport(t *testing.T) {
 		{"error after ok", func(a *App) error { a.ReportOK("done"); return a.Report(boom) }, boom, "boom", "done"},
 		{"dismissed then ok", func(a *App) error {
 			a.Report(boom)
-			a.Err = ""        // Dismiss error
-			a.Err = "another" // not reported: reportOK leaves it
+			a.err = ""        // Dismiss error
+			a.err = "another" // not reported: reportOK leaves it
 			a.ReportOK("done")
 			return nil
 		}, nil, "another", "done"},
 	} {
 		a := NewApp()
-		a.Status = "idle"
+		a.status = "idle"
 		if got := tc.do(a); got != tc.wantRet {
 			t.Errorf("%s: returned %v, want %v", tc.name, got, tc.wantRet)
 		}
-		if a.Err != tc.wantErr || a.Status != tc.wantSta {
-			t.Errorf("%s: Err %q status %q, want %q, %q", tc.name, a.Err, a.Status, tc.wantErr, tc.wantSta)
+		if a.err != tc.wantErr || a.status != tc.wantSta {
+			t.Errorf("%s: Err %q status %q, want %q, %q", tc.name, a.err, a.status, tc.wantErr, tc.wantSta)
 		}
 	}
 }
