@@ -249,7 +249,7 @@ func (g *Game) benchFinish() {
 	a := g.App
 	s := &b.stats
 	wall := time.Since(b.started).Seconds()
-	s.Level = a.LevelName
+	s.Level = a.LevelName()
 	s.SizePx = fmt.Sprintf("%dx%d", g.w, g.h)
 	s.Frames = g.opts.BenchFrames
 	s.Scope = session.ScopeName(a.Scope)

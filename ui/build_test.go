@@ -174,8 +174,8 @@ func TestBuildShowsOverlays(t *testing.T) {
 	}
 	waitBuild(t, g)
 	a := g.App
-	if a.Build == nil || a.BuildErr != "" {
-		t.Fatalf("build: %v, err %q", a.Build, a.BuildErr)
+	if a.Build == nil || a.BuildErr() != "" {
+		t.Fatalf("build: %v, err %q", a.Build, a.BuildErr())
 	}
 	if !a.Selected.OK {
 		t.Fatal("no tile selected after the build")
@@ -249,13 +249,13 @@ func TestBuildCancelledByLevelChange(t *testing.T) {
 	}
 	time.Sleep(100 * time.Millisecond)
 	drawFrames(t, g, 2)
-	if g.App.Build != nil || g.App.LevelName != "terrain" {
+	if g.App.Build != nil || g.App.LevelName() != "terrain" {
 		t.Fatalf("a build of the previous level was applied: %v", g.App.Build)
 	}
 	g.startBuild()
 	waitBuild(t, g)
 	if b := g.App.Build; b == nil || b.Grid.BoundsM != g.App.Soup.Bounds() {
-		t.Fatalf("terrain build: %v (err %q)", b, g.App.BuildErr)
+		t.Fatalf("terrain build: %v (err %q)", b, g.App.BuildErr())
 	}
 	// A still view is not rebuilt frame after frame.
 	drawFrames(t, g, 2)

@@ -57,21 +57,21 @@ func (g *Game) buildWorld(carry bool) {
 	g.ensureCacheUI()
 	a := g.App
 	if a.Soup == nil {
-		a.CacheErr = "no level"
+		a.SetCacheErr("no level")
 		return
 	}
 	if p := g.settingsProblem(); p != "" {
-		a.CacheErr = "invalid settings: " + p
+		a.SetCacheErr("invalid settings: " + p)
 		return
 	}
-	if err := a.Oversize(a.Soup, a.LevelName, pipeline.BuildOptions{}); err != nil { // the cache's first build
-		a.CacheErr = err.Error()
+	if err := a.Oversize(a.Soup, a.LevelName(), pipeline.BuildOptions{}); err != nil { // the cache's first build
+		a.SetCacheErr(err.Error())
 		a.Report(fmt.Errorf("cache build: %w", err))
 		return
 	}
-	a.CacheErr = ""
+	a.SetCacheErr("")
 	g.cache.buildSoup = a.Soup
-	g.cache.runner.Start(a.Soup, a.Settings, a.CacheAgents(), a.LevelName, carry)
+	g.cache.runner.Start(a.Soup, a.Settings, a.CacheAgents(), a.LevelName(), carry)
 }
 
 // cancelCacheBuild stops the running cache build.
@@ -96,7 +96,7 @@ func (g *Game) pollCache() {
 		return // of another level
 	}
 	if res.Err != nil {
-		a.CacheErr = res.Err.Error()
+		a.SetCacheErr(res.Err.Error())
 		a.Report(fmt.Errorf("cache build: %w", res.Err))
 		return
 	}
@@ -201,7 +201,7 @@ func (g *Game) runAutoCache() {
 // autoCachePending reports whether the automatic cache build of the
 // current level has not ended yet (scripted frames are counted after it).
 func (g *Game) autoCachePending() bool {
-	if !g.autoCacheWanted() || g.App.CacheErr != "" {
+	if !g.autoCacheWanted() || g.App.CacheErr() != "" {
 		return false
 	}
 	if g.cache.autoSoup != g.App.Soup {

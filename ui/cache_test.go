@@ -184,7 +184,7 @@ func waitCache(t *testing.T, g *Game) {
 		}
 	}
 	if g.App.Cache == nil {
-		t.Fatalf("no cache (CacheErr %q, Err %q)", g.App.CacheErr, g.App.Err())
+		t.Fatalf("no cache (CacheErr %q, Err %q)", g.App.CacheErr(), g.App.Err())
 	}
 }
 

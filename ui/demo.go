@@ -36,7 +36,7 @@ func (g *Game) runDemo() {
 		g.applyObstaclePreset()
 		g.startCacheBuild()
 		g.cache.demo = demoBuilding
-		if a.CacheErr != "" {
+		if a.CacheErr() != "" {
 			g.cache.demo = demoDone
 		}
 	case a.CacheView().Has:

@@ -30,7 +30,7 @@ func TestFirstRun(t *testing.T) {
 	img := drawFrames(t, g, 2)
 	saveForInspection(t, "first-run-terrain", img)
 	if a.Cache == nil || a.Err() != "" {
-		t.Fatalf("first run: cache %v, Err %q, CacheErr %q", a.Cache != nil, a.Err(), a.CacheErr)
+		t.Fatalf("first run: cache %v, Err %q, CacheErr %q", a.Cache != nil, a.Err(), a.CacheErr())
 	}
 	if a.Settings.Partition != pipeline.Layers || a.Settings.DetailSampleDistCells != 0 {
 		t.Errorf("first run: settings %v / detail %v, want the obstacle preset", a.Settings.Partition, a.Settings.DetailSampleDistCells)
@@ -62,6 +62,6 @@ func TestFirstRun(t *testing.T) {
 	}
 	drawFrames(t, g, 1)
 	if a.Cache == nil || a.Cache == first {
-		t.Fatalf("city: cache %v (same as terrain's: %v), CacheErr %q", a.Cache != nil, a.Cache == first, a.CacheErr)
+		t.Fatalf("city: cache %v (same as terrain's: %v), CacheErr %q", a.Cache != nil, a.Cache == first, a.CacheErr())
 	}
 }

@@ -123,7 +123,7 @@ func NewGame(opts Options) (*Game, error) {
 		// own Update: the view is built in Update, not in a job.
 		scene: newSceneJobs(syncScenes || opts.Frames > 0 || opts.Scenario != ""),
 	}
-	g.App.ToolEvents, g.App.ToolPreview = &g.tools, g.tools.active
+	g.App.SetToolHooks(&g.tools, g.tools.active)
 	g.relayout()
 	if !g.scene.sync {
 		g.App.EnableStageJobs()   // the stage overlays too are built off the frame

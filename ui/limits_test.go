@@ -55,9 +55,9 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 			t.Errorf("App.Err = %q, want it to contain %q", a.Err(), want)
 		}
 	}
-	if a.LevelName != "terrain" || a.Soup != soup || a.Scene != scene || a.Build != build || a.Cache != cache {
+	if a.LevelName() != "terrain" || a.Soup != soup || a.Scene != scene || a.Build != build || a.Cache != cache {
 		t.Errorf("after the refused load: level %q, soup kept %v, scene kept %v, build kept %v, cache kept %v",
-			a.LevelName, a.Soup == soup, a.Scene == scene, a.Build == build, a.Cache == cache)
+			a.LevelName(), a.Soup == soup, a.Scene == scene, a.Build == build, a.Cache == cache)
 	}
 	if obs := a.Cache.Obstacles(); len(obs) != 1 {
 		t.Errorf("after the refused load the cache has %d obstacles, want 1", len(obs))
@@ -79,12 +79,12 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 		t.Errorf("Build panel size line %q", got)
 	}
 	g.startBuild()
-	if g.buildRequested || !strings.Contains(a.BuildErr, "BuildLimits.MaxTiles") || !strings.Contains(a.Err(), "BuildLimits.MaxTiles") {
-		t.Errorf("Build over the limits: requested %v, BuildErr %q, Err %q", g.buildRequested, a.BuildErr, a.Err())
+	if g.buildRequested || !strings.Contains(a.BuildErr(), "BuildLimits.MaxTiles") || !strings.Contains(a.Err(), "BuildLimits.MaxTiles") {
+		t.Errorf("Build over the limits: requested %v, BuildErr %q, Err %q", g.buildRequested, a.BuildErr(), a.Err())
 	}
 	g.startCacheBuild()
-	if running, _, _ := g.cache.runner.Progress(); running || !strings.Contains(a.CacheErr, "BuildLimits.MaxTiles") {
-		t.Errorf("cache build over the limits: running %v, CacheErr %q", running, a.CacheErr)
+	if running, _, _ := g.cache.runner.Progress(); running || !strings.Contains(a.CacheErr(), "BuildLimits.MaxTiles") {
+		t.Errorf("cache build over the limits: running %v, CacheErr %q", running, a.CacheErr())
 	}
 	drawFrames(t, g, 2)
 	if a.Build != build || a.Cache != cache || a.Soup != soup {

@@ -44,7 +44,7 @@ func TestMeshOverlaysDraw(t *testing.T) {
 	waitBuild(t, g)
 	a := g.App
 	if a.Build == nil || a.Build.Mesh == nil || a.Build.Mesh.TileCount() == 0 {
-		t.Fatalf("no navmesh after the build (err %q)", a.BuildErr)
+		t.Fatalf("no navmesh after the build (err %q)", a.BuildErr())
 	}
 	a.FrameSelection()
 	hideBuildOverlays(a)

@@ -311,8 +311,8 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 	if running {
 		ctx.Text(session.ProgressBar(done, total, 20))
 	}
-	if a.BuildErr != "" {
-		ctx.Text("Build failed: " + a.BuildErr)
+	if a.BuildErr() != "" {
+		ctx.Text("Build failed: " + a.BuildErr())
 	}
 
 	ctx.SetGridLayout([]int{-2, -3}, nil)
@@ -391,12 +391,12 @@ func (g *Game) startBuild() {
 	if g.settingsProblem() != "" || a.Soup == nil {
 		return
 	}
-	if err := a.Oversize(a.Soup, a.LevelName, session.UIBuildOptions); err != nil {
-		a.BuildErr = err.Error()
+	if err := a.Oversize(a.Soup, a.LevelName(), session.UIBuildOptions); err != nil {
+		a.SetBuildErr(err.Error())
 		a.Report(fmt.Errorf("build: %w", err))
 		return
 	}
-	a.BuildErr = ""
+	a.SetBuildErr("")
 	g.buildRequested = true
 	g.runner.Start(a.Soup, a.Settings)
 }
@@ -417,7 +417,7 @@ func (g *Game) pollBuild() {
 	g.buildRequested = false
 	a := g.App
 	if res.Err != nil {
-		a.BuildErr = res.Err.Error()
+		a.SetBuildErr(res.Err.Error())
 		a.Report(fmt.Errorf("build: %w", res.Err))
 		return
 	}

@@ -81,8 +81,8 @@ func (g *Game) cachePanel(ctx *debugui.Context) {
 			ctx.Text("The Build panel's settings differ from the cache's: Build cache again to use them.")
 		}
 	}
-	if a.CacheErr != "" {
-		ctx.Text("Cache build failed: " + a.CacheErr)
+	if a.CacheErr() != "" {
+		ctx.Text("Cache build failed: " + a.CacheErr())
 	}
 	if busy, queued := a.CacheBusy(); busy {
 		ctx.Text(fmt.Sprintf("Updating… (%s waiting)", session.Plural(queued, "command")))

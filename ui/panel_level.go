@@ -17,7 +17,7 @@ type levelUI struct {
 // levelPanel lists the built-in levels, the Open… control and the last error.
 func (g *Game) levelPanel(ctx *debugui.Context) {
 	a := g.App
-	name := a.LevelName
+	name := a.LevelName()
 	if name == "" {
 		name = "(none)"
 	} else if !session.IsBuiltin(name) {

@@ -69,8 +69,7 @@ func (g *Game) loadScenario(file string) error {
 	p.done = make([]string, len(sc.Steps))
 	p.runAll = g.opts.RunScenario
 	a := g.App
-	a.Soup = p.r.Soup
-	a.LevelName = p.r.Report.Level
+	a.ShowScenarioLevel(p.r.Soup, p.r.Report.Level)
 	a.SetStatus(fmt.Sprintf("scenario %s: %s, %d steps", filepath.Base(file), p.r.Report.Level, len(sc.Steps)))
 	g.refreshScenarioScene()
 	return nil

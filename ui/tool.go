@@ -85,7 +85,7 @@ func (g *Game) setTool(t tool) {
 	}
 	b.active.putAway(g.App)
 	b.active = t
-	g.App.ToolPreview = t
+	g.App.SetToolPreview(t)
 	g.App.Gens.Preview++
 }
 

@@ -239,9 +239,9 @@ func TestBadLevelKeepsPrevious(t *testing.T) {
 	if g.App.Err() == "" || !strings.Contains(g.App.Err(), "bad.obj") {
 		t.Errorf("App.Err = %q, want an error naming bad.obj", g.App.Err())
 	}
-	if g.App.LevelName != "city" || g.App.Soup != soup || g.App.Scene != scene {
+	if g.App.LevelName() != "city" || g.App.Soup != soup || g.App.Scene != scene {
 		t.Errorf("after a failed load the level is %q (soup kept: %v, scene kept: %v), want city unchanged",
-			g.App.LevelName, g.App.Soup == soup, g.App.Scene == scene)
+			g.App.LevelName(), g.App.Soup == soup, g.App.Scene == scene)
 	}
 	// The error is shown in red in the message bar.
 	red := 0
@@ -273,8 +273,8 @@ func TestBadLevelKeepsPrevious(t *testing.T) {
 	// A good load clears the error.
 	g.RequestLoad("terrain")
 	drawFrames(t, g, 1)
-	if g.App.Err() != "" || g.App.LevelName != "terrain" {
-		t.Errorf("after loading terrain: Err = %q, level = %q", g.App.Err(), g.App.LevelName)
+	if g.App.Err() != "" || g.App.LevelName() != "terrain" {
+		t.Errorf("after loading terrain: Err = %q, level = %q", g.App.Err(), g.App.LevelName())
 	}
 }
 

@@ -14,9 +14,9 @@ import (
 // Every field is read by the panels; change it through the methods so the
 // draw cache notices (Gen).
 type App struct {
-	// LevelName is what the current level was loaded from: a built-in name
+	// levelName is what the current level was loaded from: a built-in name
 	// or a file path. Empty before the first successful Load.
-	LevelName string
+	levelName string
 	// Soup is the current level's geometry (nil before the first Load).
 	Soup *level.Soup
 	// Scene is what the view draws.
@@ -69,6 +69,40 @@ func (a *App) Status() string { return a.status }
 
 // SetStatus sets the informational message.
 func (a *App) SetStatus(s string) { a.status = s }
+
+// LevelName returns what the current level was loaded from: a built-in
+// name or a file path ("" before the first successful Load).
+func (a *App) LevelName() string { return a.levelName }
+
+// ShowScenarioLevel makes soup, named name, the current level without
+// loading it: a scenario's runner loaded it and owns its builds.
+func (a *App) ShowScenarioLevel(soup *level.Soup, name string) {
+	a.Soup, a.levelName = soup, name
+}
+
+// BuildErr returns the text of the last failed plain build ("" after a
+// success).
+func (a *App) BuildErr() string { return a.buildErr }
+
+// SetBuildErr records the plain build's failure text ("": it succeeded).
+func (a *App) SetBuildErr(s string) { a.buildErr = s }
+
+// CacheErr returns the text of the last failed cache build ("" after a
+// success).
+func (a *App) CacheErr() string { return a.cacheErr }
+
+// SetCacheErr records the cache build's failure text ("": it succeeded).
+func (a *App) SetCacheErr(s string) { a.cacheErr = s }
+
+// SetToolHooks sets the tools that follow the App's changes (events) and
+// the one whose preview the "tool-preview" overlay draws (preview).
+func (a *App) SetToolHooks(events ToolEvents, preview Previewer) {
+	a.toolEvents, a.toolPreview = events, preview
+}
+
+// SetToolPreview sets the tool whose preview the "tool-preview" overlay
+// draws (the active tool).
+func (a *App) SetToolPreview(p Previewer) { a.toolPreview = p }
 
 // Gen returns a counter that changes whenever Scene's content or
 // visibility changes, so that the drawing cache knows to rebuild.
@@ -129,7 +163,7 @@ func (a *App) Load(nameOrPath string) error {
 		a.Report(shown)
 		return fmt.Errorf("ui: load %q: %w", nameOrPath, err)
 	}
-	a.LevelName = nameOrPath
+	a.levelName = nameOrPath
 	a.Soup = s
 	a.levelChanged()
 	a.Scene = keepVisibility(render.LevelScene(s), a.Scene)

@@ -36,7 +36,7 @@ func TestAppTransitions(t *testing.T) {
 	if a.Scene.Overlay(render.OverlayGrid).Visible || !a.Scene.Overlay(render.OverlayInput).Visible {
 		t.Error("overlay visibility did not survive loading another level")
 	}
-	if err := a.Load(""); err == nil || a.err == "" || a.LevelName != "city" {
-		t.Errorf("empty name: err %v, Err %q, level %q", err, a.err, a.LevelName)
+	if err := a.Load(""); err == nil || a.err == "" || a.levelName != "city" {
+		t.Errorf("empty name: err %v, Err %q, level %q", err, a.err, a.levelName)
 	}
 }

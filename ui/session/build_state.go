@@ -81,8 +81,8 @@ type buildState struct {
 	// Build is the last successful build of the current level (nil before
 	// the first one, and after loading another level).
 	Build *pipeline.Build
-	// BuildErr is the text of the last failed build ("" after a success).
-	BuildErr string
+	// buildErr is the text of the last failed build ("" after a success).
+	buildErr string
 	// Selected is the selected tile (its spans are drawn, see Scope).
 	Selected TileRef
 	// Scope is which tiles the span overlays draw.
@@ -114,7 +114,7 @@ func (a *App) initBuildState() {
 // levelChanged forgets the build and the selection of the previous level.
 func (a *App) levelChanged() {
 	a.Build = nil
-	a.BuildErr = ""
+	a.buildErr = ""
 	a.Selected = TileRef{}
 	a.spanBuilt = map[string]overlayKey{}
 	a.ClearPick()
@@ -177,7 +177,7 @@ func (a *App) BuildSizeText() string {
 	if a.Soup == nil || a.SettingsErr() != nil {
 		return ""
 	}
-	e, err := a.EstimateBuild(a.Soup, a.LevelName, UIBuildOptions)
+	e, err := a.EstimateBuild(a.Soup, a.levelName, UIBuildOptions)
 	if le := (*pipeline.LimitError)(nil); errors.As(err, &le) {
 		return "Too large to build: " + err.Error()
 	}
@@ -208,7 +208,7 @@ func (a *App) SetVolumes(v []voxel.ConvexVolume) {
 // interesting tile is selected (see defaultTile).
 func (a *App) SetBuild(b *pipeline.Build) {
 	a.Build = b
-	a.BuildErr = ""
+	a.buildErr = ""
 	a.ClearPick() // references into the previous navmesh are stale
 	if b == nil {
 		return

@@ -96,8 +96,8 @@ func (a *App) restoreSnapshot(what string, read func() ([]byte, error)) error {
 			what, len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
 		return func(a *App) error {
 			a.Selection.SetObstacle(0)
-			if a.ToolEvents != nil {
-				a.ToolEvents.CacheReplaced(true)
+			if a.toolEvents != nil {
+				a.toolEvents.CacheReplaced(true)
 			}
 			a.bumpAll()
 			a.ReportOK(status)

@@ -67,9 +67,9 @@ type cacheState struct {
 	// long its build took.
 	CacheLevel     string
 	CacheBuildTime time.Duration
-	// CacheErr is the text of the last failed cache build ("" after a
+	// cacheErr is the text of the last failed cache build ("" after a
 	// success).
-	CacheErr string
+	cacheErr string
 
 	// Auto is auto update: on, it rebuilds some queued tiles every frame.
 	Auto AutoUpdate
@@ -80,8 +80,8 @@ type cacheState struct {
 	// ToolPreview draws the active tool's preview and toolEvents hears of
 	// what the tools' state follows: the Game's tools (tool.go; nil in an
 	// App without a Game).
-	ToolPreview Previewer
-	ToolEvents  ToolEvents
+	toolPreview Previewer
+	toolEvents  ToolEvents
 
 	Gens       cacheGens
 	cacheBuilt map[string]cacheOverlayKey
@@ -130,10 +130,10 @@ func (a *App) InstallWorld(w *world.World, level string, wall time.Duration, car
 	reset := func(a *App) {
 		a.CacheLevel = level
 		a.CacheBuildTime = wall
-		a.CacheErr = ""
+		a.cacheErr = ""
 		a.Selection.Clear()
-		if a.ToolEvents != nil {
-			a.ToolEvents.CacheReplaced(false)
+		if a.toolEvents != nil {
+			a.toolEvents.CacheReplaced(false)
 		}
 	}
 	if !carry {

@@ -10,8 +10,9 @@
 // (App.Gen for the scene, the cache's generations, Path.Gen,
 // Selection.Gen), so that the window rebuilds and redraws only what
 // depends on a change (../shared/STYLE.md, "ui/: the split"). The scene's
-// generation, the error report and the status line are unexported behind
-// them; the fields the panels edit in place (Settings, Camera, the
-// agents' count and seed) and the cache view's snapshot fields are still
-// exported.
+// generation, the error report, the status line, the level's name, the
+// build and cache errors and the tool hooks are unexported behind them;
+// the fields the panels and input edit in place (Settings, Camera, Soup,
+// Scene, the agents' count and seed), the cache's core and the cache
+// view's snapshot fields are still exported.
 package session

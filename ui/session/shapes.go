@@ -107,8 +107,8 @@ func (a *App) SelectObstacle(id tilecache.ObstacleID) {
 		if !ok {
 			return
 		}
-		if a.ToolEvents != nil {
-			a.ToolEvents.ObstacleSelected(o)
+		if a.toolEvents != nil {
+			a.toolEvents.ObstacleSelected(o)
 		}
 	}
 	a.Selection.SetObstacle(id)

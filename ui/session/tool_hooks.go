@@ -14,7 +14,7 @@ type Previewer interface {
 }
 
 // ToolEvents hears of the App's changes that the tools' state follows
-// (the Game's toolBox; App.ToolEvents).
+// (the Game's toolBox; App.toolEvents).
 type ToolEvents interface {
 	// ObstacleSelected: SelectObstacle selected o.
 	ObstacleSelected(o voxel.Obstacle)
@@ -34,8 +34,8 @@ func (a *App) WorldPoint(xPx, yPx float64, wPx, hPx int) (geom.Vec3, bool) {
 // PreviewOverlay returns the active tool's preview (App.toolPreview), an
 // empty overlay when it shows nothing.
 func (a *App) PreviewOverlay() *render.Overlay {
-	if a.ToolPreview != nil {
-		if o := a.ToolPreview.Preview(a); o != nil {
+	if a.toolPreview != nil {
+		if o := a.toolPreview.Preview(a); o != nil {
 			return o
 		}
 	}
