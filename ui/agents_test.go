@@ -9,6 +9,7 @@ import (
 	"navviz/core/geom"
 	"navviz/core/voxel"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // TestAgentsTool spawns a crowd on terrain's tile cache, runs it through
@@ -22,8 +23,8 @@ func TestAgentsTool(t *testing.T) {
 	a := g.App
 	// A clock that ticks 1/60 s per reading: one step a tick.
 	clock := time.Unix(0, 0)
-	defer func(f func() time.Time) { agentsNow = f }(agentsNow)
-	agentsNow = func() time.Time { clock = clock.Add(time.Second / 60); return clock }
+	defer func(f func() time.Time) { session.AgentsNow = f }(session.AgentsNow)
+	session.AgentsNow = func() time.Time { clock = clock.Add(time.Second / 60); return clock }
 	a.AgentCount, a.AgentSeed = 8, 3
 	if err := a.SpawnAgents(); err != nil {
 		t.Fatal(err)
@@ -31,7 +32,7 @@ func TestAgentsTool(t *testing.T) {
 	if a.Agents.Crowd().Len() != 8 || !a.Agents.Running() {
 		t.Fatalf("crowd of %d, running %v; want 8 running", a.Agents.Crowd().Len(), a.Agents.Running())
 	}
-	a.syncSpanOverlays()
+	a.SyncSpanOverlays()
 	o := a.Scene.Overlay(render.OverlayAgents)
 	if o == nil || !o.Visible || len(o.Points) != 8 {
 		t.Fatalf("agents overlay missing, hidden or without 8 agents")
@@ -66,7 +67,7 @@ func TestAgentsTool(t *testing.T) {
 
 	// The agents tool: a click sets every agent's target.
 	g.setTool(g.tools.agents)
-	pts := connectedPair(t, a, a.demoPoints(12))
+	pts := connectedPair(t, a, a.DemoPoints(12))
 	a.Camera.TopDown = true
 	a.Camera.Target = pts[0]
 	a.Camera.DistanceM = 60
@@ -76,7 +77,7 @@ func TestAgentsTool(t *testing.T) {
 	}
 	target, hasTarget := a.Agents.Target()
 	if !hasTarget || float32dist(target, pts[0]) > 1 {
-		t.Fatalf("target %v (set %v), want near %v; status %q err %q", target, hasTarget, pts[0], a.Status, a.Err)
+		t.Fatalf("target %v (set %v), want near %v; status %q err %q", target, hasTarget, pts[0], a.Status(), a.Err())
 	}
 	for i, ag := range a.Agents.Crowd().Agents() {
 		if ag.Target != target {
@@ -118,7 +119,7 @@ func TestAgentsTool(t *testing.T) {
 	saveForInspection(t, "agents", drawFrames(t, g, 2))
 
 	a.ClearAgents()
-	a.syncSpanOverlays()
+	a.SyncSpanOverlays()
 	if o := a.Scene.Overlay(render.OverlayAgents); o == nil || len(o.Points) != 0 {
 		t.Error("cleared agents still drawn")
 	}
@@ -127,21 +128,21 @@ func TestAgentsTool(t *testing.T) {
 // TestSpawnAgentsErrors: without a navmesh, or with a bad seed, Spawn
 // agents is an error in the window and the crowd stays as it was.
 func TestSpawnAgentsErrors(t *testing.T) {
-	a := NewApp()
-	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "no navmesh") || a.Agents.Crowd() != nil {
-		t.Errorf("no mesh: %v, Err %q, crowd %v", err, a.Err, a.Agents.Crowd())
+	a := session.NewApp()
+	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err(), "no navmesh") || a.Agents.Crowd() != nil {
+		t.Errorf("no mesh: %v, Err %q, crowd %v", err, a.Err(), a.Agents.Crowd())
 	}
 	a.AgentSeed = -1
-	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "seed -1") {
-		t.Errorf("negative seed: %v, Err %q", err, a.Err)
+	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err(), "seed -1") {
+		t.Errorf("negative seed: %v, Err %q", err, a.Err())
 	}
 	a.AgentSeed, a.AgentCount = 1, agent.MaxCount+1
 	a.Cache = terrainCacheGame(t).App.Cache
-	a.viewStale = true // the view made before had no cache
-	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err, "Count 1001") || a.Agents.Crowd() != nil {
-		t.Errorf("too many agents: %v, Err %q, crowd %v", err, a.Err, a.Agents.Crowd())
+	a.ViewStale = true // the view made before had no cache
+	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err(), "Count 1001") || a.Agents.Crowd() != nil {
+		t.Errorf("too many agents: %v, Err %q, crowd %v", err, a.Err(), a.Agents.Crowd())
 	}
-	if a.StepAgents(1) || a.tickAgents() {
+	if a.StepAgents(1) || a.TickAgents() {
 		t.Error("no crowd stepped")
 	}
 }
@@ -153,8 +154,8 @@ func TestTickAgentsRealTime(t *testing.T) {
 	g := terrainCacheGame(t)
 	a := g.App
 	clock := time.Unix(0, 0)
-	defer func(f func() time.Time) { agentsNow = f }(agentsNow)
-	agentsNow = func() time.Time { return clock }
+	defer func(f func() time.Time) { session.AgentsNow = f }(session.AgentsNow)
+	session.AgentsNow = func() time.Time { return clock }
 	a.AgentCount = 2
 	if err := a.SpawnAgents(); err != nil {
 		t.Fatal(err)
@@ -170,13 +171,13 @@ func TestTickAgentsRealTime(t *testing.T) {
 		{"no time", 0, true, 1},
 		{"2.5 steps", time.Duration(2.5 * stepS * float64(time.Second)), true, 3},
 		{"half a step carried", time.Duration(0.6 * stepS * float64(time.Second)), true, 4},
-		{"stall", 5 * time.Second, true, 4 + maxAgentStepsPerTick},
-		{"paused", time.Second, false, 4 + maxAgentStepsPerTick},
-		{"resumed", time.Second, true, 5 + maxAgentStepsPerTick},
+		{"stall", 5 * time.Second, true, 4 + session.MaxAgentStepsPerTick},
+		{"paused", time.Second, false, 4 + session.MaxAgentStepsPerTick},
+		{"resumed", time.Second, true, 5 + session.MaxAgentStepsPerTick},
 	} {
 		clock = clock.Add(tc.advance)
 		a.Agents.SetRunning(tc.running)
-		a.tickAgents()
+		a.TickAgents()
 		if got := a.Agents.Crowd().Steps(); got != tc.want {
 			t.Errorf("%s: %d steps, want %d", tc.name, got, tc.want)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"navviz/core/navmesh"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // The frame benchmark (navviz --bench-frames N --stats-json FILE): once the
@@ -149,7 +150,7 @@ func (g *Game) benchStep() {
 	}
 	switch b.phase {
 	case benchWaiting:
-		if g.buildRequested || g.autoCachePending() || g.App.stagePending() {
+		if g.buildRequested || g.autoCachePending() || g.App.StagePending() {
 			return
 		}
 		g.benchOverlays()
@@ -195,7 +196,7 @@ func msSince(from, t time.Time) float64 { return float64(t.Sub(from)) / float64(
 func (g *Game) benchOverlays() {
 	a := g.App
 	costs := map[string]OverlayCost{}
-	keep, show := a.spanFilter()
+	keep, show := a.SpanFilter()
 	var level *render.Scene
 	levelMs := 0.0
 	for _, o := range a.Scene.Overlays {
@@ -206,10 +207,10 @@ func (g *Game) benchOverlays() {
 		t0 := time.Now()
 		var built *render.Overlay
 		switch {
-		case slices.Contains(buildOverlayNames, name):
-			built = a.buildSpanOverlay(name, keep, show)
+		case slices.Contains(session.BuildOverlayNames, name):
+			built = a.BuildSpanOverlay(name, keep, show)
 		case render.IsCacheOverlay(name):
-			built = a.buildCacheOverlay(name)
+			built = a.BuildCacheOverlay(name)
 		case name == render.OverlayInput || name == render.OverlayGrid:
 			if level == nil {
 				level = render.LevelScene(a.Soup)
@@ -248,10 +249,10 @@ func (g *Game) benchFinish() {
 	a := g.App
 	s := &b.stats
 	wall := time.Since(b.started).Seconds()
-	s.Level = a.LevelName
+	s.Level = a.LevelName()
 	s.SizePx = fmt.Sprintf("%dx%d", g.w, g.h)
 	s.Frames = g.opts.BenchFrames
-	s.Scope = scopeName(a.Scope)
+	s.Scope = session.ScopeName(a.Scope)
 	s.CPUs = runtime.NumCPU()
 	s.LoadAvg1m = loadAvg1m()
 	s.FrameMs = spreadOf(b.frameMs)
@@ -269,8 +270,8 @@ func (g *Game) benchFinish() {
 	s.PeakRSSMB = round2(float64(peakResidentBytes()) / (1 << 20))
 	s.RSSMB = round2(float64(residentBytes()) / (1 << 20))
 	s.HeapLiveMB = round2(float64(liveHeapBytes()) / (1 << 20))
-	if v := a.cv(); v.has {
-		s.NavmeshPolys = meshPolys(v.mesh)
+	if v := a.CacheView(); v.Has {
+		s.NavmeshPolys = meshPolys(v.Mesh)
 	}
 	if a.Build != nil {
 		s.BuildPolys = meshPolys(render.BuildMesh(a.Build))
@@ -280,7 +281,7 @@ func (g *Game) benchFinish() {
 	g.quit = true
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err == nil {
-		err = writeFileAtomic(g.opts.StatsJSON, append(data, '\n'))
+		err = session.WriteFileAtomic(g.opts.StatsJSON, append(data, '\n'))
 	}
 	if err != nil {
 		g.exitErr = fmt.Errorf("ui: write bench stats %s: %w", g.opts.StatsJSON, err)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image"
 	"testing"
+
+	"navviz/ui/session"
 )
 
 // BenchmarkSceneBuildMoving compares the rendering of city (level alone)
@@ -12,7 +14,7 @@ import (
 //
 //	xvfb-run -a go test -run '^$' -bench SceneBuild ./ui
 func BenchmarkSceneBuildMoving(b *testing.B) {
-	a := NewApp()
+	a := session.NewApp()
 	if err := a.Load("city"); err != nil {
 		b.Fatal(err)
 	}
@@ -80,8 +82,8 @@ func TestBenchOptions(t *testing.T) {
 			t.Errorf("%s: normalize error %v, want ok %v", tc.name, err, tc.ok)
 		}
 	}
-	for name, want := range map[string]spanScope{"": defaultSpanScope, "selected": scopeSelected, "neighbours": scopeNeighbours, "all": scopeAll} {
-		if got, err := parseScope(name); err != nil || got != want {
+	for name, want := range map[string]session.SpanScope{"": session.DefaultSpanScope, "selected": session.ScopeSelected, "neighbours": session.ScopeNeighbours, "all": session.ScopeAll} {
+		if got, err := session.ParseScope(name); err != nil || got != want {
 			t.Errorf("parseScope(%q) = %v, %v, want %v", name, got, err, want)
 		}
 	}

@@ -13,16 +13,17 @@ import (
 
 	"navviz/assets"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // cityBuildApp returns an App on city with a finished build (stages kept).
-func cityBuildApp(tb testing.TB) *App {
+func cityBuildApp(tb testing.TB) *session.App {
 	tb.Helper()
-	a := NewApp()
+	a := session.NewApp()
 	if err := a.Load("city"); err != nil {
 		tb.Fatal(err)
 	}
-	b, err := buildLevel(context.Background(), a.Soup, &a.Settings, nil)
+	b, err := session.BuildLevel(context.Background(), a.Soup, &a.Settings, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -46,13 +47,13 @@ func BenchmarkSceneBuildSpans(b *testing.B) {
 // overlays and each span scope: show(overlay) makes it the one visible,
 // then each iteration is a camera move on a. "overlay-tris" is the
 // overlay's triangles, "tris" what the GPU draws.
-func benchSceneBuild(b *testing.B, a *App, overlays []string, show func(overlay string)) {
+func benchSceneBuild(b *testing.B, a *session.App, overlays []string, show func(overlay string)) {
 	for _, ov := range overlays {
-		for _, sc := range []spanScope{scopeSelected, scopeNeighbours, scopeAll} {
-			b.Run(fmt.Sprintf("%s/%s", ov, spanScopeNames[sc]), func(b *testing.B) {
+		for _, sc := range []session.SpanScope{session.ScopeSelected, session.ScopeNeighbours, session.ScopeAll} {
+			b.Run(fmt.Sprintf("%s/%s", ov, session.SpanScopeNames[sc]), func(b *testing.B) {
 				show(ov)
 				a.SetScope(sc)
-				a.syncSpanOverlays()
+				a.SyncSpanOverlays()
 				o := a.Scene.Overlay(ov)
 				cam := a.Camera
 				var v sceneView
@@ -133,7 +134,7 @@ func TestBuildPanelValidation(t *testing.T) {
 	}
 	// Build refuses to start.
 	g.startBuild()
-	if running, _, _ := g.runner.progress(); running || g.buildRequested {
+	if running, _, _ := g.runner.Progress(); running || g.buildRequested {
 		t.Error("a build started with invalid settings")
 	}
 
@@ -168,13 +169,13 @@ func TestBuildShowsOverlays(t *testing.T) {
 		t.Fatalf("%d area-blue pixels before any build", n)
 	}
 	g.startBuild()
-	if running, _, _ := g.runner.progress(); !running {
+	if running, _, _ := g.runner.Progress(); !running {
 		t.Fatal("build did not start")
 	}
 	waitBuild(t, g)
 	a := g.App
-	if a.Build == nil || a.BuildErr != "" {
-		t.Fatalf("build: %v, err %q", a.Build, a.BuildErr)
+	if a.Build == nil || a.BuildErr() != "" {
+		t.Fatalf("build: %v, err %q", a.Build, a.BuildErr())
 	}
 	if !a.Selected.OK {
 		t.Fatal("no tile selected after the build")
@@ -223,13 +224,13 @@ func TestBuildShowsOverlays(t *testing.T) {
 
 	// Scopes: more tiles, more triangles.
 	a.SetOverlayVisible(render.OverlayCompact, true)
-	counts := map[spanScope]int{}
-	for _, sc := range []spanScope{scopeSelected, scopeNeighbours, scopeAll} {
+	counts := map[session.SpanScope]int{}
+	for _, sc := range []session.SpanScope{session.ScopeSelected, session.ScopeNeighbours, session.ScopeAll} {
 		a.SetScope(sc)
 		drawFrames(t, g, 1)
 		counts[sc] = len(a.Scene.Overlay(render.OverlayCompact).Tris)
 	}
-	if !(counts[scopeSelected] > 0 && counts[scopeSelected] < counts[scopeNeighbours] && counts[scopeNeighbours] < counts[scopeAll]) {
+	if !(counts[session.ScopeSelected] > 0 && counts[session.ScopeSelected] < counts[session.ScopeNeighbours] && counts[session.ScopeNeighbours] < counts[session.ScopeAll]) {
 		t.Errorf("compact vertices per scope: %v", counts)
 	}
 	if g.view.drawnTris == 0 {
@@ -243,25 +244,25 @@ func TestBuildCancelledByLevelChange(t *testing.T) {
 	g.startBuild()
 	g.RequestLoad("terrain")
 	drawFrames(t, g, 1)
-	if running, _, _ := g.runner.progress(); running || g.buildRequested {
+	if running, _, _ := g.runner.Progress(); running || g.buildRequested {
 		t.Error("the city build still runs after loading terrain")
 	}
 	time.Sleep(100 * time.Millisecond)
 	drawFrames(t, g, 2)
-	if g.App.Build != nil || g.App.LevelName != "terrain" {
+	if g.App.Build != nil || g.App.LevelName() != "terrain" {
 		t.Fatalf("a build of the previous level was applied: %v", g.App.Build)
 	}
 	g.startBuild()
 	waitBuild(t, g)
 	if b := g.App.Build; b == nil || b.Grid.BoundsM != g.App.Soup.Bounds() {
-		t.Fatalf("terrain build: %v (err %q)", b, g.App.BuildErr)
+		t.Fatalf("terrain build: %v (err %q)", b, g.App.BuildErr())
 	}
 	// A still view is not rebuilt frame after frame.
 	drawFrames(t, g, 2)
-	gen, key := g.App.Gen, g.view.key
+	gen, key := g.App.Gen(), g.view.key
 	drawFrames(t, g, 3)
-	if g.App.Gen != gen || g.view.key != key {
-		t.Errorf("the scene changed without input: Gen %d -> %d", gen, g.App.Gen)
+	if g.App.Gen() != gen || g.view.key != key {
+		t.Errorf("the scene changed without input: Gen %d -> %d", gen, g.App.Gen())
 	}
 }
 
@@ -376,21 +377,5 @@ func TestVolumeLines(t *testing.T) {
 	saveForInspection(t, "build-volume", img)
 	if n := countColours(img, viewRect(), assets.AreaColour(1)); n < 100 {
 		t.Errorf("%d pixels of area 1's colour", n)
-	}
-}
-
-func TestProgressBar(t *testing.T) {
-	for _, tc := range []struct {
-		done, total, w int
-		want           string
-	}{
-		{45, 121, 10, "[###.......] 45/121"},
-		{0, 0, 4, "[....] starting"},
-		{121, 121, 4, "[####] 121/121"},
-		{200, 100, 2, "[##] 200/100"},
-	} {
-		if got := progressBar(tc.done, tc.total, tc.w); got != tc.want {
-			t.Errorf("progressBar(%d, %d, %d) = %q, want %q", tc.done, tc.total, tc.w, got, tc.want)
-		}
 	}
 }

@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"navviz/tilecache"
-	"navviz/world"
+	"navviz/ui/session"
 )
 
 // largeAgent is the "large" preset.
-var largeAgent = agentPresets[1].agent
+var largeAgent = session.AgentPresets[1].Agent
 
 // twoAgentGame returns a game on terrain whose cache (obstacle preset,
 // built through the Cache panel's actions) has the agents "default" and
@@ -36,7 +36,7 @@ func twoAgentGame(t *testing.T) *Game {
 }
 
 // agentMeshes returns the tile bytes of every agent's mesh of a's World.
-func agentMeshes(t *testing.T, a *App) map[string][]byte {
+func agentMeshes(t *testing.T, a *session.App) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	for _, ag := range a.World.Agents() {
@@ -59,7 +59,7 @@ func TestTwoAgentsObstacle(t *testing.T) {
 	g := twoAgentGame(t)
 	a := g.App
 	before := agentMeshes(t, a)
-	pts := a.demoPoints(1)
+	pts := a.DemoPoints(1)
 	if len(pts) == 0 {
 		t.Fatal("no walkable point")
 	}
@@ -73,11 +73,11 @@ func TestTwoAgentsObstacle(t *testing.T) {
 		t.Fatal(err)
 	}
 	obs := a.World.Obstacles()
-	if len(obs) != 1 || a.World.QueueLen() != 0 || a.Err != "" {
-		t.Fatalf("after the obstacle: %d obstacles, %d queued, Err %q", len(obs), a.World.QueueLen(), a.Err)
+	if len(obs) != 1 || a.World.QueueLen() != 0 || a.Err() != "" {
+		t.Fatalf("after the obstacle: %d obstacles, %d queued, Err %q", len(obs), a.World.QueueLen(), a.Err())
 	}
 	after := agentMeshes(t, a)
-	chunky, err := indexLevel(a.Soup, "test")
+	chunky, err := session.IndexLevel(a.Soup, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,23 +105,23 @@ func TestTwoAgentsObstacle(t *testing.T) {
 		}
 	}
 
-	v0 := a.cv()
-	if v0.agent != 0 || a.shownAgentName() != defaultAgentName {
-		t.Fatalf("shown agent %d %q, want default", v0.agent, a.shownAgentName())
+	v0 := a.CacheView()
+	if v0.Agent != 0 || a.ShownAgentName() != session.DefaultAgentName {
+		t.Fatalf("shown agent %d %q, want default", v0.Agent, a.ShownAgentName())
 	}
 	if err := a.ShowAgent("large"); err != nil {
 		t.Fatal(err)
 	}
-	v1 := a.cv()
+	v1 := a.CacheView()
 	large, _ := a.World.Cache("large")
-	if v1.agent != 1 || a.Cache != large || v1.mesh == v0.mesh || !bytes.Equal(meshTiles(t, v1.mesh), after["large"]) {
-		t.Errorf("show large: view agent %d, cache is large's %v, mesh changed %v", v1.agent, a.Cache == large, v1.mesh != v0.mesh)
+	if v1.Agent != 1 || a.Cache != large || v1.Mesh == v0.Mesh || !bytes.Equal(meshTiles(t, v1.Mesh), after["large"]) {
+		t.Errorf("show large: view agent %d, cache is large's %v, mesh changed %v", v1.Agent, a.Cache == large, v1.Mesh != v0.Mesh)
 	}
-	if v1.cacheSeq == v0.cacheSeq || v1.growthM == v0.growthM {
-		t.Errorf("show large: cacheSeq %d -> %d, growth %v -> %v", v0.cacheSeq, v1.cacheSeq, v0.growthM, v1.growthM)
+	if v1.CacheSeq == v0.CacheSeq || v1.GrowthM == v0.GrowthM {
+		t.Errorf("show large: cacheSeq %d -> %d, growth %v -> %v", v0.CacheSeq, v1.CacheSeq, v0.GrowthM, v1.GrowthM)
 	}
-	if err := a.ShowAgent("troll"); err == nil || !strings.Contains(a.Err, `"troll"`) || a.Cache != large {
-		t.Errorf("show troll: %v, Err %q, cache still large's %v", err, a.Err, a.Cache == large)
+	if err := a.ShowAgent("troll"); err == nil || !strings.Contains(a.Err(), `"troll"`) || a.Cache != large {
+		t.Errorf("show troll: %v, Err %q, cache still large's %v", err, a.Err(), a.Cache == large)
 	}
 	drawFrames(t, g, 1) // the panels and overlays draw the large agent's mesh
 }
@@ -133,7 +133,7 @@ func TestTwoAgentsObstacle(t *testing.T) {
 func TestTwoAgentsSnapshot(t *testing.T) {
 	g := twoAgentGame(t)
 	a := g.App
-	pts := a.demoPoints(2)
+	pts := a.DemoPoints(2)
 	if len(pts) < 2 {
 		t.Fatal("too few walkable points")
 	}
@@ -166,8 +166,8 @@ func TestTwoAgentsSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.restoreSnapshotData(single, "one cache"); err == nil || !strings.Contains(a.Err, "one agent size") {
-		t.Errorf("a tile cache snapshot into two agents: %v, Err %q", err, a.Err)
+	if err := a.RestoreSnapshotData(single, "one cache"); err == nil || !strings.Contains(a.Err(), "one agent size") {
+		t.Errorf("a tile cache snapshot into two agents: %v, Err %q", err, a.Err())
 	}
 	if got := agentMeshes(t, a); !bytes.Equal(got["large"], changed["large"]) || len(a.World.Obstacles()) != 2 {
 		t.Error("a refused restore changed the caches")
@@ -195,32 +195,32 @@ func TestAgentListRebuild(t *testing.T) {
 	g := twoAgentGame(t)
 	a := g.App
 	a.EnableCacheWorker()
-	pts := a.demoPoints(1)
+	pts := a.DemoPoints(1)
 	g.setTool(g.tools.obstacle)
 	g.tools.obstacle.press(a, pts[0])
-	a.report(g.tools.obstacle.release(a))
-	a.report(a.ShowAgent("large"))
+	a.Report(g.tools.obstacle.release(a))
+	a.Report(a.ShowAgent("large"))
 	waitWorker(t, g)
-	if a.shownAgentName() != "large" || len(a.cv().obstacles) != 1 || a.Err != "" {
-		t.Fatalf("shown %q, %d obstacles, Err %q", a.shownAgentName(), len(a.cv().obstacles), a.Err)
+	if a.ShownAgentName() != "large" || len(a.CacheView().Obstacles) != 1 || a.Err() != "" {
+		t.Fatalf("shown %q, %d obstacles, Err %q", a.ShownAgentName(), len(a.CacheView().Obstacles), a.Err())
 	}
-	if err := a.AddAgentSize(agentPresets[0].agent); err != nil {
+	if err := a.AddAgentSize(session.AgentPresets[0].Agent); err != nil {
 		t.Fatal(err)
 	}
 	g.rebuildForAgents()
 	waitRebuild(t, g)
-	v := a.cv()
-	if len(v.agents) != 3 || v.agents[2].Name != "small" || a.shownAgentName() != "large" || len(v.obstacles) != 1 || v.pending == 0 {
+	v := a.CacheView()
+	if len(v.Agents) != 3 || v.Agents[2].Name != "small" || a.ShownAgentName() != "large" || len(v.Obstacles) != 1 || v.Pending == 0 {
 		t.Errorf("after adding small: agents %q, shown %q, %d obstacles, %d tiles pending, Err %q",
-			agentNames(v.agents), a.shownAgentName(), len(v.obstacles), v.pending, a.Err)
+			session.AgentNames(v.Agents), a.ShownAgentName(), len(v.Obstacles), v.Pending, a.Err())
 	}
 	if err := a.RemoveAgentSize("large"); err != nil {
 		t.Fatal(err)
 	}
 	g.rebuildForAgents()
 	waitRebuild(t, g)
-	if v := a.cv(); agentNames(v.agents) != "default, small" || a.shownAgentName() != defaultAgentName || len(v.obstacles) != 1 {
-		t.Errorf("after removing large: agents %q, shown %q, %d obstacles", agentNames(v.agents), a.shownAgentName(), len(v.obstacles))
+	if v := a.CacheView(); session.AgentNames(v.Agents) != "default, small" || a.ShownAgentName() != session.DefaultAgentName || len(v.Obstacles) != 1 {
+		t.Errorf("after removing large: agents %q, shown %q, %d obstacles", session.AgentNames(v.Agents), a.ShownAgentName(), len(v.Obstacles))
 	}
 }
 
@@ -229,97 +229,11 @@ func TestAgentListRebuild(t *testing.T) {
 func waitRebuild(t *testing.T, g *Game) {
 	t.Helper()
 	deadline := time.Now().Add(120 * time.Second)
-	for running := true; running; running, _, _ = g.cache.runner.progress() {
+	for running := true; running; running, _, _ = g.cache.runner.Progress() {
 		drawFrames(t, g, 1)
 		if time.Now().After(deadline) {
 			t.Fatal("cache build did not finish in 120 s")
 		}
 	}
 	waitWorker(t, g)
-}
-
-// TestAgentSizeErrors: every bad agent size is an error naming it, shown
-// in the window, and the list stays as it was.
-func TestAgentSizeErrors(t *testing.T) {
-	a := NewApp()
-	if err := a.AddAgentSize(largeAgent); err != nil {
-		t.Fatal(err)
-	}
-	bad := func(f func(*world.Agent)) world.Agent {
-		ag := agentPresets[0].agent
-		f(&ag)
-		return ag
-	}
-	for _, tc := range []struct {
-		name string
-		ag   world.Agent
-		want string
-	}{
-		{"empty name", bad(func(ag *world.Agent) { ag.Name = "  " }), "name is empty"},
-		{"default", bad(func(ag *world.Agent) { ag.Name = defaultAgentName }), "taken"},
-		{"duplicate", largeAgent, "taken"},
-		{"negative radius", bad(func(ag *world.Agent) { ag.RadiusM = -1 }), `"small"`},
-		{"zero height", bad(func(ag *world.Agent) { ag.HeightM = 0 }), `"small"`},
-		{"slope 95", bad(func(ag *world.Agent) { ag.MaxSlopeDeg = 95 }), `"small"`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			err := a.AddAgentSize(tc.ag)
-			if err == nil || !strings.Contains(a.Err, tc.want) {
-				t.Errorf("AddAgentSize(%+v) = %v, Err %q, want %q", tc.ag, err, a.Err, tc.want)
-			}
-			if agentNames(a.CacheAgents()) != "default, large" {
-				t.Errorf("the list changed: %s", agentNames(a.CacheAgents()))
-			}
-		})
-	}
-	for _, name := range []string{defaultAgentName, "troll"} {
-		if err := a.RemoveAgentSize(name); err == nil || !strings.Contains(a.Err, name) {
-			t.Errorf("RemoveAgentSize(%q) = %v, Err %q", name, err, a.Err)
-		}
-	}
-	if err := a.ShowAgent("large"); err == nil || !strings.Contains(a.Err, "no tile cache") {
-		t.Errorf("ShowAgent without a cache: %v, Err %q", err, a.Err)
-	}
-	for i := len(a.CacheAgents()); i < world.MaxAgents; i++ {
-		if err := a.AddAgentSize(bad(func(ag *world.Agent) { ag.Name = strings.Repeat("x", i) })); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := a.AddAgentSize(bad(func(ag *world.Agent) { ag.Name = "one more" })); err == nil || !strings.Contains(a.Err, "16") {
-		t.Errorf("a 17th agent: %v, Err %q", err, a.Err)
-	}
-}
-
-// TestAgentsProgress: the progress of builds made one after the other
-// counts on over all of them.
-func TestAgentsProgress(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		n     int
-		calls [][2]int
-		want  [][2]int
-	}{
-		{"one agent", 1, [][2]int{{1, 2}, {2, 2}}, [][2]int{{1, 2}, {2, 2}}},
-		{"two agents", 2, [][2]int{{1, 2}, {2, 2}, {1, 2}, {2, 2}}, [][2]int{{1, 4}, {2, 4}, {3, 4}, {4, 4}}},
-		{"one tile each", 3, [][2]int{{1, 1}, {1, 1}, {1, 1}}, [][2]int{{1, 3}, {2, 3}, {3, 3}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var got [][2]int
-			p := agentsProgress(tc.n, func(done, total int) { got = append(got, [2]int{done, total}) })
-			for _, c := range tc.calls {
-				p(c[0], c[1])
-			}
-			if len(got) != len(tc.want) {
-				t.Fatalf("got %v, want %v", got, tc.want)
-			}
-			for i := range got {
-				if got[i] != tc.want[i] {
-					t.Errorf("call %d: got %v, want %v", i, got[i], tc.want[i])
-				}
-			}
-		})
-	}
-	if agentsProgress(2, nil) != nil {
-		t.Error("a nil progress gave a function")
-	}
 }

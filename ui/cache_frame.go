@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"navviz/core/pipeline"
+	"navviz/ui/session"
 )
 
 // The tile cache's part of a Game Update: the background cache builds,
@@ -15,7 +16,7 @@ import (
 // cacheDialogAnswer is the answer of a Cache panel file dialog (snapshot
 // save or restore, session save): the path and what to do with it.
 type cacheDialogAnswer struct {
-	apply func(a *App, path string)
+	apply func(a *session.App, path string)
 	path  string
 	err   error
 }
@@ -35,13 +36,13 @@ func (g *Game) cacheFrame(in frameInput) frameInput {
 func (g *Game) cacheStep(in frameInput, keys toolKeys) frameInput {
 	g.ensureCacheUI()
 	a := g.App
-	a.pollCacheWorker() // the results of the cache's jobs (cache_worker.go)
+	a.PollCacheWorker() // the results of the cache's jobs (cache_worker.go)
 	g.pollCache()
 	g.pollCacheDialog()
 	g.runDemo()
 	g.runAutoCache()
 	in = g.runTools(in, keys) // tool.go
-	a.autoUpdate()
+	a.AutoUpdate()
 	return in
 }
 
@@ -56,61 +57,61 @@ func (g *Game) buildWorld(carry bool) {
 	g.ensureCacheUI()
 	a := g.App
 	if a.Soup == nil {
-		a.CacheErr = "no level"
+		a.SetCacheErr("no level")
 		return
 	}
 	if p := g.settingsProblem(); p != "" {
-		a.CacheErr = "invalid settings: " + p
+		a.SetCacheErr("invalid settings: " + p)
 		return
 	}
-	if err := a.oversize(a.Soup, a.LevelName, pipeline.BuildOptions{}); err != nil { // the cache's first build
-		a.CacheErr = err.Error()
-		a.report(fmt.Errorf("cache build: %w", err))
+	if err := a.Oversize(a.Soup, a.LevelName(), pipeline.BuildOptions{}); err != nil { // the cache's first build
+		a.SetCacheErr(err.Error())
+		a.Report(fmt.Errorf("cache build: %w", err))
 		return
 	}
-	a.CacheErr = ""
+	a.SetCacheErr("")
 	g.cache.buildSoup = a.Soup
-	g.cache.runner.start(a.Soup, a.Settings, a.CacheAgents(), a.LevelName, carry)
+	g.cache.runner.Start(a.Soup, a.Settings, a.CacheAgents(), a.LevelName(), carry)
 }
 
 // cancelCacheBuild stops the running cache build.
 func (g *Game) cancelCacheBuild() {
 	g.ensureCacheUI()
-	g.cache.runner.cancel()
-	g.App.Status = "cache build cancelled"
+	g.cache.runner.Cancel()
+	g.App.SetStatus("cache build cancelled")
 }
 
 // pollCache installs a finished cache build (on the game goroutine), and
 // cancels a build of a level that is no longer loaded.
 func (g *Game) pollCache() {
 	a := g.App
-	if running, _, _ := g.cache.runner.progress(); running && g.cache.buildSoup != a.Soup {
-		g.cache.runner.cancel()
+	if running, _, _ := g.cache.runner.Progress(); running && g.cache.buildSoup != a.Soup {
+		g.cache.runner.Cancel()
 	}
-	res, ok := g.cache.runner.poll()
+	res, ok := g.cache.runner.Poll()
 	if !ok {
 		return
 	}
 	if g.cache.buildSoup != a.Soup {
 		return // of another level
 	}
-	if res.err != nil {
-		a.CacheErr = res.err.Error()
-		a.report(fmt.Errorf("cache build: %w", res.err))
+	if res.Err != nil {
+		a.SetCacheErr(res.Err.Error())
+		a.Report(fmt.Errorf("cache build: %w", res.Err))
 		return
 	}
 	// The cache is the worker's once installed: count its tiles first.
-	agents := res.world.Agents()
-	first, _ := res.world.Cache(agents[0].Name)
-	msg := fmt.Sprintf("cache built in %s: %d tiles cached", fmtDur(res.wall), len(first.CachedTiles()))
+	agents := res.World.Agents()
+	first, _ := res.World.Cache(agents[0].Name)
+	msg := fmt.Sprintf("cache built in %s: %d tiles cached", fmtDur(res.Wall), len(first.CachedTiles()))
 	if len(agents) > 1 {
-		msg = fmt.Sprintf("caches of %d agent sizes (%s) built in %s: %d tiles cached for %q", len(agents), agentNames(agents), fmtDur(res.wall), len(first.CachedTiles()), agents[0].Name)
+		msg = fmt.Sprintf("caches of %d agent sizes (%s) built in %s: %d tiles cached for %q", len(agents), session.AgentNames(agents), fmtDur(res.Wall), len(first.CachedTiles()), agents[0].Name)
 	}
-	a.InstallWorld(res.world, res.level, res.wall, res.carry)
-	if g.opts.AutoCache && g.cache.autoSoup == a.Soup && !res.carry {
+	a.InstallWorld(res.World, res.Level, res.Wall, res.Carry)
+	if g.opts.AutoCache && g.cache.autoSoup == a.Soup && !res.Carry {
 		msg += ". " + firstSteps
 	}
-	a.reportOK(msg)
+	a.ReportOK(msg)
 }
 
 // applyObstaclePreset sets the Build panel's settings to the spec's
@@ -122,27 +123,27 @@ func (g *Game) applyObstaclePreset() {
 	s.DetailSampleDistCells = 0
 	g.form.load(&s)
 	g.applyForm()
-	g.App.Status = "settings: partition layers, detail sample distance 0 (obstacle preset)"
+	g.App.SetStatus("settings: partition layers, detail sample distance 0 (obstacle preset)")
 }
 
 // startSnapshotDialog opens the save (save true) or restore dialog.
 func (g *Game) startSnapshotDialog(save bool) {
 	if save {
 		g.startCacheDialog(func() (string, error) {
-			return saveFileDialog("Save tile cache snapshot", "snapshot"+snapshotExt, "navviz cache snapshots (*.nvtc)", "nvtc")
-		}, func(a *App, p string) { a.report(errOf(a.SaveSnapshot(p))) })
+			return saveFileDialog("Save tile cache snapshot", "snapshot"+session.SnapshotExt, "navviz cache snapshots (*.nvtc)", "nvtc")
+		}, func(a *session.App, p string) { a.Report(session.ErrOf(a.SaveSnapshot(p))) })
 		return
 	}
 	g.startCacheDialog(func() (string, error) {
 		return openAnyFileDialog("Restore tile cache snapshot", "navviz cache snapshots (*.nvtc)", "nvtc")
-	}, func(a *App, p string) { a.report(a.RestoreSnapshot(p)) })
+	}, func(a *session.App, p string) { a.Report(a.RestoreSnapshot(p)) })
 }
 
 // startCacheDialog runs the file dialog show off the game loop; its
 // answer arrives in a later Update (pollCacheDialog), which applies the
 // path. It shares the Level panel's "a dialog is open" flag, so only one
 // dialog is open at a time.
-func (g *Game) startCacheDialog(show func() (string, error), apply func(a *App, path string)) {
+func (g *Game) startCacheDialog(show func() (string, error), apply func(a *session.App, path string)) {
 	g.ensureCacheUI()
 	if g.dialogBusy || g.cache.dialog {
 		return
@@ -164,7 +165,7 @@ func (g *Game) pollCacheDialog() {
 		switch {
 		case errors.Is(r.err, errDialogCancelled):
 		case r.err != nil:
-			g.App.report(r.err)
+			g.App.Report(r.err)
 		default:
 			r.apply(g.App, r.path)
 		}
@@ -175,7 +176,7 @@ func (g *Game) pollCacheDialog() {
 // autoCacheWanted reports whether Options.AutoCache applies now: a level
 // without a cache, and no demo (which builds its own).
 func (g *Game) autoCacheWanted() bool {
-	return g.opts.AutoCache && g.opts.DemoObstacles <= 0 && g.App.Soup != nil && !g.App.cv().has
+	return g.opts.AutoCache && g.opts.DemoObstacles <= 0 && g.App.Soup != nil && !g.App.CacheView().Has
 }
 
 // runAutoCache starts the background cache build of a newly loaded level
@@ -186,7 +187,7 @@ func (g *Game) runAutoCache() {
 	if !g.autoCacheWanted() || g.cache.autoSoup == a.Soup {
 		return
 	}
-	if running, _, _ := g.cache.runner.progress(); running {
+	if running, _, _ := g.cache.runner.Progress(); running {
 		return
 	}
 	g.cache.autoSoup = a.Soup
@@ -200,14 +201,14 @@ func (g *Game) runAutoCache() {
 // autoCachePending reports whether the automatic cache build of the
 // current level has not ended yet (scripted frames are counted after it).
 func (g *Game) autoCachePending() bool {
-	if !g.autoCacheWanted() || g.App.CacheErr != "" {
+	if !g.autoCacheWanted() || g.App.CacheErr() != "" {
 		return false
 	}
 	if g.cache.autoSoup != g.App.Soup {
 		return true
 	}
-	running, _, _ := g.cache.runner.progress()
-	busy, _ := g.App.cacheBusy() // the built cache is being installed
+	running, _, _ := g.cache.runner.Progress()
+	busy, _ := g.App.CacheBusy() // the built cache is being installed
 	return running || busy
 }
 

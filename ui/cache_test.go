@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"image"
 	"math"
 	"os"
@@ -20,179 +19,8 @@ import (
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
 	"navviz/render"
-	"navviz/tilecache"
+	"navviz/ui/session"
 )
-
-// fakeCache is a cacheOps that records what is in force, numbering ids as
-// the tile cache does (from 1, never reused); failAdd makes AddObstacle
-// fail.
-type fakeCache struct {
-	obs     map[tilecache.ObstacleID]voxel.Obstacle
-	vols    map[tilecache.VolumeID]voxel.ConvexVolume
-	nextO   tilecache.ObstacleID
-	nextV   tilecache.VolumeID
-	failAdd bool
-}
-
-func newFakeCache() *fakeCache {
-	return &fakeCache{obs: map[tilecache.ObstacleID]voxel.Obstacle{}, vols: map[tilecache.VolumeID]voxel.ConvexVolume{}, nextO: 1, nextV: 1}
-}
-
-func (f *fakeCache) AddObstacle(o voxel.Obstacle) (tilecache.ObstacleID, error) {
-	if f.failAdd {
-		return 0, fmt.Errorf("fake: add fails")
-	}
-	id := f.nextO
-	f.nextO++
-	f.obs[id] = o
-	return id, nil
-}
-
-func (f *fakeCache) RemoveObstacle(id tilecache.ObstacleID) error {
-	if _, ok := f.obs[id]; !ok {
-		return fmt.Errorf("fake: no obstacle %d", id)
-	}
-	delete(f.obs, id)
-	return nil
-}
-
-func (f *fakeCache) AddVolume(v voxel.ConvexVolume) (tilecache.VolumeID, error) {
-	id := f.nextV
-	f.nextV++
-	f.vols[id] = v
-	return id, nil
-}
-
-func (f *fakeCache) RemoveVolume(id tilecache.VolumeID) error {
-	if _, ok := f.vols[id]; !ok {
-		return fmt.Errorf("fake: no volume %d", id)
-	}
-	delete(f.vols, id)
-	return nil
-}
-
-// TestUndoStack checks the command stack on a fake cache: handles follow
-// obstacles through new ids, undo of a removal adds the same shape under
-// a new id, rotations merge, failures push nothing, redo replays.
-func TestUndoStack(t *testing.T) {
-	f := newFakeCache()
-	e := newCacheEditor(f)
-	var s undoStack
-	a := voxel.Cylinder(geom.V3(0, 0, 0), 1, 2)
-	b := voxel.Cylinder(geom.V3(5, 0, 0), 1, 2)
-
-	add := &addObstacleCmd{h: &obstacleHandle{}, o: a}
-	if err := s.run(e, add); err != nil || add.h.id != 1 || len(f.obs) != 1 {
-		t.Fatalf("add: err %v, id %d, %d obstacles", err, add.h.id, len(f.obs))
-	}
-	// A move through the handle the editor finds by id.
-	h := e.obstacle(1)
-	if h != add.h {
-		t.Fatal("the editor did not return the add command's handle for id 1")
-	}
-	if err := s.run(e, &replaceObstacleCmd{h: h, from: a, to: b, what: "move"}); err != nil {
-		t.Fatal(err)
-	}
-	if h.id != 2 || f.obs[2] != b || len(f.obs) != 1 {
-		t.Fatalf("after the move: id %d, obstacles %v", h.id, f.obs)
-	}
-	// Two rotations of one obstacle are one command.
-	c1, c2 := rotated(voxel.OrientedBox(geom.V3(0, 0, 0), geom.V3(1, 1, 1), 0), 15), rotated(voxel.OrientedBox(geom.V3(0, 0, 0), geom.V3(1, 1, 1), 0), 30)
-	ob := &addObstacleCmd{h: &obstacleHandle{}, o: voxel.OrientedBox(geom.V3(0, 0, 0), geom.V3(1, 1, 1), 0)}
-	if err := s.run(e, ob); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.run(e, &replaceObstacleCmd{h: ob.h, from: ob.o, to: c1, what: "rotate"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.run(e, &replaceObstacleCmd{h: ob.h, from: c1, to: c2, what: "rotate"}); err != nil {
-		t.Fatal(err)
-	}
-	if len(s.done) != 4 || f.obs[ob.h.id] != c2 {
-		t.Fatalf("%d commands after two rotations (want 4), obstacle %v", len(s.done), f.obs[ob.h.id])
-	}
-	// Undo the turn in one step: back to yaw 0.
-	if _, ok, err := s.undo(e); !ok || err != nil || f.obs[ob.h.id] != ob.o {
-		t.Fatalf("undo rotate: ok %v err %v, obstacle %v", ok, err, f.obs[ob.h.id])
-	}
-	// Remove the moved cylinder, then undo: the same shape, a new id.
-	rm := &removeObstacleCmd{h: e.obstacle(2), o: b}
-	if err := s.run(e, rm); err != nil || len(f.obs) != 1 {
-		t.Fatalf("remove: %v, %d obstacles", err, len(f.obs))
-	}
-	if s.canRedo() {
-		t.Error("a new command left the redo list")
-	}
-	if _, _, err := s.undo(e); err != nil {
-		t.Fatal(err)
-	}
-	if rm.h.id <= 5 || f.obs[rm.h.id] != b {
-		t.Fatalf("undo of the removal: id %d (ids are never reused), shape %v", rm.h.id, f.obs[rm.h.id])
-	}
-	// Undo everything: nothing left; the move's handle followed the id.
-	for s.canUndo() {
-		if _, _, err := s.undo(e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(f.obs) != 0 || add.h.id != 0 {
-		t.Fatalf("after undoing everything: %v, handle id %d", f.obs, add.h.id)
-	}
-	if _, ok, _ := s.undo(e); ok {
-		t.Error("undo on an empty stack did something")
-	}
-	// Redo everything: the oriented box at yaw 0, the cylinder at b.
-	for s.canRedo() {
-		if _, _, err := s.redo(e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// The redo list held add, move, add box and the removal (the undone
-	// rotation was dropped when the removal ran): the box alone is left.
-	if len(f.obs) != 1 || f.obs[ob.h.id] != ob.o {
-		t.Errorf("after redo: %v, want the box at yaw 0 alone", f.obs)
-	}
-	// A failing command pushes nothing and changes nothing.
-	n := len(s.done)
-	f.failAdd = true
-	if err := s.run(e, &addObstacleCmd{h: &obstacleHandle{}, o: a}); err == nil || len(s.done) != n {
-		t.Errorf("a failing add: err %v, %d commands (was %d)", err, len(s.done), n)
-	}
-	// A failing replace reports the error and pushes nothing (here the
-	// add back fails too, so the obstacle is gone and both errors are
-	// joined).
-	f.failAdd = true
-	if err := s.run(e, &replaceObstacleCmd{h: ob.h, from: ob.o, to: c1, what: "move"}); err == nil || len(f.obs) != 0 || len(s.done) != n || ob.h.id != 0 {
-		t.Errorf("a failing replace: err %v, obstacles %v, %d commands (was %d)", err, f.obs, len(s.done), n)
-	}
-	f.failAdd = false
-	// An invalid target is refused before anything is removed.
-	cnt := len(f.obs)
-	if err := e.replaceObstacle(e.obstacle(999), a, voxel.Cylinder(geom.V3(0, 0, 0), -1, 1)); err == nil || len(f.obs) != cnt {
-		t.Errorf("invalid replace: err %v, %d obstacles (was %d)", err, len(f.obs), cnt)
-	}
-
-	// Volumes.
-	vol := voxel.ConvexVolume{VertsXZ: [][2]float32{{0, 0}, {1, 0}, {1, 1}}, MaxYM: 1, Area: 3}
-	av := &addVolumeCmd{h: &volumeHandle{}, v: vol}
-	if err := s.run(e, av); err != nil || av.h.id != 1 {
-		t.Fatal(err, av.h.id)
-	}
-	if err := s.run(e, &removeVolumeCmd{h: e.volume(1), v: vol}); err != nil || len(f.vols) != 0 {
-		t.Fatal(err, f.vols)
-	}
-	if _, _, err := s.undo(e); err != nil || av.h.id != 2 || len(f.vols) != 1 {
-		t.Fatalf("undo volume removal: %v, id %d", err, av.h.id)
-	}
-	s.clear()
-	if s.canUndo() || s.canRedo() {
-		t.Error("clear left commands")
-	}
-	// No cache: every operation fails cleanly.
-	if err := newCacheEditor(nil).addObstacle(&obstacleHandle{}, a); err == nil {
-		t.Error("an editor without a cache added an obstacle")
-	}
-}
 
 // TestToolPointer checks the tool gesture state machine: presses in the
 // view belong to an active tool, presses over panels, with shift, or with
@@ -274,17 +102,17 @@ func TestObstacleToolShapes(t *testing.T) {
 		if got := back.newObstacle(p); math.Abs(float64(got.RadiusM-o.RadiusM)) > 1e-5 || got.Shape != o.Shape {
 			t.Errorf("%s: loadFrom round trip %+v, want %+v", shape, got, o)
 		}
-		m := translated(o, geom.V3(1, 2, 3))
+		m := session.Translated(o, geom.V3(1, 2, 3))
 		if !m.ContainsXZ(4, 1, 0) {
 			t.Errorf("%s: translated footprint does not hold the moved centre", shape)
 		}
 	}
 	o := voxel.OrientedBox(geom.V3(0, 0, 0), geom.V3(1, 1, 1), float32(170*math.Pi/180))
-	r := rotated(o, 15)
+	r := session.Rotated(o, 15)
 	if d := float64(r.YawRad) * 180 / math.Pi; math.Abs(d+175) > 1e-3 {
 		t.Errorf("170° + 15° = %v°, want -175°", d)
 	}
-	if c := voxel.Cylinder(geom.V3(0, 0, 0), 1, 1); rotated(c, 15) != c {
+	if c := voxel.Cylinder(geom.V3(0, 0, 0), 1, 1); session.Rotated(c, 15) != c {
 		t.Error("rotating a cylinder changed it")
 	}
 }
@@ -332,7 +160,7 @@ func meshTiles(t *testing.T, m *navmesh.Mesh) []byte {
 // drawOnly syncs g's overlays and draws one frame without an Update (which
 // would read the real mouse and end a gesture the test is making).
 func drawOnly(g *Game) *image.RGBA {
-	g.App.syncSpanOverlays()
+	g.App.SyncSpanOverlays()
 	img := ebiten.NewImage(g.screenW, g.screenH)
 	defer img.Deallocate()
 	g.Draw(img)
@@ -347,7 +175,7 @@ func waitCache(t *testing.T, g *Game) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		drawFrames(t, g, 1)
-		running, _, _ := g.cache.runner.progress()
+		running, _, _ := g.cache.runner.Progress()
 		if !running {
 			break
 		}
@@ -356,7 +184,7 @@ func waitCache(t *testing.T, g *Game) {
 		}
 	}
 	if g.App.Cache == nil {
-		t.Fatalf("no cache (CacheErr %q, Err %q)", g.App.CacheErr, g.App.Err)
+		t.Fatalf("no cache (CacheErr %q, Err %q)", g.App.CacheErr(), g.App.Err())
 	}
 }
 
@@ -430,7 +258,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	}
 
 	// Look down at a walkable point.
-	pts := a.demoPoints(3)
+	pts := a.DemoPoints(3)
 	if len(pts) < 3 {
 		t.Fatalf("found %d walkable points", len(pts))
 	}
@@ -448,7 +276,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	}
 	obs := c.Obstacles()
 	if len(obs) != 1 || obs[0].ID != 1 || a.Selection.Obstacle() != 1 || c.QueueLen() == 0 {
-		t.Fatalf("after a click: obstacles %v, selected %d, queue %d (Err %q)", obs, a.Selection.Obstacle(), c.QueueLen(), a.Err)
+		t.Fatalf("after a click: obstacles %v, selected %d, queue %d (Err %q)", obs, a.Selection.Obstacle(), c.QueueLen(), a.Err())
 	}
 	if d := math.Hypot(float64(obs[0].Obstacle.CentreM.X-p.X), float64(obs[0].Obstacle.CentreM.Z-p.Z)); d > 0.1 {
 		t.Errorf("the cylinder stands %.3f m from the clicked point", d)
@@ -464,7 +292,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	if gh == nil || gh.RadiusM != 2.5 || gh.CentreM != obs[0].Obstacle.CentreM || gh.HeightM != obs[0].Obstacle.HeightM {
 		t.Errorf("ghost at radius 2.5: %+v, obstacle %+v", gh, obs[0].Obstacle)
 	}
-	if pv := a.previewOverlay(); len(pv.Lines) == 0 || len(c.Obstacles()) != 1 || c.Obstacles()[0].Obstacle.RadiusM != obs[0].Obstacle.RadiusM {
+	if pv := a.PreviewOverlay(); len(pv.Lines) == 0 || len(c.Obstacles()) != 1 || c.Obstacles()[0].Obstacle.RadiusM != obs[0].Obstacle.RadiusM {
 		t.Errorf("preview of %d line vertices; the cache's obstacle %+v changed", len(pv.Lines), c.Obstacles())
 	}
 	g.tools.obstacle.RadiusM = float64(obs[0].Obstacle.RadiusM)
@@ -502,7 +330,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	drag(g, x, y, x+80, y)
 	obs = c.Obstacles()
 	if len(obs) != 1 || obs[0].ID != 2 || a.Selection.Obstacle() != 2 {
-		t.Fatalf("after the drag: %v, selected %d (Err %q)", obs, a.Selection.Obstacle(), a.Err)
+		t.Fatalf("after the drag: %v, selected %d (Err %q)", obs, a.Selection.Obstacle(), a.Err())
 	}
 	if dx := obs[0].Obstacle.CentreM.X - p.X; dx < 2 {
 		t.Errorf("the drag moved the cylinder by %.2f m in x", dx)
@@ -515,13 +343,13 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	x2, y2 := pixelOf(t, g, p2)
 	click(g, x2, y2)
 	if n := len(c.Obstacles()); n != 2 {
-		t.Fatalf("%d obstacles after placing the box (Err %q)", n, a.Err)
+		t.Fatalf("%d obstacles after placing the box (Err %q)", n, a.Err())
 	}
 	cx, cy := pixelOf(t, g, c.Obstacles()[0].Obstacle.CentreM)
 	if out := g.cacheStep(frameInput{X: cx, Y: cy, WheelY: 1}, toolKeys{}); out.WheelY != 1 {
 		t.Error("the wheel over a cylinder did not reach the camera")
 	}
-	undoDepth := len(a.history.done)
+	undoDepth := len(a.History.Done)
 	for i := 0; i < 2; i++ {
 		if out := g.cacheStep(frameInput{X: x2, Y: y2, WheelY: 1}, toolKeys{}); out.WheelY != 0 {
 			t.Fatal("the wheel over an oriented box zoomed")
@@ -531,8 +359,8 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	if d := float64(box.YawRad) * 180 / math.Pi; math.Abs(d-30) > 1e-3 {
 		t.Errorf("two wheel steps turned the box to %.3f°, want 30°", d)
 	}
-	if len(a.history.done) != undoDepth+1 {
-		t.Errorf("two wheel steps made %d commands, want 1", len(a.history.done)-undoDepth)
+	if len(a.History.Done) != undoDepth+1 {
+		t.Errorf("two wheel steps made %d commands, want 1", len(a.History.Done)-undoDepth)
 	}
 	// Over a panel the wheel is not the tool's.
 	if out := g.cacheStep(frameInput{X: x2, Y: y2, WheelY: 1, Captured: debugui.InputCapturingStateHover}, toolKeys{}); out.WheelY != 1 {
@@ -548,24 +376,24 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 		click(g, cx, cy)
 	}
 	if n := len(g.tools.volume.Corners); n != 3 {
-		t.Fatalf("%d corners after three clicks (Err %q)", n, a.Err)
+		t.Fatalf("%d corners after three clicks (Err %q)", n, a.Err())
 	}
-	a.syncSpanOverlays()
+	a.SyncSpanOverlays()
 	if o := a.Scene.Overlay(render.OverlayToolPreview); o == nil || len(o.Points) != 3 {
 		t.Error("the corners are not previewed")
 	}
 	saveForInspection(t, "cache-volume-preview", drawOnly(g))
 	dx, dy := corner(1, -1) // inside: a dent
 	click(g, dx, dy)
-	if len(g.tools.volume.Corners) != 3 || !strings.Contains(a.Err, "not convex") {
-		t.Errorf("a dent: %d corners, Err %q", len(g.tools.volume.Corners), a.Err)
+	if len(g.tools.volume.Corners) != 3 || !strings.Contains(a.Err(), "not convex") {
+		t.Errorf("a dent: %d corners, Err %q", len(g.tools.volume.Corners), a.Err())
 	}
 	g.cacheStep(frameInput{}, toolKeys{Enter: true})
 	if n := len(c.Volumes()); n != 1 || len(g.tools.volume.Corners) != 0 {
-		t.Fatalf("Enter: %d volumes, %d corners (Err %q)", n, len(g.tools.volume.Corners), a.Err)
+		t.Fatalf("Enter: %d volumes, %d corners (Err %q)", n, len(g.tools.volume.Corners), a.Err())
 	}
-	if a.Err != "" {
-		t.Errorf("the rejected corner's error is still shown after a success: %q", a.Err)
+	if a.Err() != "" {
+		t.Errorf("the rejected corner's error is still shown after a success: %q", a.Err())
 	}
 	if err := a.UpdateAllCache(); err != nil {
 		t.Fatal(err)
@@ -585,7 +413,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	// Snapshot: save, then a bad file is refused with the cache untouched.
 	dir := t.TempDir()
 	path, err := a.SaveSnapshot(filepath.Join(dir, "state"))
-	if err != nil || filepath.Ext(path) != snapshotExt {
+	if err != nil || filepath.Ext(path) != session.SnapshotExt {
 		t.Fatalf("save: %q, %v", path, err)
 	}
 	snap1, _ := c.Snapshot()
@@ -593,11 +421,11 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("NVTC garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	hist := len(a.history.done)
-	if err := a.RestoreSnapshot(bad); err == nil || !strings.Contains(a.Err, "unchanged") {
-		t.Errorf("bad snapshot: err %v, Err %q", err, a.Err)
+	hist := len(a.History.Done)
+	if err := a.RestoreSnapshot(bad); err == nil || !strings.Contains(a.Err(), "unchanged") {
+		t.Errorf("bad snapshot: err %v, Err %q", err, a.Err())
 	}
-	if now, _ := c.Snapshot(); !bytes.Equal(now, snap1) || len(a.history.done) != hist {
+	if now, _ := c.Snapshot(); !bytes.Equal(now, snap1) || len(a.History.Done) != hist {
 		t.Error("a bad snapshot changed the cache or the history")
 	}
 	if err := a.RestoreSnapshot(filepath.Join(dir, "missing.nvtc")); err == nil {
@@ -611,7 +439,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 		g.cacheStep(frameInput{}, toolKeys{Undo: true})
 	}
 	if len(c.Obstacles()) != 0 || len(c.Volumes()) != 0 {
-		t.Fatalf("after five undos: %v, %v (Err %q)", c.Obstacles(), c.Volumes(), a.Err)
+		t.Fatalf("after five undos: %v, %v (Err %q)", c.Obstacles(), c.Volumes(), a.Err())
 	}
 	if ok, _ := a.Undo(); ok {
 		t.Error("a sixth undo did something")
@@ -639,10 +467,10 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	if err := a.RestoreSnapshot(path); err != nil {
 		t.Fatal(err)
 	}
-	if now, _ := c.Snapshot(); !bytes.Equal(now, snap1) || a.history.canUndo() {
+	if now, _ := c.Snapshot(); !bytes.Equal(now, snap1) || a.History.CanUndo() {
 		t.Error("the restored state differs from the saved one, or the history survived")
 	}
-	if err := a.restoreSnapshotData(snap0, "first"); err != nil {
+	if err := a.RestoreSnapshotData(snap0, "first"); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Obstacles()) != 0 || len(c.Volumes()) != 0 {
@@ -660,14 +488,14 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	// Loading a level drops the cache.
 	g.RequestLoad("terrain")
 	drawFrames(t, g, 1)
-	if a.Cache != nil || a.editor == nil || a.history.canUndo() {
+	if a.Cache != nil || a.Editor == nil || a.History.CanUndo() {
 		t.Errorf("after loading a level: cache %v", a.Cache != nil)
 	}
 	// Without a cache the tools say so and nothing breaks.
 	g.setTool(g.tools.obstacle)
 	click(g, testW/2, testH/2)
-	if !strings.Contains(a.Err, "cache") {
-		t.Errorf("a click without a cache: Err %q", a.Err)
+	if !strings.Contains(a.Err(), "cache") {
+		t.Errorf("a click without a cache: Err %q", a.Err())
 	}
 }
 
@@ -687,8 +515,8 @@ func TestDemoScene(t *testing.T) {
 	img := drawFrames(t, g, 2)
 	saveForInspection(t, "cache-demo-terrain", img)
 	a := g.App
-	if a.Cache == nil || len(a.Cache.Obstacles()) != 5 || len(a.Cache.Volumes()) != 1 || a.Err != "" {
-		t.Fatalf("demo: cache %v, Err %q", a.Cache != nil, a.Err)
+	if a.Cache == nil || len(a.Cache.Obstacles()) != 5 || len(a.Cache.Volumes()) != 1 || a.Err() != "" {
+		t.Fatalf("demo: cache %v, Err %q", a.Cache != nil, a.Err())
 	}
 	if a.Auto.On() || a.Cache.QueueLen() < 2 || len(a.Swaps.Latest) != 1 {
 		t.Errorf("demo: auto %v, queue %d, latest %d", a.Auto.On(), a.Cache.QueueLen(), len(a.Swaps.Latest))

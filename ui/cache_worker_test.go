@@ -12,6 +12,7 @@ import (
 
 	"navviz/core/geom"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // waitWorker runs frames until g's cache worker has nothing left to do
@@ -21,7 +22,7 @@ func waitWorker(t *testing.T, g *Game) {
 	deadline := time.Now().Add(120 * time.Second)
 	for {
 		drawFrames(t, g, 1)
-		if busy, _ := g.App.cacheBusy(); !busy {
+		if busy, _ := g.App.CacheBusy(); !busy {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -33,7 +34,7 @@ func waitWorker(t *testing.T, g *Game) {
 
 // obstacleAt returns the Obstacle tool's obstacle of shape shapeIdx,
 // sizeM across, standing on the level's centre moved by (dx, dz) metres.
-func obstacleAt(a *App, shapeIdx int, sizeM, dx, dz float32) (o obstacleTool, p geom.Vec3) {
+func obstacleAt(a *session.App, shapeIdx int, sizeM, dx, dz float32) (o obstacleTool, p geom.Vec3) {
 	o = defaultObstacleTool()
 	o.ShapeIdx = shapeIdx
 	o.SizeXM, o.SizeZM, o.RadiusM = float64(sizeM), float64(sizeM), float64(sizeM)/2
@@ -52,7 +53,7 @@ func TestCacheWorkerMatchesSync(t *testing.T) {
 	sync := terrainCacheGame(t)
 	async := terrainCacheGame(t)
 	async.App.EnableCacheWorker()
-	run := func(name string, a *App) {
+	run := func(name string, a *session.App) {
 		add := func(shape int, size, dx, dz float32) {
 			tool, p := obstacleAt(a, shape, size, dx, dz)
 			if err := a.AddObstacle(tool.newObstacle(p)); err != nil {
@@ -80,15 +81,15 @@ func TestCacheWorkerMatchesSync(t *testing.T) {
 	}
 	run("sync", sync.App)
 	run("async", async.App)
-	if busy, _ := async.App.cacheBusy(); !busy {
+	if busy, _ := async.App.CacheBusy(); !busy {
 		t.Fatal("the worker finished every command within the Update that sent them: nothing ran in the background")
 	}
 	waitWorker(t, async)
 	drawFrames(t, sync, 1)
 	s, w := sync.App, async.App
-	for _, a := range []*App{s, w} {
-		if a.Err != "" {
-			t.Fatalf("error shown: %s", a.Err)
+	for _, a := range []*session.App{s, w} {
+		if a.Err() != "" {
+			t.Fatalf("error shown: %s", a.Err())
 		}
 	}
 	snapS, err := s.Cache.Snapshot()
@@ -106,32 +107,32 @@ func TestCacheWorkerMatchesSync(t *testing.T) {
 		t.Error("the caches' navmesh tiles differ")
 	}
 	// The worker's view is of its cache's last state, with a mesh of its own.
-	vs, vw := s.cv(), w.cv()
-	if vw.mesh == w.Cache.Mesh() {
+	vs, vw := s.CacheView(), w.CacheView()
+	if vw.Mesh == w.Cache.Mesh() {
 		t.Error("the worker's view shares the cache's mesh")
 	}
-	if !bytes.Equal(meshTiles(t, vw.mesh), meshTiles(t, w.Cache.Mesh())) {
+	if !bytes.Equal(meshTiles(t, vw.Mesh), meshTiles(t, w.Cache.Mesh())) {
 		t.Error("the worker's view's mesh is not the cache's")
 	}
 	for _, c := range []struct {
 		what      string
 		got, want any
 	}{
-		{"updates", vw.updates, vs.updates},
-		{"layer builds", vw.layersBuilt, vs.layersBuilt},
-		{"undo depth", vw.undoDepth, vs.undoDepth},
-		{"next undo", vw.nextUndo, vs.nextUndo},
-		{"queue", fmt.Sprint(vw.queue), fmt.Sprint(vs.queue)},
-		{"obstacles", fmt.Sprint(vw.obstacles), fmt.Sprint(vs.obstacles)},
-		{"latest", len(vw.latest), len(vs.latest)},
-		{"status", strings.ReplaceAll(w.Status, "async", "sync"), s.Status},
+		{"updates", vw.Updates, vs.Updates},
+		{"layer builds", vw.LayersBuilt, vs.LayersBuilt},
+		{"undo depth", vw.UndoDepth, vs.UndoDepth},
+		{"next undo", vw.NextUndo, vs.NextUndo},
+		{"queue", fmt.Sprint(vw.Queue), fmt.Sprint(vs.Queue)},
+		{"obstacles", fmt.Sprint(vw.Obstacles), fmt.Sprint(vs.Obstacles)},
+		{"latest", len(vw.Latest), len(vs.Latest)},
+		{"status", strings.ReplaceAll(w.Status(), "async", "sync"), s.Status()},
 	} {
 		if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
 			t.Errorf("%s: worker %v, without a worker %v", c.what, c.got, c.want)
 		}
 	}
-	if len(vs.queue) == 0 || vs.updates < 4 {
-		t.Errorf("the sequence left %d tiles queued after %d updates: it does not test what it should", len(vs.queue), vs.updates)
+	if len(vs.Queue) == 0 || vs.Updates < 4 {
+		t.Errorf("the sequence left %d tiles queued after %d updates: it does not test what it should", len(vs.Queue), vs.Updates)
 	}
 	// The overlays the worker built show the same mesh.
 	oS, oW := s.Scene.Overlay(render.OverlayCachePolys), w.Scene.Overlay(render.OverlayCachePolys)
@@ -165,7 +166,7 @@ func TestInputWhileCacheWorks(t *testing.T) {
 	}
 	g.App.EnableCacheWorker()
 	deadline := time.Now().Add(120 * time.Second)
-	for g.autoCachePending() || !g.App.cv().has {
+	for g.autoCachePending() || !g.App.CacheView().Has {
 		if time.Now().After(deadline) {
 			t.Fatal("the automatic cache build did not finish in 120 s")
 		}
@@ -196,20 +197,20 @@ func TestInputWhileCacheWorks(t *testing.T) {
 			t.Fatal(err)
 		}
 		if i == 0 {
-			a.report(a.cacheDo(cacheJob{run: func(*cacheCore) func(*App) error { <-gate; return nil }}))
+			a.Report(a.CacheDo(session.CacheJob{Run: func(*session.CacheCore) func(*session.App) error { <-gate; return nil }}))
 		}
 	}
-	busy := func() bool { b, _ := a.cacheBusy(); return b }
+	busy := func() bool { b, _ := a.CacheBusy(); return b }
 	if !inputWhileBusy(t, g, image.Pt(testW/2, testH/2), busy) {
 		t.Fatal("the worker was idle before the input was sent")
 	}
-	if running, _ := a.cacheBusy(); !running {
+	if running, _ := a.CacheBusy(); !running {
 		t.Fatal("the worker passed the gate")
 	}
 	gate <- struct{}{}
 	waitWorker(t, g)
-	v := a.cv()
-	if a.Err != "" || len(v.queue) != 0 || len(v.latest) == 0 {
-		t.Errorf("after update all: Err %q, %d tiles queued, %d rebuilt", a.Err, len(v.queue), len(v.latest))
+	v := a.CacheView()
+	if a.Err() != "" || len(v.Queue) != 0 || len(v.Latest) == 0 {
+		t.Errorf("after update all: Err %q, %d tiles queued, %d rebuilt", a.Err(), len(v.Queue), len(v.Latest))
 	}
 }

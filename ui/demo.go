@@ -2,10 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"math"
 
 	"navviz/core/geom"
-	"navviz/render"
+	"navviz/ui/session"
 )
 
 // The --demo-obstacles scenario: the obstacle preset, a cache build, then
@@ -19,9 +18,6 @@ const (
 	demoBuilding                  // the cache is being built
 	demoDone                      // placed and updated (or failed)
 )
-
-// maxDemoObstacles bounds Options.DemoObstacles.
-const maxDemoObstacles = 200
 
 // cacheDemoPending reports whether the --demo-obstacles scenario has not
 // finished yet (the scripted frames are counted once it has).
@@ -40,14 +36,14 @@ func (g *Game) runDemo() {
 		g.applyObstaclePreset()
 		g.startCacheBuild()
 		g.cache.demo = demoBuilding
-		if a.CacheErr != "" {
+		if a.CacheErr() != "" {
 			g.cache.demo = demoDone
 		}
-	case a.cv().has:
+	case a.CacheView().Has:
 		g.cache.demo = demoDone
-		a.report(g.demoScene(g.opts.DemoObstacles))
+		a.Report(g.demoScene(g.opts.DemoObstacles))
 	default:
-		if running, _, _ := g.cache.runner.progress(); !running {
+		if running, _, _ := g.cache.runner.Progress(); !running {
 			g.cache.demo = demoDone // the build failed (shown)
 		}
 	}
@@ -63,12 +59,12 @@ func (g *Game) runDemo() {
 // with auto update off. The camera frames the points.
 func (g *Game) demoScene(n int) error {
 	a := g.App
-	if !a.cv().has || a.Soup == nil {
-		return a.report(errNoCache)
+	if !a.CacheView().Has || a.Soup == nil {
+		return a.Report(session.ErrNoCache)
 	}
-	pts := a.demoPoints(n + 2)
+	pts := a.DemoPoints(n + 2)
 	if len(pts) < n+1 {
-		return a.report(fmt.Errorf("ui: demo: found %d walkable points for %d obstacles", len(pts), n))
+		return a.Report(fmt.Errorf("ui: demo: found %d walkable points for %d obstacles", len(pts), n))
 	}
 	a.Auto.SetOn(false)
 	t := g.tools.obstacle
@@ -106,7 +102,7 @@ func (g *Game) demoScene(n int) error {
 	}
 	// The last one is a long box across the tile corner nearest its
 	// point, so that it queues several tiles.
-	last := a.nearestTileCorner(pts[n-1])
+	last := a.NearestTileCorner(pts[n-1])
 	t.ShapeIdx, t.YawDeg = len(obstacleShapes)-1, 30
 	t.SizeXM, t.SizeZM = 8, 2
 	a.Selection.SetObstacle(0)
@@ -124,73 +120,12 @@ func (g *Game) demoScene(n int) error {
 	const marginM = 10
 	b.Min = b.Min.Sub(geom.V3(marginM, 1, marginM))
 	b.Max = b.Max.Add(geom.V3(marginM, 3, marginM))
-	if a.aspect > 0 {
-		a.Camera.FrameAspect(b, a.aspect)
+	if a.Aspect > 0 {
+		a.Camera.FrameAspect(b, a.Aspect)
 	} else {
 		a.Camera.Frame(b)
 	}
-	v := a.cv()
-	a.reportOK(fmt.Sprintf("demo: %d obstacles placed, %d tiles queued; Step or Update all to go on", len(v.obstacles), len(v.queue)))
+	v := a.CacheView()
+	a.ReportOK(fmt.Sprintf("demo: %d obstacles placed, %d tiles queued; Step or Update all to go on", len(v.Obstacles), len(v.Queue)))
 	return nil
-}
-
-// nearestTileCorner returns a point of the cache's mesh at (or within a
-// metre of) a tile corner, seen from above: of the corners that have a
-// polygon there, the one nearest p in x and z (p itself when none has).
-func (a *App) nearestTileCorner(p geom.Vec3) geom.Vec3 {
-	v := a.cv()
-	g := v.grid
-	ts := float64(g.TileSizeM())
-	x0, z0 := float64(g.BoundsM.Min.X), float64(g.BoundsM.Min.Z)
-	top := float64(a.Soup.Bounds().Max.Y) + 10
-	best, bestD := p, math.Inf(1)
-	for kz := 1; kz < g.TilesZ; kz++ {
-		for kx := 1; kx < g.TilesX; kx++ {
-			x, z := x0+float64(kx)*ts, z0+float64(kz)*ts
-			d := math.Hypot(x-float64(p.X), z-float64(p.Z))
-			if d >= bestD {
-				continue
-			}
-			for _, o := range [][2]float64{{0, 0}, {0.5, 0.5}, {-0.5, 0.5}, {0.5, -0.5}, {-0.5, -0.5}} {
-				if hit, ok := render.PickPoly(v.mesh, [3]float64{x + o[0], top, z + o[1]}, [3]float64{0, -1, 0}, 0); ok {
-					best, bestD = hit.Pos, d
-					break
-				}
-			}
-		}
-	}
-	return best
-}
-
-// demoPoints returns up to n points of the cache's mesh, seen from above
-// along a golden-angle spiral around the level's centre, at least 6 m
-// apart.
-func (a *App) demoPoints(n int) []geom.Vec3 {
-	m := a.cv().mesh
-	b := a.Soup.Bounds()
-	c := b.Center()
-	top := float64(b.Max.Y) + 10
-	var out []geom.Vec3
-	const minApartM, stepM = 6.0, 2.5
-	golden := math.Pi * (3 - math.Sqrt(5))
-	for k := 0; len(out) < n && k < 4000; k++ {
-		r := stepM * math.Sqrt(float64(k))
-		x := float64(c.X) + r*math.Cos(float64(k)*golden)
-		z := float64(c.Z) + r*math.Sin(float64(k)*golden)
-		hit, ok := render.PickPoly(m, [3]float64{x, top, z}, [3]float64{0, -1, 0}, 0)
-		if !ok {
-			continue
-		}
-		far := true
-		for _, p := range out {
-			if math.Hypot(float64(p.X-hit.Pos.X), float64(p.Z-hit.Pos.Z)) < minApartM {
-				far = false
-				break
-			}
-		}
-		if far {
-			out = append(out, hit.Pos)
-		}
-	}
-	return out
 }

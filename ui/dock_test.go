@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"navviz/core/geom"
+	"navviz/ui/session"
 )
 
 // TestDockLayout: on every screen size and dock state the view is a
@@ -99,13 +100,13 @@ func TestDockInput(t *testing.T) {
 	if g.w != g.lay.view.Dx() || g.h != g.lay.view.Dy() || g.w >= g.screenW {
 		t.Fatalf("view size %dx%d, layout %v, screen %dx%d", g.w, g.h, g.lay.view, g.screenW, g.screenH)
 	}
-	if want := float64(g.w) / float64(g.h); math.Abs(a.aspect-want) > 1e-9 {
-		t.Errorf("App frames for aspect %v, want the view's %v", a.aspect, want)
+	if want := float64(g.w) / float64(g.h); math.Abs(a.Aspect-want) > 1e-9 {
+		t.Errorf("App frames for aspect %v, want the view's %v", a.Aspect, want)
 	}
 
 	// A click on the left column (on no widget) and on a grip: nothing.
 	for _, p := range []image.Point{{g.lay.cols[dockLeft].Min.X + 5, g.lay.cols[dockLeft].Max.Y - 5}, g.lay.grips[dockRight].Min.Add(image.Pt(2, 400))} {
-		a.Selected = tileRef{}
+		a.Selected = session.TileRef{}
 		clickAt(p.X, p.Y)
 		if a.Selected.OK {
 			t.Errorf("a click at %v (outside the view %v) selected tile %+v", p, g.lay.view, a.Selected)
@@ -115,10 +116,10 @@ func TestDockInput(t *testing.T) {
 	// centre pixel.
 	c := g.lay.view.Min.Add(image.Pt(g.w/2, g.h/2))
 	want, err := a.PickTile(float64(g.w/2), float64(g.h/2), g.w, g.h)
-	a.Selected = tileRef{}
+	a.Selected = session.TileRef{}
 	clickAt(c.X, c.Y)
 	if err != nil || !a.Selected.OK || a.Selected != want {
-		t.Errorf("click in the view selected %+v, want %+v (%v); status %q", a.Selected, want, err, a.Status)
+		t.Errorf("click in the view selected %+v, want %+v (%v); status %q", a.Selected, want, err, a.Status())
 	}
 
 	// Dragging the left grip 100 px right widens the left column by 100.
@@ -194,10 +195,10 @@ func TestFrameIntoView(t *testing.T) {
 		if err := g.Update(); err != nil {
 			t.Fatal(err)
 		}
-		inView("F", a.levelBounds())
-		a.Selected = tileRef{X: 3, Z: 4, OK: true}
+		inView("F", a.LevelBounds())
+		a.Selected = session.TileRef{X: 3, Z: 4, OK: true}
 		a.FrameSelection()
-		inView("frame tile", a.selectionBoxes()[0])
+		inView("frame tile", a.SelectionBoxes()[0])
 	}
 }
 
@@ -223,7 +224,7 @@ func TestZoomTowardsCursor(t *testing.T) {
 		a.SetTopDown(tc.top)
 		a.FrameLevel()
 		o, d := a.Camera.Ray(float64(tc.px.X), float64(tc.px.Y), g.w, g.h)
-		p, ok := pickPoint(a.Soup, o, d)
+		p, ok := session.PickPoint(a.Soup, o, d)
 		if !ok {
 			t.Fatalf("%s: no level under %v", tc.name, tc.px)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // The 3D view.
@@ -54,8 +55,8 @@ type sceneView struct {
 
 // sceneKey returns the key of the view a's scene and camera give in the
 // rectangle vp of the screen.
-func sceneKey(a *App, vp image.Rectangle) viewKey {
-	return viewKey{cam: a.Camera, w: vp.Dx(), h: vp.Dy(), x0: vp.Min.X, y0: vp.Min.Y, scene: a.Scene, gen: a.Gen, scale: 1}
+func sceneKey(a *session.App, vp image.Rectangle) viewKey {
+	return viewKey{cam: a.Camera, w: vp.Dx(), h: vp.Dy(), x0: vp.Min.X, y0: vp.Min.Y, scene: a.Scene, gen: a.Gen(), scale: 1}
 }
 
 // current reports whether v shows key.
@@ -64,7 +65,7 @@ func (v *sceneView) current(key viewKey) bool { return v.valid && v.key == key }
 // draw draws the visible overlays of a.Scene through a.Camera onto dst
 // (the view fills dst's bounds, which may be a sub-image of the screen),
 // rendering them first (on this goroutine) when v does not show them yet.
-func (v *sceneView) draw(dst *ebiten.Image, a *App) {
+func (v *sceneView) draw(dst *ebiten.Image, a *session.App) {
 	key := sceneKey(a, dst.Bounds())
 	if !v.current(key) {
 		v.buildKey(visibleScene(a.Scene), key)

@@ -29,8 +29,8 @@ func TestFirstRun(t *testing.T) {
 	}
 	img := drawFrames(t, g, 2)
 	saveForInspection(t, "first-run-terrain", img)
-	if a.Cache == nil || a.Err != "" {
-		t.Fatalf("first run: cache %v, Err %q, CacheErr %q", a.Cache != nil, a.Err, a.CacheErr)
+	if a.Cache == nil || a.Err() != "" {
+		t.Fatalf("first run: cache %v, Err %q, CacheErr %q", a.Cache != nil, a.Err(), a.CacheErr())
 	}
 	if a.Settings.Partition != pipeline.Layers || a.Settings.DetailSampleDistCells != 0 {
 		t.Errorf("first run: settings %v / detail %v, want the obstacle preset", a.Settings.Partition, a.Settings.DetailSampleDistCells)
@@ -39,8 +39,8 @@ func TestFirstRun(t *testing.T) {
 	if o == nil || !o.Visible || len(o.Tris) == 0 {
 		t.Fatalf("first run: cache-polys overlay %+v has nothing to show", o)
 	}
-	if !strings.Contains(a.Status, "Obstacle tool") {
-		t.Errorf("first run: status %q does not say what to do next", a.Status)
+	if !strings.Contains(a.Status(), "Obstacle tool") {
+		t.Errorf("first run: status %q does not say what to do next", a.Status())
 	}
 	for _, name := range append(append([]string(nil), render.SpanOverlayNames...), render.MeshOverlayNames...) {
 		if o := a.Scene.Overlay(name); o != nil && o.Visible {
@@ -62,6 +62,6 @@ func TestFirstRun(t *testing.T) {
 	}
 	drawFrames(t, g, 1)
 	if a.Cache == nil || a.Cache == first {
-		t.Fatalf("city: cache %v (same as terrain's: %v), CacheErr %q", a.Cache != nil, a.Cache == first, a.CacheErr)
+		t.Fatalf("city: cache %v (same as terrain's: %v), CacheErr %q", a.Cache != nil, a.Cache == first, a.CacheErr())
 	}
 }

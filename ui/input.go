@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"os"
+	"time"
+
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
@@ -273,5 +276,37 @@ func readToolKeys() toolKeys {
 		Escape:    inpututil.IsKeyJustPressed(ebiten.KeyEscape),
 		Enter:     inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter),
 		Backspace: inpututil.IsKeyJustPressed(ebiten.KeyBackspace),
+	}
+}
+
+// applyIntent moves the camera and triggers the actions of one frame.
+func (g *Game) applyIntent(in viewIntent) {
+	cam := &g.App.Camera
+	// Framing first: a wheel step or drag that arrived in the same tick
+	// (input of a slow frame) then still moves the framed camera.
+	if in.Frame {
+		g.App.FrameLevel()
+	}
+	if in.OrbitDX != 0 || in.OrbitDY != 0 {
+		cam.Orbit(in.OrbitDX, in.OrbitDY)
+	}
+	if in.PanDX != 0 || in.PanDY != 0 {
+		cam.Pan(in.PanDX, in.PanDY, g.w, g.h)
+	}
+	if in.ZoomSteps != 0 {
+		g.App.ZoomAt(in.ZoomSteps, float64(in.ZoomX), float64(in.ZoomY), g.w, g.h)
+	}
+	if in.ToggleTopDown {
+		g.App.SetTopDown(!cam.TopDown)
+	}
+	if in.Click {
+		g.App.SetStatus(g.App.Click(float64(in.ClickX), float64(in.ClickY), g.w, g.h))
+	}
+	if in.Screenshot {
+		dir, err := os.Getwd()
+		if err != nil {
+			dir = "."
+		}
+		g.shotPath = screenshotName(dir, time.Now(), fileExists)
 	}
 }

@@ -103,5 +103,5 @@ func settlePointer(d *debugui.DebugUI, p image.Point) error {
 // tick; it is called in Update just before the panels.
 func (g *Game) feedPointer() {
 	x, y := ebiten.CursorPosition()
-	g.App.report(g.feed.before(&g.ui, image.Pt(x, y), inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft)))
+	g.App.Report(g.feed.before(&g.ui, image.Pt(x, y), inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft)))
 }

@@ -9,6 +9,7 @@ import (
 
 	"navviz/render"
 	"navviz/tilecache"
+	"navviz/ui/session"
 )
 
 // runInspectSection runs the Inspect section in a window of its own for
@@ -37,14 +38,14 @@ func TestInspectOnTerrain(t *testing.T) {
 		t.Fatal("recording not on")
 	}
 	drawFrames(t, g, 1)
-	pts := a.demoPoints(1)
+	pts := a.DemoPoints(1)
 	if len(pts) == 0 {
 		t.Fatal("no walkable point")
 	}
 	if _, err := a.Cache.AddObstacle(tilecache.CycleObstacle(pts[0])); err != nil {
 		t.Fatal(err)
 	}
-	a.edited()
+	a.Edited()
 	if err := a.UpdateAllCache(); err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestInspectOnTerrain(t *testing.T) {
 	if removed == 0 {
 		t.Fatal("no removed spans reported")
 	}
-	if !strings.Contains(inspectSummary(reps), plural(len(reps), "layer")) {
+	if !strings.Contains(inspectSummary(reps), session.Plural(len(reps), "layer")) {
 		t.Errorf("summary %q", inspectSummary(reps))
 	}
 	count := func(name string) int {
@@ -122,7 +123,7 @@ func TestInspectOnTerrain(t *testing.T) {
 	if _, err := a.Cache.AddObstacle(tilecache.CycleObstacle(pts[0])); err != nil {
 		t.Fatal(err)
 	}
-	a.edited()
+	a.Edited()
 	if err := a.UpdateAllCache(); err != nil {
 		t.Fatal(err)
 	}

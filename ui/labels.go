@@ -34,8 +34,8 @@ const maxQueueLabels = 200
 // ("volumes-rt"), projected through the camera.
 func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 	a := g.App
-	c := a.cv()
-	if !c.has {
+	c := a.CacheView()
+	if !c.Has {
 		return
 	}
 	// screen is the view's rectangle of the screen (dock.go).
@@ -57,15 +57,15 @@ func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 		drawCentred(screen, s, x, y, col)
 	}
 	if shown(render.OverlayQueue) {
-		q := c.queue
+		q := c.Queue
 		for i, p := range q[:min(len(q), maxQueueLabels)] {
-			if r, ok := render.TileMarkFrame(&c.grid, c.mesh, p[0], p[1], 0); ok {
+			if r, ok := render.TileMarkFrame(&c.Grid, c.Mesh, p[0], p[1], 0); ok {
 				label(r.Center(), fmt.Sprint(i+1), lightenRGBA(render.QueueColour(i, len(q)), 0.45))
 			}
 		}
 	}
 	if shown(render.OverlayObstacles) {
-		for _, o := range c.obstacles {
+		for _, o := range c.Obstacles {
 			minX, minZ, maxX, maxZ := o.Obstacle.BoundsXZ()
 			_, hi := o.Obstacle.HeightRangeM()
 			col := labelObstacle
@@ -76,7 +76,7 @@ func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 		}
 	}
 	if shown(render.OverlayVolumesRT) {
-		for _, v := range c.volumes {
+		for _, v := range c.Volumes {
 			var sx, sz float32
 			for _, p := range v.Volume.VertsXZ {
 				sx += p[0]

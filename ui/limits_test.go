@@ -22,14 +22,14 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 	g := newTestGame(t, "terrain")
 	drawFrames(t, g, 1)
 	a := g.App
-	if got := a.buildSizeText(); !strings.HasPrefix(got, "Build size: 64 tiles (8 x 8 of 64 cells), ") || !strings.Contains(got, "MiB of 4 GiB allowed") {
+	if got := a.BuildSizeText(); !strings.HasPrefix(got, "Build size: 64 tiles (8 x 8 of 64 cells), ") || !strings.Contains(got, "MiB of 4 GiB allowed") {
 		t.Errorf("Build panel size line %q", got)
 	}
 	g.applyObstaclePreset()
 	g.startCacheBuild()
 	waitCache(t, g)
 	a.Auto.SetOn(false)
-	pts := a.demoPoints(1)
+	pts := a.DemoPoints(1)
 	if len(pts) != 1 {
 		t.Fatal("no walkable point on terrain")
 	}
@@ -40,7 +40,7 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 	waitBuild(t, g)
 	soup, scene, build, cache := a.Soup, a.Scene, a.Build, a.Cache
 	if build == nil || cache == nil {
-		t.Fatalf("build %v, cache %v (Err %q)", build != nil, cache != nil, a.Err)
+		t.Fatalf("build %v, cache %v (Err %q)", build != nil, cache != nil, a.Err())
 	}
 
 	big := filepath.Join(t.TempDir(), "big.obj")
@@ -51,13 +51,13 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 	img := drawFrames(t, g, 2)
 	saveForInspection(t, "huge-level", img)
 	for _, want := range []string{big, "BuildLimits.MaxTiles", "2712743056 tiles", "1e+06 x 1e+06 m"} {
-		if !strings.Contains(a.Err, want) {
-			t.Errorf("App.Err = %q, want it to contain %q", a.Err, want)
+		if !strings.Contains(a.Err(), want) {
+			t.Errorf("App.Err = %q, want it to contain %q", a.Err(), want)
 		}
 	}
-	if a.LevelName != "terrain" || a.Soup != soup || a.Scene != scene || a.Build != build || a.Cache != cache {
+	if a.LevelName() != "terrain" || a.Soup != soup || a.Scene != scene || a.Build != build || a.Cache != cache {
 		t.Errorf("after the refused load: level %q, soup kept %v, scene kept %v, build kept %v, cache kept %v",
-			a.LevelName, a.Soup == soup, a.Scene == scene, a.Build == build, a.Cache == cache)
+			a.LevelName(), a.Soup == soup, a.Scene == scene, a.Build == build, a.Cache == cache)
 	}
 	if obs := a.Cache.Obstacles(); len(obs) != 1 {
 		t.Errorf("after the refused load the cache has %d obstacles, want 1", len(obs))
@@ -65,7 +65,7 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 	if red := redInMessageBar(img); red < 20 {
 		t.Errorf("found %d red pixels in the message bar, want the error text", red)
 	}
-	if got := a.buildSizeText(); !strings.HasPrefix(got, "Build size: 64 tiles") {
+	if got := a.BuildSizeText(); !strings.HasPrefix(got, "Build size: 64 tiles") {
 		t.Errorf("after the refused load the Build panel says %q, want terrain's size", got)
 	}
 
@@ -75,16 +75,16 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 	if err := a.SettingsErr(); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.buildSizeText(); !strings.HasPrefix(got, "Too large to build: ") || !strings.Contains(got, "BuildLimits.MaxTiles") {
+	if got := a.BuildSizeText(); !strings.HasPrefix(got, "Too large to build: ") || !strings.Contains(got, "BuildLimits.MaxTiles") {
 		t.Errorf("Build panel size line %q", got)
 	}
 	g.startBuild()
-	if g.buildRequested || !strings.Contains(a.BuildErr, "BuildLimits.MaxTiles") || !strings.Contains(a.Err, "BuildLimits.MaxTiles") {
-		t.Errorf("Build over the limits: requested %v, BuildErr %q, Err %q", g.buildRequested, a.BuildErr, a.Err)
+	if g.buildRequested || !strings.Contains(a.BuildErr(), "BuildLimits.MaxTiles") || !strings.Contains(a.Err(), "BuildLimits.MaxTiles") {
+		t.Errorf("Build over the limits: requested %v, BuildErr %q, Err %q", g.buildRequested, a.BuildErr(), a.Err())
 	}
 	g.startCacheBuild()
-	if running, _, _ := g.cache.runner.progress(); running || !strings.Contains(a.CacheErr, "BuildLimits.MaxTiles") {
-		t.Errorf("cache build over the limits: running %v, CacheErr %q", running, a.CacheErr)
+	if running, _, _ := g.cache.runner.Progress(); running || !strings.Contains(a.CacheErr(), "BuildLimits.MaxTiles") {
+		t.Errorf("cache build over the limits: running %v, CacheErr %q", running, a.CacheErr())
 	}
 	drawFrames(t, g, 2)
 	if a.Build != build || a.Cache != cache || a.Soup != soup {

@@ -9,10 +9,11 @@ import (
 	"navviz/core/geom"
 	"navviz/core/navmesh"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // hideBuildOverlays hides every span and mesh overlay.
-func hideBuildOverlays(a *App) {
+func hideBuildOverlays(a *session.App) {
 	for _, n := range append(append([]string(nil), render.SpanOverlayNames...), render.MeshOverlayNames...) {
 		a.SetOverlayVisible(n, false)
 	}
@@ -43,7 +44,7 @@ func TestMeshOverlaysDraw(t *testing.T) {
 	waitBuild(t, g)
 	a := g.App
 	if a.Build == nil || a.Build.Mesh == nil || a.Build.Mesh.TileCount() == 0 {
-		t.Fatalf("no navmesh after the build (err %q)", a.BuildErr)
+		t.Fatalf("no navmesh after the build (err %q)", a.BuildErr())
 	}
 	a.FrameSelection()
 	hideBuildOverlays(a)
@@ -91,13 +92,13 @@ func TestMeshOverlaysDraw(t *testing.T) {
 // bestPickTarget returns a polygon of the selected tile's navmesh tile
 // that a top-down ray through its first detail triangle's centroid hits
 // first (the highest large polygon), and that centroid.
-func bestPickTarget(t *testing.T, a *App) (navmesh.PolyRef, geom.Vec3) {
+func bestPickTarget(t *testing.T, a *session.App) (navmesh.PolyRef, geom.Vec3) {
 	t.Helper()
 	return bestPickTargetIn(t, a.Build.Mesh, a.Selected)
 }
 
 // bestPickTargetIn is bestPickTarget in the navmesh m at tile sel.
-func bestPickTargetIn(t *testing.T, m *navmesh.Mesh, sel tileRef) (navmesh.PolyRef, geom.Vec3) {
+func bestPickTargetIn(t *testing.T, m *navmesh.Mesh, sel session.TileRef) (navmesh.PolyRef, geom.Vec3) {
 	t.Helper()
 	refs := m.TilesAt(int32(sel.X), int32(sel.Z))
 	if len(refs) == 0 {
@@ -163,13 +164,13 @@ func TestPickPolygon(t *testing.T) {
 	// Inspector.
 	g.applyIntent(viewIntent{Click: true, ClickX: int(x + 0.5), ClickY: int(y + 0.5)})
 	if a.Picked != want {
-		t.Fatalf("picked %#x at (%.0f, %.0f), want %#x; status %q", uint64(a.Picked), x, y, uint64(want), a.Status)
+		t.Fatalf("picked %#x at (%.0f, %.0f), want %#x; status %q", uint64(a.Picked), x, y, uint64(want), a.Status())
 	}
 	if !a.Build.Mesh.IsValidRef(a.Picked) || a.Selected != sel {
 		t.Errorf("picked ref valid %v, selection %+v (was %+v)", a.Build.Mesh.IsValidRef(a.Picked), a.Selected, sel)
 	}
-	if !strings.Contains(a.Status, "picked polygon") {
-		t.Errorf("status %q", a.Status)
+	if !strings.Contains(a.Status(), "picked polygon") {
+		t.Errorf("status %q", a.Status())
 	}
 	text := strings.Join(a.PickedInfo.Lines(), "\n")
 	for _, w := range []string{fmt.Sprintf("Ref %#016x", uint64(want)), fmt.Sprintf("Tile (%d, %d)", sel.X, sel.Z), "Area", "Edge 0:", "Links:"} {
@@ -224,8 +225,8 @@ func TestShowOnlyOverlays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !g.App.cacheVis["cache-polys"] || g.App.cacheVis["swaps"] {
-		t.Errorf("cache overlays to show: %v, want cache-polys alone", g.App.cacheVis)
+	if !g.App.CacheVis["cache-polys"] || g.App.CacheVis["swaps"] {
+		t.Errorf("cache overlays to show: %v, want cache-polys alone", g.App.CacheVis)
 	}
 }
 

@@ -35,9 +35,9 @@ const (
 // wrapped to at most msgMaxLines lines: a message longer than the strip
 // grows over the bottom of the view.
 func (g *Game) drawMessages(screen *ebiten.Image) {
-	msg, col := g.App.Status, statusTextColor
-	if g.App.Err != "" {
-		msg, col = "error: "+g.App.Err, errorTextColor
+	msg, col := g.App.Status(), statusTextColor
+	if g.App.Err() != "" {
+		msg, col = "error: "+g.App.Err(), errorTextColor
 	}
 	r := g.lay.status
 	if r.Empty() {

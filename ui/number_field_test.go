@@ -2,14 +2,15 @@ package ui
 
 import (
 	"image"
+	"navviz/core/geom"
+	"navviz/core/voxel"
 	"strings"
 	"testing"
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2/exp/textinput"
 
-	"navviz/core/geom"
-	"navviz/core/voxel"
+	"navviz/ui/session"
 )
 
 func TestParseNumber(t *testing.T) {
@@ -147,32 +148,6 @@ func TestSizeFieldRange(t *testing.T) {
 	}
 }
 
-// TestSameObstacle: an obstacle loaded into the tool's fields and made
-// again is the same shape (no preview ghost), a changed size is not.
-func TestSameObstacle(t *testing.T) {
-	for _, o := range []voxel.Obstacle{
-		voxel.Cylinder(geom.V3(3.3, -0.7, 9.1), 1.3, 2.9),
-		voxel.Box(geom.V3(1.1, 0.3, 2.2), geom.V3(4.7, 3.1, 5.9)),
-		voxel.OrientedBox(geom.V3(7.3, 1.2, -4.4), geom.V3(2.1, 1.7, 0.9), 0.7),
-	} {
-		tool := defaultObstacleTool()
-		tool.loadFrom(o)
-		again := tool.newObstacle(tool.obstacleFloor(o))
-		if !sameObstacle(&again, &o) {
-			t.Errorf("%v: made again as %+v, not the same as %+v", o.Shape, again, o)
-		}
-		tool.SizeXM += 0.5
-		tool.RadiusM += 0.5
-		if bigger := tool.newObstacle(tool.obstacleFloor(o)); sameObstacle(&bigger, &o) {
-			t.Errorf("%v: a larger size is the same shape", o.Shape)
-		}
-	}
-	a, b := voxel.Cylinder(geom.V3(0, 0, 0), 1, 2), voxel.Box(geom.V3(-1, 0, -1), geom.V3(1, 2, 1))
-	if sameObstacle(&a, &b) {
-		t.Error("a cylinder and a box are the same shape")
-	}
-}
-
 // TestFocusedTextField: textField reaches the textinput.Field of the text
 // field debugui laid out last in this debugui version (select-all on
 // focus depends on it; another version fails here), and reports the
@@ -206,5 +181,31 @@ func TestFocusedTextField(t *testing.T) {
 	}
 	if afterButton != nil {
 		t.Error("a button is taken for a text field")
+	}
+}
+
+// TestSameObstacle: an obstacle loaded into the tool's fields and made
+// again is the same shape (no preview ghost), a changed size is not.
+func TestSameObstacle(t *testing.T) {
+	for _, o := range []voxel.Obstacle{
+		voxel.Cylinder(geom.V3(3.3, -0.7, 9.1), 1.3, 2.9),
+		voxel.Box(geom.V3(1.1, 0.3, 2.2), geom.V3(4.7, 3.1, 5.9)),
+		voxel.OrientedBox(geom.V3(7.3, 1.2, -4.4), geom.V3(2.1, 1.7, 0.9), 0.7),
+	} {
+		tool := defaultObstacleTool()
+		tool.loadFrom(o)
+		again := tool.newObstacle(tool.obstacleFloor(o))
+		if !session.SameObstacle(&again, &o) {
+			t.Errorf("%v: made again as %+v, not the same as %+v", o.Shape, again, o)
+		}
+		tool.SizeXM += 0.5
+		tool.RadiusM += 0.5
+		if bigger := tool.newObstacle(tool.obstacleFloor(o)); session.SameObstacle(&bigger, &o) {
+			t.Errorf("%v: a larger size is the same shape", o.Shape)
+		}
+	}
+	a, b := voxel.Cylinder(geom.V3(0, 0, 0), 1, 2), voxel.Box(geom.V3(-1, 0, -1), geom.V3(1, 2, 1))
+	if session.SameObstacle(&a, &b) {
+		t.Error("a cylinder and a box are the same shape")
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"navviz/ui/session"
 )
 
 // Default window size in pixels.
@@ -108,8 +110,8 @@ func (o Options) normalize() (Options, error) {
 	if o.Frames < 0 {
 		return o, fmt.Errorf("ui: frames %d: must not be negative", o.Frames)
 	}
-	if o.DemoObstacles < 0 || o.DemoObstacles > maxDemoObstacles {
-		return o, fmt.Errorf("ui: demo obstacles %d: want 0..%d", o.DemoObstacles, maxDemoObstacles)
+	if o.DemoObstacles < 0 || o.DemoObstacles > session.MaxDemoObstacles {
+		return o, fmt.Errorf("ui: demo obstacles %d: want 0..%d", o.DemoObstacles, session.MaxDemoObstacles)
 	}
 	if o.Scenario == "" && (o.RunScenario || o.OutDir != "") {
 		return o, fmt.Errorf("ui: run and out dir need a scenario file")
@@ -123,7 +125,7 @@ func (o Options) normalize() (Options, error) {
 	if o.BenchFrames > 0 && (o.Scenario != "" || o.Frames > 0) {
 		return o, fmt.Errorf("ui: bench frames %d: does not go with a scenario or a frame count", o.BenchFrames)
 	}
-	if _, err := parseScope(o.Scope); err != nil {
+	if _, err := session.ParseScope(o.Scope); err != nil {
 		return o, err
 	}
 	if o.Screenshot != "" && o.Frames == 0 {

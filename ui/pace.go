@@ -1,6 +1,10 @@
 package ui
 
-import "time"
+import (
+	"time"
+
+	"navviz/ui/session"
+)
 
 // Pacing the loop.
 //
@@ -16,16 +20,13 @@ import "time"
 // at most (idle CPU as with a 60 TPS loop) and every frame's input reaches
 // an Update.
 
-// tickRate is the most Updates per second.
-const tickRate = 60
-
 // pace sleeps until a tick has passed since the last Update (only in the
 // window's loop: tests call Update directly).
 func (g *Game) pace() {
 	if !g.paced {
 		return
 	}
-	const tick = time.Second / tickRate
+	const tick = time.Second / session.TickRate
 	if d := time.Until(g.lastTick.Add(tick)); d > 0 {
 		time.Sleep(d)
 	}

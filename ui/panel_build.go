@@ -10,6 +10,7 @@ import (
 
 	"navviz/core/pipeline"
 	"navviz/core/voxel"
+	"navviz/ui/session"
 )
 
 // floatSetting is one float32 field of NavSettings in the form.
@@ -281,12 +282,12 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 			s.WalkableHeightCells(), s.WalkableClimbCells(), s.WalkableRadiusCells(), s.BorderCells(), s.TileSizeM()))
 	}
 
-	size := a.buildSizeText()
+	size := a.BuildSizeText()
 	if size != "" {
 		ctx.Text(size)
 	}
 
-	running, done, total := g.runner.progress()
+	running, done, total := g.runner.Progress()
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	label := "Build"
 	switch {
@@ -308,16 +309,16 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 	}
 	ctx.SetGridLayout(nil, nil)
 	if running {
-		ctx.Text(progressBar(done, total, 20))
+		ctx.Text(session.ProgressBar(done, total, 20))
 	}
-	if a.BuildErr != "" {
-		ctx.Text("Build failed: " + a.BuildErr)
+	if a.BuildErr() != "" {
+		ctx.Text("Build failed: " + a.BuildErr())
 	}
 
 	ctx.SetGridLayout([]int{-2, -3}, nil)
 	ctx.Text("Stage overlays:")
 	g.form.scopeIdx = int(a.Scope)
-	ctx.Dropdown(&g.form.scopeIdx, spanScopeNames).On(func() { a.SetScope(spanScope(g.form.scopeIdx)) })
+	ctx.Dropdown(&g.form.scopeIdx, session.SpanScopeNames).On(func() { a.SetScope(session.SpanScope(g.form.scopeIdx)) })
 	ctx.SetGridLayout(nil, nil)
 	sel := "Selected tile: none"
 	if a.Selected.OK {
@@ -336,9 +337,9 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 	if b := a.Build; b != nil {
 		ctx.Text(fmt.Sprintf("Built %d tiles (%d with walkable spans) on %d workers in %s: %d open spans, %d walkable.",
 			b.BuiltTiles, len(b.Tiles), b.Workers, fmtDur(b.Wall), b.SpanCount, b.WalkableSpans))
-		if c := countNavMesh(a.navMesh()); c.tiles > 0 {
+		if c := session.CountNavMesh(a.NavMesh()); c.Tiles > 0 {
 			ctx.Text(fmt.Sprintf("Navmesh: %d tiles, %d polygons, %d vertices, %d detail triangles; up to %d layer(s) at a tile position.",
-				c.tiles, c.polys, c.verts, c.detailTris, c.maxLayers))
+				c.Tiles, c.Polys, c.Verts, c.DetailTris, c.MaxLayers))
 		}
 		ctx.Text("Stage times, summed over the workers:")
 		ctx.SetGridLayout([]int{-4, -3, -4, -3}, nil)
@@ -369,7 +370,7 @@ func (g *Game) defaultVolumeLine() string {
 		c := b.Center()
 		cx, cz, y0, y1 = c.X, c.Z, b.Min.Y-1, b.Max.Y+1
 	}
-	if boxes := a.selectionBoxes(); len(boxes) > 0 {
+	if boxes := a.SelectionBoxes(); len(boxes) > 0 {
 		c := boxes[0].Center()
 		cx, cz = c.X, c.Z
 	}
@@ -390,42 +391,42 @@ func (g *Game) startBuild() {
 	if g.settingsProblem() != "" || a.Soup == nil {
 		return
 	}
-	if err := a.oversize(a.Soup, a.LevelName, uiBuildOptions); err != nil {
-		a.BuildErr = err.Error()
-		a.report(fmt.Errorf("build: %w", err))
+	if err := a.Oversize(a.Soup, a.LevelName(), session.UIBuildOptions); err != nil {
+		a.SetBuildErr(err.Error())
+		a.Report(fmt.Errorf("build: %w", err))
 		return
 	}
-	a.BuildErr = ""
+	a.SetBuildErr("")
 	g.buildRequested = true
-	g.runner.start(a.Soup, a.Settings)
+	g.runner.Start(a.Soup, a.Settings)
 }
 
 // cancelBuild stops the running build.
 func (g *Game) cancelBuild() {
-	g.runner.cancel()
+	g.runner.Cancel()
 	g.buildRequested = false
-	g.App.Status = "build cancelled"
+	g.App.SetStatus("build cancelled")
 }
 
 // pollBuild applies a finished build on the game goroutine.
 func (g *Game) pollBuild() {
-	res, ok := g.runner.poll()
+	res, ok := g.runner.Poll()
 	if !ok {
 		return
 	}
 	g.buildRequested = false
 	a := g.App
-	if res.err != nil {
-		a.BuildErr = res.err.Error()
-		a.report(fmt.Errorf("build: %w", res.err))
+	if res.Err != nil {
+		a.SetBuildErr(res.Err.Error())
+		a.Report(fmt.Errorf("build: %w", res.Err))
 		return
 	}
 	first := a.Build == nil
-	a.SetBuild(res.build)
-	a.Status = fmt.Sprintf("built %d tiles in %s", res.build.BuiltTiles, fmtDur(res.build.Wall))
+	a.SetBuild(res.Build)
+	a.SetStatus(fmt.Sprintf("built %d tiles in %s", res.Build.BuiltTiles, fmtDur(res.Build.Wall)))
 	if g.opts.Build && first && !g.framedBuild {
 		g.framedBuild = true
-		a.syncSpanOverlays()
+		a.SyncSpanOverlays()
 		a.FrameSelection()
 	}
 }

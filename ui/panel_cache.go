@@ -9,6 +9,7 @@ import (
 	"navviz/core/level"
 	"navviz/render"
 	"navviz/tilecache"
+	"navviz/ui/session"
 )
 
 // The Cache panel: building the cache, the Tools section (the tools' own
@@ -17,7 +18,7 @@ import (
 // cacheUI is the Game's part of the tile cache: the background builds, the
 // snapshot dialogs and the demo.
 type cacheUI struct {
-	runner    *cacheRunner
+	runner    *session.CacheRunner
 	buildSoup *level.Soup // the level the running build is of
 	answers   chan cacheDialogAnswer
 	dialog    bool   // a Cache panel file dialog is open
@@ -52,7 +53,7 @@ func (g *Game) setCachePanel(open bool) {
 // ensureCacheUI makes the runner and the channel on first use.
 func (g *Game) ensureCacheUI() {
 	if g.cache.runner == nil {
-		g.cache.runner = newCacheRunner()
+		g.cache.runner = session.NewCacheRunner()
 		g.cache.answers = make(chan cacheDialogAnswer, 1)
 	}
 }
@@ -62,29 +63,29 @@ func (g *Game) ensureCacheUI() {
 func (g *Game) cachePanel(ctx *debugui.Context) {
 	g.ensureCacheUI()
 	a := g.App
-	c := a.cv()
-	running, done, total := g.cache.runner.progress()
+	c := a.CacheView()
+	running, done, total := g.cache.runner.Progress()
 	switch {
 	case running:
-		ctx.Text("Building the cache " + progressBar(done, total, 20))
-	case !c.has:
+		ctx.Text("Building the cache " + session.ProgressBar(done, total, 20))
+	case !c.Has:
 		ctx.Text("No tile cache. Build cache uses the Build panel's settings.")
 	default:
-		s := c.settings
+		s := c.Settings
 		ctx.Text(fmt.Sprintf("Cache of %s: %d of %d tiles cached, built in %s; partition %s, detail sample %g cells, obstacle growth %.2f m.",
-			displayName(a.CacheLevel), c.cachedTiles, c.grid.TileCount(), fmtDur(a.CacheBuildTime), s.Partition, s.DetailSampleDistCells, c.growthM))
-		if len(c.agents) > 1 {
-			ctx.Text(fmt.Sprintf("%d agent sizes (%s); showing the mesh of %q (Agent sizes below).", len(c.agents), agentNames(c.agents), c.agents[c.agent].Name))
+			session.DisplayName(a.CacheLevel), c.CachedTiles, c.Grid.TileCount(), fmtDur(a.CacheBuildTime), s.Partition, s.DetailSampleDistCells, c.GrowthM))
+		if len(c.Agents) > 1 {
+			ctx.Text(fmt.Sprintf("%d agent sizes (%s); showing the mesh of %q (Agent sizes below).", len(c.Agents), session.AgentNames(c.Agents), c.Agents[c.Agent].Name))
 		}
-		if len(c.agents) > 0 && settingsDiffer(s, c.agents[c.agent].Settings(a.Settings)) {
+		if len(c.Agents) > 0 && settingsDiffer(s, c.Agents[c.Agent].Settings(a.Settings)) {
 			ctx.Text("The Build panel's settings differ from the cache's: Build cache again to use them.")
 		}
 	}
-	if a.CacheErr != "" {
-		ctx.Text("Cache build failed: " + a.CacheErr)
+	if a.CacheErr() != "" {
+		ctx.Text("Cache build failed: " + a.CacheErr())
 	}
-	if busy, queued := a.cacheBusy(); busy {
-		ctx.Text(fmt.Sprintf("Updating… (%s waiting)", plural(queued, "command")))
+	if busy, queued := a.CacheBusy(); busy {
+		ctx.Text(fmt.Sprintf("Updating… (%s waiting)", session.Plural(queued, "command")))
 	}
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Obstacle preset").On(g.applyObstaclePreset)
@@ -108,15 +109,15 @@ func (g *Game) cachePanel(ctx *debugui.Context) {
 // active tool's rows (tool.go) and the cache's obstacles and volumes.
 func (g *Game) toolsSection(ctx *debugui.Context) {
 	a := g.App
-	c := a.cv()
+	c := a.CacheView()
 	g.toolChoice(ctx)
 	g.tools.active.panel(ctx, g)
 
-	if !c.has {
+	if !c.Has {
 		return
 	}
-	obs := c.obstacles
-	ctx.Text(fmt.Sprintf("Obstacles (%d), next id %d:", len(obs), c.nextObs))
+	obs := c.Obstacles
+	ctx.Text(fmt.Sprintf("Obstacles (%d), next id %d:", len(obs), c.NextObs))
 	ctx.SetGridLayout([]int{44, -1, 24}, nil)
 	ctx.Loop(len(obs), func(i int) {
 		o := obs[i]
@@ -125,18 +126,18 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 			label = "*" + label
 		}
 		ctx.Button(label).On(func() { a.SelectObstacle(o.ID) })
-		ctx.Text(describeObstacle(&o.Obstacle))
-		ctx.Button("x").On(func() { a.report(a.RemoveObstacle(o.ID)) })
+		ctx.Text(session.DescribeObstacle(&o.Obstacle))
+		ctx.Button("x").On(func() { a.Report(a.RemoveObstacle(o.ID)) })
 	})
 	ctx.SetGridLayout(nil, nil)
-	vols := c.volumes
-	ctx.Text(fmt.Sprintf("Volumes (%d), next id %d:", len(vols), c.nextVol))
+	vols := c.Volumes
+	ctx.Text(fmt.Sprintf("Volumes (%d), next id %d:", len(vols), c.NextVol))
 	ctx.SetGridLayout([]int{44, -1, 24}, nil)
 	ctx.Loop(len(vols), func(i int) {
 		v := vols[i]
 		ctx.Text(fmt.Sprintf("V#%d", v.ID))
-		ctx.Text(describeVolume(&v.Volume))
-		ctx.Button("x").On(func() { a.report(a.RemoveVolume(v.ID)) })
+		ctx.Text(session.DescribeVolume(&v.Volume))
+		ctx.Button("x").On(func() { a.Report(a.RemoveVolume(v.ID)) })
 	})
 	ctx.SetGridLayout(nil, nil)
 }
@@ -145,7 +146,7 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 // the queue, the latest update and the legend.
 func (g *Game) updateSection(ctx *debugui.Context) {
 	a := g.App
-	c := a.cv()
+	c := a.CacheView()
 	grid := []int{-4, -3, -2}
 	ctx.SetGridLayout(grid, nil)
 	on := a.Auto.On()
@@ -158,27 +159,27 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 	ctx.SetGridLayout(nil, nil)
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Step 1 tile").On(func() {
-		a.report(errOf(a.stepCache(1, false, "step", func(a *App, tiles int) { a.reportOK("updated " + plural(tiles, "tile")) })))
+		a.Report(session.ErrOf(a.StepCacheJob(1, false, "step", func(a *session.App, tiles int) { a.ReportOK("updated " + session.Plural(tiles, "tile")) })))
 	})
-	ctx.Button("Update all").On(func() { a.report(a.UpdateAllCache()) })
+	ctx.Button("Update all").On(func() { a.Report(a.UpdateAllCache()) })
 	ctx.SetGridLayout(nil, nil)
-	if !c.has {
+	if !c.Has {
 		return
 	}
-	q := c.queue
-	ctx.Text("Queue: " + plural(len(q), "tile") + queueText(q, 60))
-	if len(c.agents) > 1 {
-		ctx.Text(fmt.Sprintf("(the queue of agent %q; %s queued in all %d agents' caches)", c.agents[c.agent].Name, plural(c.pending, "tile"), len(c.agents)))
+	q := c.Queue
+	ctx.Text("Queue: " + session.Plural(len(q), "tile") + queueText(q, 60))
+	if len(c.Agents) > 1 {
+		ctx.Text(fmt.Sprintf("(the queue of agent %q; %s queued in all %d agents' caches)", c.Agents[c.Agent].Name, session.Plural(c.Pending, "tile"), len(c.Agents)))
 	}
-	if len(c.latest) > 0 {
+	if len(c.Latest) > 0 {
 		ctx.Text("Latest update:")
-		lines := updateLines(c.latest, 8)
+		lines := updateLines(c.Latest, 8)
 		ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
 	}
-	if len(c.swapTiles) > 0 {
-		ctx.Text(swapSummary(c.swapTiles))
+	if len(c.SwapTiles) > 0 {
+		ctx.Text(swapSummary(c.SwapTiles))
 	}
-	ctx.Text(fmt.Sprintf("Since the build: %s, %s.", plural(c.updates, "update"), plural(c.layersBuilt, "layer build")))
+	ctx.Text(fmt.Sprintf("Since the build: %s, %s.", session.Plural(c.Updates, "update"), session.Plural(c.LayersBuilt, "layer build")))
 	ctx.Text("Legend (swaps since the last edit, queue):")
 	legendRows(ctx, []string{render.OverlaySwaps, render.OverlayQueue})
 }
@@ -214,9 +215,9 @@ func updateLines(us []tilecache.TileUpdate, maxLines int) []string {
 		}
 		s := fmt.Sprintf("(%d, %d) %s", u.TX, u.TZ, u.Rebuild)
 		if u.LayersBuilt > 0 {
-			s += ", " + plural(u.LayersBuilt, "layer build")
+			s += ", " + session.Plural(u.LayersBuilt, "layer build")
 		}
-		s += ", " + plural(u.RemovedSpans, "span") + " removed"
+		s += ", " + session.Plural(u.RemovedSpans, "span") + " removed"
 		for _, sw := range u.Swaps {
 			s += fmt.Sprintf("; L%d %s", sw.Layer, sw.Kind)
 		}
@@ -236,7 +237,7 @@ func swapSummary(log []tilecache.TileUpdate) string {
 		}
 	}
 	return fmt.Sprintf("Since the last edit: %s rebuilt; layers kept %d, replaced %d, added %d, removed %d.",
-		plural(len(log), "tile"), n[tilecache.SwapKept], n[tilecache.SwapReplaced], n[tilecache.SwapAdded], n[tilecache.SwapRemoved])
+		session.Plural(len(log), "tile"), n[tilecache.SwapKept], n[tilecache.SwapReplaced], n[tilecache.SwapAdded], n[tilecache.SwapRemoved])
 }
 
 // snapshotSection is the Snapshot and undo part of the Cache panel.
@@ -251,19 +252,19 @@ func (g *Game) snapshotSection(ctx *debugui.Context) {
 		ctx.Text("Snapshot file path:")
 		ctx.TextField(&g.cache.pathField)
 		ctx.SetGridLayout([]int{-1, -1}, nil)
-		ctx.Button("Save").On(func() { a.report(errOf(a.SaveSnapshot(g.cache.pathField))) })
-		ctx.Button("Restore").On(func() { a.report(a.RestoreSnapshot(g.cache.pathField)) })
+		ctx.Button("Save").On(func() { a.Report(session.ErrOf(a.SaveSnapshot(g.cache.pathField))) })
+		ctx.Button("Restore").On(func() { a.Report(a.RestoreSnapshot(g.cache.pathField)) })
 		ctx.SetGridLayout(nil, nil)
 	}
 	ctx.SetGridLayout([]int{-1, -1}, nil)
-	ctx.Button("Undo (Ctrl+Z)").On(func() { a.report(errOf(a.Undo())) })
-	ctx.Button("Redo (Ctrl+Y)").On(func() { a.report(errOf(a.Redo())) })
+	ctx.Button("Undo (Ctrl+Z)").On(func() { a.Report(session.ErrOf(a.Undo())) })
+	ctx.Button("Redo (Ctrl+Y)").On(func() { a.Report(session.ErrOf(a.Redo())) })
 	ctx.SetGridLayout(nil, nil)
 	next := "nothing to undo"
-	v := a.cv()
-	if v.nextUndo != "" {
-		next = "next undo: " + v.nextUndo
+	v := a.CacheView()
+	if v.NextUndo != "" {
+		next = "next undo: " + v.NextUndo
 	}
-	ctx.Text(fmt.Sprintf("%s (%d in the history). Undoing a removal or a move adds the shape again under a new id: the cache never reuses ids. Rebuilding or restoring the cache clears the history.", next, v.undoDepth))
+	ctx.Text(fmt.Sprintf("%s (%d in the history). Undoing a removal or a move adds the shape again under a new id: the cache never reuses ids. Rebuilding or restoring the cache clears the history.", next, v.UndoDepth))
 	g.sessionControls(ctx) // panel_session.go
 }

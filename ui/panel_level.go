@@ -6,6 +6,7 @@ import (
 	"github.com/ebitengine/debugui"
 
 	"navviz/core/level"
+	"navviz/ui/session"
 )
 
 // levelUI is the Level panel's view state.
@@ -16,10 +17,10 @@ type levelUI struct {
 // levelPanel lists the built-in levels, the Open… control and the last error.
 func (g *Game) levelPanel(ctx *debugui.Context) {
 	a := g.App
-	name := a.LevelName
+	name := a.LevelName()
 	if name == "" {
 		name = "(none)"
-	} else if !isBuiltin(name) {
+	} else if !session.IsBuiltin(name) {
 		name = filepath.Base(name)
 	}
 	ctx.Text("Current: " + name)
@@ -47,18 +48,8 @@ func (g *Game) levelPanel(ctx *debugui.Context) {
 	}
 	ctx.Text("Or drop an .obj file on the window.")
 	g.cacheToggle(ctx) // the Cache panel's switch (panel_cache.go)
-	if a.Err != "" {
+	if a.Err() != "" {
 		ctx.Text("Last action failed: the error is at the bottom of the window.")
-		ctx.Button("Dismiss error").On(func() { a.Err = "" })
+		ctx.Button("Dismiss error").On(func() { a.DismissErr() })
 	}
-}
-
-// isBuiltin reports whether name is a built-in level name.
-func isBuiltin(name string) bool {
-	for _, n := range level.BuiltinNames() {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }

@@ -32,12 +32,12 @@ func (g *Game) pathPanel(ctx *debugui.Context) {
 		}
 	}
 	src := "plain build"
-	if a.cv().has {
+	if a.CacheView().Has {
 		src = "tile cache"
 	}
 	ctx.Text(fmt.Sprintf("Mesh: %s; searches: %d", src, a.Path.Searches()))
 	ctx.Button("Clear path").On(func() {
 		a.ClearPath()
-		a.Status = "path cleared"
+		a.SetStatus("path cleared")
 	})
 }

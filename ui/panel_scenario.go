@@ -11,6 +11,7 @@ import (
 	"github.com/ebitengine/debugui"
 
 	"navviz/scenario"
+	"navviz/ui/session"
 )
 
 // Playing a scenario file in the window (navviz --scenario FILE).
@@ -62,15 +63,14 @@ func (g *Game) loadScenario(file string) error {
 	}
 	if err != nil {
 		p.err = err.Error()
-		g.App.report(err)
+		g.App.Report(err)
 		return fmt.Errorf("ui: %w", err)
 	}
 	p.done = make([]string, len(sc.Steps))
 	p.runAll = g.opts.RunScenario
 	a := g.App
-	a.Soup = p.r.Soup
-	a.LevelName = p.r.Report.Level
-	a.Status = fmt.Sprintf("scenario %s: %s, %d steps", filepath.Base(file), p.r.Report.Level, len(sc.Steps))
+	a.ShowScenarioLevel(p.r.Soup, p.r.Report.Level)
+	a.SetStatus(fmt.Sprintf("scenario %s: %s, %d steps", filepath.Base(file), p.r.Report.Level, len(sc.Steps)))
 	g.refreshScenarioScene()
 	return nil
 }
@@ -88,11 +88,10 @@ func (g *Game) refreshScenarioScene() {
 	s, err := p.r.Scene()
 	if err != nil {
 		p.err = err.Error()
-		a.report(err)
+		a.Report(err)
 		return
 	}
-	a.Scene = s
-	a.Gen++
+	a.ShowScene(s)
 }
 
 // scenarioStep runs the next step: its report line, its shot written to
@@ -109,19 +108,19 @@ func (g *Game) scenarioStep() {
 	rep, shot, err := p.r.Step()
 	if err != nil {
 		p.err, p.runAll = err.Error(), false
-		a.report(err)
+		a.Report(err)
 		if g.opts.Frames > 0 && g.exitErr == nil {
 			g.exitErr = fmt.Errorf("ui: %w", err)
 		}
 		return
 	}
 	p.err = ""
-	if a.Err != "" && strings.HasPrefix(a.Err, p.file) {
-		a.Err = ""
+	if a.Err() != "" && strings.HasPrefix(a.Err(), p.file) {
+		a.DismissErr()
 	}
 	p.last = fmt.Sprintf("step %d %s: %s", rep.Step, rep.Kind, rep.Did)
 	p.done[i] = rep.Did
-	a.Status = p.last
+	a.SetStatus(p.last)
 	if st.Camera != nil {
 		p.follow = true
 	}
@@ -141,7 +140,7 @@ func (g *Game) scenarioStep() {
 func (g *Game) writeScenarioShot(s *scenario.Shot) {
 	a := g.App
 	if g.opts.OutDir == "" {
-		a.Status += " (not written: no --out)"
+		a.SetStatus(a.Status() + " (not written: no --out)")
 		return
 	}
 	path := filepath.Join(g.opts.OutDir, s.Name+".png")
@@ -150,13 +149,13 @@ func (g *Game) writeScenarioShot(s *scenario.Shot) {
 		err = os.MkdirAll(g.opts.OutDir, 0o755)
 	}
 	if err == nil {
-		err = writeFileAtomic(path, data)
+		err = session.WriteFileAtomic(path, data)
 	}
 	if err != nil {
 		g.scenarioOutputFailed(fmt.Errorf("ui: shot %s: %w", s.Name, err))
 		return
 	}
-	a.Status += "; wrote " + path
+	a.SetStatus(a.Status() + "; wrote " + path)
 }
 
 // writeScenarioOutputs writes report.json, timings.json and the snapshot
@@ -173,13 +172,13 @@ func (g *Game) writeScenarioOutputs() {
 		g.scenarioOutputFailed(fmt.Errorf("ui: scenario outputs: %w", err))
 		return
 	}
-	g.App.Status = fmt.Sprintf("scenario done: %d steps; wrote %s", len(p.done), filepath.Join(g.opts.OutDir, scenario.ReportFile))
+	g.App.SetStatus(fmt.Sprintf("scenario done: %d steps; wrote %s", len(p.done), filepath.Join(g.opts.OutDir, scenario.ReportFile)))
 }
 
 // scenarioOutputFailed shows an output error; in a scripted run Run
 // fails with it.
 func (g *Game) scenarioOutputFailed(err error) {
-	g.App.report(err)
+	g.App.Report(err)
 	if g.opts.Frames > 0 && g.exitErr == nil {
 		g.exitErr = err
 	}
@@ -190,7 +189,7 @@ func (g *Game) scenarioOutputFailed(err error) {
 func (g *Game) restartScenario() {
 	run := g.opts.RunScenario
 	g.opts.RunScenario = false
-	g.App.report(g.loadScenario(g.scen.file))
+	g.App.Report(g.loadScenario(g.scen.file))
 	g.opts.RunScenario = run
 }
 
@@ -221,18 +220,18 @@ func (g *Game) scenarioUpdate(captured debugui.InputCapturingState) {
 func (g *Game) scenarioClick(x, y int) {
 	r := g.scen.r
 	o, d := g.App.Camera.Ray(float64(x), float64(y), g.w, g.h)
-	pt, ok := pickPoint(r.Soup, o, d)
+	pt, ok := session.PickPoint(r.Soup, o, d)
 	if !ok {
-		g.App.Status = "no level under the cursor"
+		g.App.SetStatus("no level under the cursor")
 		return
 	}
 	tx, tz, err := r.Grid.TileAt(pt)
 	if err != nil {
-		g.App.Status = err.Error()
+		g.App.SetStatus(err.Error())
 		return
 	}
 	r.Selected, r.HasSelected = [2]int{tx, tz}, true
-	g.App.Status = fmt.Sprintf("selected tile (%d, %d)", tx, tz)
+	g.App.SetStatus(fmt.Sprintf("selected tile (%d, %d)", tx, tz))
 	g.refreshScenarioScene()
 }
 
@@ -321,11 +320,11 @@ func stepSummary(st *scenario.Step) string {
 		if st.Update.All {
 			return "all queued tiles"
 		}
-		return plural(st.Update.Tiles, "tile")
+		return session.Plural(st.Update.Tiles, "tile")
 	case st.Snapshot != nil:
-		return snapshotRefText(st.Snapshot)
+		return session.SnapshotRefText(st.Snapshot)
 	case st.Restore != nil:
-		return snapshotRefText(st.Restore)
+		return session.SnapshotRefText(st.Restore)
 	case st.Camera != nil:
 		return cameraSummary(st.Camera)
 	case st.Overlays != nil:
@@ -362,14 +361,6 @@ func cameraSummary(c *scenario.CameraStep) string {
 		parts = append(parts, fmt.Sprintf("distance %.4g m", *c.DistanceM))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// snapshotRefText words a snapshot slot or file.
-func snapshotRefText(r *scenario.SnapshotRef) string {
-	if r.Slot != "" {
-		return "slot " + r.Slot
-	}
-	return "file " + r.File
 }
 
 // scenarioOverlays is the Scenario panel's overlay switches: they change

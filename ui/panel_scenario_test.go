@@ -89,8 +89,8 @@ func TestScenarioPlayer(t *testing.T) {
 	saveForInspection(t, "scenario-player", img)
 
 	g.scenarioStep() // step 6 fails
-	if !strings.Contains(p.err, `step 6`) || !strings.Contains(g.App.Err, `"q"`) || p.r.Next() != 6 {
-		t.Fatalf("failing step: err %q, Err %q, next %d", p.err, g.App.Err, p.r.Next())
+	if !strings.Contains(p.err, `step 6`) || !strings.Contains(g.App.Err(), `"q"`) || p.r.Next() != 6 {
+		t.Fatalf("failing step: err %q, Err %q, next %d", p.err, g.App.Err(), p.r.Next())
 	}
 	img = drawFrames(t, g, 2) // the game keeps running, the error drawn
 	if redInMessageBar(img) == 0 {
@@ -121,7 +121,7 @@ func TestScenarioPlayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	g3, err := NewGame(Options{Scenario: bad, Width: 320, Height: 200})
-	if err == nil || g3 == nil || !strings.Contains(g3.App.Err, "polygons") {
+	if err == nil || g3 == nil || !strings.Contains(g3.App.Err(), "polygons") {
 		t.Fatalf("bad file: err %v, game %v", err, g3 != nil)
 	}
 	drawFrames(t, g3, 2)
@@ -140,7 +140,7 @@ func TestHideUI(t *testing.T) {
 		for i := 0; i < 10 && g.scenarioPending(); i++ {
 			drawFrames(t, g, 1)
 		}
-		if g.App.Status == "" {
+		if g.App.Status() == "" {
 			t.Fatal("no status line to hide")
 		}
 		return drawFrames(t, g, 2).Pix, sceneOnly(g)

@@ -4,6 +4,7 @@ import (
 	"github.com/ebitengine/debugui"
 
 	"navviz/scenario"
+	"navviz/ui/session"
 )
 
 // sessionControls is the Cache panel's "Save session as scenario…"
@@ -14,7 +15,7 @@ func (g *Game) sessionControls(ctx *debugui.Context) {
 		ctx.Button(g.dialogLabel("Save session as scenario…")).On(g.startSessionDialog)
 	} else {
 		ctx.Button("Save session as scenario (path above)").On(func() {
-			g.App.report(errOf(g.App.SaveSession(g.cache.pathField, g.w, g.h)))
+			g.App.Report(session.ErrOf(g.App.SaveSession(g.cache.pathField, g.w, g.h)))
 		})
 	}
 	ctx.Text("Writes the edits since the cache was built (obstacles, volumes, updates, snapshots and restores), then the camera, overlays, selected tile, path and a shot, as a scenario file for navmesh scenario or navviz --scenario.")
@@ -25,5 +26,5 @@ func (g *Game) sessionControls(ctx *debugui.Context) {
 func (g *Game) startSessionDialog() {
 	g.startCacheDialog(func() (string, error) {
 		return saveFileDialog("Save session as scenario", "session"+scenario.FileExt, "navviz scenarios (*.scenario.json)", "json")
-	}, func(a *App, p string) { a.report(errOf(a.SaveSession(p, g.w, g.h))) })
+	}, func(a *session.App, p string) { a.Report(session.ErrOf(a.SaveSession(p, g.w, g.h))) })
 }

@@ -41,8 +41,8 @@ func (g *Game) viewPanel(ctx *debugui.Context) {
 			ctx.Text("No overlay is on.")
 		}
 		legendRows(ctx, names)
-		if v := a.cv(); v.has && slices.Contains(names, render.OverlayCachePolys) && v.agent < len(v.agents) {
-			ctx.Text(fmt.Sprintf("cache-polys shows the mesh of agent %q (Cache panel, Agent sizes).", v.agents[v.agent].Name))
+		if v := a.CacheView(); v.Has && slices.Contains(names, render.OverlayCachePolys) && v.Agent < len(v.Agents) {
+			ctx.Text(fmt.Sprintf("cache-polys shows the mesh of agent %q (Cache panel, Agent sizes).", v.Agents[v.Agent].Name))
 		}
 	})
 

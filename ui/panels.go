@@ -1,6 +1,11 @@
 package ui
 
-import "github.com/ebitengine/debugui"
+import (
+	"fmt"
+	"time"
+
+	"github.com/ebitengine/debugui"
+)
 
 // panels builds the debugui windows of one frame: the docked columns
 // (dock.go), each a list of sections, one panel_*.go file each. Buttons only record what to do;
@@ -24,7 +29,7 @@ func (g *Game) panels(ctx *debugui.Context) error {
 		if g.App.Picked != 0 {
 			g.section(ctx, dockRight, "Inspector", func() { g.inspectorPanel(ctx) })
 		}
-		if g.App.pathPanelOpen() {
+		if g.App.PathPanelOpen() {
 			g.section(ctx, dockRight, "Path", func() { g.pathPanel(ctx) }) // panel_path.go
 		}
 		g.section(ctx, dockRight, "Build", func() { g.buildPanel(ctx) })
@@ -33,4 +38,29 @@ func (g *Game) panels(ctx *debugui.Context) error {
 		}
 	})
 	return nil
+}
+
+// runPanels lays the debugui panels out (unless --hide-ui), or, when
+// nothing they show changed (panelsIdle), reuses what they reported last.
+// It returns whether the pointer is over a panel or a widget has the focus
+// (the camera controller then ignores such input).
+func (g *Game) runPanels() (debugui.InputCapturingState, error) {
+	var captured debugui.InputCapturingState
+	if g.opts.HideUI {
+		return captured, nil
+	}
+	sig := g.readSignature(g.panelsCaptured)
+	if g.panelsIdle(sig) {
+		return g.panelsCaptured, nil
+	}
+	g.feedPointer()
+	selectedField = fieldHighlight{}
+	captured, err := g.ui.Update(g.panels)
+	if err != nil {
+		return captured, fmt.Errorf("ui: panels: %w", err)
+	}
+	g.App.Report(takeSelectAllErr())
+	g.panelsSettled = sig == g.panelsSig && captured == g.panelsCaptured
+	g.panelsRan, g.panelsSig, g.panelsCaptured = time.Now(), sig, captured
+	return captured, nil
 }

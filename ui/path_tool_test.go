@@ -21,7 +21,7 @@ func TestPathTool(t *testing.T) {
 	g := terrainCacheGame(t)
 	a := g.App
 	c := a.Cache
-	pts := connectedPair(t, a, a.demoPoints(12))
+	pts := connectedPair(t, a, a.DemoPoints(12))
 	// pathStart, pathEnd and res read the session's path.
 	pathStart := func() (geom.Vec3, bool) { return a.Path.Start() }
 	pathEnd := func() (geom.Vec3, bool) { return a.Path.End() }
@@ -39,7 +39,7 @@ func TestPathTool(t *testing.T) {
 	g.pathStep(frameInput{X: x, Y: y}, true, false)
 	s, ok := pathStart()
 	if _, hasEnd := pathEnd(); !ok || hasEnd || float32dist(s, pts[0]) > 1 {
-		t.Fatalf("start %v (set %v, end set %v), want near %v; status %q", s, ok, hasEnd, pts[0], a.Status)
+		t.Fatalf("start %v (set %v, end set %v), want near %v; status %q", s, ok, hasEnd, pts[0], a.Status())
 	}
 	// Ctrl+right: the end.
 	x, y = pixelOf(t, g, pts[1])
@@ -48,7 +48,7 @@ func TestPathTool(t *testing.T) {
 	}
 	g.pathStep(frameInput{X: x, Y: y}, true, false)
 	if e, ok := pathEnd(); !ok || float32dist(e, pts[1]) > 1 {
-		t.Fatalf("end %v, want near %v; status %q", e, pts[1], a.Status)
+		t.Fatalf("end %v, want near %v; status %q", e, pts[1], a.Status())
 	}
 	// A plain left press passes through.
 	if seen := g.pathStep(frameInput{X: x, Y: y, Left: true}, false, false); !seen.Left {
@@ -62,7 +62,7 @@ func TestPathTool(t *testing.T) {
 	}
 	g.pathStep(frameInput{X: x, Y: y}, false, false)
 
-	a.syncPath()
+	a.SyncPath()
 	if r := res(); r.Err != "" || len(r.Points) < 2 || len(r.Corridor) == 0 || r.LengthM <= 0 {
 		t.Fatalf("no path: err %q, %d points, %d polygons", r.Err, len(r.Points), len(r.Corridor))
 	}
@@ -74,7 +74,7 @@ func TestPathTool(t *testing.T) {
 		t.Error("the path is partial")
 	}
 	searches := a.Path.Searches()
-	a.syncPath()
+	a.SyncPath()
 	if a.Path.Searches() != searches {
 		t.Error("the path was searched again with nothing changed")
 	}
@@ -87,7 +87,7 @@ func TestPathTool(t *testing.T) {
 	if _, err := c.AddObstacle(voxel.Cylinder(mid, 1.5, 4)); err != nil {
 		t.Fatal(err)
 	}
-	a.edited()
+	a.Edited()
 	if c.QueueLen() == 0 {
 		t.Fatal("the obstacle queued no tile")
 	}
@@ -97,7 +97,7 @@ func TestPathTool(t *testing.T) {
 		if _, err := a.StepCache(1); err != nil {
 			t.Fatal(err)
 		}
-		a.syncPath()
+		a.SyncPath()
 		swapped := session.MeshSig(c.Mesh()) != sig
 		if swapped {
 			swaps++
@@ -125,13 +125,13 @@ func TestPathTool(t *testing.T) {
 	a.DropCache()
 	g.startBuild()
 	waitBuild(t, g)
-	if a.navMesh() == nil || a.pathMesh() != a.navMesh() {
+	if a.NavMesh() == nil || a.PathMesh() != a.NavMesh() {
 		t.Fatal("the path does not use the plain build")
 	}
 	a.SetPathPoint(false, start)
 	a.SetPathPoint(true, end)
-	a.syncPath()
-	if r := res(); r.Err != "" || len(r.Points) < 2 || !a.navMesh().IsValidRef(r.Corridor[0]) {
+	a.SyncPath()
+	if r := res(); r.Err != "" || len(r.Points) < 2 || !a.NavMesh().IsValidRef(r.Corridor[0]) {
 		t.Fatalf("no path on the plain build: %q", r.Err)
 	}
 
@@ -146,7 +146,7 @@ func TestPathTool(t *testing.T) {
 
 	// Clear hides the window and empties the overlay.
 	a.ClearPath()
-	if a.pathPanelOpen() || res().Points != nil {
+	if a.PathPanelOpen() || res().Points != nil {
 		t.Error("the path survived Clear")
 	}
 	if o := a.Scene.Overlay(render.OverlayPath); o != nil && len(o.Points) != 0 {
@@ -160,7 +160,7 @@ func float32dist(a, b geom.Vec3) float32 { return a.Sub(b).Len() }
 
 // connectedPair returns the two points of pts farthest apart (in plan)
 // with a complete path between them on the cache's mesh.
-func connectedPair(t *testing.T, a *App, pts []geom.Vec3) [2]geom.Vec3 {
+func connectedPair(t *testing.T, a *session.App, pts []geom.Vec3) [2]geom.Vec3 {
 	t.Helper()
 	m := a.Cache.Mesh()
 	var best [2]geom.Vec3

@@ -171,7 +171,7 @@ func (g *Game) readSignature(captured debugui.InputCapturingState) uiSignature {
 		kb.WriteByte(',')
 	}
 	chars := string(ebiten.AppendInputChars(nil))
-	running, done, total := g.runner.progress()
+	running, done, total := g.runner.Progress()
 	sig := uiSignature{
 		in: uiInput{
 			x: x, y: y,
@@ -182,19 +182,19 @@ func (g *Game) readSignature(captured debugui.InputCapturingState) uiSignature {
 			captured: captured,
 		},
 		st: uiState{
-			gen:      g.App.Gen,
-			status:   g.App.Status,
-			err:      g.App.Err,
+			gen:      g.App.Gen(),
+			status:   g.App.Status(),
+			err:      g.App.Err(),
 			progress: [3]int{b2i(running), done, total},
 			dialog:   g.dialogBusy,
 		},
 	}
-	if v := g.App.cv(); v.has {
-		sig.st.cacheWork = [2]int{v.pending, v.updates}
+	if v := g.App.CacheView(); v.Has {
+		sig.st.cacheWork = [2]int{v.Pending, v.Updates}
 	}
-	_, sig.st.cacheWaiting = g.App.cacheBusy()
+	_, sig.st.cacheWaiting = g.App.CacheBusy()
 	if g.cache.runner != nil {
-		running, done, total := g.cache.runner.progress()
+		running, done, total := g.cache.runner.Progress()
 		sig.st.cacheProgress = [3]int{b2i(running), done, total}
 	}
 	return sig
@@ -235,3 +235,22 @@ func (g *Game) panelsIdle(sig uiSignature) bool {
 // panelsRefresh is the longest a frame for the scene alone leaves the
 // panels as they were (Draw).
 const panelsRefresh = 250 * time.Millisecond
+
+// endUpdate ends every Update: it asks for the view of the new state (off
+// the frame, jobs.go) and marks what must be redrawn (redraw.go).
+func (g *Game) endUpdate(captured debugui.InputCapturingState) {
+	if g.syncScene() {
+		g.redraw.mark(reasonView)
+		if g.bench != nil && g.bench.phase == benchOrbit {
+			g.bench.projectMs = append(g.bench.projectMs, g.view.buildMs)
+			g.bench.drawnTris = append(g.bench.drawnTris, float64(g.view.drawnTris))
+		}
+	}
+	g.redraw.observe(g.readSignature(captured))
+	if g.opts.Frames > 0 {
+		g.redraw.mark(reasonScripted)
+	}
+	if g.shotPath != "" {
+		g.redraw.mark(reasonScreenshot)
+	}
+}

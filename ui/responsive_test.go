@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"image"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // inputWhileBusy sends a wheel step, the F key and a left click (press,
@@ -31,7 +31,7 @@ func inputWhileBusy(t *testing.T, g *Game, at image.Point, busy func() bool) boo
 		}
 		return true
 	}
-	a.Selected = tileRef{}
+	a.Selected = session.TileRef{}
 	dist := a.Camera.DistanceM
 	if !step(frameInput{X: at.X, Y: at.Y, WheelY: 1}) {
 		return false
@@ -57,7 +57,7 @@ func inputWhileBusy(t *testing.T, g *Game, at image.Point, busy func() bool) boo
 		return false
 	}
 	if !a.Selected.OK {
-		t.Errorf("click lost: no tile selected (status %q, err %q)", a.Status, a.Err)
+		t.Errorf("click lost: no tile selected (status %q, err %q)", a.Status(), a.Err())
 	}
 	return true
 }
@@ -77,7 +77,7 @@ func TestInputWhileBusy(t *testing.T) {
 	if err := g.Update(); err != nil {
 		t.Fatal(err)
 	}
-	cacheBusy := func() bool { running, _, _ := g.cache.runner.progress(); return running }
+	cacheBusy := func() bool { running, _, _ := g.cache.runner.Progress(); return running }
 	if !inputWhileBusy(t, g, at, cacheBusy) {
 		t.Fatal("the cache build ended before the input was sent")
 	}
@@ -114,8 +114,8 @@ func TestInputWhileBusy(t *testing.T) {
 	if !g.view.current(g.wantKey()) {
 		t.Error("the view does not show the current camera after the job")
 	}
-	if !strings.HasPrefix(g.App.Status, "selected tile") && !strings.HasPrefix(g.App.Status, "picked") {
-		t.Errorf("status %q after the click", g.App.Status)
+	if !strings.HasPrefix(g.App.Status(), "selected tile") && !strings.HasPrefix(g.App.Status(), "picked") {
+		t.Errorf("status %q after the click", g.App.Status())
 	}
 }
 
@@ -182,31 +182,31 @@ func TestInputWhileOverlaysBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.App.stageJobs != nil {
+	if g.App.StageJobs != nil {
 		t.Fatal("tests build stage overlays at once unless they ask")
 	}
 	g.scene.sync = false
 	g.App.EnableStageJobs()
 	waitBuild(t, g)
-	for g.App.stagePending() {
+	for g.App.StagePending() {
 		drawFrames(t, g, 1)
 	}
 	at := image.Pt(testW/2, testH/2)
 	runs := 0
 	for try := 0; try < 10 && runs == 0; try++ {
 		// Alternate the scope so that every try rebuilds the overlays.
-		scope := scopeAll
+		scope := session.ScopeAll
 		if try%2 == 1 {
-			scope = scopeNeighbours
+			scope = session.ScopeNeighbours
 		}
 		g.App.SetScope(scope)
 		if err := g.Update(); err != nil {
 			t.Fatal(err)
 		}
-		if inputWhileBusy(t, g, at, g.App.stageBusy) {
+		if inputWhileBusy(t, g, at, g.App.StageBusy) {
 			runs++
 		}
-		for g.App.stagePending() {
+		for g.App.StagePending() {
 			drawFrames(t, g, 1)
 		}
 	}
@@ -247,36 +247,6 @@ func TestInputOfOneSlowTick(t *testing.T) {
 		t.Errorf("camera %+v, want framed then zoomed %+v", a.Camera, zoomedFrame)
 	}
 	if !a.Selected.OK {
-		t.Errorf("click lost: status %q", a.Status)
-	}
-}
-
-// TestScopeAllIgnoresSelection: at scope all a stage overlay's content
-// does not depend on the selected tile, so selecting another tile keeps
-// it (no whole-level rebuild); at the other scopes it is rebuilt.
-func TestScopeAllIgnoresSelection(t *testing.T) {
-	a := NewApp()
-	if err := a.Load("terrain"); err != nil {
-		t.Fatal(err)
-	}
-	b, err := buildLevel(context.Background(), a.Soup, &a.Settings, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.SetBuild(b)
-	a.SetOverlayVisible(render.OverlayWalkable, true)
-	for _, tc := range []struct {
-		scope   spanScope
-		rebuilt bool
-	}{{scopeAll, false}, {scopeNeighbours, true}, {scopeSelected, true}} {
-		a.SetScope(tc.scope)
-		a.Selected = tileRef{0, 0, true}
-		a.syncSpanOverlays()
-		before := a.Scene.Overlay(render.OverlayWalkable)
-		a.Selected = tileRef{1, 1, true}
-		a.syncSpanOverlays()
-		if got := a.Scene.Overlay(render.OverlayWalkable) != before; got != tc.rebuilt {
-			t.Errorf("scope %s: rebuilt on a new selection %v, want %v", spanScopeNames[tc.scope], got, tc.rebuilt)
-		}
+		t.Errorf("click lost: status %q", a.Status())
 	}
 }

@@ -59,12 +59,3 @@ func rgbaFromPixels(pix []byte, w, h int) *image.RGBA {
 	}
 	return img
 }
-
-// writeFileAtomic writes data to path through atomicfile.Write (an
-// existing file is replaced only once everything was written).
-func writeFileAtomic(path string, data []byte) error {
-	return atomicfile.Write(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}

@@ -5,7 +5,7 @@ import (
 
 	"navviz/core/geom"
 	"navviz/core/voxel"
-	"navviz/render"
+	"navviz/ui/session"
 )
 
 // tool is one choice of the Cache panel's Tools section: what a plain left
@@ -31,25 +31,8 @@ type tool interface {
 	keys(k toolKeys, g *Game)
 	// putAway forgets a gesture in progress: another tool was chosen or
 	// the Cache panel closed. The settings stay.
-	putAway(a *App)
-	previewer
-}
-
-// previewer draws a tool's preview: the "tool-preview" overlay
-// (App.previewOverlay).
-type previewer interface {
-	// preview returns the overlay; nil when there is nothing to show.
-	preview(a *App) *render.Overlay
-}
-
-// toolEvents hears of the App's changes that the tools' state follows
-// (the Game's toolBox; App.toolEvents).
-type toolEvents interface {
-	// obstacleSelected: SelectObstacle selected o.
-	obstacleSelected(o voxel.Obstacle)
-	// cacheReplaced: a new cache was installed (restored false) or a
-	// snapshot restored into the cache; gestures on its shapes end.
-	cacheReplaced(restored bool)
+	putAway(a *session.App)
+	session.Previewer
 }
 
 // toolBox is the Game's tools, one of each, and the active one.
@@ -75,13 +58,13 @@ func newToolBox() toolBox {
 	return b
 }
 
-// obstacleSelected loads the selected obstacle's shape and size into the
+// ObstacleSelected loads the selected obstacle's shape and size into the
 // Obstacle tool's fields, so that Apply edits what is selected.
-func (b *toolBox) obstacleSelected(o voxel.Obstacle) { b.obstacle.loadFrom(o) }
+func (b *toolBox) ObstacleSelected(o voxel.Obstacle) { b.obstacle.loadFrom(o) }
 
-// cacheReplaced drops the Obstacle tool's drag and, with a new cache, the
+// CacheReplaced drops the Obstacle tool's drag and, with a new cache, the
 // Volume tool's corners.
-func (b *toolBox) cacheReplaced(restored bool) {
+func (b *toolBox) CacheReplaced(restored bool) {
 	b.obstacle.drag = obstacleDrag{}
 	if !restored {
 		b.volume.Corners = nil
@@ -102,8 +85,8 @@ func (g *Game) setTool(t tool) {
 	}
 	b.active.putAway(g.App)
 	b.active = t
-	g.App.toolPreview = t
-	g.App.gens.preview++
+	g.App.SetToolPreview(t)
+	g.App.Gens.Preview++
 }
 
 // toolChoice draws the Tools section's row of tool buttons and switches to
@@ -153,9 +136,9 @@ func (g *Game) toolKeys(k toolKeys) {
 	a := g.App
 	switch {
 	case k.Undo:
-		a.report(errOf(a.Undo()))
+		a.Report(session.ErrOf(a.Undo()))
 	case k.Redo:
-		a.report(errOf(a.Redo()))
+		a.Report(session.ErrOf(a.Redo()))
 	}
 	g.tools.active.keys(k, g)
 }
@@ -163,24 +146,5 @@ func (g *Game) toolKeys(k toolKeys) {
 // levelPoint returns the level point under pixel (x, y) of the view
 // (App.worldPoint).
 func (g *Game) levelPoint(x, y int) (geom.Vec3, bool) {
-	return g.App.worldPoint(float64(x), float64(y), g.w, g.h)
-}
-
-// worldPoint returns the level point under pixel (xPx, yPx) of a wPx x hPx
-// view: the first level triangle the camera ray meets, else the level's
-// floor plane (pickPoint, the Level picking the tile selection uses).
-func (a *App) worldPoint(xPx, yPx float64, wPx, hPx int) (geom.Vec3, bool) {
-	o, d := a.Camera.Ray(xPx, yPx, wPx, hPx)
-	return pickPoint(a.Soup, o, d)
-}
-
-// previewOverlay returns the active tool's preview (App.toolPreview), an
-// empty overlay when it shows nothing.
-func (a *App) previewOverlay() *render.Overlay {
-	if a.toolPreview != nil {
-		if o := a.toolPreview.preview(a); o != nil {
-			return o
-		}
-	}
-	return render.PreviewOverlay(nil, 0, nil, true)
+	return g.App.WorldPoint(float64(x), float64(y), g.w, g.h)
 }

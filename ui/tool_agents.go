@@ -7,6 +7,7 @@ import (
 
 	"navviz/core/agent"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // agentsTool is the agents tool: a click on the level sends every agent of
@@ -30,16 +31,16 @@ func (*agentsTool) pointer(ev pointerEvent, g *Game) bool {
 	a := g.App
 	p, ok := g.levelPoint(ev.PressX, ev.PressY)
 	if !ok {
-		a.report(fmt.Errorf("ui: no level under the cursor for the agents' target"))
+		a.Report(fmt.Errorf("ui: no level under the cursor for the agents' target"))
 		return false
 	}
-	a.report(a.SetAgentsTarget(p))
+	a.Report(a.SetAgentsTarget(p))
 	return false
 }
 
-func (*agentsTool) keys(toolKeys, *Game)         {}
-func (*agentsTool) putAway(*App)                 {}
-func (*agentsTool) preview(*App) *render.Overlay { return nil }
+func (*agentsTool) keys(toolKeys, *Game)                 {}
+func (*agentsTool) putAway(*session.App)                 {}
+func (*agentsTool) Preview(*session.App) *render.Overlay { return nil }
 
 // agentsSection is the Agents part of the Cache panel.
 func (g *Game) agentsSection(ctx *debugui.Context) {
@@ -58,7 +59,7 @@ func (g *Game) agentsSection(ctx *debugui.Context) {
 	a.AgentSeed = max(a.AgentSeed, 0)
 	ctx.Checkbox(&a.AgentWander, "New target on arrival (else stop)")
 	ctx.SetGridLayout([]int{-1, -1}, nil)
-	ctx.Button("Spawn agents").On(func() { a.report(a.SpawnAgents()) })
+	ctx.Button("Spawn agents").On(func() { a.Report(a.SpawnAgents()) })
 	if a.Agents.Crowd() != nil {
 		running := a.Agents.Running()
 		label := "Pause"

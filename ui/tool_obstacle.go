@@ -11,6 +11,7 @@ import (
 	"navviz/core/voxel"
 	"navviz/render"
 	"navviz/tilecache"
+	"navviz/ui/session"
 )
 
 // obstacleShapes are the Obstacle tool's shape choices, in dropdown order.
@@ -176,12 +177,12 @@ func (*obstacleTool) takesLeft() bool { return true }
 func (t *obstacleTool) panel(ctx *debugui.Context, g *Game) {
 	a := g.App
 	if choiceButtons(ctx, "Shape", &t.ShapeIdx, obstacleShapeNames) {
-		a.gens.preview++
+		a.Gens.Preview++
 	}
 	t.sizeRows(ctx, a)
 	if sel := a.Selection.Obstacle(); sel != 0 {
 		ctx.SetGridLayout([]int{-1, -1}, nil)
-		ctx.Button(fmt.Sprintf("Apply to #%d", sel)).On(func() { a.report(t.apply(a)) })
+		ctx.Button(fmt.Sprintf("Apply to #%d", sel)).On(func() { a.Report(t.apply(a)) })
 		ctx.Button("Deselect").On(func() { a.SelectObstacle(0) })
 		ctx.SetGridLayout(nil, nil)
 	}
@@ -193,7 +194,7 @@ func (t *obstacleTool) panel(ctx *debugui.Context, g *Game) {
 // (number_field.go). Any change redraws the preview, which shows the
 // selected obstacle at the new size with its grown footprint before Apply
 // (ghost).
-func (t *obstacleTool) sizeRows(ctx *debugui.Context, a *App) {
+func (t *obstacleTool) sizeRows(ctx *debugui.Context, a *session.App) {
 	grid := []int{-4, -3, -2}
 	ctx.SetGridLayout(grid, nil)
 	fields := t.sizeFields()
@@ -210,7 +211,7 @@ func (t *obstacleTool) sizeRows(ctx *debugui.Context, a *App) {
 		t.nums.float(ctx, f.label, f.v, numberSpec{digits: f.digits})
 		t.nums.errorRow(ctx, f.label, grid)
 		if *f.v != before {
-			a.gens.preview++
+			a.Gens.Preview++
 		}
 	})
 	ctx.SetGridLayout(nil, nil)
@@ -223,7 +224,7 @@ func (t *obstacleTool) pointer(ev pointerEvent, g *Game) bool {
 	case pointerPress:
 		p, ok := g.levelPoint(ev.X, ev.Y)
 		if !ok {
-			a.report(fmt.Errorf("ui: no level under the cursor to place an obstacle on"))
+			a.Report(fmt.Errorf("ui: no level under the cursor to place an obstacle on"))
 			return false
 		}
 		t.press(a, p)
@@ -232,9 +233,9 @@ func (t *obstacleTool) pointer(ev pointerEvent, g *Game) bool {
 			t.dragTo(a, p)
 		}
 	case pointerRelease:
-		a.report(t.release(a))
+		a.Report(t.release(a))
 	case pointerWheel:
-		if !a.cv().has {
+		if !a.CacheView().Has {
 			return false
 		}
 		p, ok := g.levelPoint(ev.X, ev.Y)
@@ -248,7 +249,7 @@ func (t *obstacleTool) pointer(ev pointerEvent, g *Game) bool {
 func (t *obstacleTool) keys(k toolKeys, g *Game) {
 	a := g.App
 	if k.Delete {
-		a.report(errOf(a.DeleteSelectedObstacle()))
+		a.Report(session.ErrOf(a.DeleteSelectedObstacle()))
 	}
 	if k.Escape {
 		t.cancelDrag(a)
@@ -256,12 +257,12 @@ func (t *obstacleTool) keys(k toolKeys, g *Game) {
 	}
 }
 
-func (t *obstacleTool) putAway(a *App) { t.cancelDrag(a) }
+func (t *obstacleTool) putAway(a *session.App) { t.cancelDrag(a) }
 
-// preview shows the ghost (the obstacle being placed or dragged, or the
+// Preview shows the ghost (the obstacle being placed or dragged, or the
 // selected one resized) with its grown footprint.
-func (t *obstacleTool) preview(a *App) *render.Overlay {
-	return render.PreviewOverlay(t.ghost(a), a.cv().growthM, nil, true)
+func (t *obstacleTool) Preview(a *session.App) *render.Overlay {
+	return render.PreviewOverlay(t.ghost(a), a.CacheView().GrowthM, nil, true)
 }
 
 // ghost returns the obstacle the tool's preview shows (nil: none): the one
@@ -269,17 +270,17 @@ func (t *obstacleTool) preview(a *App) *render.Overlay {
 // tool's shape and size fields differ from it, what Apply would make of it
 // (the same floor point), so that the grown footprint of a new size shows
 // while the sliders move, before Apply.
-func (t *obstacleTool) ghost(a *App) *voxel.Obstacle {
+func (t *obstacleTool) ghost(a *session.App) *voxel.Obstacle {
 	if d := &t.drag; d.active {
 		g := d.cur
 		return &g
 	}
-	o, ok := a.obstacleByID(a.Selection.Obstacle())
+	o, ok := a.ObstacleByID(a.Selection.Obstacle())
 	if !ok {
 		return nil
 	}
 	g := t.newObstacle(t.obstacleFloor(o))
-	if sameObstacle(&g, &o) || g.Validate() != nil {
+	if session.SameObstacle(&g, &o) || g.Validate() != nil {
 		return nil
 	}
 	return &g
@@ -288,25 +289,25 @@ func (t *obstacleTool) ghost(a *App) *voxel.Obstacle {
 // press starts a drag at level point p: on an obstacle, it selects it and
 // starts moving it; elsewhere it starts placing a new one (shown as a
 // ghost until release).
-func (t *obstacleTool) press(a *App, p geom.Vec3) {
-	if !a.cv().has {
-		a.report(errNoCache)
+func (t *obstacleTool) press(a *session.App, p geom.Vec3) {
+	if !a.CacheView().Has {
+		a.Report(session.ErrNoCache)
 		return
 	}
 	if id, ok := a.ObstacleAt(p); ok {
-		o, _ := a.obstacleByID(id)
+		o, _ := a.ObstacleByID(id)
 		a.SelectObstacle(id)
 		t.drag = obstacleDrag{active: true, id: id, start: p, orig: o, cur: o}
 	} else {
 		o := t.newObstacle(p)
 		t.drag = obstacleDrag{active: true, place: true, start: p, orig: o, cur: o}
 	}
-	a.gens.preview++
+	a.Gens.Preview++
 }
 
 // dragTo moves the drag's ghost so that it follows the pointer's level
 // point p (in x, z and height).
-func (t *obstacleTool) dragTo(a *App, p geom.Vec3) {
+func (t *obstacleTool) dragTo(a *session.App, p geom.Vec3) {
 	d := &t.drag
 	if !d.active {
 		return
@@ -315,18 +316,18 @@ func (t *obstacleTool) dragTo(a *App, p geom.Vec3) {
 	if delta == (geom.Vec3{}) && !d.moved {
 		return
 	}
-	d.cur = translated(d.orig, delta)
+	d.cur = session.Translated(d.orig, delta)
 	d.moved = true
-	a.gens.preview++
+	a.Gens.Preview++
 }
 
 // release ends the drag: a placement adds the ghost's obstacle, a move
 // that moved replaces the obstacle by the ghost's (remove + add, a new
 // id), both as one undoable command; the new obstacle is selected.
-func (t *obstacleTool) release(a *App) error {
+func (t *obstacleTool) release(a *session.App) error {
 	d := t.drag
 	t.drag = obstacleDrag{}
-	a.gens.preview++
+	a.Gens.Preview++
 	if !d.active {
 		return nil
 	}
@@ -334,26 +335,26 @@ func (t *obstacleTool) release(a *App) error {
 	case d.place:
 		return a.AddObstacle(d.cur)
 	case d.moved:
-		return a.replaceObstacle(d.id, d.cur, "move")
+		return a.ReplaceObstacle(d.id, d.cur, "move")
 	}
 	return nil
 }
 
 // cancelDrag forgets a drag in progress (Escape).
-func (t *obstacleTool) cancelDrag(a *App) {
+func (t *obstacleTool) cancelDrag(a *session.App) {
 	if t.drag.active {
 		t.drag = obstacleDrag{}
-		a.gens.preview++
+		a.Gens.Preview++
 	}
 }
 
 // apply replaces the selected obstacle by one of the tool's shape and size
 // on the same floor point ("Apply" in the Cache panel).
-func (t *obstacleTool) apply(a *App) error {
+func (t *obstacleTool) apply(a *session.App) error {
 	sel := a.Selection.Obstacle()
-	o, ok := a.obstacleByID(sel)
+	o, ok := a.ObstacleByID(sel)
 	if !ok {
-		return a.report(fmt.Errorf("ui: apply: no obstacle is selected"))
+		return a.Report(fmt.Errorf("ui: apply: no obstacle is selected"))
 	}
-	return a.replaceObstacle(sel, t.newObstacle(t.obstacleFloor(o)), "resize")
+	return a.ReplaceObstacle(sel, t.newObstacle(t.obstacleFloor(o)), "resize")
 }

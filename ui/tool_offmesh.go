@@ -9,6 +9,7 @@ import (
 	"navviz/core/navmesh"
 	"navviz/render"
 	"navviz/tilecache"
+	"navviz/ui/session"
 )
 
 // The Link tool draws, moves and deletes the cache's off-mesh links
@@ -28,10 +29,6 @@ import (
 const (
 	defaultOffMeshRadiusM = 0.5
 	defaultOffMeshArea    = 63
-	// offMeshGrabM is the least horizontal distance, metres, within which
-	// a press takes a link's end; offMeshGrabYM the vertical one.
-	offMeshGrabM  = 0.75
-	offMeshGrabYM = 2.5
 )
 
 // offMeshTool is the Link tool's settings and state.
@@ -71,8 +68,8 @@ func defaultOffMeshTool() offMeshTool {
 
 // state returns the tool, its gesture state reset when the cache changed
 // since it was last used.
-func (t *offMeshTool) state(a *App) *offMeshTool {
-	if seq := a.cv().cacheSeq; t.cache != seq {
+func (t *offMeshTool) state(a *session.App) *offMeshTool {
+	if seq := a.CacheView().CacheSeq; t.cache != seq {
 		t.cache = seq
 		t.hasPending, t.drag = false, offMeshDrag{}
 	}
@@ -81,12 +78,12 @@ func (t *offMeshTool) state(a *App) *offMeshTool {
 
 // newLink returns the link from start to end with the tool's settings and
 // the cache's flags for its area (validated).
-func (t *offMeshTool) newLink(a *App, start, end geom.Vec3) (navmesh.OffMeshLink, error) {
+func (t *offMeshTool) newLink(a *session.App, start, end geom.Vec3) (navmesh.OffMeshLink, error) {
 	if t.AreaID < 0 || t.AreaID > navmesh.MaxArea {
 		return navmesh.OffMeshLink{}, fmt.Errorf("ui: link area id %d, want 0..%d", t.AreaID, navmesh.MaxArea)
 	}
 	l := navmesh.OffMeshLink{StartM: start, EndM: end, RadiusM: float32(t.RadiusM), Bidirectional: t.Bidirectional,
-		Area: uint8(t.AreaID), Flags: a.cv().settings.AreaFlags[t.AreaID]}
+		Area: uint8(t.AreaID), Flags: a.CacheView().Settings.AreaFlags[t.AreaID]}
 	if err := l.Validate(); err != nil {
 		return navmesh.OffMeshLink{}, fmt.Errorf("ui: cannot add the link: %w", err)
 	}
@@ -96,62 +93,62 @@ func (t *offMeshTool) newLink(a *App, start, end geom.Vec3) (navmesh.OffMeshLink
 // click handles a click on level point p: the first click sets the start,
 // the second adds the link from it to p (App.AddOffMesh, which selects
 // it).
-func (t *offMeshTool) click(a *App, p geom.Vec3) error {
-	if !a.cv().has {
-		return a.report(errNoCache)
+func (t *offMeshTool) click(a *session.App, p geom.Vec3) error {
+	if !a.CacheView().Has {
+		return a.Report(session.ErrNoCache)
 	}
 	t.state(a)
 	if !p.Finite() {
-		return a.report(fmt.Errorf("ui: link point %v is not finite", p))
+		return a.Report(fmt.Errorf("ui: link point %v is not finite", p))
 	}
 	if !t.hasPending {
 		t.pending, t.hasPending = p, true
-		a.gens.preview++
-		a.reportOK(fmt.Sprintf("link start at (%.1f, %.1f, %.1f): click its end", p.X, p.Y, p.Z))
+		a.Gens.Preview++
+		a.ReportOK(fmt.Sprintf("link start at (%.1f, %.1f, %.1f): click its end", p.X, p.Y, p.Z))
 		return nil
 	}
 	l, err := t.newLink(a, t.pending, p)
 	if err != nil {
-		return a.report(err)
+		return a.Report(err)
 	}
 	t.hasPending = false
-	a.gens.preview++
+	a.Gens.Preview++
 	return a.AddOffMesh(l)
 }
 
 // press handles a press on level point p: on an end of a link it selects
 // the link and starts moving that end (true); elsewhere it does nothing
 // (false: the release will be a click).
-func (t *offMeshTool) press(a *App, p geom.Vec3) bool {
-	if !a.cv().has {
+func (t *offMeshTool) press(a *session.App, p geom.Vec3) bool {
+	if !a.CacheView().Has {
 		return false
 	}
 	t.state(a)
-	l, e, ok := a.offMeshEndAt(p)
+	l, e, ok := a.OffMeshEndAt(p)
 	if !ok || t.hasPending {
 		return false
 	}
 	id := tilecache.OffMeshLinkID(l.UserID)
 	a.SelectLink(id)
 	t.drag = offMeshDrag{active: true, id: id, end: e, from: l, to: l.Point(e)}
-	a.gens.preview++
+	a.Gens.Preview++
 	return true
 }
 
 // dragTo moves the end being dragged to p (shown as a preview).
-func (t *offMeshTool) dragTo(a *App, p geom.Vec3) {
+func (t *offMeshTool) dragTo(a *session.App, p geom.Vec3) {
 	t.state(a)
 	if !t.drag.active || !p.Finite() {
 		return
 	}
 	t.drag.to, t.drag.moved = p, true
-	a.gens.preview++
+	a.Gens.Preview++
 }
 
 // release ends a press at level point p: a drag that moved moves the
 // link's end there (App.MoveOffMesh); a press on an end that did not move
 // only selected it; any other press is a click.
-func (t *offMeshTool) release(a *App, p geom.Vec3, moved bool) error {
+func (t *offMeshTool) release(a *session.App, p geom.Vec3, moved bool) error {
 	t.state(a)
 	if !t.drag.active {
 		if moved {
@@ -161,9 +158,9 @@ func (t *offMeshTool) release(a *App, p geom.Vec3, moved bool) error {
 	}
 	d := t.drag
 	t.drag = offMeshDrag{}
-	a.gens.preview++
+	a.Gens.Preview++
 	if !d.moved {
-		a.reportOK(fmt.Sprintf("link L%d selected: drag an end to move it, Delete removes it", d.id))
+		a.ReportOK(fmt.Sprintf("link L%d selected: drag an end to move it, Delete removes it", d.id))
 		return nil
 	}
 	to := d.from
@@ -176,15 +173,15 @@ func (t *offMeshTool) release(a *App, p geom.Vec3, moved bool) error {
 }
 
 // cancel forgets a start not yet ended and a drag in progress (Escape).
-func (t *offMeshTool) cancel(a *App) {
+func (t *offMeshTool) cancel(a *session.App) {
 	t.state(a)
 	t.hasPending, t.drag = false, offMeshDrag{}
-	a.gens.preview++
+	a.Gens.Preview++
 }
 
 // previewPoints returns what the preview draws: the start waiting for its
 // end, or the moved end's link as a line.
-func (t *offMeshTool) previewPoints(a *App) []geom.Vec3 {
+func (t *offMeshTool) previewPoints(a *session.App) []geom.Vec3 {
 	t.state(a)
 	switch {
 	case t.drag.active:
@@ -202,10 +199,10 @@ func (*offMeshTool) takesLeft() bool { return true }
 
 // putAway keeps a start not yet ended: back in the tool, the link goes
 // on.
-func (*offMeshTool) putAway(*App) {}
+func (*offMeshTool) putAway(*session.App) {}
 
-func (t *offMeshTool) preview(a *App) *render.Overlay {
-	return render.PreviewOverlay(nil, a.cv().growthM, t.previewPoints(a), true)
+func (t *offMeshTool) Preview(a *session.App) *render.Overlay {
+	return render.PreviewOverlay(nil, a.CacheView().GrowthM, t.previewPoints(a), true)
 }
 
 // pointer: a press on a link's end grabs it, a drag moves it, a release
@@ -215,7 +212,7 @@ func (t *offMeshTool) pointer(ev pointerEvent, g *Game) bool {
 	at := func(x, y int) (geom.Vec3, bool) {
 		p, ok := g.levelPoint(x, y)
 		if !ok {
-			a.report(fmt.Errorf("ui: no level under the cursor for a link end"))
+			a.Report(fmt.Errorf("ui: no level under the cursor for a link end"))
 		}
 		return p, ok
 	}
@@ -236,7 +233,7 @@ func (t *offMeshTool) pointer(ev pointerEvent, g *Game) bool {
 			x, y = ev.X, ev.Y
 		}
 		if p, ok := at(x, y); ok {
-			a.report(t.release(a, p, ev.Moved))
+			a.Report(t.release(a, p, ev.Moved))
 		} else {
 			t.cancel(a)
 		}
@@ -250,7 +247,7 @@ func (t *offMeshTool) keys(k toolKeys, g *Game) {
 	a := g.App
 	switch {
 	case k.Delete:
-		a.report(errOf(a.DeleteSelectedOffMesh()))
+		a.Report(session.ErrOf(a.DeleteSelectedOffMesh()))
 	case k.Escape:
 		t.cancel(a)
 	}
@@ -276,15 +273,15 @@ func (t *offMeshTool) panel(ctx *debugui.Context, g *Game) {
 	ctx.Checkbox(&t.Bidirectional, "Both ways")
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Cancel (Esc)").On(func() { t.cancel(a) })
-	ctx.Button("Delete (Del)").On(func() { a.report(errOf(a.DeleteSelectedOffMesh())) })
+	ctx.Button("Delete (Del)").On(func() { a.Report(session.ErrOf(a.DeleteSelectedOffMesh())) })
 	ctx.SetGridLayout(nil, nil)
 	ctx.Text("Click the level for a link's start, then its end. Drag an end to move it; Delete removes the selected link. Arrows point the way; white is selected.")
-	v := a.cv()
-	if !v.has {
+	v := a.CacheView()
+	if !v.Has {
 		return
 	}
-	links := v.links
-	ctx.Text(fmt.Sprintf("Links (%d), next id %d:", len(links), v.nextLink))
+	links := v.Links
+	ctx.Text(fmt.Sprintf("Links (%d), next id %d:", len(links), v.NextLink))
 	ctx.SetGridLayout([]int{44, -1, 24}, nil)
 	ctx.Loop(len(links), func(i int) {
 		l := links[i]
@@ -294,8 +291,8 @@ func (t *offMeshTool) panel(ctx *debugui.Context, g *Game) {
 			label = "*" + label
 		}
 		ctx.Button(label).On(func() { a.SelectLink(id) })
-		ctx.Text(describeOffMesh(&l))
-		ctx.Button("x").On(func() { a.report(a.RemoveOffMesh(id)) })
+		ctx.Text(session.DescribeOffMesh(&l))
+		ctx.Button("x").On(func() { a.Report(a.RemoveOffMesh(id)) })
 	})
 	ctx.SetGridLayout(nil, nil)
 }

@@ -19,7 +19,7 @@ func TestOffMeshTool(t *testing.T) {
 	g := terrainCacheGame(t)
 	a := g.App
 	c := a.Cache
-	pts := a.demoPoints(1)
+	pts := a.DemoPoints(1)
 	if len(pts) < 1 {
 		t.Fatal("no walkable point")
 	}
@@ -29,7 +29,7 @@ func TestOffMeshTool(t *testing.T) {
 	x, y := pixelOf(t, g, pts[0])
 	at := func(x, y int) geom.Vec3 {
 		t.Helper()
-		p, ok := a.worldPoint(float64(x), float64(y), g.w, g.h)
+		p, ok := a.WorldPoint(float64(x), float64(y), g.w, g.h)
 		if !ok {
 			t.Fatalf("no level under pixel (%d, %d)", x, y)
 		}
@@ -58,7 +58,7 @@ func TestOffMeshTool(t *testing.T) {
 	click(g, x+80, y)
 	links := c.OffMeshLinks()
 	if len(links) != 1 || links[0].UserID != 1 || a.Selection.Link() != 1 || c.QueueLen() == 0 {
-		t.Fatalf("after two clicks: links %+v, selected %d, queue %d (Err %q)", links, a.Selection.Link(), c.QueueLen(), a.Err)
+		t.Fatalf("after two clicks: links %+v, selected %d, queue %d (Err %q)", links, a.Selection.Link(), c.QueueLen(), a.Err())
 	}
 	if !near(links[0].StartM, start) || !near(links[0].EndM, end) || !links[0].Bidirectional || links[0].Area != 63 || links[0].Flags == 0 {
 		t.Fatalf("link %+v, want from %v to %v, both ways, area 63, flags", links[0], start, end)
@@ -74,7 +74,7 @@ func TestOffMeshTool(t *testing.T) {
 	if nodes != 1 {
 		t.Fatalf("the mesh holds %d off-mesh links, want 1", nodes)
 	}
-	a.syncCacheOverlays()
+	a.SyncCacheOverlays()
 	if o := a.Scene.Overlay(render.OverlayOffMesh); o == nil || len(o.Tris) == 0 || len(o.Lines) == 0 {
 		t.Fatalf("offmesh overlay %+v", o)
 	}
@@ -83,7 +83,7 @@ func TestOffMeshTool(t *testing.T) {
 	moved := at(x+80, y+60)
 	drag(g, x+80, y, x+80, y+60)
 	if l := c.OffMeshLinks(); len(l) != 1 || l[0].UserID != 1 || !near(l[0].EndM, moved) || !near(l[0].StartM, start) {
-		t.Fatalf("after the drag: %+v, want the end at %v (Err %q)", l, moved, a.Err)
+		t.Fatalf("after the drag: %+v, want the end at %v (Err %q)", l, moved, a.Err())
 	}
 	if ok, err := a.Undo(); !ok || err != nil || !near(c.OffMeshLinks()[0].EndM, end) {
 		t.Fatalf("undo of the move: %v %v, link %+v", ok, err, c.OffMeshLinks())
@@ -114,8 +114,8 @@ func TestOffMeshTool(t *testing.T) {
 	if l := c.OffMeshLinks(); len(l) != 0 {
 		t.Fatalf("after undoing everything: %+v", l)
 	}
-	if !strings.Contains(a.rec.broken, "off-mesh links") {
-		t.Errorf("the session recorder was not told links are not recorded: %q", a.rec.broken)
+	if !strings.Contains(a.Rec.Broken, "off-mesh links") {
+		t.Errorf("the session recorder was not told links are not recorded: %q", a.Rec.Broken)
 	}
 	if err := a.RemoveOffMesh(tilecache.OffMeshLinkID(9)); err == nil {
 		t.Error("removing an unknown link is no error")

@@ -37,9 +37,9 @@ func (g *Game) pathStep(in frameInput, ctrl, alt bool) frameInput {
 	free := in.Captured&(debugui.InputCapturingStateHover|debugui.InputCapturingStateFocus) == 0
 	pick := func(end bool) {
 		if msg, err := a.PickPathPoint(end, float64(in.X), float64(in.Y), g.w, g.h); err != nil {
-			a.Status = err.Error()
+			a.SetStatus(err.Error())
 		} else {
-			a.Status = msg
+			a.SetStatus(msg)
 		}
 	}
 	if t.leftDown {

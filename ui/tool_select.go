@@ -4,6 +4,7 @@ import (
 	"github.com/ebitengine/debugui"
 
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // selectTool is the default tool: it takes no gesture, so that a plain
@@ -17,9 +18,9 @@ func (*selectTool) panel(ctx *debugui.Context, _ *Game) {
 	ctx.Text("Left-click picks a polygon of the live navmesh (Inspector). Choose obstacle, volume or link to edit the cache, agents to send the crowd.")
 }
 
-func (*selectTool) takesLeft() bool                  { return false }
-func (*selectTool) pointer(pointerEvent, *Game) bool { return false }
-func (*selectTool) keys(toolKeys, *Game)             {}
-func (*selectTool) follow(*App)                      {}
-func (*selectTool) putAway(*App)                     {}
-func (*selectTool) preview(*App) *render.Overlay     { return nil }
+func (*selectTool) takesLeft() bool                      { return false }
+func (*selectTool) pointer(pointerEvent, *Game) bool     { return false }
+func (*selectTool) keys(toolKeys, *Game)                 {}
+func (*selectTool) follow(*session.App)                  {}
+func (*selectTool) putAway(*session.App)                 {}
+func (*selectTool) Preview(*session.App) *render.Overlay { return nil }

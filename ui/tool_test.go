@@ -16,7 +16,7 @@ import (
 func TestToolStateSurvivesSwitch(t *testing.T) {
 	g := terrainCacheGame(t)
 	a := g.App
-	pts := a.demoPoints(1)
+	pts := a.DemoPoints(1)
 	if len(pts) < 1 {
 		t.Fatal("no walkable point")
 	}
@@ -26,7 +26,7 @@ func TestToolStateSurvivesSwitch(t *testing.T) {
 	x, y := pixelOf(t, g, pts[0])
 	preview := func() *render.Overlay {
 		t.Helper()
-		a.syncCacheOverlays()
+		a.SyncCacheOverlays()
 		o := a.Scene.Overlay(render.OverlayToolPreview)
 		if o == nil {
 			t.Fatal("no preview overlay")
@@ -47,7 +47,7 @@ func TestToolStateSurvivesSwitch(t *testing.T) {
 	click(g, x+60, y)
 	vol.AreaID = 7
 	if len(vol.Corners) != 2 || len(preview().Points) != 2 {
-		t.Fatalf("volume: %d corners, preview %d points (Err %q)", len(vol.Corners), len(preview().Points), a.Err)
+		t.Fatalf("volume: %d corners, preview %d points (Err %q)", len(vol.Corners), len(preview().Points), a.Err())
 	}
 
 	use(obs)
@@ -58,7 +58,7 @@ func TestToolStateSurvivesSwitch(t *testing.T) {
 	use(link)
 	click(g, x, y+60)
 	if n := len(link.previewPoints(a)); n != 1 {
-		t.Fatalf("link: %d pending points (Err %q)", n, a.Err)
+		t.Fatalf("link: %d pending points (Err %q)", n, a.Err())
 	}
 	use(g.tools.agents)
 	use(g.tools.pick)
@@ -87,7 +87,7 @@ func TestToolStateSurvivesSwitch(t *testing.T) {
 	g.setTool(obs)
 	obs.press(a, pts[0])
 	if !obs.drag.active {
-		t.Fatalf("no drag after a press (Err %q)", a.Err)
+		t.Fatalf("no drag after a press (Err %q)", a.Err())
 	}
 	g.setTool(vol)
 	if obs.drag.active || obs.ShapeIdx != 2 {

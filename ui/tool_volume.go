@@ -9,6 +9,7 @@ import (
 	"navviz/core/geom"
 	"navviz/core/voxel"
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // Volume tool defaults: the y range reaches volumeBelowM below and
@@ -90,12 +91,12 @@ func checkConvex(corners []geom.Vec3) error {
 // otherwise p becomes the next corner, unless the polygon would then not
 // be convex (or p repeats a corner), which is shown as an error and
 // changes nothing. The first corner sets the y range around its height.
-func (t *volumeTool) click(a *App, p geom.Vec3) error {
-	if !a.cv().has {
-		return a.report(errNoCache)
+func (t *volumeTool) click(a *session.App, p geom.Vec3) error {
+	if !a.CacheView().Has {
+		return a.Report(session.ErrNoCache)
 	}
 	if !p.Finite() {
-		return a.report(fmt.Errorf("ui: volume corner %v is not finite", p))
+		return a.Report(fmt.Errorf("ui: volume corner %v is not finite", p))
 	}
 	if n := len(t.Corners); n >= 3 {
 		f := t.Corners[0]
@@ -105,57 +106,57 @@ func (t *volumeTool) click(a *App, p geom.Vec3) error {
 	}
 	for i, c := range t.Corners {
 		if c.X == p.X && c.Z == p.Z {
-			return a.report(fmt.Errorf("ui: corner rejected: it repeats corner %d", i+1))
+			return a.Report(fmt.Errorf("ui: corner rejected: it repeats corner %d", i+1))
 		}
 	}
 	next := append(append([]geom.Vec3(nil), t.Corners...), p)
 	if len(next) >= 3 {
 		if err := checkConvex(next); err != nil {
-			return a.report(fmt.Errorf("ui: corner %d rejected: the polygon would not be convex (%v); click elsewhere, or Backspace to drop the last corner", len(next), err))
+			return a.Report(fmt.Errorf("ui: corner %d rejected: the polygon would not be convex (%v); click elsewhere, or Backspace to drop the last corner", len(next), err))
 		}
 	}
 	if len(t.Corners) == 0 {
 		t.MinYM, t.MaxYM = float64(p.Y)-volumeBelowM, float64(p.Y)+volumeAboveM
 	}
 	t.Corners = next
-	a.gens.preview++
-	a.reportOK(fmt.Sprintf("volume corner %d at (%.1f, %.1f); Enter or a click on the first corner closes it", len(next), p.X, p.Z))
+	a.Gens.Preview++
+	a.ReportOK(fmt.Sprintf("volume corner %d at (%.1f, %.1f); Enter or a click on the first corner closes it", len(next), p.X, p.Z))
 	return nil
 }
 
 // close adds the volume of the corners (App.AddVolume, an undoable
 // command) and clears the corners. A polygon of fewer than three corners,
 // a bad y range or area id is shown as an error and changes nothing.
-func (t *volumeTool) close(a *App) error {
-	if !a.cv().has {
-		return a.report(errNoCache)
+func (t *volumeTool) close(a *session.App) error {
+	if !a.CacheView().Has {
+		return a.Report(session.ErrNoCache)
 	}
 	if t.AreaID < 0 || t.AreaID > int(voxel.MaxArea) {
-		return a.report(fmt.Errorf("ui: volume area id %d, want 0..%d", t.AreaID, voxel.MaxArea))
+		return a.Report(fmt.Errorf("ui: volume area id %d, want 0..%d", t.AreaID, voxel.MaxArea))
 	}
 	if err := a.AddVolume(t.volume()); err != nil {
 		return err
 	}
 	t.Corners = nil
-	a.gens.preview++
+	a.Gens.Preview++
 	return nil
 }
 
 // dropCorner drops the last corner (Backspace); false when there is none.
-func (t *volumeTool) dropCorner(a *App) bool {
+func (t *volumeTool) dropCorner(a *session.App) bool {
 	if len(t.Corners) == 0 {
 		return false
 	}
 	t.Corners = t.Corners[:len(t.Corners)-1]
-	a.gens.preview++
+	a.Gens.Preview++
 	return true
 }
 
 // clearCorners drops every corner (Escape).
-func (t *volumeTool) clearCorners(a *App) {
+func (t *volumeTool) clearCorners(a *session.App) {
 	if len(t.Corners) > 0 {
 		t.Corners = nil
-		a.gens.preview++
+		a.Gens.Preview++
 	}
 }
 
@@ -165,7 +166,7 @@ func (*volumeTool) label() string   { return "volume" }
 func (*volumeTool) takesLeft() bool { return true }
 
 // putAway keeps the corners: back in the tool, the polygon goes on.
-func (*volumeTool) putAway(*App) {}
+func (*volumeTool) putAway(*session.App) {}
 
 // panel shows the corners so far, the y range and area fields, and the
 // close, drop and clear buttons.
@@ -191,7 +192,7 @@ func (t *volumeTool) panel(ctx *debugui.Context, g *Game) {
 	ctx.SetGridLayout(nil, nil)
 	t.AreaID = min(max(t.AreaID, 0), int(maxAreaID))
 	ctx.SetGridLayout([]int{-1, -1, -1}, nil)
-	ctx.Button("Close (Enter)").On(func() { a.report(t.close(a)) })
+	ctx.Button("Close (Enter)").On(func() { a.Report(t.close(a)) })
 	ctx.Button("Drop corner").On(func() { t.dropCorner(a) })
 	ctx.Button("Clear (Esc)").On(func() { t.clearCorners(a) })
 	ctx.SetGridLayout(nil, nil)
@@ -207,10 +208,10 @@ func (t *volumeTool) pointer(ev pointerEvent, g *Game) bool {
 	a := g.App
 	p, ok := g.levelPoint(ev.PressX, ev.PressY)
 	if !ok {
-		a.report(fmt.Errorf("ui: no level under the cursor for a volume corner"))
+		a.Report(fmt.Errorf("ui: no level under the cursor for a volume corner"))
 		return false
 	}
-	a.report(t.click(a, p))
+	a.Report(t.click(a, p))
 	return false
 }
 
@@ -220,7 +221,7 @@ func (t *volumeTool) keys(k toolKeys, g *Game) {
 	a := g.App
 	switch {
 	case k.Enter:
-		a.report(t.close(a))
+		a.Report(t.close(a))
 	case k.Backspace:
 		t.dropCorner(a)
 	case k.Escape:
@@ -228,7 +229,7 @@ func (t *volumeTool) keys(k toolKeys, g *Game) {
 	}
 }
 
-// preview shows the corners, green while convex, red when not.
-func (t *volumeTool) preview(a *App) *render.Overlay {
-	return render.PreviewOverlay(nil, a.cv().growthM, t.Corners, t.convexSoFar())
+// Preview shows the corners, green while convex, red when not.
+func (t *volumeTool) Preview(a *session.App) *render.Overlay {
+	return render.PreviewOverlay(nil, a.CacheView().GrowthM, t.Corners, t.convexSoFar())
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"navviz/render"
+	"navviz/ui/session"
 )
 
 // The ui tests need a display (CI runs them under xvfb-run -a). Ebitengine
@@ -145,8 +146,8 @@ func TestBuiltinLevelsDraw(t *testing.T) {
 			g := newTestGame(t, name)
 			img := drawFrames(t, g, 3)
 			saveForInspection(t, "builtin-"+name, img)
-			if g.App.Err != "" {
-				t.Fatalf("App.Err = %q", g.App.Err)
+			if g.App.Err() != "" {
+				t.Fatalf("App.Err = %q", g.App.Err())
 			}
 			if g.view.drawnTris == 0 {
 				t.Fatal("no triangles drawn")
@@ -235,12 +236,12 @@ func TestBadLevelKeepsPrevious(t *testing.T) {
 	img := drawFrames(t, g, 2)
 	saveForInspection(t, "bad-level", img)
 
-	if g.App.Err == "" || !strings.Contains(g.App.Err, "bad.obj") {
-		t.Errorf("App.Err = %q, want an error naming bad.obj", g.App.Err)
+	if g.App.Err() == "" || !strings.Contains(g.App.Err(), "bad.obj") {
+		t.Errorf("App.Err = %q, want an error naming bad.obj", g.App.Err())
 	}
-	if g.App.LevelName != "city" || g.App.Soup != soup || g.App.Scene != scene {
+	if g.App.LevelName() != "city" || g.App.Soup != soup || g.App.Scene != scene {
 		t.Errorf("after a failed load the level is %q (soup kept: %v, scene kept: %v), want city unchanged",
-			g.App.LevelName, g.App.Soup == soup, g.App.Scene == scene)
+			g.App.LevelName(), g.App.Soup == soup, g.App.Scene == scene)
 	}
 	// The error is shown in red in the message bar.
 	red := 0
@@ -264,16 +265,16 @@ func TestBadLevelKeepsPrevious(t *testing.T) {
 	for _, p := range []string{filepath.Join(t.TempDir(), "missing.obj"), "no-such-level"} {
 		g.RequestLoad(p)
 		drawFrames(t, g, 1)
-		if g.App.Err == "" || g.App.Soup != soup {
-			t.Errorf("load %q: Err = %q, soup kept = %v", p, g.App.Err, g.App.Soup == soup)
+		if g.App.Err() == "" || g.App.Soup != soup {
+			t.Errorf("load %q: Err = %q, soup kept = %v", p, g.App.Err(), g.App.Soup == soup)
 		}
 	}
 
 	// A good load clears the error.
 	g.RequestLoad("terrain")
 	drawFrames(t, g, 1)
-	if g.App.Err != "" || g.App.LevelName != "terrain" {
-		t.Errorf("after loading terrain: Err = %q, level = %q", g.App.Err, g.App.LevelName)
+	if g.App.Err() != "" || g.App.LevelName() != "terrain" {
+		t.Errorf("after loading terrain: Err = %q, level = %q", g.App.Err(), g.App.LevelName())
 	}
 }
 
@@ -282,8 +283,8 @@ func TestScreenshot(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "shot.png")
 	g.shotPath = p
 	drawFrames(t, g, 1)
-	if g.App.Err != "" || !strings.Contains(g.App.Status, p) {
-		t.Fatalf("Err = %q, Status = %q", g.App.Err, g.App.Status)
+	if g.App.Err() != "" || !strings.Contains(g.App.Status(), p) {
+		t.Fatalf("Err = %q, Status = %q", g.App.Err(), g.App.Status())
 	}
 	f, err := os.Open(p)
 	if err != nil {
@@ -301,7 +302,7 @@ func TestScreenshot(t *testing.T) {
 	// An unwritable path is reported, not fatal.
 	g.shotPath = filepath.Join(t.TempDir(), "no", "such", "dir", "x.png")
 	drawFrames(t, g, 1)
-	if g.App.Err == "" {
+	if g.App.Err() == "" {
 		t.Error("saving to a missing directory reported no error")
 	}
 }
@@ -416,41 +417,6 @@ func TestControllerRespectsCapture(t *testing.T) {
 	}
 }
 
-func TestAppTransitions(t *testing.T) {
-	a := NewApp()
-	if err := a.Load("terrain"); err != nil {
-		t.Fatal(err)
-	}
-	gen := a.Gen
-	a.SetOverlayVisible(render.OverlayGrid, false)
-	if a.Scene.Overlay(render.OverlayGrid).Visible || a.Gen == gen {
-		t.Error("hiding the grid did not take or did not bump Gen")
-	}
-	cam := a.Camera
-	a.Camera.Zoom(5)
-	a.FrameLevel()
-	if a.Camera.DistanceM != cam.DistanceM || a.Camera.Target != cam.Target {
-		t.Errorf("FrameLevel did not restore the framing: %+v vs %+v", a.Camera, cam)
-	}
-	a.SetTopDown(true)
-	a.SetOrtho(true)
-	if !a.Camera.TopDown || !a.Camera.Ortho {
-		t.Error("view mode did not change")
-	}
-	if s := a.Stats(); s.Triangles == 0 || s.Vertices == 0 || s.Bounds.Empty() {
-		t.Errorf("stats %+v", s)
-	}
-	if err := a.Load("city"); err != nil {
-		t.Fatal(err)
-	}
-	if a.Scene.Overlay(render.OverlayGrid).Visible || !a.Scene.Overlay(render.OverlayInput).Visible {
-		t.Error("overlay visibility did not survive loading another level")
-	}
-	if err := a.Load(""); err == nil || a.Err == "" || a.LevelName != "city" {
-		t.Errorf("empty name: err %v, Err %q, level %q", err, a.Err, a.LevelName)
-	}
-}
-
 func TestParseSize(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
@@ -476,7 +442,7 @@ func TestParseSize(t *testing.T) {
 // BenchmarkSceneBuild measures projecting, cutting, sorting and batching
 // city (what a camera move costs), framed and zoomed in.
 func BenchmarkSceneBuild(b *testing.B) {
-	a := NewApp()
+	a := session.NewApp()
 	if err := a.Load("city"); err != nil {
 		b.Fatal(err)
 	}

@@ -1,10 +1,8 @@
 package ui
 
 import (
-	"fmt"
 	"image"
 	"image/color"
-	"strings"
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
@@ -60,20 +58,4 @@ func swatch(ctx *debugui.Context, col color.RGBA) {
 			vector.DrawFilledRect(screen, (x+1)*s, (y+1)*s, (side-2)*s, (side-2)*s, col, false)
 		})
 	})
-}
-
-// plural returns "1 tile", "2 tiles".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// displayName shortens a level path to its file name.
-func displayName(lvl string) string {
-	if i := strings.LastIndexAny(lvl, `/\`); i >= 0 {
-		return lvl[i+1:]
-	}
-	return lvl
 }

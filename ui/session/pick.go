@@ -1,9 +1,7 @@
-package ui
+package session
 
 import (
 	"fmt"
-
-	"github.com/ebitengine/debugui"
 
 	"navviz/core/navmesh"
 	"navviz/render"
@@ -20,16 +18,16 @@ type meshSource uint8
 
 const (
 	meshNone  meshSource = iota
-	meshBuild            // the plain build's (Build panel)
-	meshCache            // the tile cache's live navmesh
+	MeshBuild            // the plain build's (Build panel)
+	MeshCache            // the tile cache's live navmesh
 )
 
 // String names the source as the Inspector shows it.
 func (s meshSource) String() string {
 	switch s {
-	case meshBuild:
+	case MeshBuild:
 		return "plain build"
-	case meshCache:
+	case MeshCache:
 		return "live cache"
 	}
 	return "no navmesh"
@@ -45,15 +43,15 @@ type pickState struct {
 	PickedInfo render.PolyInfo
 }
 
-// clearPick forgets the picked polygon (its reference is stale once the
+// ClearPick forgets the picked polygon (its reference is stale once the
 // build or the level changes).
-func (a *App) clearPick() {
+func (a *App) ClearPick() {
 	a.Picked, a.PickedFrom = 0, meshNone
 	a.PickedInfo = render.PolyInfo{}
 }
 
-// navMesh returns the navmesh of the current build (nil before a build).
-func (a *App) navMesh() *navmesh.Mesh {
+// NavMesh returns the navmesh of the current build (nil before a build).
+func (a *App) NavMesh() *navmesh.Mesh {
 	if a.Build == nil {
 		return nil
 	}
@@ -64,11 +62,11 @@ func (a *App) navMesh() *navmesh.Mesh {
 // the tile cache's when there is a cache, else the plain build's (nil and
 // meshNone when there is neither).
 func (a *App) liveMesh() (*navmesh.Mesh, meshSource) {
-	if v := a.cv(); v.has {
-		return v.mesh, meshCache // the worker's latest view (cache_worker.go)
+	if v := a.CacheView(); v.Has {
+		return v.Mesh, MeshCache // the worker's latest view (cache_worker.go)
 	}
-	if m := a.navMesh(); m != nil {
-		return m, meshBuild
+	if m := a.NavMesh(); m != nil {
+		return m, MeshBuild
 	}
 	return nil, meshNone
 }
@@ -76,10 +74,10 @@ func (a *App) liveMesh() (*navmesh.Mesh, meshSource) {
 // meshOf returns the current navmesh of source s (nil when it has none).
 func (a *App) meshOf(s meshSource) *navmesh.Mesh {
 	switch {
-	case s == meshCache && a.cv().has:
-		return a.cv().mesh
-	case s == meshBuild:
-		return a.navMesh()
+	case s == MeshCache && a.CacheView().Has:
+		return a.CacheView().Mesh
+	case s == MeshBuild:
+		return a.NavMesh()
 	}
 	return nil
 }
@@ -110,11 +108,11 @@ func (a *App) PickPoly(xPx, yPx float64, wPx, hPx int) (navmesh.PolyRef, error) 
 		return 0, fmt.Errorf("ui: picked polygon: %w", err)
 	}
 	g, err := a.tileGrid()
-	if from == meshCache {
+	if from == MeshCache {
 		g, err = a.cacheGrid(), nil
 	}
 	if err == nil && g.CheckTile(int(info.TileX), int(info.TileZ)) == nil {
-		a.Selected = tileRef{int(info.TileX), int(info.TileZ), true}
+		a.Selected = TileRef{int(info.TileX), int(info.TileZ), true}
 	}
 	a.Picked, a.PickedFrom, a.PickedInfo = hit.Ref, from, info
 	return hit.Ref, nil
@@ -135,19 +133,19 @@ func (a *App) Click(xPx, yPx float64, wPx, hPx int) string {
 	if err != nil {
 		return err.Error()
 	}
-	a.clearPick()
+	a.ClearPick()
 	return fmt.Sprintf("selected tile (%d, %d)", t.X, t.Z)
 }
 
-// inspectorLines are the Inspector's lines: which navmesh the polygon was
+// InspectorLines are the Inspector's lines: which navmesh the polygon was
 // picked from (and whether it is still in it: a tile-cache swap replaces
 // its tile), then render.PolyInfo.Lines.
-func (a *App) inspectorLines() []string {
+func (a *App) InspectorLines() []string {
 	from := "Picked from the " + a.PickedFrom.String()
 	switch a.PickedFrom {
-	case meshCache:
+	case MeshCache:
 		from += " (the tile cache's navmesh, cache-polys)"
-	case meshBuild:
+	case MeshBuild:
 		from += " (the Build panel's navmesh, polys)"
 	}
 	lines := []string{from}
@@ -157,30 +155,14 @@ func (a *App) inspectorLines() []string {
 	return append(lines, a.PickedInfo.Lines()...)
 }
 
-// inspectorPanel shows the picked polygon: the navmesh it is of,
-// reference, tile, layer, area, flags, corners, edges and links
-// (inspectorLines).
-func (g *Game) inspectorPanel(ctx *debugui.Context) {
-	a := g.App
-	lines := a.inspectorLines()
-	ctx.Loop(len(lines), func(i int) { ctx.Text(lines[i]) })
-	ctx.SetGridLayout([]int{-1, -1}, nil)
-	ctx.Button("Frame its tile").On(a.FrameSelection)
-	ctx.Button("Clear").On(func() {
-		a.clearPick()
-		a.Status = "polygon pick cleared"
-	})
-	ctx.SetGridLayout(nil, nil)
-}
-
 // navMeshCounts are the figures of a navmesh the Build panel shows.
 type navMeshCounts struct {
-	tiles, maxLayers, polys, verts, detailTris int
+	Tiles, MaxLayers, Polys, Verts, DetailTris int
 }
 
-// countNavMesh counts the tiles, the most layers at one tile position,
+// CountNavMesh counts the tiles, the most layers at one tile position,
 // the polygons, the vertices and the detail triangles of m (zero for nil).
-func countNavMesh(m *navmesh.Mesh) navMeshCounts {
+func CountNavMesh(m *navmesh.Mesh) navMeshCounts {
 	var c navMeshCounts
 	if m == nil {
 		return c
@@ -190,11 +172,11 @@ func countNavMesh(m *navmesh.Mesh) navMeshCounts {
 		if err != nil {
 			continue
 		}
-		c.tiles++
-		c.maxLayers = max(c.maxLayers, int(t.Header.Layer)+1)
-		c.polys += len(t.Polys)
-		c.verts += len(t.Verts)
-		c.detailTris += len(t.DetailTris)
+		c.Tiles++
+		c.MaxLayers = max(c.MaxLayers, int(t.Header.Layer)+1)
+		c.Polys += len(t.Polys)
+		c.Verts += len(t.Verts)
+		c.DetailTris += len(t.DetailTris)
 	}
 	return c
 }

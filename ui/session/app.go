@@ -1,13 +1,4 @@
-// Package ui is navviz's desktop front end: the only package that imports
-// Ebitengine, debugui and the native file dialog. It holds the application
-// state (level, scene, camera, last error), turns input into camera moves,
-// draws the render.Scene with the GPU (triangles projected on the CPU through
-// the render camera and sorted back to front), and shows the debugui panels
-// Level, View and Stats.
-//
-// State transitions (App) and input decisions (viewController) are plain Go
-// and are tested without a display; Game glues them to Ebitengine.
-package ui
+package session
 
 import (
 	"fmt"
@@ -23,9 +14,9 @@ import (
 // Every field is read by the panels; change it through the methods so the
 // draw cache notices (Gen).
 type App struct {
-	// LevelName is what the current level was loaded from: a built-in name
+	// levelName is what the current level was loaded from: a built-in name
 	// or a file path. Empty before the first successful Load.
-	LevelName string
+	levelName string
 	// Soup is the current level's geometry (nil before the first Load).
 	Soup *level.Soup
 	// Scene is what the view draws.
@@ -33,18 +24,17 @@ type App struct {
 	// Camera is the view camera.
 	Camera render.Camera
 
-	// Err is the text of the last failure (load, dialog, screenshot); empty
+	// err is the text of the last failure (load, dialog, screenshot); empty
 	// when the last action succeeded. It is shown in the window.
-	Err string
-	// Status is the last informational message (e.g. a saved screenshot).
-	Status string
+	err string
+	// status is the last informational message (e.g. a saved screenshot).
+	status string
 
-	// Gen changes whenever Scene's content or visibility changes, so the
-	// drawing cache knows to rebuild.
-	Gen uint64
+	// gen changes whenever Scene's content or visibility changes (Gen).
+	gen uint64
 
-	// aspect is the viewport's width/height, for framing (0: unknown).
-	aspect float64
+	// Aspect is the viewport's width/height, for framing (0: unknown).
+	Aspect float64
 	// soupBox is the bounds of soupBoxOf, computed once per level (the
 	// Stats panel reads them every Update).
 	soupBox   geom.Box3
@@ -65,11 +55,71 @@ type App struct {
 	agentsState
 }
 
+// Err returns the text of the last failure (load, dialog, screenshot, a
+// job; report.go) the window shows; "" when the last action succeeded or
+// the error was dismissed.
+func (a *App) Err() string { return a.err }
+
+// DismissErr clears the error shown ("Dismiss error").
+func (a *App) DismissErr() { a.err = "" }
+
+// Status returns the last informational message (e.g. a saved
+// screenshot).
+func (a *App) Status() string { return a.status }
+
+// SetStatus sets the informational message.
+func (a *App) SetStatus(s string) { a.status = s }
+
+// LevelName returns what the current level was loaded from: a built-in
+// name or a file path ("" before the first successful Load).
+func (a *App) LevelName() string { return a.levelName }
+
+// ShowScenarioLevel makes soup, named name, the current level without
+// loading it: a scenario's runner loaded it and owns its builds.
+func (a *App) ShowScenarioLevel(soup *level.Soup, name string) {
+	a.Soup, a.levelName = soup, name
+}
+
+// BuildErr returns the text of the last failed plain build ("" after a
+// success).
+func (a *App) BuildErr() string { return a.buildErr }
+
+// SetBuildErr records the plain build's failure text ("": it succeeded).
+func (a *App) SetBuildErr(s string) { a.buildErr = s }
+
+// CacheErr returns the text of the last failed cache build ("" after a
+// success).
+func (a *App) CacheErr() string { return a.cacheErr }
+
+// SetCacheErr records the cache build's failure text ("": it succeeded).
+func (a *App) SetCacheErr(s string) { a.cacheErr = s }
+
+// SetToolHooks sets the tools that follow the App's changes (events) and
+// the one whose preview the "tool-preview" overlay draws (preview).
+func (a *App) SetToolHooks(events ToolEvents, preview Previewer) {
+	a.toolEvents, a.toolPreview = events, preview
+}
+
+// SetToolPreview sets the tool whose preview the "tool-preview" overlay
+// draws (the active tool).
+func (a *App) SetToolPreview(p Previewer) { a.toolPreview = p }
+
+// Gen returns a counter that changes whenever Scene's content or
+// visibility changes, so that the drawing cache knows to rebuild.
+func (a *App) Gen() uint64 { return a.gen }
+
+// ShowScene makes s the scene the view draws (a scenario's runner owns
+// its scene) and marks the change (Gen).
+func (a *App) ShowScene(s *render.Scene) {
+	a.Scene = s
+	a.gen++
+}
+
 // SetViewport tells the App the size of the view in pixels, so that
 // FrameLevel fits the level in portrait windows too.
 func (a *App) SetViewport(wPx, hPx int) {
 	if wPx > 0 && hPx > 0 {
-		a.aspect = float64(wPx) / float64(hPx)
+		a.Aspect = float64(wPx) / float64(hPx)
 	}
 }
 
@@ -102,7 +152,7 @@ func (a *App) Load(nameOrPath string) error {
 	if err == nil {
 		// A level too large to build with the edited settings is refused
 		// here, keeping the current level, build, cache and edits.
-		err = a.oversize(s, nameOrPath, uiBuildOptions)
+		err = a.Oversize(s, nameOrPath, UIBuildOptions)
 	}
 	if err != nil {
 		// Loader errors name the file (and line); say which level otherwise.
@@ -110,17 +160,17 @@ func (a *App) Load(nameOrPath string) error {
 		if !strings.Contains(err.Error(), nameOrPath) {
 			shown = fmt.Errorf("level %q: %w", nameOrPath, err)
 		}
-		a.report(shown)
+		a.Report(shown)
 		return fmt.Errorf("ui: load %q: %w", nameOrPath, err)
 	}
-	a.LevelName = nameOrPath
+	a.levelName = nameOrPath
 	a.Soup = s
 	a.levelChanged()
 	a.Scene = keepVisibility(render.LevelScene(s), a.Scene)
-	a.Err = ""
-	a.Status = fmt.Sprintf("loaded %s", nameOrPath)
-	a.Gen++
-	a.syncSpanOverlays()
+	a.err = ""
+	a.status = fmt.Sprintf("loaded %s", nameOrPath)
+	a.gen++
+	a.SyncSpanOverlays()
 	a.FrameLevel()
 	return nil
 }
@@ -144,7 +194,7 @@ func keepVisibility(s, old *render.Scene) *render.Scene {
 func (a *App) SetOverlayVisible(name string, visible bool) {
 	if o := a.Scene.Overlay(name); o != nil && o.Visible != visible {
 		o.Visible = visible
-		a.Gen++
+		a.gen++
 	}
 }
 
@@ -171,23 +221,23 @@ func (a *App) ShowOnly(names []string) error {
 		a.initCacheState()
 	}
 	for _, n := range render.CacheOverlayNames {
-		a.cacheVis[n] = slices.Contains(names, n)
+		a.CacheVis[n] = slices.Contains(names, n)
 	}
 	a.Scene.SetVisible(names)
-	a.Gen++
-	a.syncSpanOverlays()
+	a.gen++
+	a.SyncSpanOverlays()
 	return nil
 }
 
 // FrameLevel points the camera at the whole level (all overlays, visible or
 // not, so hiding the grid does not move the camera).
 func (a *App) FrameLevel() {
-	b := a.levelBounds()
+	b := a.LevelBounds()
 	if b.Empty() {
 		return
 	}
-	if a.aspect > 0 {
-		a.Camera.FrameAspect(b, a.aspect)
+	if a.Aspect > 0 {
+		a.Camera.FrameAspect(b, a.Aspect)
 	} else {
 		a.Camera.Frame(b)
 	}
@@ -213,7 +263,7 @@ func (a *App) ZoomAt(steps, xPx, yPx float64, wPx, hPx int) {
 	}
 	tFocus := max(rayT(a.Camera.Target), 0)
 	p := geom.Vec3{X: float32(o[0] + float64(d[0]*tFocus)), Y: float32(o[1] + float64(d[1]*tFocus)), Z: float32(o[2] + float64(d[2]*tFocus))}
-	if q, ok := pickPoint(a.Soup, o, d); ok {
+	if q, ok := PickPoint(a.Soup, o, d); ok {
 		if s := rayT(q); s > 0 && s <= zoomPickRange*max(tFocus, a.Camera.DistanceM) {
 			p = q
 		}
@@ -221,9 +271,9 @@ func (a *App) ZoomAt(steps, xPx, yPx float64, wPx, hPx int) {
 	a.Camera.ZoomToward(p, steps)
 }
 
-// levelBounds returns the box of the level geometry, or of the scene when
+// LevelBounds returns the box of the level geometry, or of the scene when
 // there is no soup.
-func (a *App) levelBounds() geom.Box3 {
+func (a *App) LevelBounds() geom.Box3 {
 	if a.Soup != nil && len(a.Soup.Verts) > 0 {
 		return a.Soup.Bounds()
 	}

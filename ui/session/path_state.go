@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"navviz/core/geom"
 	"navviz/core/navmesh"
 	"navviz/render"
-	"navviz/ui/session"
 )
 
 // The Path tool: a path between two picked points that follows every swap.
@@ -15,7 +14,7 @@ import (
 // end (plain left stays select/pick/tools, right-drag orbit, middle or
 // shift+left pan). A point is where the camera ray meets the navmesh the
 // path uses (else the level). Whenever the points or that navmesh change
-// (a cache swap, a new build), the path is found again (session.Path.Sync:
+// (a cache swap, a new build), the path is found again (Path.Sync:
 // the nearest polygon to each point within scenario.PathHalfExtentsM, the
 // corridor and the straight path). The navmesh is the tile cache's when
 // there is one, else the plain build's. The "path" overlay shows it; the
@@ -25,17 +24,17 @@ import (
 // pathState is the part of App about the Path tool.
 type pathState struct {
 	// Path is the points and the path between them.
-	Path session.Path
+	Path Path
 
 	// pathBuilt holds the Path.Gen the "path" overlay was built for.
 	pathBuilt map[string]uint64
 	pathVis   map[string]bool
 }
 
-// pathMesh returns the navmesh the path uses: the live one (liveMesh,
+// PathMesh returns the navmesh the path uses: the live one (liveMesh,
 // the cache's when there is a cache, else the plain build's; nil when
 // there is neither).
-func (a *App) pathMesh() *navmesh.Mesh {
+func (a *App) PathMesh() *navmesh.Mesh {
 	m, _ := a.liveMesh()
 	return m
 }
@@ -47,7 +46,7 @@ func (a *App) SetPathPoint(end bool, p geom.Vec3) { a.Path.SetPoint(end, p, a.So
 // ClearPath forgets both points and the path.
 func (a *App) ClearPath() {
 	a.Path.Clear()
-	a.syncPath()
+	a.SyncPath()
 }
 
 // PickPathPoint sets the start (end false) or the end of the path to the
@@ -57,7 +56,7 @@ func (a *App) ClearPath() {
 func (a *App) PickPathPoint(end bool, xPx, yPx float64, wPx, hPx int) (string, error) {
 	o, d := a.Camera.Ray(xPx, yPx, wPx, hPx)
 	p, ok := geom.Vec3{}, false
-	if m := a.pathMesh(); m != nil {
+	if m := a.PathMesh(); m != nil {
 		maxT := 0.0
 		if t, hit := render.PickLevel(a.Soup, o, d); hit {
 			maxT = t + pickOcclusionSlackM
@@ -67,13 +66,13 @@ func (a *App) PickPathPoint(end bool, xPx, yPx float64, wPx, hPx int) (string, e
 		}
 	}
 	if !ok {
-		p, ok = a.worldPoint(xPx, yPx, wPx, hPx)
+		p, ok = a.WorldPoint(xPx, yPx, wPx, hPx)
 	}
 	if !ok {
 		return "", fmt.Errorf("ui: path: nothing under the cursor")
 	}
 	a.SetPathPoint(end, p)
-	a.syncPath()
+	a.SyncPath()
 	what := "start"
 	if end {
 		what = "end"
@@ -81,10 +80,10 @@ func (a *App) PickPathPoint(end bool, xPx, yPx float64, wPx, hPx int) (string, e
 	return fmt.Sprintf("path %s at (%.2f, %.2f, %.2f)", what, p.X, p.Y, p.Z), nil
 }
 
-// syncPath finds the path again when its points or its navmesh changed
-// (session.Path.Sync), and keeps the "path" overlay up to date.
-func (a *App) syncPath() {
-	m := a.pathMesh()
+// SyncPath finds the path again when its points or its navmesh changed
+// (Path.Sync), and keeps the "path" overlay up to date.
+func (a *App) SyncPath() {
+	m := a.PathMesh()
 	a.Path.Sync(m, a.Soup)
 	if a.Scene == nil {
 		return
@@ -108,6 +107,6 @@ func (a *App) syncPath() {
 	})
 }
 
-// pathPanelOpen reports whether the Path window is shown: while a point is
+// PathPanelOpen reports whether the Path window is shown: while a point is
 // set.
-func (a *App) pathPanelOpen() bool { return a.Path.Open() }
+func (a *App) PathPanelOpen() bool { return a.Path.Open() }

@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"fmt"
@@ -9,36 +9,36 @@ import (
 // Snapshots of the tile cache: saved to and restored from files
 // (cacheCore.snapshot, World.Snapshot and Restore) as cache jobs.
 
-// snapshotExt is the file extension of snapshots written by navviz.
-const snapshotExt = ".nvtc"
+// SnapshotExt is the file extension of snapshots written by navviz.
+const SnapshotExt = ".nvtc"
 
 // SaveSnapshot writes the cache's snapshot to path (cacheCore.snapshot:
 // tilecache.Cache.Snapshot with one agent size, world.World.Snapshot with
 // several); a path without an extension gets ".nvtc". Errors are shown
 // and returned.
 func (a *App) SaveSnapshot(path string) (string, error) {
-	if !a.cv().has {
-		return "", a.report(errNoCache)
+	if !a.CacheView().Has {
+		return "", a.Report(ErrNoCache)
 	}
 	if path == "" {
-		return "", a.report(fmt.Errorf("ui: save snapshot: no file name"))
+		return "", a.Report(fmt.Errorf("ui: save snapshot: no file name"))
 	}
 	if filepath.Ext(path) == "" {
-		path += snapshotExt
+		path += SnapshotExt
 	}
-	err := a.cacheDo(cacheJob{name: "save snapshot", run: func(k *cacheCore) func(*App) error {
+	err := a.CacheDo(CacheJob{name: "save snapshot", Run: func(k *CacheCore) func(*App) error {
 		data, err := k.World.Snapshot()
 		if err != nil {
 			return failWith(fmt.Errorf("ui: save snapshot: %w", err))
 		}
-		if err := writeFileAtomic(path, data); err != nil {
+		if err := WriteFileAtomic(path, data); err != nil {
 			return failWith(fmt.Errorf("ui: save snapshot: %w", err))
 		}
-		k.rec.snapshotTaken(path, data)
+		k.Rec.SnapshotTaken(path, data)
 		status := fmt.Sprintf("snapshot saved to %s (%d bytes, %s, %d obstacles, %d volumes, %s)",
-			path, len(data), plural(len(k.World.Agents()), "agent size"), len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
+			path, len(data), Plural(len(k.World.Agents()), "agent size"), len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
 		return func(a *App) error {
-			a.reportOK(status)
+			a.ReportOK(status)
 			return nil
 		}
 	}})
@@ -67,18 +67,18 @@ func (a *App) RestoreSnapshot(path string) error {
 	})
 }
 
-// restoreSnapshotData is RestoreSnapshot on bytes; what names them in
+// RestoreSnapshotData is RestoreSnapshot on bytes; what names them in
 // messages.
-func (a *App) restoreSnapshotData(data []byte, what string) error {
+func (a *App) RestoreSnapshotData(data []byte, what string) error {
 	return a.restoreSnapshot(what, func() ([]byte, error) { return data, nil })
 }
 
 // restoreSnapshot restores the snapshot read returns (on the core's
 // owner); what names it in messages.
 func (a *App) restoreSnapshot(what string, read func() ([]byte, error)) error {
-	return a.cacheDo(cacheJob{name: "restore snapshot", run: func(k *cacheCore) func(*App) error {
+	return a.CacheDo(CacheJob{name: "restore snapshot", Run: func(k *CacheCore) func(*App) error {
 		if k.World == nil {
-			return failWith(errNoCache)
+			return failWith(ErrNoCache)
 		}
 		data, err := read()
 		if err != nil {
@@ -87,20 +87,20 @@ func (a *App) restoreSnapshot(what string, read func() ([]byte, error)) error {
 		if err := k.World.Restore(data); err != nil {
 			return failWith(fmt.Errorf("ui: restore snapshot %s (the cache is unchanged): %w", what, err))
 		}
-		k.rec.restored(what, data)
-		k.editor = newCacheEditor(k.World)
-		k.editor.rec = &k.rec
-		k.history.clear()
+		k.Rec.Restored(what, data)
+		k.Editor = NewCacheEditor(k.World)
+		k.Editor.rec = &k.Rec
+		k.History.Clear()
 		k.Swaps.Reset()
 		status := fmt.Sprintf("restored %s: %d obstacles, %d volumes, %s (undo history cleared)",
 			what, len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
 		return func(a *App) error {
 			a.Selection.SetObstacle(0)
 			if a.toolEvents != nil {
-				a.toolEvents.cacheReplaced(true)
+				a.toolEvents.CacheReplaced(true)
 			}
 			a.bumpAll()
-			a.reportOK(status)
+			a.ReportOK(status)
 			return nil
 		}
 	}})

@@ -1,4 +1,4 @@
-package ui
+package session
 
 // UI errors.
 //
@@ -11,28 +11,28 @@ package ui
 // error); reporting an error the callee reported already shows the same
 // text again.
 
-// report shows err in the window's message bar (App.Err) and returns it;
+// Report shows err in the window's message bar (App.Err) and returns it;
 // nil shows nothing and returns nil.
-func (a *App) report(err error) error {
+func (a *App) Report(err error) error {
 	if err != nil {
-		a.Err = err.Error()
-		a.shownErr = a.Err
+		a.err = err.Error()
+		a.shownErr = a.err
 	}
 	return err
 }
 
-// reportOK sets the status line (unless status is "") and clears the
+// ReportOK sets the status line (unless status is "") and clears the
 // error report showed, if it is still shown.
-func (a *App) reportOK(status string) {
-	if a.shownErr != "" && a.Err == a.shownErr {
-		a.Err = ""
+func (a *App) ReportOK(status string) {
+	if a.shownErr != "" && a.err == a.shownErr {
+		a.err = ""
 	}
 	a.shownErr = ""
 	if status != "" {
-		a.Status = status
+		a.status = status
 	}
 }
 
-// errOf returns the error of a (value, error) result, for
-// report(errOf(f())).
-func errOf[T any](_ T, err error) error { return err }
+// ErrOf returns the error of a (value, error) result, for
+// report(ErrOf(f())).
+func ErrOf[T any](_ T, err error) error { return err }

@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"fmt"
@@ -31,10 +31,10 @@ const (
 // round-trip an obstacle through float64 degrees and metres).
 const sameObstacleTolM = 1e-3
 
-// sameObstacle reports whether a and b have the same shape: the same kind,
+// SameObstacle reports whether a and b have the same shape: the same kind,
 // footprint corners (render.ObstacleLoopXZ) and height range within
 // sameObstacleTolM.
-func sameObstacle(a, b *voxel.Obstacle) bool {
+func SameObstacle(a, b *voxel.Obstacle) bool {
 	if a.Shape != b.Shape {
 		return false
 	}
@@ -53,8 +53,8 @@ func sameObstacle(a, b *voxel.Obstacle) bool {
 	return near(alo, blo) && near(ahi, bhi)
 }
 
-// translated returns o moved by d (metres).
-func translated(o voxel.Obstacle, d geom.Vec3) voxel.Obstacle {
+// Translated returns o moved by d (metres).
+func Translated(o voxel.Obstacle, d geom.Vec3) voxel.Obstacle {
 	switch o.Shape {
 	case voxel.ShapeBox:
 		o.MinM, o.MaxM = o.MinM.Add(d), o.MaxM.Add(d)
@@ -64,9 +64,9 @@ func translated(o voxel.Obstacle, d geom.Vec3) voxel.Obstacle {
 	return o
 }
 
-// rotated returns oriented box o turned by deg degrees (the yaw kept in
+// Rotated returns oriented box o turned by deg degrees (the yaw kept in
 // (-180°, 180°]); other shapes are returned unchanged.
-func rotated(o voxel.Obstacle, deg float64) voxel.Obstacle {
+func Rotated(o voxel.Obstacle, deg float64) voxel.Obstacle {
 	if o.Shape != voxel.ShapeOrientedBox {
 		return o
 	}
@@ -85,7 +85,7 @@ func rotated(o voxel.Obstacle, deg float64) voxel.Obstacle {
 // holds the level point p and whose height range is within grabSlackYM of
 // p's height: the most recently added one when several do.
 func (a *App) ObstacleAt(p geom.Vec3) (tilecache.ObstacleID, bool) {
-	obs := a.cv().obstacles
+	obs := a.CacheView().Obstacles
 	for i := len(obs) - 1; i >= 0; i-- {
 		o := &obs[i].Obstacle
 		lo, hi := o.HeightRangeM()
@@ -103,12 +103,12 @@ func (a *App) ObstacleAt(p geom.Vec3) (tilecache.ObstacleID, bool) {
 // Obstacle tool load its shape and size into its fields (toolEvents).
 func (a *App) SelectObstacle(id tilecache.ObstacleID) {
 	if id != 0 {
-		o, ok := a.obstacleByID(id)
+		o, ok := a.ObstacleByID(id)
 		if !ok {
 			return
 		}
 		if a.toolEvents != nil {
-			a.toolEvents.obstacleSelected(o)
+			a.toolEvents.ObstacleSelected(o)
 		}
 	}
 	a.Selection.SetObstacle(id)
@@ -116,17 +116,17 @@ func (a *App) SelectObstacle(id tilecache.ObstacleID) {
 
 // hasObstacle reports whether the cache holds obstacle id.
 func (a *App) hasObstacle(id tilecache.ObstacleID) bool {
-	_, ok := a.obstacleByID(id)
+	_, ok := a.ObstacleByID(id)
 	return ok
 }
 
-// obstacleByID returns obstacle id of the cache (as the latest view has
+// ObstacleByID returns obstacle id of the cache (as the latest view has
 // it).
-func (a *App) obstacleByID(id tilecache.ObstacleID) (voxel.Obstacle, bool) {
+func (a *App) ObstacleByID(id tilecache.ObstacleID) (voxel.Obstacle, bool) {
 	if id == 0 {
 		return voxel.Obstacle{}, false
 	}
-	for _, o := range a.cv().obstacles {
+	for _, o := range a.CacheView().Obstacles {
 		if o.ID == id {
 			return o.Obstacle, true
 		}
@@ -138,27 +138,27 @@ func (a *App) obstacleByID(id tilecache.ObstacleID) (voxel.Obstacle, bool) {
 // An invalid obstacle is shown as an error and changes nothing.
 func (a *App) AddObstacle(o voxel.Obstacle) error {
 	if err := o.Validate(); err != nil {
-		return a.report(fmt.Errorf("ui: cannot place the obstacle: %w", err))
+		return a.Report(fmt.Errorf("ui: cannot place the obstacle: %w", err))
 	}
 	o = o.Normalized()
-	return a.runCommand("place obstacle", func(*cacheEditor) command { return &addObstacleCmd{h: &obstacleHandle{}, o: o} },
-		func(cmd command) func(*App) { return selectObstacle(cmd.(*addObstacleCmd).h.id) })
+	return a.runCommand("place obstacle", func(*cacheEditor) command { return &AddObstacleCmd{H: &ObstacleHandle{}, O: o} },
+		func(cmd command) func(*App) { return selectObstacle(cmd.(*AddObstacleCmd).H.Id) })
 }
 
-// replaceObstacle replaces obstacle id by to as an undoable command named
+// ReplaceObstacle replaces obstacle id by to as an undoable command named
 // what ("move", "rotate", "resize") and selects the result (its new id).
-func (a *App) replaceObstacle(id tilecache.ObstacleID, to voxel.Obstacle, what string) error {
-	from, ok := a.obstacleByID(id)
+func (a *App) ReplaceObstacle(id tilecache.ObstacleID, to voxel.Obstacle, what string) error {
+	from, ok := a.ObstacleByID(id)
 	if !ok {
-		return a.report(fmt.Errorf("ui: %s: no obstacle #%d", what, id))
+		return a.Report(fmt.Errorf("ui: %s: no obstacle #%d", what, id))
 	}
 	if err := to.Validate(); err != nil {
-		return a.report(fmt.Errorf("ui: %s obstacle #%d: %w", what, id, err))
+		return a.Report(fmt.Errorf("ui: %s obstacle #%d: %w", what, id, err))
 	}
 	to = to.Normalized()
 	return a.runCommand(what+" obstacle", func(e *cacheEditor) command {
-		return &replaceObstacleCmd{h: e.obstacle(id), from: from, to: to, what: what}
-	}, func(cmd command) func(*App) { return selectObstacle(cmd.(*replaceObstacleCmd).h.id) })
+		return &ReplaceObstacleCmd{h: e.Obstacle(id), from: from, to: to, what: what}
+	}, func(cmd command) func(*App) { return selectObstacle(cmd.(*ReplaceObstacleCmd).h.Id) })
 }
 
 // selectObstacle returns the frame's step that selects obstacle id (a
@@ -170,11 +170,11 @@ func selectObstacle(id tilecache.ObstacleID) func(*App) {
 // RemoveObstacle removes obstacle id as an undoable command (undo adds the
 // same shape again under a new id).
 func (a *App) RemoveObstacle(id tilecache.ObstacleID) error {
-	o, ok := a.obstacleByID(id)
+	o, ok := a.ObstacleByID(id)
 	if !ok {
-		return a.report(fmt.Errorf("ui: remove: no obstacle #%d", id))
+		return a.Report(fmt.Errorf("ui: remove: no obstacle #%d", id))
 	}
-	return a.runCommand("remove obstacle", func(e *cacheEditor) command { return &removeObstacleCmd{h: e.obstacle(id), o: o} }, nil)
+	return a.runCommand("remove obstacle", func(e *cacheEditor) command { return &RemoveObstacleCmd{H: e.Obstacle(id), o: o} }, nil)
 }
 
 // DeleteSelectedObstacle removes the selected obstacle (Delete); false when
@@ -194,16 +194,16 @@ func (a *App) RotateObstacleAt(p geom.Vec3, steps float64) bool {
 	if !ok {
 		return false
 	}
-	o, _ := a.obstacleByID(id)
+	o, _ := a.ObstacleByID(id)
 	if o.Shape != voxel.ShapeOrientedBox || steps == 0 || math.IsNaN(steps) || math.IsInf(steps, 0) {
 		return false
 	}
-	a.report(a.replaceObstacle(id, rotated(o, steps*rotateStepDeg), "rotate"))
+	a.Report(a.ReplaceObstacle(id, Rotated(o, steps*rotateStepDeg), "rotate"))
 	return true
 }
 
-// describeObstacle returns a one-line description of o for the list.
-func describeObstacle(o *voxel.Obstacle) string {
+// DescribeObstacle returns a one-line description of o for the list.
+func DescribeObstacle(o *voxel.Obstacle) string {
 	lo, hi := o.HeightRangeM()
 	switch o.Shape {
 	case voxel.ShapeCylinder:
@@ -221,27 +221,27 @@ func describeObstacle(o *voxel.Obstacle) string {
 // is shown as an error and changes nothing.
 func (a *App) AddVolume(v voxel.ConvexVolume) error {
 	if err := v.Validate(); err != nil {
-		return a.report(fmt.Errorf("ui: cannot add the volume: %w", err))
+		return a.Report(fmt.Errorf("ui: cannot add the volume: %w", err))
 	}
-	return a.runCommand("add volume", func(*cacheEditor) command { return &addVolumeCmd{h: &volumeHandle{}, v: v} }, nil)
+	return a.runCommand("add volume", func(*cacheEditor) command { return &AddVolumeCmd{H: &VolumeHandle{}, v: v} }, nil)
 }
 
 // RemoveVolume removes volume id as an undoable command (undo adds it
 // again, under a new id and last in the order of volumes).
 func (a *App) RemoveVolume(id tilecache.VolumeID) error {
-	if !a.cv().has {
-		return a.report(errNoCache)
+	if !a.CacheView().Has {
+		return a.Report(ErrNoCache)
 	}
-	for _, v := range a.cv().volumes {
+	for _, v := range a.CacheView().Volumes {
 		if v.ID == id {
 			vol := v.Volume
-			return a.runCommand("remove volume", func(e *cacheEditor) command { return &removeVolumeCmd{h: e.volume(id), v: vol} }, nil)
+			return a.runCommand("remove volume", func(e *cacheEditor) command { return &RemoveVolumeCmd{h: e.Volume(id), v: vol} }, nil)
 		}
 	}
-	return a.report(fmt.Errorf("ui: remove: no volume #%d", id))
+	return a.Report(fmt.Errorf("ui: remove: no volume #%d", id))
 }
 
-// describeVolume returns a one-line description of v for the list.
-func describeVolume(v *voxel.ConvexVolume) string {
+// DescribeVolume returns a one-line description of v for the list.
+func DescribeVolume(v *voxel.ConvexVolume) string {
 	return fmt.Sprintf("area %d, %d corners, y %.1f..%.1f", v.Area, len(v.VertsXZ), v.MinYM, v.MaxYM)
 }

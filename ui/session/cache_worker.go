@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"slices"
@@ -36,17 +36,17 @@ import (
 // the caller's goroutine and the view is made on demand, from the same
 // functions: the core's cache is then the view's.
 
-// cacheJob is a piece of work on the core. run runs on the core's owner
+// CacheJob is a piece of work on the core. run runs on the core's owner
 // and returns the continuation the frame runs afterwards (nil: none); the
 // continuation's error is shown in the window (cacheFail).
-type cacheJob struct {
+type CacheJob struct {
 	name string // what the status line says while the job waits ("" for auto update)
-	run  func(k *cacheCore) func(a *App) error
+	Run  func(k *CacheCore) func(a *App) error
 }
 
-// cacheCore is the tile cache with the state that changes with it. With a
+// CacheCore is the tile cache with the state that changes with it. With a
 // worker only the worker's goroutine touches it.
-type cacheCore struct {
+type CacheCore struct {
 	// World is the level's tile caches, one per agent size
 	// (world.World; nil before "Build cache" and after loading another
 	// level). The tools' edits, Update and snapshots go through it, so
@@ -67,10 +67,10 @@ type cacheCore struct {
 	// and the step-5 builds they ran, since the cache was built.
 	Updates, LayersBuilt int
 
-	editor  *cacheEditor
-	history undoStack
-	// rec records the session's edits as scenario steps (recorder.go).
-	rec sessionRecorder
+	Editor  *cacheEditor
+	History UndoStack
+	// Rec records the session's edits as scenario steps (recorder.go).
+	Rec SessionRecorder
 	// trace is the repair inspector's recorder while it records (nil:
 	// none), set on every cache installed (panel_inspect.go).
 	trace tilecache.Trace
@@ -92,36 +92,36 @@ type cacheOverlayWant struct {
 // cacheView is an immutable snapshot of the core for the frame. Nothing in
 // it changes after it is made (the frame must not change it either).
 type cacheView struct {
-	has      bool   // there is a cache
-	cacheSeq uint64 // which cache (cacheCore.cacheSeq)
+	Has      bool   // there is a cache
+	CacheSeq uint64 // which cache (cacheCore.cacheSeq)
 	seq      uint64 // which state of the core (cacheCore.seq)
 
-	settings    pipeline.NavSettings
-	grid        pipeline.TileGrid
-	cachedTiles int
-	growthM     float64
-	nextObs     tilecache.ObstacleID
-	nextVol     tilecache.VolumeID
-	obstacles   []tilecache.Obstacle
-	volumes     []tilecache.Volume
-	links       []navmesh.OffMeshLink
-	nextLink    tilecache.OffMeshLinkID
-	queue       [][2]int
-	// pending is the number of tiles queued in every agent's cache
+	Settings    pipeline.NavSettings
+	Grid        pipeline.TileGrid
+	CachedTiles int
+	GrowthM     float64
+	NextObs     tilecache.ObstacleID
+	NextVol     tilecache.VolumeID
+	Obstacles   []tilecache.Obstacle
+	Volumes     []tilecache.Volume
+	Links       []navmesh.OffMeshLink
+	NextLink    tilecache.OffMeshLinkID
+	Queue       [][2]int
+	// Pending is the number of tiles queued in every agent's cache
 	// (queue is the shown agent's).
-	pending int
-	// agents are the World's agent sizes, agent the index of the shown
+	Pending int
+	// Agents are the World's agent sizes, agent the index of the shown
 	// one (its cache is the one this view shows).
-	agents []world.Agent
-	agent  int
-	// mesh is the cache's mesh: a clone with a worker, the cache's own
+	Agents []world.Agent
+	Agent  int
+	// Mesh is the cache's Mesh: a clone with a worker, the cache's own
 	// without (nil without a cache).
-	mesh *navmesh.Mesh
+	Mesh *navmesh.Mesh
 
-	latest, swapTiles    []tilecache.TileUpdate
-	updates, layersBuilt int
-	undoDepth            int
-	nextUndo             string // the command Undo would revert ("": none)
+	Latest, SwapTiles    []tilecache.TileUpdate
+	Updates, LayersBuilt int
+	UndoDepth            int
+	NextUndo             string // the command Undo would revert ("": none)
 	recording            bool
 
 	// overlays are the cache overlays of want.names (with a worker only).
@@ -132,26 +132,26 @@ type cacheView struct {
 // makeCacheView snapshots k. detach copies the mesh (the worker goes on
 // changing the cache's); with want.names set, the cache overlays of those
 // names are built too.
-func makeCacheView(k *cacheCore, want cacheOverlayWant, detach bool) *cacheView {
+func makeCacheView(k *CacheCore, want cacheOverlayWant, detach bool) *cacheView {
 	c := k.Cache
 	v := &cacheView{
-		has: c != nil, cacheSeq: k.cacheSeq, seq: k.seq,
-		settings: c.Settings(), grid: c.Grid(), cachedTiles: len(c.CachedTiles()), growthM: c.ObstacleGrowthM(),
-		nextObs: c.NextObstacleID(), nextVol: c.NextVolumeID(),
-		obstacles: c.Obstacles(), volumes: c.Volumes(), links: c.OffMeshLinks(), nextLink: c.NextOffMeshLinkID(), queue: c.Queue(),
-		mesh:    c.Mesh(),
-		pending: k.queueLen(), agents: k.World.Agents(), agent: k.Agent,
-		latest: slices.Clone(k.Swaps.Latest), swapTiles: slices.Clone(k.Swaps.Tiles),
-		updates: k.Updates, layersBuilt: k.LayersBuilt,
-		undoDepth: len(k.history.done),
-		recording: k.rec.on,
+		Has: c != nil, CacheSeq: k.cacheSeq, seq: k.seq,
+		Settings: c.Settings(), Grid: c.Grid(), CachedTiles: len(c.CachedTiles()), GrowthM: c.ObstacleGrowthM(),
+		NextObs: c.NextObstacleID(), NextVol: c.NextVolumeID(),
+		Obstacles: c.Obstacles(), Volumes: c.Volumes(), Links: c.OffMeshLinks(), NextLink: c.NextOffMeshLinkID(), Queue: c.Queue(),
+		Mesh:    c.Mesh(),
+		Pending: k.queueLen(), Agents: k.World.Agents(), Agent: k.Agent,
+		Latest: slices.Clone(k.Swaps.Latest), SwapTiles: slices.Clone(k.Swaps.Tiles),
+		Updates: k.Updates, LayersBuilt: k.LayersBuilt,
+		UndoDepth: len(k.History.Done),
+		recording: k.Rec.on,
 		want:      want,
 	}
-	if n := len(k.history.done); n > 0 {
-		v.nextUndo = k.history.done[n-1].String()
+	if n := len(k.History.Done); n > 0 {
+		v.NextUndo = k.History.Done[n-1].String()
 	}
 	if detach {
-		v.mesh = v.mesh.Clone()
+		v.Mesh = v.Mesh.Clone()
 	}
 	if len(want.names) > 0 {
 		v.overlays = map[string]*render.Overlay{}
@@ -165,7 +165,7 @@ func makeCacheView(k *cacheCore, want cacheOverlayWant, detach bool) *cacheView 
 // stateOverlay builds cache overlay name (not the tool preview, which is
 // the frame's) from the core (render.CacheStateOverlay, as navmesh
 // scenario draws it).
-func (k *cacheCore) stateOverlay(name string, want cacheOverlayWant) *render.Overlay {
+func (k *CacheCore) stateOverlay(name string, want cacheOverlayWant) *render.Overlay {
 	return render.CacheStateOverlay(name, &render.CacheState{Cache: k.Cache, LevelBounds: want.bounds, SelectedObstacle: want.selected,
 		SelectedOffMesh: want.link, Swaps: k.Swaps.View()})
 }
@@ -181,10 +181,10 @@ type cacheOutcome struct {
 // cacheWorker is the goroutine that owns a cacheCore. Make it with
 // newCacheWorker.
 type cacheWorker struct {
-	core *cacheCore // the loop's only
+	core *CacheCore // the loop's only
 
 	mu      sync.Mutex
-	queue   []cacheJob
+	queue   []CacheJob
 	want    cacheOverlayWant // the overlays the next view builds
 	running bool             // the loop is running jobs or making a view
 	done    []cacheOutcome   // outcomes the frame has not taken yet
@@ -192,14 +192,14 @@ type cacheWorker struct {
 }
 
 // newCacheWorker starts the goroutine that owns k from now on.
-func newCacheWorker(k *cacheCore) *cacheWorker {
+func newCacheWorker(k *CacheCore) *cacheWorker {
 	w := &cacheWorker{core: k, wake: make(chan struct{}, 1)}
 	go w.loop()
 	return w
 }
 
 // send queues job; the view after it builds the overlays of want.
-func (w *cacheWorker) send(job cacheJob, want cacheOverlayWant) {
+func (w *cacheWorker) send(job CacheJob, want cacheOverlayWant) {
 	w.mu.Lock()
 	w.queue = append(w.queue, job)
 	w.want = want
@@ -236,7 +236,7 @@ func (w *cacheWorker) loop() {
 			}
 			for _, j := range jobs {
 				w.core.seq++
-				thens = append(thens, j.run(w.core))
+				thens = append(thens, j.Run(w.core))
 			}
 		}
 	}
@@ -269,29 +269,29 @@ func (a *App) EnableCacheWorker() {
 	}
 }
 
-// cacheDo runs job: with a worker it is queued (and nil returned: its
+// CacheDo runs job: with a worker it is queued (and nil returned: its
 // continuation's error is shown when it arrives); without, it runs now
 // and its continuation's error is shown and returned.
-func (a *App) cacheDo(job cacheJob) error {
+func (a *App) CacheDo(job CacheJob) error {
 	if a.worker != nil {
 		a.worker.send(job, a.cacheWant())
 		if job.name != "" {
-			a.Status = "updating… " + job.name
+			a.status = "updating… " + job.name
 		}
 		return nil
 	}
 	a.core().seq++
-	then := job.run(a.cacheCore)
-	a.viewStale = true
+	then := job.Run(a.CacheCore)
+	a.ViewStale = true
 	return a.finishJob(then)
 }
 
 // core returns the core, made on first use.
-func (a *App) core() *cacheCore {
-	if a.cacheCore == nil {
-		a.cacheCore = &cacheCore{}
+func (a *App) core() *CacheCore {
+	if a.CacheCore == nil {
+		a.CacheCore = &CacheCore{}
 	}
-	return a.cacheCore
+	return a.CacheCore
 }
 
 // finishJob runs a job's continuation on the frame and shows its error.
@@ -299,12 +299,12 @@ func (a *App) finishJob(then func(a *App) error) error {
 	if then == nil {
 		return nil
 	}
-	return a.report(then(a))
+	return a.Report(then(a))
 }
 
-// pollCacheWorker takes the worker's outcomes (once per Update): each
+// PollCacheWorker takes the worker's outcomes (once per Update): each
 // view replaces the last, then the continuations run in job order.
-func (a *App) pollCacheWorker() {
+func (a *App) PollCacheWorker() {
 	if a.worker == nil {
 		return
 	}
@@ -322,19 +322,19 @@ func (a *App) pollCacheWorker() {
 // that follow the core out of date.
 func (a *App) setCacheView(v *cacheView) {
 	a.view = v
-	a.viewStale = false
-	a.gens.mesh++
-	a.gens.shapes++
-	a.gens.queue++
-	a.gens.swaps++
+	a.ViewStale = false
+	a.Gens.mesh++
+	a.Gens.shapes++
+	a.Gens.queue++
+	a.Gens.swaps++
 }
 
-// cv returns the latest view of the core (never nil). Without a worker it
+// CacheView returns the latest view of the core (never nil). Without a worker it
 // is made again after a job changed the core.
-func (a *App) cv() *cacheView {
-	if a.worker == nil && (a.view == nil || a.viewStale) {
+func (a *App) CacheView() *cacheView {
+	if a.worker == nil && (a.view == nil || a.ViewStale) {
 		a.view = makeCacheView(a.core(), cacheOverlayWant{}, false)
-		a.viewStale = false
+		a.ViewStale = false
 	}
 	if a.view == nil {
 		return &cacheView{}
@@ -342,9 +342,9 @@ func (a *App) cv() *cacheView {
 	return a.view
 }
 
-// cacheBusy reports whether the worker has jobs to run or outcomes to
+// CacheBusy reports whether the worker has jobs to run or outcomes to
 // hand over (never without a worker), and how many jobs wait.
-func (a *App) cacheBusy() (bool, int) {
+func (a *App) CacheBusy() (bool, int) {
 	if a.worker == nil {
 		return false, 0
 	}
@@ -358,7 +358,7 @@ func (a *App) cacheWant() cacheOverlayWant {
 		w.bounds = a.Soup.Bounds()
 	}
 	for _, name := range render.CacheOverlayNames {
-		if name != render.OverlayToolPreview && a.cacheVis[name] {
+		if name != render.OverlayToolPreview && a.CacheVis[name] {
 			w.names = append(w.names, name)
 		}
 	}

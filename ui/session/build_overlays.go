@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"context"
@@ -12,34 +12,34 @@ import (
 // plain build (built at once or as stage jobs off the frame), and
 // syncOverlay, which every overlay group of the App uses.
 
-// syncSpanOverlays makes the scene's build overlays match the state (see
+// SyncSpanOverlays makes the scene's build overlays match the state (see
 // syncOverlay): each visible one holds the content of the current build,
 // scope and selection.
-func (a *App) syncSpanOverlays() {
+func (a *App) SyncSpanOverlays() {
 	if a.Scene == nil {
 		return
 	}
 	if a.spanBuilt == nil {
 		a.initBuildState()
 	}
-	keep, show := a.spanFilter()
+	keep, show := a.SpanFilter()
 	a.pollStageOverlays()
 	var deferred []string // stage overlays to build in the background
-	for _, name := range buildOverlayNames {
+	for _, name := range BuildOverlayNames {
 		want := a.spanOverlayKey(name)
-		if a.stageJobs != nil && a.stageStale(name) {
+		if a.StageJobs != nil && a.stageStale(name) {
 			a.spanVis[name] = true
 			deferred = append(deferred, name)
 			continue
 		}
 		syncOverlay(a, name, a.spanVis, a.spanBuilt, want, func() *render.Overlay {
-			return a.buildSpanOverlay(name, keep, show)
+			return a.BuildSpanOverlay(name, keep, show)
 		})
 	}
 	a.startStageOverlays(deferred, keep, show)
-	a.syncCacheOverlays() // the tile cache's overlays (cache_state.go)
+	a.SyncCacheOverlays() // the tile cache's overlays (cache_state.go)
 	a.syncInspect()       // the repair inspector's (panel_inspect.go)
-	a.syncPath()          // the Path tool's (path.go)
+	a.SyncPath()          // the Path tool's (path.go)
 	a.syncAgents()        // the Agents tool's (agents.go)
 }
 
@@ -57,29 +57,29 @@ type stageResult struct {
 // which nothing changes once built. navviz's window enables it; without
 // it (tests, scripted runs) the overlays are built at once.
 func (a *App) EnableStageJobs() {
-	if a.stageJobs == nil {
-		a.stageJobs = newJobRunner[stageResult]()
+	if a.StageJobs == nil {
+		a.StageJobs = NewJobRunner[stageResult]()
 	}
 }
 
-// stageBusy reports whether stage overlays are being built in the
+// StageBusy reports whether stage overlays are being built in the
 // background.
-func (a *App) stageBusy() bool {
-	if a.stageJobs == nil {
+func (a *App) StageBusy() bool {
+	if a.StageJobs == nil {
 		return false
 	}
-	running, _, _ := a.stageJobs.progress()
+	running, _, _ := a.StageJobs.Progress()
 	return running
 }
 
-// stagePending reports whether a visible stage overlay does not show the
+// StagePending reports whether a visible stage overlay does not show the
 // current build, scope and selection yet (its background job runs or is
 // to start).
-func (a *App) stagePending() bool {
-	if a.stageBusy() {
+func (a *App) StagePending() bool {
+	if a.StageBusy() {
 		return true
 	}
-	for _, name := range buildOverlayNames {
+	for _, name := range BuildOverlayNames {
 		if a.stageStale(name) {
 			return true
 		}
@@ -103,10 +103,10 @@ func (a *App) stageStale(name string) bool {
 // pollStageOverlays installs the overlays of a finished stage job whose
 // content key is still the one wanted (the others are built again).
 func (a *App) pollStageOverlays() {
-	if a.stageJobs == nil {
+	if a.StageJobs == nil {
 		return
 	}
-	res, ok := a.stageJobs.poll()
+	res, ok := a.StageJobs.Poll()
 	if !ok {
 		return
 	}
@@ -118,7 +118,7 @@ func (a *App) pollStageOverlays() {
 		}
 		a.Scene.Add(o)
 		a.spanBuilt[name] = res.keys[i]
-		a.Gen++
+		a.gen++
 	}
 }
 
@@ -126,7 +126,7 @@ func (a *App) pollStageOverlays() {
 // names for the tiles keep selects (nothing unless show), unless one is
 // running: it is asked again when that one has ended.
 func (a *App) startStageOverlays(names []string, keep render.TileFilter, show bool) {
-	if len(names) == 0 || a.stageBusy() {
+	if len(names) == 0 || a.StageBusy() {
 		return
 	}
 	b := a.Build
@@ -134,7 +134,7 @@ func (a *App) startStageOverlays(names []string, keep render.TileFilter, show bo
 	for i, n := range names {
 		keys[i] = a.spanOverlayKey(n)
 	}
-	a.stageJobs.run(func(context.Context, func(done, total int)) stageResult {
+	a.StageJobs.Run(func(context.Context, func(done, total int)) stageResult {
 		res := stageResult{keys: keys}
 		for _, n := range names {
 			res.overlays = append(res.overlays, stageOverlay(n, b, keep, show))
@@ -167,14 +167,14 @@ func syncOverlay[K comparable](a *App, name string, vis map[string]bool, built m
 		o = &render.Overlay{Name: name, Visible: vis[name]}
 		a.Scene.Overlays = append(a.Scene.Overlays, o)
 		delete(built, name)
-		a.Gen++
+		a.gen++
 	}
 	vis[name] = o.Visible
 	if !o.Visible {
 		if len(o.Tris)+len(o.Lines)+len(o.Points) > 0 {
 			a.Scene.Add(&render.Overlay{Name: name})
 			delete(built, name)
-			a.Gen++
+			a.gen++
 		}
 		return
 	}
@@ -183,7 +183,7 @@ func syncOverlay[K comparable](a *App, name string, vis map[string]bool, built m
 	}
 	a.Scene.Add(build())
 	built[name] = want
-	a.Gen++
+	a.gen++
 }
 
 // spanOverlayKey returns the key of the content build overlay name shows
@@ -196,12 +196,12 @@ func (a *App) spanOverlayKey(name string) overlayKey {
 		return overlayKey{sel: a.Selected, build: a.Build}
 	case render.OverlayPicked:
 		k := overlayKey{build: a.Build, pick: a.Picked, from: a.PickedFrom}
-		if a.PickedFrom == meshCache {
-			k.meshGen = a.gens.mesh
+		if a.PickedFrom == MeshCache {
+			k.meshGen = a.Gens.mesh
 		}
 		return k
 	}
-	if a.Scope == scopeAll {
+	if a.Scope == ScopeAll {
 		// Every tile whatever the selection: a click does not rebuild
 		// the whole level's overlays.
 		return overlayKey{build: a.Build, scope: a.Scope}
@@ -209,9 +209,9 @@ func (a *App) spanOverlayKey(name string) overlayKey {
 	return overlayKey{build: a.Build, scope: a.Scope, sel: a.Selected}
 }
 
-// buildSpanOverlay builds build overlay name from the state; the span and
+// BuildSpanOverlay builds build overlay name from the state; the span and
 // mesh overlays draw the tiles keep selects, and nothing unless show.
-func (a *App) buildSpanOverlay(name string, keep render.TileFilter, show bool) *render.Overlay {
+func (a *App) BuildSpanOverlay(name string, keep render.TileFilter, show bool) *render.Overlay {
 	var n *render.Overlay
 	switch name {
 	case render.OverlayVolumes:
@@ -221,7 +221,7 @@ func (a *App) buildSpanOverlay(name string, keep render.TileFilter, show bool) *
 		}
 		n = render.VolumesOverlay(a.Settings.Volumes, b)
 	case render.OverlaySelection:
-		n = render.SelectionOverlay(a.selectionBoxes())
+		n = render.SelectionOverlay(a.SelectionBoxes())
 	case render.OverlayPicked:
 		n = render.PickedOverlay(a.meshOf(a.PickedFrom), a.Picked)
 	default:

@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 	"navviz/core/geom"
 	"navviz/core/navmesh"
 	"navviz/render"
-	"navviz/ui/session"
 )
 
 // The Agents tool: a crowd of core/agent agents walking the live navmesh.
@@ -26,7 +25,7 @@ import (
 // it stands. The "agents" overlay draws them (render.AgentsOverlay): red
 // when they cannot reach their target. The mesh is the one the Path tool
 // uses (the cache's, else the plain build's). The crowd and its stepping
-// are the session's (session.Agents); this file holds the spawn fields,
+// are the session's (Agents); this file holds the spawn fields,
 // the mesh the crowd walks and the overlay; the tool and the Agents
 // section are in tool_agents.go.
 
@@ -38,7 +37,7 @@ type agentsState struct {
 	AgentCount, AgentSeed int
 	AgentWander           bool
 	// Agents is the crowd, whether it runs, and the common target.
-	Agents session.Agents
+	Agents Agents
 
 	agentsBuilt map[string]agentsKey
 	agentsVis   map[string]bool
@@ -48,7 +47,7 @@ type agentsState struct {
 type agentsKey struct {
 	gen   uint64 // Agents.Gen
 	mesh  *navmesh.Mesh
-	tiles uint64 // session.MeshSig of mesh
+	tiles uint64 // MeshSig of mesh
 }
 
 // initAgentsState sets the Agents tool's defaults.
@@ -74,35 +73,35 @@ func (a *App) agentsConfig() agent.Config {
 // current crowd stays.
 func (a *App) SpawnAgents() error {
 	if a.AgentSeed < 0 {
-		return a.report(fmt.Errorf("ui: spawn agents: seed %d, want >= 0", a.AgentSeed))
+		return a.Report(fmt.Errorf("ui: spawn agents: seed %d, want >= 0", a.AgentSeed))
 	}
-	m := a.pathMesh()
+	m := a.PathMesh()
 	if m == nil {
-		return a.report(fmt.Errorf("ui: spawn agents: no navmesh: build the level or the cache"))
+		return a.Report(fmt.Errorf("ui: spawn agents: no navmesh: build the level or the cache"))
 	}
 	c, err := agent.New(m, a.agentsConfig())
 	if err != nil {
-		return a.report(fmt.Errorf("ui: spawn agents: %w", err))
+		return a.Report(fmt.Errorf("ui: spawn agents: %w", err))
 	}
 	a.Agents.Start(c, a.Soup, m, a.meshCacheSeq())
-	a.Status = fmt.Sprintf("spawned %d agents (seed %d)", c.Len(), a.AgentSeed)
+	a.status = fmt.Sprintf("spawned %d agents (seed %d)", c.Len(), a.AgentSeed)
 	return nil
 }
 
 // meshCacheSeq returns which cache pathMesh belongs to (0: none, the
 // plain build's mesh).
 func (a *App) meshCacheSeq() uint64 {
-	if v := a.cv(); v.has {
-		return v.cacheSeq
+	if v := a.CacheView(); v.Has {
+		return v.CacheSeq
 	}
 	return 0
 }
 
 // agentMesh returns the mesh the crowd walks on now (pathMesh), which the
-// crowd follows (session.Agents.Follow).
+// crowd follows (Agents.Follow).
 func (a *App) agentMesh() *navmesh.Mesh {
-	m := a.pathMesh()
-	a.report(a.Agents.Follow(m, a.meshCacheSeq()))
+	m := a.PathMesh()
+	a.Report(a.Agents.Follow(m, a.meshCacheSeq()))
 	return m
 }
 
@@ -113,16 +112,16 @@ func (a *App) ClearAgents() { a.Agents.Clear() }
 // agent of the crowd there.
 func (a *App) SetAgentsTarget(p geom.Vec3) error {
 	if !p.Finite() {
-		return a.report(fmt.Errorf("ui: agents target %v is not finite", p))
+		return a.Report(fmt.Errorf("ui: agents target %v is not finite", p))
 	}
 	var m *navmesh.Mesh
 	if a.Agents.Crowd() != nil {
 		m = a.agentMesh()
 	}
 	if err := a.Agents.SetTarget(m, p); err != nil {
-		return a.report(fmt.Errorf("ui: agents target: %w", err))
+		return a.Report(fmt.Errorf("ui: agents target: %w", err))
 	}
-	a.Status = fmt.Sprintf("agents target at (%.2f, %.2f, %.2f)", p.X, p.Y, p.Z)
+	a.status = fmt.Sprintf("agents target at (%.2f, %.2f, %.2f)", p.X, p.Y, p.Z)
 	return nil
 }
 
@@ -144,31 +143,35 @@ func (a *App) StepAgents(n int) bool {
 		return false
 	}
 	if err := a.Agents.Advance(m, n); err != nil {
-		a.report(fmt.Errorf("ui: agents: %w", err))
+		a.Report(fmt.Errorf("ui: agents: %w", err))
 		return false
 	}
 	return true
 }
 
-// maxAgentStepsPerTick bounds the steps one tick runs (one second of
+// MaxAgentStepsPerTick bounds the steps one tick runs (one second of
 // simulated time): a stalled window does not make the crowd jump.
-const maxAgentStepsPerTick = 60
+const MaxAgentStepsPerTick = 60
 
-// agentsNow is the wall clock of tickAgents (a variable for tests).
-var agentsNow = time.Now
+// AgentsNow is the wall clock of tickAgents (a variable for tests).
+var AgentsNow = time.Now
 
-// tickAgents runs one tick of the crowd: while it runs, the steps the
-// wall clock time since the last tick holds (session.Agents.Tick). It
+// TickAgents runs one tick of the crowd: while it runs, the steps the
+// wall clock time since the last tick holds (Agents.Tick). It
 // reports whether the crowd moved (a redraw reason).
-func (a *App) tickAgents() bool {
-	if n := a.Agents.Tick(agentsNow(), maxAgentStepsPerTick); n > 0 {
+func (a *App) TickAgents() bool {
+	if n := a.Agents.Tick(AgentsNow(), MaxAgentStepsPerTick); n > 0 {
 		return a.StepAgents(n)
 	}
 	return false
 }
 
 // tps is the loop's ticks per second (pace.go; a variable for tests).
-var tps = func() int { return tickRate }
+var tps = func() int { return TickRate }
+
+// TickRate is the most Updates per second (the window paces its loop to
+// it, pace.go): the agents step 1/TickRate seconds a tick.
+const TickRate = 60
 
 // agentStepS is the crowd's time step: one tick of Ebitengine's loop.
 func agentStepS() float32 { return float32(1 / float64(max(tps(), 1))) }
@@ -182,8 +185,8 @@ func (a *App) syncAgents() {
 		a.agentsBuilt = map[string]agentsKey{}
 		a.agentsVis = map[string]bool{render.OverlayAgents: true}
 	}
-	m := a.pathMesh()
-	k := agentsKey{gen: a.Agents.Gen(), mesh: m, tiles: session.MeshSig(m)}
+	m := a.PathMesh()
+	k := agentsKey{gen: a.Agents.Gen(), mesh: m, tiles: MeshSig(m)}
 	syncOverlay(a, render.OverlayAgents, a.agentsVis, a.agentsBuilt, k, func() *render.Overlay {
 		return render.AgentsOverlay(m, a.Agents.Crowd().Agents())
 	})

@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"context"
@@ -16,31 +16,33 @@ import (
 
 // cacheResult is what a background cache build hands back.
 type cacheResult struct {
-	world *world.World
-	level string
-	wall  time.Duration
-	err   error
-	// carry says the build follows a change of the agent list: the
+	World *world.World
+	Level string
+	Wall  time.Duration
+	Err   error
+	// Carry says the build follows a change of the agent list: the
 	// obstacles and volumes in place go over into the new World.
-	carry bool
+	Carry bool
 }
 
-// cacheRunner builds tile caches off the game loop, as buildRunner does
+// CacheRunner builds tile caches off the game loop, as buildRunner does
 // plain builds (see jobRunner).
-type cacheRunner struct{ *jobRunner[cacheResult] }
+type CacheRunner struct {
+	*JobRunner[cacheResult]
+}
 
-// newCacheRunner returns an idle runner.
-func newCacheRunner() *cacheRunner { return &cacheRunner{newJobRunner[cacheResult]()} }
+// NewCacheRunner returns an idle runner.
+func NewCacheRunner() *CacheRunner { return &CacheRunner{NewJobRunner[cacheResult]()} }
 
-// start cancels any running cache build and builds a World of soup (named
+// Start cancels any running cache build and builds a World of soup (named
 // level) with a copy of s and of agents (carry: see cacheResult).
-func (r *cacheRunner) start(soup *level.Soup, s pipeline.NavSettings, agents []world.Agent, lvl string, carry bool) {
-	s = detachSettings(s)
+func (r *CacheRunner) Start(soup *level.Soup, s pipeline.NavSettings, agents []world.Agent, lvl string, carry bool) {
+	s = DetachSettings(s)
 	agents = slices.Clone(agents)
-	r.run(func(ctx context.Context, progress func(done, total int)) cacheResult {
+	r.Run(func(ctx context.Context, progress func(done, total int)) cacheResult {
 		t0 := time.Now()
 		w, err := buildCache(ctx, soup, &s, agents, progress)
-		return cacheResult{world: w, level: lvl, wall: time.Since(t0), err: err, carry: carry}
+		return cacheResult{World: w, Level: lvl, Wall: time.Since(t0), Err: err, Carry: carry}
 	})
 }
 
@@ -50,13 +52,13 @@ func buildCache(ctx context.Context, soup *level.Soup, s *pipeline.NavSettings, 
 	if soup == nil {
 		return nil, fmt.Errorf("ui: no level to build a cache of")
 	}
-	return world.Build(ctx, *s, soup, agents, tilecache.Options{Progress: agentsProgress(len(agents), progress)})
+	return world.Build(ctx, *s, soup, agents, tilecache.Options{Progress: AgentsProgress(len(agents), progress)})
 }
 
-// agentsProgress turns the progress of n builds made one after the other
+// AgentsProgress turns the progress of n builds made one after the other
 // (each counting its tiles from 1, never concurrently) into one count
 // over all of them.
-func agentsProgress(n int, progress func(done, total int)) func(done, total int) {
+func AgentsProgress(n int, progress func(done, total int)) func(done, total int) {
 	if progress == nil {
 		return nil
 	}

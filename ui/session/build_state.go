@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"errors"
@@ -13,27 +13,27 @@ import (
 	"navviz/render"
 )
 
-// spanScope says which tiles the span overlays (solid, walkable, compact,
+// SpanScope says which tiles the span overlays (solid, walkable, compact,
 // eroded) draw.
-type spanScope int
+type SpanScope int
 
 const (
-	// scopeSelected draws the selected tile only.
-	scopeSelected spanScope = iota
-	// scopeNeighbours draws the selected tile and its eight neighbours: the
+	// ScopeSelected draws the selected tile only.
+	ScopeSelected SpanScope = iota
+	// ScopeNeighbours draws the selected tile and its eight neighbours: the
 	// default, which keeps city interactive (about 60k-200k triangles
 	// depending on the overlay, against up to 3 million for every tile).
-	scopeNeighbours
-	// scopeAll draws every tile: on city, several seconds per camera move
+	ScopeNeighbours
+	// ScopeAll draws every tile: on city, several seconds per camera move
 	// for the box overlays (see README).
-	scopeAll
+	ScopeAll
 )
 
-// spanScopeNames are the Build panel's choices, indexed by spanScope.
-var spanScopeNames = []string{"selected tile", "selected + neighbours", "all tiles"}
+// SpanScopeNames are the Build panel's choices, indexed by spanScope.
+var SpanScopeNames = []string{"selected tile", "selected + neighbours", "all tiles"}
 
-// defaultSpanScope is the span scope of a new App.
-const defaultSpanScope = scopeNeighbours
+// DefaultSpanScope is the span scope of a new App.
+const DefaultSpanScope = ScopeNeighbours
 
 // spanOverlayDefaults is the initial visibility of the overlays the build
 // adds: the tile selection and the picked polygon are shown; the per-stage
@@ -49,14 +49,14 @@ var spanOverlayDefaults = map[string]bool{
 	render.OverlayPicked:    true,
 }
 
-// buildOverlayNames are the overlays the build state owns, in scene order:
+// BuildOverlayNames are the overlays the build state owns, in scene order:
 // the span overlays, the mesh overlays, the selection and the picked
 // polygon.
-var buildOverlayNames = append(append(append([]string(nil), render.SpanOverlayNames...), render.MeshOverlayNames...),
+var BuildOverlayNames = append(append(append([]string(nil), render.SpanOverlayNames...), render.MeshOverlayNames...),
 	render.OverlaySelection, render.OverlayPicked)
 
-// tileRef is a tile of the grid; ok is false for "no tile".
-type tileRef struct {
+// TileRef is a tile of the grid; ok is false for "no tile".
+type TileRef struct {
 	X, Z int
 	OK   bool
 }
@@ -64,8 +64,8 @@ type tileRef struct {
 // overlayKey is what a built span overlay's content depends on.
 type overlayKey struct {
 	build   *pipeline.Build
-	scope   spanScope
-	sel     tileRef
+	scope   SpanScope
+	sel     TileRef
 	volumes uint64          // App.volumesGen, for the volumes overlay
 	pick    navmesh.PolyRef // App.Picked, for the picked overlay
 	from    meshSource      // App.PickedFrom
@@ -81,20 +81,20 @@ type buildState struct {
 	// Build is the last successful build of the current level (nil before
 	// the first one, and after loading another level).
 	Build *pipeline.Build
-	// BuildErr is the text of the last failed build ("" after a success).
-	BuildErr string
+	// buildErr is the text of the last failed build ("" after a success).
+	buildErr string
 	// Selected is the selected tile (its spans are drawn, see Scope).
-	Selected tileRef
+	Selected TileRef
 	// Scope is which tiles the span overlays draw.
-	Scope spanScope
+	Scope SpanScope
 
 	volumesGen uint64                // bumped when Settings.Volumes change
 	sizeSrc    sizeSource            // the level's source for the size estimate
 	spanBuilt  map[string]overlayKey // content key of each span overlay
 	spanVis    map[string]bool       // remembered visibility across levels
-	// stageJobs builds stage overlays off the caller's goroutine (nil:
+	// StageJobs builds stage overlays off the caller's goroutine (nil:
 	// at once; see EnableStageJobs).
-	stageJobs *jobRunner[stageResult]
+	StageJobs *JobRunner[stageResult]
 
 	// pickState is the picked navmesh polygon (inspector.go).
 	pickState
@@ -103,7 +103,7 @@ type buildState struct {
 // initBuildState sets the defaults.
 func (a *App) initBuildState() {
 	a.Settings = pipeline.DefaultSettings()
-	a.Scope = defaultSpanScope
+	a.Scope = DefaultSpanScope
 	a.spanBuilt = map[string]overlayKey{}
 	a.spanVis = map[string]bool{}
 	for k, v := range spanOverlayDefaults {
@@ -114,18 +114,18 @@ func (a *App) initBuildState() {
 // levelChanged forgets the build and the selection of the previous level.
 func (a *App) levelChanged() {
 	a.Build = nil
-	a.BuildErr = ""
-	a.Selected = tileRef{}
+	a.buildErr = ""
+	a.Selected = TileRef{}
 	a.spanBuilt = map[string]overlayKey{}
-	a.clearPick()
+	a.ClearPick()
 	a.DropCache() // the tile cache is of the previous level (cache_state.go)
 }
 
-// uiBuildOptions are the options of navviz's plain build (buildLevel):
+// UIBuildOptions are the options of navviz's plain build (buildLevel):
 // the stages are kept for the span overlays, the size limits are the
 // defaults. Loading a level, the Build panel's estimate and the Build
 // button check the level's size with them (pipeline.EstimateBuild).
-var uiBuildOptions = pipeline.BuildOptions{KeepStages: true}
+var UIBuildOptions = pipeline.BuildOptions{KeepStages: true}
 
 // sizeSource is the build source of a level for the size estimate, made
 // once per level (making it validates the soup).
@@ -157,11 +157,11 @@ func (a *App) EstimateBuild(soup *level.Soup, name string, opt pipeline.BuildOpt
 	return pipeline.EstimateBuild(&a.Settings, a.sizeSrc.src, opt)
 }
 
-// oversize returns the *pipeline.LimitError of building soup (named name)
+// Oversize returns the *pipeline.LimitError of building soup (named name)
 // with the edited settings and opt, or nil when it fits or has no
 // estimate (invalid settings, a level the tile grid refuses: the build
 // itself reports those, quickly).
-func (a *App) oversize(soup *level.Soup, name string, opt pipeline.BuildOptions) error {
+func (a *App) Oversize(soup *level.Soup, name string, opt pipeline.BuildOptions) error {
 	_, err := a.EstimateBuild(soup, name, opt)
 	if le := (*pipeline.LimitError)(nil); errors.As(err, &le) {
 		return err
@@ -169,15 +169,15 @@ func (a *App) oversize(soup *level.Soup, name string, opt pipeline.BuildOptions)
 	return nil
 }
 
-// buildSizeText returns the Build panel's line about the size of a build
+// BuildSizeText returns the Build panel's line about the size of a build
 // of the current level with the edited settings: its tiles, columns and
 // estimated memory against the budget, or why it cannot be built. Empty
 // without a level or with invalid settings (the panel shows those).
-func (a *App) buildSizeText() string {
+func (a *App) BuildSizeText() string {
 	if a.Soup == nil || a.SettingsErr() != nil {
 		return ""
 	}
-	e, err := a.EstimateBuild(a.Soup, a.LevelName, uiBuildOptions)
+	e, err := a.EstimateBuild(a.Soup, a.levelName, UIBuildOptions)
 	if le := (*pipeline.LimitError)(nil); errors.As(err, &le) {
 		return "Too large to build: " + err.Error()
 	}
@@ -208,8 +208,8 @@ func (a *App) SetVolumes(v []voxel.ConvexVolume) {
 // interesting tile is selected (see defaultTile).
 func (a *App) SetBuild(b *pipeline.Build) {
 	a.Build = b
-	a.BuildErr = ""
-	a.clearPick() // references into the previous navmesh are stale
+	a.buildErr = ""
+	a.ClearPick() // references into the previous navmesh are stale
 	if b == nil {
 		return
 	}
@@ -221,13 +221,13 @@ func (a *App) SetBuild(b *pipeline.Build) {
 // defaultTile returns the tile of b with the most columns holding two or
 // more walkable floors (a bridge, a table over a floor), then the most
 // walkable spans, then the first in row-major order.
-func defaultTile(b *pipeline.Build) tileRef {
-	best, bestStack, bestWalk := tileRef{}, -1, -1
+func defaultTile(b *pipeline.Build) TileRef {
+	best, bestStack, bestWalk := TileRef{}, -1, -1
 	for i := range b.Tiles {
 		t := &b.Tiles[i]
 		st := t.Spans.StackedColumns()
 		if st > bestStack || (st == bestStack && t.WalkableSpans > bestWalk) {
-			best, bestStack, bestWalk = tileRef{t.TX, t.TZ, true}, st, t.WalkableSpans
+			best, bestStack, bestWalk = TileRef{t.TX, t.TZ, true}, st, t.WalkableSpans
 		}
 	}
 	return best
@@ -243,13 +243,13 @@ func (a *App) SelectTile(tx, tz int) error {
 	if err := g.CheckTile(tx, tz); err != nil {
 		return err
 	}
-	a.Selected = tileRef{tx, tz, true}
+	a.Selected = TileRef{tx, tz, true}
 	return nil
 }
 
 // SetScope changes which tiles the span overlays draw.
-func (a *App) SetScope(s spanScope) {
-	if s >= scopeSelected && s <= scopeAll {
+func (a *App) SetScope(s SpanScope) {
+	if s >= ScopeSelected && s <= ScopeAll {
 		a.Scope = s
 	}
 }
@@ -270,27 +270,27 @@ func (a *App) tileGrid() (*pipeline.TileGrid, error) {
 // the tile of the nearest level triangle the camera ray hits, or where the
 // ray meets the level's floor plane (its lowest y). It returns the picked
 // tile; a miss or an invalid grid is an error and changes nothing.
-func (a *App) PickTile(xPx, yPx float64, wPx, hPx int) (tileRef, error) {
+func (a *App) PickTile(xPx, yPx float64, wPx, hPx int) (TileRef, error) {
 	g, err := a.tileGrid()
 	if err != nil {
-		return tileRef{}, fmt.Errorf("ui: pick a tile: %w", err)
+		return TileRef{}, fmt.Errorf("ui: pick a tile: %w", err)
 	}
 	o, d := a.Camera.Ray(xPx, yPx, wPx, hPx)
-	p, ok := pickPoint(a.Soup, o, d)
+	p, ok := PickPoint(a.Soup, o, d)
 	if !ok {
-		return tileRef{}, fmt.Errorf("ui: no level under the cursor")
+		return TileRef{}, fmt.Errorf("ui: no level under the cursor")
 	}
 	tx, tz, err := g.TileAt(p)
 	if err != nil {
-		return tileRef{}, fmt.Errorf("ui: pick a tile: %w", err)
+		return TileRef{}, fmt.Errorf("ui: pick a tile: %w", err)
 	}
-	a.Selected = tileRef{tx, tz, true}
+	a.Selected = TileRef{tx, tz, true}
 	return a.Selected, nil
 }
 
-// pickPoint returns the first point where the ray o + t*d (t > 0) meets a
+// PickPoint returns the first point where the ray o + t*d (t > 0) meets a
 // triangle of s (render.PickLevel), or else the plane y = s.Bounds().Min.Y.
-func pickPoint(s *level.Soup, o, d [3]float64) (geom.Vec3, bool) {
+func PickPoint(s *level.Soup, o, d [3]float64) (geom.Vec3, bool) {
 	if s == nil {
 		return geom.Vec3{}, false
 	}
@@ -310,17 +310,17 @@ func pickPoint(s *level.Soup, o, d [3]float64) (geom.Vec3, bool) {
 	return p, p.Finite()
 }
 
-// spanFilter returns the tile filter of the current scope and selection
+// SpanFilter returns the tile filter of the current scope and selection
 // (nil: every tile), and whether anything is to be drawn at all.
-func (a *App) spanFilter() (render.TileFilter, bool) {
-	if a.Scope == scopeAll {
+func (a *App) SpanFilter() (render.TileFilter, bool) {
+	if a.Scope == ScopeAll {
 		return nil, true
 	}
 	if !a.Selected.OK {
 		return nil, false
 	}
 	sx, sz := a.Selected.X, a.Selected.Z
-	if a.Scope == scopeSelected {
+	if a.Scope == ScopeSelected {
 		return func(tx, tz int) bool { return tx == sx && tz == sz }, true
 	}
 	return func(tx, tz int) bool { return abs(tx-sx) <= 1 && abs(tz-sz) <= 1 }, true
@@ -333,11 +333,11 @@ func abs(v int) int {
 	return v
 }
 
-// selectionBoxes returns the box of the selected tile, or nothing: x and z
+// SelectionBoxes returns the box of the selected tile, or nothing: x and z
 // of its own cells; y from the level's bottom to the highest open-span
 // floor of the tile plus the agent height when it is built, else the
 // level's top.
-func (a *App) selectionBoxes() []geom.Box3 {
+func (a *App) SelectionBoxes() []geom.Box3 {
 	if !a.Selected.OK {
 		return nil
 	}
@@ -362,7 +362,7 @@ func (a *App) selectionBoxes() []geom.Box3 {
 // FrameSelection points the camera at the selected tile (at the heights its
 // visible overlays reach), or at the level when nothing is selected.
 func (a *App) FrameSelection() {
-	boxes := a.selectionBoxes()
+	boxes := a.SelectionBoxes()
 	if len(boxes) == 0 {
 		a.FrameLevel()
 		return
@@ -371,8 +371,8 @@ func (a *App) FrameSelection() {
 	if sb := a.spanBounds(); !sb.Empty() {
 		b.Min.Y, b.Max.Y = sb.Min.Y, sb.Max.Y
 	}
-	if a.aspect > 0 {
-		a.Camera.FrameAspect(b, a.aspect)
+	if a.Aspect > 0 {
+		a.Camera.FrameAspect(b, a.Aspect)
 	} else {
 		a.Camera.Frame(b)
 	}
@@ -382,7 +382,7 @@ func (a *App) FrameSelection() {
 // selected tile's columns (empty when they show nothing there).
 func (a *App) spanBounds() geom.Box3 {
 	box := geom.EmptyBox()
-	boxes := a.selectionBoxes()
+	boxes := a.SelectionBoxes()
 	if len(boxes) == 0 {
 		return box
 	}
@@ -402,16 +402,16 @@ func (a *App) spanBounds() geom.Box3 {
 	return box
 }
 
-// parseScope returns the span scope of a scenario scope name ("selected",
+// ParseScope returns the span scope of a scenario scope name ("selected",
 // "neighbours", "all"; "" is the default).
-func parseScope(name string) (spanScope, error) {
-	for _, s := range []spanScope{scopeSelected, scopeNeighbours, scopeAll} {
-		if name == scopeName(s) {
+func ParseScope(name string) (SpanScope, error) {
+	for _, s := range []SpanScope{ScopeSelected, ScopeNeighbours, ScopeAll} {
+		if name == ScopeName(s) {
 			return s, nil
 		}
 	}
 	if name == "" {
-		return defaultSpanScope, nil
+		return DefaultSpanScope, nil
 	}
 	return 0, fmt.Errorf("ui: unknown scope %q: want selected, neighbours or all", name)
 }

@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"fmt"
@@ -12,6 +12,13 @@ import (
 // The cache's off-mesh links as the App edits them (the Link tool,
 // tool_offmesh.go, draws them): every edit is an undoable command run on
 // the cache's owner.
+
+// offMeshGrabM is the least horizontal distance, metres, within which
+// a press takes a link's end; offMeshGrabYM the vertical one.
+const (
+	offMeshGrabM  = 0.75
+	offMeshGrabYM = 2.5
+)
 
 // offMeshOps is the part of tilecache.Cache the link commands use.
 type offMeshOps interface {
@@ -28,7 +35,7 @@ func (e *cacheEditor) link(id tilecache.OffMeshLinkID) *offMeshHandle { return h
 // saved as a scenario (rather than saved without them).
 func offMeshOpsOf(e *cacheEditor) (offMeshOps, error) {
 	if e == nil || e.c == nil {
-		return nil, errNoCache
+		return nil, ErrNoCache
 	}
 	ops, ok := e.c.(offMeshOps)
 	if !ok {
@@ -55,7 +62,7 @@ func (c *addOffMeshCmd) do(e *cacheEditor) error {
 	if err != nil {
 		return err
 	}
-	c.h.id = id
+	c.h.Id = id
 	e.links[id] = c.h
 	return nil
 }
@@ -65,15 +72,15 @@ func (c *addOffMeshCmd) undo(e *cacheEditor) error {
 	if err != nil {
 		return err
 	}
-	if err := ops.RemoveOffMeshLink(c.h.id); err != nil {
+	if err := ops.RemoveOffMeshLink(c.h.Id); err != nil {
 		return err
 	}
-	delete(e.links, c.h.id)
-	c.h.id = 0
+	delete(e.links, c.h.Id)
+	c.h.Id = 0
 	return nil
 }
 
-func (c *addOffMeshCmd) String() string { return fmt.Sprintf("add link L%d", c.h.id) }
+func (c *addOffMeshCmd) String() string { return fmt.Sprintf("add link L%d", c.h.Id) }
 
 // removeOffMeshCmd removes a link; undo adds it back (under a new id).
 type removeOffMeshCmd struct{ add addOffMeshCmd }
@@ -93,19 +100,19 @@ func (c *moveOffMeshCmd) move(e *cacheEditor, l navmesh.OffMeshLink) error {
 	if err != nil {
 		return err
 	}
-	return ops.MoveOffMeshLink(c.h.id, l)
+	return ops.MoveOffMeshLink(c.h.Id, l)
 }
 
 func (c *moveOffMeshCmd) do(e *cacheEditor) error   { return c.move(e, c.to) }
 func (c *moveOffMeshCmd) undo(e *cacheEditor) error { return c.move(e, c.from) }
-func (c *moveOffMeshCmd) String() string            { return fmt.Sprintf("move link L%d", c.h.id) }
+func (c *moveOffMeshCmd) String() string            { return fmt.Sprintf("move link L%d", c.h.Id) }
 
 // AddOffMesh adds link l to the cache as an undoable command and selects
 // it.
 func (a *App) AddOffMesh(l navmesh.OffMeshLink) error {
 	return a.runCommand("add link", func(*cacheEditor) command { return &addOffMeshCmd{h: &offMeshHandle{}, l: l} },
 		func(cmd command) func(*App) {
-			id := cmd.(*addOffMeshCmd).h.id
+			id := cmd.(*addOffMeshCmd).h.Id
 			return func(a *App) { a.Selection.SetLink(id) }
 		})
 }
@@ -121,10 +128,10 @@ func (a *App) SelectLink(id tilecache.OffMeshLinkID) { a.Selection.SetLink(id) }
 
 // RemoveOffMesh removes link id as an undoable command.
 func (a *App) RemoveOffMesh(id tilecache.OffMeshLinkID) error {
-	if !a.cv().has {
-		return a.report(errNoCache)
+	if !a.CacheView().Has {
+		return a.Report(ErrNoCache)
 	}
-	for _, l := range a.cv().links {
+	for _, l := range a.CacheView().Links {
 		if tilecache.OffMeshLinkID(l.UserID) == id {
 			if a.Selection.Link() == id {
 				a.Selection.SetLink(0)
@@ -132,7 +139,7 @@ func (a *App) RemoveOffMesh(id tilecache.OffMeshLinkID) error {
 			return a.runCommand("remove link", func(e *cacheEditor) command { return &removeOffMeshCmd{add: addOffMeshCmd{h: e.link(id), l: l}} }, nil)
 		}
 	}
-	return a.report(fmt.Errorf("ui: remove: no link L%d", id))
+	return a.Report(fmt.Errorf("ui: remove: no link L%d", id))
 }
 
 // DeleteSelectedOffMesh removes the selected link (Delete); false when
@@ -145,13 +152,13 @@ func (a *App) DeleteSelectedOffMesh() (bool, error) {
 	return true, a.RemoveOffMesh(sel)
 }
 
-// offMeshEndAt returns the link end nearest to p within reach (its radius,
+// OffMeshEndAt returns the link end nearest to p within reach (its radius,
 // at least offMeshGrabM, horizontally; offMeshGrabYM vertically).
-func (a *App) offMeshEndAt(p geom.Vec3) (navmesh.OffMeshLink, uint8, bool) {
+func (a *App) OffMeshEndAt(p geom.Vec3) (navmesh.OffMeshLink, uint8, bool) {
 	var best navmesh.OffMeshLink
 	var bestEnd uint8
 	bestD := math.Inf(1)
-	for _, l := range a.cv().links {
+	for _, l := range a.CacheView().Links {
 		for e := uint8(0); e < 2; e++ {
 			q := l.Point(e)
 			d := math.Hypot(float64(q.X)-float64(p.X), float64(q.Z)-float64(p.Z))
@@ -163,8 +170,8 @@ func (a *App) offMeshEndAt(p geom.Vec3) (navmesh.OffMeshLink, uint8, bool) {
 	return best, bestEnd, !math.IsInf(bestD, 1)
 }
 
-// describeOffMesh returns a one-line description of l for the list.
-func describeOffMesh(l *navmesh.OffMeshLink) string {
+// DescribeOffMesh returns a one-line description of l for the list.
+func DescribeOffMesh(l *navmesh.OffMeshLink) string {
 	way := "one way"
 	if l.Bidirectional {
 		way = "both ways"

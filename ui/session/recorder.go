@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"fmt"
@@ -40,39 +40,39 @@ type snapshotSlot struct {
 	volumes   map[tilecache.VolumeID]string
 }
 
-// sessionRecorder records the edits of the current tile cache as
+// SessionRecorder records the edits of the current tile cache as
 // scenario steps. The zero value records nothing until start.
-type sessionRecorder struct {
+type SessionRecorder struct {
 	// on is set while a cache is installed.
 	on bool
 	// level and settings are those the cache was built with.
 	level    string
 	settings pipeline.NavSettings
-	steps    []scenario.Step
+	Steps    []scenario.Step
 
 	obstacles map[tilecache.ObstacleID]string
 	volumes   map[tilecache.VolumeID]string
 	slots     map[string]snapshotSlot
 	slotOf    map[string]string // snapshot file path -> slot
-	// broken says why the session cannot be written as a scenario ("":
+	// Broken says why the session cannot be written as a scenario ("":
 	// it can).
-	broken string
+	Broken string
 }
 
-// start begins a new recording for a cache of level built with s.
-func (r *sessionRecorder) start(lvl string, s pipeline.NavSettings) {
-	*r = sessionRecorder{on: true, level: lvl, settings: detachSettings(s),
+// Start begins a new recording for a cache of level built with s.
+func (r *SessionRecorder) Start(lvl string, s pipeline.NavSettings) {
+	*r = SessionRecorder{on: true, level: lvl, settings: DetachSettings(s),
 		obstacles: map[tilecache.ObstacleID]string{}, volumes: map[tilecache.VolumeID]string{},
 		slots: map[string]snapshotSlot{}, slotOf: map[string]string{}}
 }
 
 // stop forgets the recording (no cache).
-func (r *sessionRecorder) stop() { *r = sessionRecorder{} }
+func (r *SessionRecorder) stop() { *r = SessionRecorder{} }
 
 // add appends a step while recording.
-func (r *sessionRecorder) add(st scenario.Step) {
+func (r *SessionRecorder) add(st scenario.Step) {
 	if r.on {
-		r.steps = append(r.steps, st)
+		r.Steps = append(r.Steps, st)
 	}
 }
 
@@ -85,7 +85,7 @@ func named[ID ~uint32](names map[ID]string, prefix string, id ID) string {
 
 // unnamed takes the name of shape id (what: "obstacle" or "volume") out
 // of names while recording; a shape without a name breaks the session.
-func unnamed[ID ~uint32](r *sessionRecorder, names map[ID]string, what string, id ID) (string, bool) {
+func unnamed[ID ~uint32](r *SessionRecorder, names map[ID]string, what string, id ID) (string, bool) {
 	if !r.on {
 		return "", false
 	}
@@ -98,51 +98,51 @@ func unnamed[ID ~uint32](r *sessionRecorder, names map[ID]string, what string, i
 	return name, true
 }
 
-// obstacleAdded records obstacle o added under id.
-func (r *sessionRecorder) obstacleAdded(id tilecache.ObstacleID, o voxel.Obstacle) {
+// ObstacleAdded records obstacle o added under id.
+func (r *SessionRecorder) ObstacleAdded(id tilecache.ObstacleID, o voxel.Obstacle) {
 	if r.on {
 		st := scenario.ObstacleStepOf(named(r.obstacles, "obstacle", id), o)
 		r.add(scenario.Step{Obstacle: &st})
 	}
 }
 
-// obstacleRemoved records the removal of obstacle id.
-func (r *sessionRecorder) obstacleRemoved(id tilecache.ObstacleID) {
+// ObstacleRemoved records the removal of obstacle id.
+func (r *SessionRecorder) ObstacleRemoved(id tilecache.ObstacleID) {
 	if name, ok := unnamed(r, r.obstacles, "obstacle", id); ok {
 		r.add(scenario.Step{RemoveObstacle: name})
 	}
 }
 
-// volumeAdded records volume v added under id.
-func (r *sessionRecorder) volumeAdded(id tilecache.VolumeID, v voxel.ConvexVolume) {
+// VolumeAdded records volume v added under id.
+func (r *SessionRecorder) VolumeAdded(id tilecache.VolumeID, v voxel.ConvexVolume) {
 	if r.on {
 		st := scenario.VolumeStepOf(named(r.volumes, "volume", id), v)
 		r.add(scenario.Step{Volume: &st})
 	}
 }
 
-// volumeRemoved records the removal of volume id.
-func (r *sessionRecorder) volumeRemoved(id tilecache.VolumeID) {
+// VolumeRemoved records the removal of volume id.
+func (r *SessionRecorder) VolumeRemoved(id tilecache.VolumeID) {
 	if name, ok := unnamed(r, r.volumes, "volume", id); ok {
 		r.add(scenario.Step{RemoveVolume: name})
 	}
 }
 
 // fail notes the first reason the session cannot be saved.
-func (r *sessionRecorder) fail(why string) {
-	if r.broken == "" {
-		r.broken = why
+func (r *SessionRecorder) fail(why string) {
+	if r.Broken == "" {
+		r.Broken = why
 	}
 }
 
-// updated records an Update of n tiles (n >= 1), merged into a directly
+// Updated records an Update of n tiles (n >= 1), merged into a directly
 // preceding update step.
-func (r *sessionRecorder) updated(n int) {
+func (r *SessionRecorder) Updated(n int) {
 	if !r.on || n <= 0 {
 		return
 	}
-	if k := len(r.steps); k > 0 && r.steps[k-1].Update != nil && !r.steps[k-1].Update.All {
-		r.steps[k-1].Update.Tiles += n
+	if k := len(r.Steps); k > 0 && r.Steps[k-1].Update != nil && !r.Steps[k-1].Update.All {
+		r.Steps[k-1].Update.Tiles += n
 		return
 	}
 	r.add(scenario.Step{Update: &scenario.UpdateCount{Tiles: n}})
@@ -153,7 +153,7 @@ var slotNameRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // slotFor returns the slot of snapshot file path: its base name made a
 // valid scenario name, unique among the session's files.
-func (r *sessionRecorder) slotFor(path string) string {
+func (r *SessionRecorder) slotFor(path string) string {
 	if s, ok := r.slotOf[path]; ok {
 		return s
 	}
@@ -171,8 +171,8 @@ func (r *sessionRecorder) slotFor(path string) string {
 	return name
 }
 
-// snapshotTaken records a snapshot (data) saved to path, as a slot.
-func (r *sessionRecorder) snapshotTaken(path string, data []byte) {
+// SnapshotTaken records a snapshot (data) saved to path, as a slot.
+func (r *SessionRecorder) SnapshotTaken(path string, data []byte) {
 	if !r.on {
 		return
 	}
@@ -181,11 +181,11 @@ func (r *sessionRecorder) snapshotTaken(path string, data []byte) {
 	r.add(scenario.Step{Snapshot: &scenario.SnapshotRef{Slot: slot}})
 }
 
-// restored records the restore of snapshot data read from path: from the
+// Restored records the restore of snapshot data read from path: from the
 // slot of a snapshot this session took with the same bytes (the file's
 // own slot first), else from the file itself (an absolute path; its
 // obstacles and volumes then have no names).
-func (r *sessionRecorder) restored(path string, data []byte) {
+func (r *SessionRecorder) Restored(path string, data []byte) {
 	if !r.on {
 		return
 	}
@@ -223,7 +223,7 @@ func (r *sessionRecorder) restored(path string, data []byte) {
 // level). It reads the core's recorder: not with a worker (SaveSession
 // runs it there).
 func (a *App) SessionScenario(file string, wPx, hPx int) (*scenario.Scenario, error) {
-	return a.sessionView(wPx, hPx).scenario(&a.core().rec, file)
+	return a.sessionView(wPx, hPx).scenario(&a.core().Rec, file)
 }
 
 // sessionParts is what a session scenario takes from the frame: the
@@ -238,14 +238,14 @@ type sessionParts struct {
 
 // sessionView returns the frame's part of the session.
 func (a *App) sessionView(wPx, hPx int) sessionParts {
-	return sessionParts{level: a.LevelName, settings: a.Settings, hasCache: a.cv().has, view: a.viewSteps(wPx, hPx)}
+	return sessionParts{level: a.levelName, settings: a.Settings, hasCache: a.CacheView().Has, view: a.viewSteps(wPx, hPx)}
 }
 
 // scenario is SessionScenario from the frame's parts p and the core's
 // recorder r.
-func (p sessionParts) scenario(r *sessionRecorder, file string) (*scenario.Scenario, error) {
-	if r.broken != "" {
-		return nil, fmt.Errorf("ui: save session: %s", r.broken)
+func (p sessionParts) scenario(r *SessionRecorder, file string) (*scenario.Scenario, error) {
+	if r.Broken != "" {
+		return nil, fmt.Errorf("ui: save session: %s", r.Broken)
 	}
 	lvl, s := p.level, p.settings
 	cache := p.hasCache && r.on
@@ -261,10 +261,10 @@ func (p sessionParts) scenario(r *sessionRecorder, file string) (*scenario.Scena
 	}
 	sc := &scenario.Scenario{
 		FormatVersion: scenario.Version,
-		Description:   fmt.Sprintf("Session saved by navviz on %s.", displayName(lvl)),
+		Description:   fmt.Sprintf("Session saved by navviz on %s.", DisplayName(lvl)),
 		Settings:      st,
 	}
-	if isBuiltin(lvl) {
+	if IsBuiltin(lvl) {
 		// level.Load makes a built-in level with the default seed, the
 		// scenario's default too.
 		sc.Level.Builtin = lvl
@@ -284,7 +284,7 @@ func (p sessionParts) scenario(r *sessionRecorder, file string) (*scenario.Scena
 		f := false
 		sc.Cache = &f
 	} else {
-		sc.Steps = append(sc.Steps, r.steps...)
+		sc.Steps = append(sc.Steps, r.Steps...)
 	}
 	sc.Steps = append(sc.Steps, p.view...)
 	if err := sc.Validate(file); err != nil {
@@ -320,7 +320,7 @@ func (a *App) viewSteps(wPx, hPx int) []scenario.Step {
 			show = append(show, n)
 		}
 	}
-	steps = append(steps, scenario.Step{Overlays: &scenario.OverlaysStep{Show: show, Scope: scopeName(a.Scope)}})
+	steps = append(steps, scenario.Step{Overlays: &scenario.OverlaysStep{Show: show, Scope: ScopeName(a.Scope)}})
 	start, hasStart := a.Path.Start()
 	end, hasEnd := a.Path.End()
 	if hasStart && hasEnd {
@@ -333,12 +333,12 @@ func (a *App) viewSteps(wPx, hPx int) []scenario.Step {
 	return steps
 }
 
-// scopeName returns the scenario name of scope s.
-func scopeName(s spanScope) string {
+// ScopeName returns the scenario name of scope s.
+func ScopeName(s SpanScope) string {
 	switch s {
-	case scopeSelected:
+	case ScopeSelected:
 		return scenario.ScopeSelected
-	case scopeAll:
+	case ScopeAll:
 		return scenario.ScopeAll
 	}
 	return scenario.ScopeNeighbours
@@ -351,14 +351,14 @@ func scopeName(s spanScope) string {
 // writes the file: shown when they arrive).
 func (a *App) SaveSession(path string, wPx, hPx int) (string, error) {
 	if path == "" {
-		return "", a.report(fmt.Errorf("ui: save session: no file name"))
+		return "", a.Report(fmt.Errorf("ui: save session: no file name"))
 	}
 	if filepath.Ext(path) == "" {
 		path += scenario.FileExt
 	}
 	parts := a.sessionView(wPx, hPx)
-	err := a.cacheDo(cacheJob{name: "save session", run: func(k *cacheCore) func(*App) error {
-		sc, err := parts.scenario(&k.rec, path)
+	err := a.CacheDo(CacheJob{name: "save session", Run: func(k *CacheCore) func(*App) error {
+		sc, err := parts.scenario(&k.Rec, path)
 		if err != nil {
 			return failWith(err)
 		}
@@ -366,12 +366,12 @@ func (a *App) SaveSession(path string, wPx, hPx int) (string, error) {
 		if err != nil {
 			return failWith(fmt.Errorf("ui: save session: %w", err))
 		}
-		if err := writeFileAtomic(path, data); err != nil {
+		if err := WriteFileAtomic(path, data); err != nil {
 			return failWith(fmt.Errorf("ui: save session: %w", err))
 		}
 		status := fmt.Sprintf("session saved as scenario %s (%d steps)", path, len(sc.Steps))
 		return func(a *App) error {
-			a.reportOK(status)
+			a.ReportOK(status)
 			return nil
 		}
 	}})

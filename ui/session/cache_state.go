@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 
 	"navviz/core/pipeline"
 	"navviz/render"
-	"navviz/ui/session"
 	"navviz/world"
 )
 
@@ -39,7 +38,7 @@ type cacheGens struct {
 	shapes  uint64 // obstacles, volumes, the selected obstacle
 	queue   uint64 // the queue
 	swaps   uint64 // the swap log and the latest update
-	preview uint64 // the tools' preview
+	Preview uint64 // the tools' preview
 }
 
 // cacheOverlayKey is what a built cache overlay's content depends on: the
@@ -58,35 +57,35 @@ type cacheOverlayKey struct {
 type cacheState struct {
 	// cacheCore is the cache and what changes with it. With a worker the
 	// frame must not touch it: it reads cv() (tests without a worker may).
-	*cacheCore
+	*CacheCore
 	worker    *cacheWorker // nil: jobs run at once (cache_worker.go)
 	view      *cacheView   // the latest view (cv)
-	viewStale bool         // without a worker: a job ran since view was made
+	ViewStale bool         // without a worker: a job ran since view was made
 	viewAsked cacheOverlayWant
 
 	// CacheLevel is the level the cache was built for; CacheBuildTime how
 	// long its build took.
 	CacheLevel     string
 	CacheBuildTime time.Duration
-	// CacheErr is the text of the last failed cache build ("" after a
+	// cacheErr is the text of the last failed cache build ("" after a
 	// success).
-	CacheErr string
+	cacheErr string
 
 	// Auto is auto update: on, it rebuilds some queued tiles every frame.
-	Auto session.AutoUpdate
+	Auto AutoUpdate
 
 	// Selection is the selected obstacle and off-mesh link.
-	Selection session.Selection
+	Selection Selection
 
-	// toolPreview draws the active tool's preview and toolEvents hears of
+	// ToolPreview draws the active tool's preview and toolEvents hears of
 	// what the tools' state follows: the Game's tools (tool.go; nil in an
 	// App without a Game).
-	toolPreview previewer
-	toolEvents  toolEvents
+	toolPreview Previewer
+	toolEvents  ToolEvents
 
-	gens       cacheGens
+	Gens       cacheGens
 	cacheBuilt map[string]cacheOverlayKey
-	cacheVis   map[string]bool
+	CacheVis   map[string]bool
 
 	// shownErr is the text report last put in App.Err, so that a later
 	// success (reportOK) clears only a reported error (report.go).
@@ -96,18 +95,18 @@ type cacheState struct {
 	// (cache_agents.go).
 	agentSizes
 
-	// insp is the repair inspector (panel_inspect.go).
-	insp inspectState
+	// Insp is the repair inspector (panel_inspect.go).
+	Insp inspectState
 }
 
 // initCacheState sets the defaults.
 func (a *App) initCacheState() {
 	a.core()
-	a.Auto = session.NewAutoUpdate()
+	a.Auto = NewAutoUpdate()
 	a.cacheBuilt = map[string]cacheOverlayKey{}
-	a.cacheVis = map[string]bool{}
+	a.CacheVis = map[string]bool{}
 	for k, v := range cacheOverlayDefaults {
-		a.cacheVis[k] = v
+		a.CacheVis[k] = v
 	}
 }
 
@@ -131,17 +130,17 @@ func (a *App) InstallWorld(w *world.World, level string, wall time.Duration, car
 	reset := func(a *App) {
 		a.CacheLevel = level
 		a.CacheBuildTime = wall
-		a.CacheErr = ""
+		a.cacheErr = ""
 		a.Selection.Clear()
 		if a.toolEvents != nil {
-			a.toolEvents.cacheReplaced(false)
+			a.toolEvents.CacheReplaced(false)
 		}
 	}
 	if !carry {
 		reset(a) // at once: the old cache's selection and tool state are gone
 	}
-	show := a.shownAgentName()
-	a.report(a.cacheDo(cacheJob{name: "new cache", run: func(k *cacheCore) func(*App) error {
+	show := a.ShownAgentName()
+	a.Report(a.CacheDo(CacheJob{name: "new cache", Run: func(k *CacheCore) func(*App) error {
 		if carry {
 			if err := carryEdits(k.World, w); err != nil {
 				return failWith(err)
@@ -160,28 +159,28 @@ func (a *App) InstallWorld(w *world.World, level string, wall time.Duration, car
 
 // install makes w the core's World (nil: none), showing the agent called
 // show (the first when w has none of that name).
-func (k *cacheCore) install(w *world.World, level, show string) {
+func (k *CacheCore) install(w *world.World, level, show string) {
 	if k.Cache != nil {
 		k.Cache.SetTrace(nil)
 	}
 	k.World, k.Cache, k.Agent = nil, nil, 0
 	k.cacheSeq++
-	k.editor = newCacheEditor(nil)
-	k.rec.stop()
+	k.Editor = NewCacheEditor(nil)
+	k.Rec.stop()
 	if agents := w.Agents(); len(agents) > 0 {
 		k.World = w
 		k.Agent = max(slices.IndexFunc(agents, func(ag world.Agent) bool { return ag.Name == show }), 0)
 		k.Cache, _ = w.Cache(agents[k.Agent].Name) // a name of w's own
-		k.editor = newCacheEditor(w)
+		k.Editor = NewCacheEditor(w)
 		first, _ := w.Cache(agents[0].Name)
-		k.rec.start(level, first.Settings())
+		k.Rec.Start(level, first.Settings())
 		if len(agents) > 1 {
-			k.rec.fail(fmt.Sprintf("the session has %d agent sizes; a scenario holds one (save a snapshot instead)", len(agents)))
+			k.Rec.fail(fmt.Sprintf("the session has %d agent sizes; a scenario holds one (save a snapshot instead)", len(agents)))
 		}
 		k.Cache.SetTrace(k.trace)
 	}
-	k.editor.rec = &k.rec // the session's recording (recorder.go)
-	k.history.clear()
+	k.Editor.rec = &k.Rec // the session's recording (recorder.go)
+	k.History.Clear()
 	k.Updates, k.LayersBuilt = 0, 0
 	k.Swaps.Reset()
 }
@@ -189,10 +188,10 @@ func (k *cacheCore) install(w *world.World, level, show string) {
 // DropCache forgets the cache (another level was loaded).
 func (a *App) DropCache() {
 	if a.worker == nil {
-		if a.World == nil && a.editor == nil {
+		if a.World == nil && a.Editor == nil {
 			return
 		}
-	} else if busy, _ := a.cacheBusy(); !busy && !a.cv().has {
+	} else if busy, _ := a.CacheBusy(); !busy && !a.CacheView().Has {
 		return
 	}
 	a.InstallWorld(nil, "", 0, false)
@@ -200,20 +199,20 @@ func (a *App) DropCache() {
 
 // bumpAll marks every cache overlay out of date.
 func (a *App) bumpAll() {
-	a.gens.mesh++
-	a.gens.shapes++
-	a.gens.queue++
-	a.gens.swaps++
-	a.gens.preview++
+	a.Gens.mesh++
+	a.Gens.shapes++
+	a.Gens.queue++
+	a.Gens.swaps++
+	a.Gens.Preview++
 }
 
 // cacheGrid returns the cache's tile grid (nil without a cache).
 func (a *App) cacheGrid() *pipeline.TileGrid {
-	v := a.cv()
-	if !v.has {
+	v := a.CacheView()
+	if !v.Has {
 		return nil
 	}
-	g := v.grid
+	g := v.Grid
 	return &g
 }
 
@@ -224,12 +223,12 @@ func (a *App) cacheGrid() *pipeline.TileGrid {
 // obstacle) runs on the frame; an error is shown and returned (with a
 // worker: shown when it arrives).
 func (a *App) runCommand(what string, mk func(e *cacheEditor) command, sel func(cmd command) func(a *App)) error {
-	return a.cacheDo(cacheJob{name: what, run: func(k *cacheCore) func(*App) error {
-		if k.World == nil || k.editor == nil {
-			return failWith(errNoCache)
+	return a.CacheDo(CacheJob{name: what, Run: func(k *CacheCore) func(*App) error {
+		if k.World == nil || k.Editor == nil {
+			return failWith(ErrNoCache)
 		}
-		cmd := mk(k.editor)
-		if err := k.history.run(k.editor, cmd); err != nil {
+		cmd := mk(k.Editor)
+		if err := k.History.Run(k.Editor, cmd); err != nil {
 			return failWith(err)
 		}
 		k.Swaps.Reset()
@@ -239,21 +238,21 @@ func (a *App) runCommand(what string, mk func(e *cacheEditor) command, sel func(
 			selectIt = sel(cmd)
 		}
 		return func(a *App) error {
-			a.edited()
+			a.Edited()
 			if selectIt != nil {
 				selectIt(a)
 			}
-			a.reportOK(status)
+			a.ReportOK(status)
 			return nil
 		}
 	}})
 }
 
-// edited notes a change of the cache's obstacles or volumes.
-func (a *App) edited() {
-	a.gens.shapes++
-	a.gens.queue++
-	a.gens.swaps++
+// Edited notes a change of the cache's obstacles or volumes.
+func (a *App) Edited() {
+	a.Gens.shapes++
+	a.Gens.queue++
+	a.Gens.swaps++
 	if sel := a.Selection.Obstacle(); sel != 0 && !a.hasObstacle(sel) {
 		a.Selection.SetObstacle(0)
 	}
@@ -261,27 +260,27 @@ func (a *App) edited() {
 
 // Undo reverts the last tool command (Ctrl+Z). It returns false when there
 // was nothing to undo (with a worker: always false, the undo is queued).
-func (a *App) Undo() (bool, error) { return a.replayHistory("undo", "undid", (*undoStack).undo) }
+func (a *App) Undo() (bool, error) { return a.replayHistory("undo", "undid", (*UndoStack).Undo) }
 
 // Redo applies the last undone command again (Ctrl+Y or Ctrl+Shift+Z).
 // It returns false when there was nothing to redo (with a worker: always
 // false, the redo is queued).
-func (a *App) Redo() (bool, error) { return a.replayHistory("redo", "redid", (*undoStack).redo) }
+func (a *App) Redo() (bool, error) { return a.replayHistory("redo", "redid", (*UndoStack).Redo) }
 
 // replayHistory applies step, the undo stack's undo or redo, to the cache;
 // verb and done ("undo", "undid") word the status line and the error. An
 // error is shown and returned. It returns false when there was no command
 // to undo or redo, or no cache.
-func (a *App) replayHistory(verb, done string, step func(*undoStack, *cacheEditor) (string, bool, error)) (bool, error) {
+func (a *App) replayHistory(verb, done string, step func(*UndoStack, *cacheEditor) (string, bool, error)) (bool, error) {
 	replayed := false
-	err := a.cacheDo(cacheJob{name: verb, run: func(k *cacheCore) func(*App) error {
-		if k.World == nil || k.editor == nil {
+	err := a.CacheDo(CacheJob{name: verb, Run: func(k *CacheCore) func(*App) error {
+		if k.World == nil || k.Editor == nil {
 			return nil
 		}
-		name, ok, err := step(&k.history, k.editor)
+		name, ok, err := step(&k.History, k.Editor)
 		if !ok {
 			return func(a *App) error {
-				a.reportOK("nothing to " + verb)
+				a.ReportOK("nothing to " + verb)
 				return nil
 			}
 		}
@@ -292,8 +291,8 @@ func (a *App) replayHistory(verb, done string, step func(*undoStack, *cacheEdito
 		k.Swaps.Reset()
 		status := fmt.Sprintf("%s %s; %s", done, name, k.queuedText())
 		return func(a *App) error {
-			a.edited()
-			a.reportOK(status)
+			a.Edited()
+			a.ReportOK(status)
 			return nil
 		}
 	}})
@@ -309,24 +308,24 @@ func (a *App) replayHistory(verb, done string, step func(*undoStack, *cacheEdito
 // rebuild failed: it left the queue, the call's other tiles were swapped
 // in) is shown and returned, and auto update is switched off so that the
 // user sees it.
-func (a *App) StepCache(n int) (int, error) { return a.stepCache(n, false, "", nil) }
+func (a *App) StepCache(n int) (int, error) { return a.StepCacheJob(n, false, "", nil) }
 
 // UpdateAllCache rebuilds every queued tile (Update with the queue's
 // length when the worker gets to it) and reports what it did in the
 // status line.
 func (a *App) UpdateAllCache() error {
-	_, err := a.stepCache(0, true, "update all", func(a *App, tiles int) { a.reportOK("updated " + plural(tiles, "tile")) })
+	_, err := a.StepCacheJob(0, true, "update all", func(a *App, tiles int) { a.ReportOK("updated " + Plural(tiles, "tile")) })
 	return err
 }
 
-// stepCache is StepCache of n tiles, or with all of the tiles queued when
+// StepCacheJob is StepCache of n tiles, or with all of the tiles queued when
 // the job runs; name is the job's (see cacheJob), done runs on the frame
 // after a success with the number of tiles rebuilt.
-func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles int)) (int, error) {
+func (a *App) StepCacheJob(n int, all bool, name string, done func(a *App, tiles int)) (int, error) {
 	tiles := 0 // the job's: read below only when it ran at once
-	err := a.cacheDo(cacheJob{name: name, run: func(k *cacheCore) func(*App) error {
+	err := a.CacheDo(CacheJob{name: name, Run: func(k *CacheCore) func(*App) error {
 		if k.World == nil {
-			return failWith(errNoCache)
+			return failWith(ErrNoCache)
 		}
 		queued := k.queueLen()
 		if all {
@@ -347,7 +346,7 @@ func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles in
 		// swapped in: record them before reporting the error.
 		res, err := k.World.Update(n)
 		k.Swaps.AfterUpdate(&res.Agents[k.Agent])
-		k.rec.updated(n)
+		k.Rec.Updated(n)
 		k.Updates++
 		for _, r := range res.Agents {
 			k.LayersBuilt += r.LayersBuilt()
@@ -355,9 +354,9 @@ func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles in
 		}
 		rebuilt := tiles
 		return func(a *App) error {
-			a.gens.mesh++
-			a.gens.queue++
-			a.gens.swaps++
+			a.Gens.mesh++
+			a.Gens.queue++
+			a.Gens.swaps++
 			if err != nil {
 				a.Auto.SetOn(false)
 				return fmt.Errorf("ui: cache update (auto update switched off): %w", err)
@@ -374,15 +373,15 @@ func (a *App) stepCache(n int, all bool, name string, done func(a *App, tiles in
 	return tiles, err
 }
 
-// autoUpdate runs one frame of auto update: a step of Auto.TilesPerFrame
+// AutoUpdate runs one frame of auto update: a step of Auto.TilesPerFrame
 // tiles, sent only when the worker has nothing else to do (the steps do
 // not pile up behind a long job).
-func (a *App) autoUpdate() {
-	if !a.Auto.On() || a.cv().pending == 0 {
+func (a *App) AutoUpdate() {
+	if !a.Auto.On() || a.CacheView().Pending == 0 {
 		return
 	}
-	if busy, _ := a.cacheBusy(); busy {
+	if busy, _ := a.CacheBusy(); busy {
 		return
 	}
-	a.report(errOf(a.StepCache(a.Auto.TilesPerFrame())))
+	a.Report(ErrOf(a.StepCache(a.Auto.TilesPerFrame())))
 }

@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"context"
@@ -23,11 +23,11 @@ type jobResult[R any] struct {
 	val R
 }
 
-// jobRunner runs a job (the plain build, the cache build) off the game
+// JobRunner runs a job (the plain build, the cache build) off the game
 // loop, one at a time. Its progress is read under a mutex; the result
 // arrives on a channel that the game loop polls, so that it is applied on
 // the game goroutine. Make it with newJobRunner.
-type jobRunner[R any] struct {
+type JobRunner[R any] struct {
 	mu          sync.Mutex
 	done, total int // progress of the running job
 	running     *jobRun
@@ -35,15 +35,15 @@ type jobRunner[R any] struct {
 	results     chan jobResult[R]
 }
 
-// newJobRunner returns an idle runner.
-func newJobRunner[R any]() *jobRunner[R] {
-	return &jobRunner[R]{results: make(chan jobResult[R], 4)}
+// NewJobRunner returns an idle runner.
+func NewJobRunner[R any]() *JobRunner[R] {
+	return &JobRunner[R]{results: make(chan jobResult[R], 4)}
 }
 
-// run cancels any running job and runs job in the background with a
+// Run cancels any running job and runs job in the background with a
 // context that cancel cancels and a progress callback. Progress and the
 // result are for the new job only.
-func (r *jobRunner[R]) run(job func(ctx context.Context, progress func(done, total int)) R) {
+func (r *JobRunner[R]) Run(job func(ctx context.Context, progress func(done, total int)) R) {
 	ctx, cancel := context.WithCancel(context.Background())
 	r.mu.Lock()
 	if r.running != nil {
@@ -68,8 +68,8 @@ func (r *jobRunner[R]) run(job func(ctx context.Context, progress func(done, tot
 	}()
 }
 
-// cancel stops the running job, if any; its result is ignored.
-func (r *jobRunner[R]) cancel() {
+// Cancel stops the running job, if any; its result is ignored.
+func (r *JobRunner[R]) Cancel() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.running != nil {
@@ -78,17 +78,17 @@ func (r *jobRunner[R]) cancel() {
 	}
 }
 
-// progress returns whether a job is running and its finished and total
+// Progress returns whether a job is running and its finished and total
 // steps (total is 0 until the job first reports).
-func (r *jobRunner[R]) progress() (running bool, done, total int) {
+func (r *JobRunner[R]) Progress() (running bool, done, total int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.running != nil, r.done, r.total
 }
 
-// poll returns the result of the current job when it has arrived; results
+// Poll returns the result of the current job when it has arrived; results
 // of cancelled or replaced jobs are dropped.
-func (r *jobRunner[R]) poll() (R, bool) {
+func (r *JobRunner[R]) Poll() (R, bool) {
 	for {
 		select {
 		case res := <-r.results:
@@ -102,16 +102,16 @@ func (r *jobRunner[R]) poll() (R, bool) {
 	}
 }
 
-// waitUntil is poll that waits until deadline for the current job's
+// WaitUntil is poll that waits until deadline for the current job's
 // result; ok is false when no job runs or it did not finish in time.
-func (r *jobRunner[R]) waitUntil(deadline time.Time) (val R, ok bool) {
-	if val, ok = r.poll(); ok {
+func (r *JobRunner[R]) WaitUntil(deadline time.Time) (val R, ok bool) {
+	if val, ok = r.Poll(); ok {
 		return val, true
 	}
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	for {
-		if running, _, _ := r.progress(); !running {
+		if running, _, _ := r.Progress(); !running {
 			return val, false
 		}
 		select {
@@ -125,9 +125,9 @@ func (r *jobRunner[R]) waitUntil(deadline time.Time) (val R, ok bool) {
 	}
 }
 
-// wait blocks until the result of the current job arrives and returns it;
+// Wait blocks until the result of the current job arrives and returns it;
 // ok is false when no job runs. Results of replaced jobs are dropped.
-func (r *jobRunner[R]) wait() (val R, ok bool) {
+func (r *JobRunner[R]) Wait() (val R, ok bool) {
 	for {
 		r.mu.Lock()
 		running := r.running
@@ -143,7 +143,7 @@ func (r *jobRunner[R]) wait() (val R, ok bool) {
 
 // finish reports whether res is the result of the current job, which then
 // is no longer running; results of cancelled or replaced jobs are not.
-func (r *jobRunner[R]) finish(res jobResult[R]) bool {
+func (r *JobRunner[R]) finish(res jobResult[R]) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	current := r.running != nil && r.running.id == res.id
@@ -153,10 +153,10 @@ func (r *jobRunner[R]) finish(res jobResult[R]) bool {
 	return current
 }
 
-// detachSettings returns s with its own copies of the volumes (and their
+// DetachSettings returns s with its own copies of the volumes (and their
 // corners) and the obstacles, for a background job while the caller goes
 // on editing s.
-func detachSettings(s pipeline.NavSettings) pipeline.NavSettings {
+func DetachSettings(s pipeline.NavSettings) pipeline.NavSettings {
 	s.Volumes = append([]voxel.ConvexVolume(nil), s.Volumes...)
 	for i := range s.Volumes {
 		s.Volumes[i].VertsXZ = append([][2]float32(nil), s.Volumes[i].VertsXZ...)
@@ -165,9 +165,9 @@ func detachSettings(s pipeline.NavSettings) pipeline.NavSettings {
 	return s
 }
 
-// indexLevel indexes soup's triangles for a build; what names the build
+// IndexLevel indexes soup's triangles for a build; what names the build
 // in the error when there is no level ("ui: no level to <what>").
-func indexLevel(soup *level.Soup, what string) (*level.Chunky, error) {
+func IndexLevel(soup *level.Soup, what string) (*level.Chunky, error) {
 	if soup == nil {
 		return nil, fmt.Errorf("ui: no level to %s", what)
 	}
