@@ -15,6 +15,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"navviz/core/navmesh"
+	"navviz/internal/cputime"
 	"navviz/render"
 	"navviz/ui/session"
 )
@@ -158,7 +159,7 @@ func (g *Game) benchStep() {
 		b.yaw0 = g.App.Camera.YawRad
 		b.phase = benchOrbit
 		b.started = time.Now()
-		b.cpu0 = processCPU()
+		b.cpu0, _ = cputime.Process()
 	case benchOrbit:
 		if b.tick >= g.opts.BenchFrames {
 			g.benchFinish()
@@ -264,10 +265,11 @@ func (g *Game) benchFinish() {
 		s.TPS = round2(float64(b.tick) / wall)
 	}
 	s.EbitenTPS = round2(ebiten.ActualTPS())
-	if cpu := processCPU(); cpu > 0 && s.ViewsShown > 0 {
+	if cpu, _ := cputime.Process(); cpu > 0 && s.ViewsShown > 0 {
 		s.CPUMsPerView = round2(float64(cpu-b.cpu0) / float64(time.Millisecond) / float64(s.ViewsShown))
 	}
-	s.PeakRSSMB = round2(float64(peakResidentBytes()) / (1 << 20))
+	rss, _ := cputime.PeakRSS()
+	s.PeakRSSMB = round2(float64(rss) / (1 << 20))
 	s.RSSMB = round2(float64(residentBytes()) / (1 << 20))
 	s.HeapLiveMB = round2(float64(liveHeapBytes()) / (1 << 20))
 	if v := a.CacheView(); v.Has {
@@ -339,51 +341,6 @@ func meshPolys(m *navmesh.Mesh) int {
 
 // round2 rounds v to two decimals (readable JSON).
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
-
-// peakResidentBytes is the process's peak resident set size (VmHWM in
-// /proc/self/status, Linux), or 0 where it is unknown.
-func peakResidentBytes() uint64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			f := strings.Fields(v)
-			if len(f) >= 1 {
-				kb, err := strconv.ParseUint(f[0], 10, 64)
-				if err == nil {
-					return kb << 10
-				}
-			}
-		}
-	}
-	return 0
-}
-
-// processCPU returns the user and system CPU time of the process so far
-// (/proc/self/stat, in clock ticks of 10 ms), or 0 when unknown.
-func processCPU() time.Duration {
-	b, err := os.ReadFile("/proc/self/stat")
-	if err != nil {
-		return 0
-	}
-	// The command name (field 2) may hold spaces: count fields after its ')'.
-	i := strings.LastIndexByte(string(b), ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 13 {
-		return 0
-	}
-	utime, err1 := strconv.ParseUint(f[11], 10, 64)
-	stime, err2 := strconv.ParseUint(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0
-	}
-	return time.Duration(utime+stime) * 10 * time.Millisecond
-}
 
 // loadAvg1m is the one-minute load average (/proc/loadavg), or 0.
 func loadAvg1m() float64 {
