@@ -35,6 +35,11 @@ type App struct {
 
 	// Aspect is the viewport's width/height, for framing (0: unknown).
 	Aspect float64
+
+	// armed holds the ArmedOverlays not yet shown: hidden, and ticked the
+	// first time they have something to show (syncOverlay) unless set
+	// before (SetOverlayVisible, ShowOnly).
+	armed map[string]bool
 	// soupBox is the bounds of soupBoxOf, computed once per level (the
 	// Stats panel reads them every Update).
 	soupBox   geom.Box3
@@ -125,12 +130,27 @@ func (a *App) SetViewport(wPx, hPx int) {
 
 // NewApp returns an App with an empty scene and the default camera.
 func NewApp() *App {
-	a := &App{Scene: &render.Scene{}, Camera: render.DefaultCamera()}
+	a := &App{Scene: &render.Scene{}, Camera: render.DefaultCamera(), armed: map[string]bool{}}
+	for _, n := range ArmedOverlays {
+		a.armed[n] = true
+	}
 	a.initBuildState()
 	a.initCacheState()
 	a.initAgentsState()
 	return a
 }
+
+// ArmedOverlays are the overlays of what the user does (obstacles,
+// volumes, links, the queue and swaps, the tool's preview, the selected
+// tile and polygon, the path, the agents, the repair inspector's): on a
+// first run nothing of them exists, so they start unticked and each is
+// ticked the first time it has something to show.
+var ArmedOverlays = append([]string{
+	render.OverlayObstacles, render.OverlayVolumesRT, render.OverlayOffMesh,
+	render.OverlayQueue, render.OverlaySwaps, render.OverlayToolPreview,
+	render.OverlaySelection, render.OverlayPicked, render.OverlayPath,
+	render.OverlayAgents,
+}, render.InspectOverlayNames...)
 
 // loadLevel is the loader App.Load uses; it is level.Load (built-in name or
 // .obj path).
@@ -192,6 +212,7 @@ func keepVisibility(s, old *render.Scene) *render.Scene {
 // SetOverlayVisible shows or hides the named overlay; unknown names are
 // ignored.
 func (a *App) SetOverlayVisible(name string, visible bool) {
+	delete(a.armed, name)
 	if o := a.Scene.Overlay(name); o != nil && o.Visible != visible {
 		o.Visible = visible
 		a.gen++
@@ -223,6 +244,7 @@ func (a *App) ShowOnly(names []string) error {
 	for _, n := range render.CacheOverlayNames {
 		a.CacheVis[n] = slices.Contains(names, n)
 	}
+	clear(a.armed) // the overlays asked for, no others
 	a.Scene.SetVisible(names)
 	a.gen++
 	a.SyncSpanOverlays()

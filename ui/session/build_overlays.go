@@ -160,17 +160,18 @@ func stageOverlay(name string, b *pipeline.Build, keep render.TileFilter, show b
 // (an empty placeholder while hidden, so that the View panel lists it,
 // with its visibility remembered in vis across levels); a hidden one holds
 // nothing; a visible one is rebuilt by build when its content key want
-// differs from built[name], the key of what it holds.
+// differs from built[name], the key of what it holds. An armed overlay
+// (App.armed: hidden at start) is built as if visible and ticked the first
+// time it has something to show.
 func syncOverlay[K comparable](a *App, name string, vis map[string]bool, built map[string]K, want K, build func() *render.Overlay) {
+	armed := a.armed[name]
 	o := a.Scene.Overlay(name)
 	if o == nil {
-		o = &render.Overlay{Name: name, Visible: vis[name]}
-		a.Scene.Overlays = append(a.Scene.Overlays, o)
+		o = a.placeholder(name, vis)
 		delete(built, name)
-		a.gen++
 	}
 	vis[name] = o.Visible
-	if !o.Visible {
+	if !o.Visible && !armed {
 		if len(o.Tris)+len(o.Lines)+len(o.Points) > 0 {
 			a.Scene.Add(&render.Overlay{Name: name})
 			delete(built, name)
@@ -181,9 +182,27 @@ func syncOverlay[K comparable](a *App, name string, vis map[string]bool, built m
 	if got, ok := built[name]; ok && got == want {
 		return
 	}
-	a.Scene.Add(build())
+	n := build()
 	built[name] = want
+	if !o.Visible { // armed: ticked with its first content
+		if n == nil || len(n.Tris)+len(n.Lines)+len(n.Points) == 0 {
+			return
+		}
+		delete(a.armed, name)
+		vis[name] = true
+		o.Visible = true
+	}
+	a.Scene.Add(n)
 	a.gen++
+}
+
+// placeholder adds overlay name to the scene, empty, with its visibility
+// from vis (hidden while armed), and returns it.
+func (a *App) placeholder(name string, vis map[string]bool) *render.Overlay {
+	o := &render.Overlay{Name: name, Visible: vis[name] && !a.armed[name]}
+	a.Scene.Overlays = append(a.Scene.Overlays, o)
+	a.gen++
+	return o
 }
 
 // spanOverlayKey returns the key of the content build overlay name shows

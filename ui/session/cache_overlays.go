@@ -39,7 +39,10 @@ func (a *App) SyncCacheOverlays() {
 	for _, name := range render.CacheOverlayNames {
 		if a.worker != nil && name != render.OverlayToolPreview {
 			built, ok := v.overlays[name]
-			if (!ok || v.want.selected != a.Selection.Obstacle()) && a.CacheVis[name] {
+			if (!ok || v.want.selected != a.Selection.Obstacle()) && (a.CacheVis[name] || a.armed[name]) {
+				if a.Scene.Overlay(name) == nil {
+					a.placeholder(name, a.CacheVis) // listed in the scene's order meanwhile
+				}
 				continue // asked for above; the overlay shown stays until it arrives
 			}
 			syncOverlay(a, name, a.CacheVis, a.cacheBuilt, cacheOverlayKey{cache: v.seq, a: uint64(a.Selection.Obstacle())}, func() *render.Overlay {

@@ -358,7 +358,7 @@ func (a *App) cacheWant() cacheOverlayWant {
 		w.bounds = a.Soup.Bounds()
 	}
 	for _, name := range render.CacheOverlayNames {
-		if name != render.OverlayToolPreview && a.CacheVis[name] {
+		if name != render.OverlayToolPreview && (a.CacheVis[name] || a.armed[name]) {
 			w.names = append(w.names, name)
 		}
 	}
