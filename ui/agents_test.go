@@ -33,7 +33,7 @@ func TestAgentsTool(t *testing.T) {
 		t.Fatalf("crowd of %d, running %v; want 8 running", a.Agents.Crowd().Len(), a.Agents.Running())
 	}
 	a.SyncSpanOverlays()
-	o := a.Scene.Overlay(render.OverlayAgents)
+	o := a.Scene().Overlay(render.OverlayAgents)
 	if o == nil || !o.Visible || len(o.Points) != 8 {
 		t.Fatalf("agents overlay missing, hidden or without 8 agents")
 	}
@@ -54,7 +54,7 @@ func TestAgentsTool(t *testing.T) {
 	if moved == 0 {
 		t.Error("no agent moved in 30 ticks")
 	}
-	if o2 := a.Scene.Overlay(render.OverlayAgents); o2 == o {
+	if o2 := a.Scene().Overlay(render.OverlayAgents); o2 == o {
 		t.Error("the overlay was not rebuilt as the agents moved")
 	}
 
@@ -120,7 +120,7 @@ func TestAgentsTool(t *testing.T) {
 
 	a.ClearAgents()
 	a.SyncSpanOverlays()
-	if o := a.Scene.Overlay(render.OverlayAgents); o == nil || len(o.Points) != 0 {
+	if o := a.Scene().Overlay(render.OverlayAgents); o == nil || len(o.Points) != 0 {
 		t.Error("cleared agents still drawn")
 	}
 }

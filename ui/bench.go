@@ -200,7 +200,7 @@ func (g *Game) benchOverlays() {
 	keep, show := a.SpanFilter()
 	var level *render.Scene
 	levelMs := 0.0
-	for _, o := range a.Scene.Overlays {
+	for _, o := range a.Scene().Overlays {
 		if o == nil || !o.Visible {
 			continue
 		}
@@ -214,7 +214,7 @@ func (g *Game) benchOverlays() {
 			built = a.BuildCacheOverlay(name)
 		case name == render.OverlayInput || name == render.OverlayGrid:
 			if level == nil {
-				level = render.LevelScene(a.Soup)
+				level = render.LevelScene(a.Soup())
 				levelMs = msSince(t0, time.Now())
 			}
 			built = level.Overlay(name)
@@ -253,7 +253,7 @@ func (g *Game) benchFinish() {
 	s.Level = a.LevelName()
 	s.SizePx = fmt.Sprintf("%dx%d", g.w, g.h)
 	s.Frames = g.opts.BenchFrames
-	s.Scope = session.ScopeName(a.Scope)
+	s.Scope = session.ScopeName(a.Scope())
 	s.CPUs = runtime.NumCPU()
 	s.LoadAvg1m = loadAvg1m()
 	s.FrameMs = spreadOf(b.frameMs)
@@ -275,8 +275,8 @@ func (g *Game) benchFinish() {
 	if v := a.CacheView(); v.Has {
 		s.NavmeshPolys = meshPolys(v.Mesh)
 	}
-	if a.Build != nil {
-		s.BuildPolys = meshPolys(render.BuildMesh(a.Build))
+	if a.Build() != nil {
+		s.BuildPolys = meshPolys(render.BuildMesh(a.Build()))
 	}
 	s.CacheBuildMs = round2(float64(a.CacheBuildTime) / float64(time.Millisecond))
 	b.phase = benchDone

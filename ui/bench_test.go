@@ -23,7 +23,7 @@ func BenchmarkSceneBuildMoving(b *testing.B) {
 		b.Run(fmt.Sprintf("scale%d", scale), func(b *testing.B) {
 			key := sceneKey(a, image.Rect(0, 0, testW, testH))
 			key.scale = scale
-			snap := visibleScene(a.Scene)
+			snap := visibleScene(a.Scene())
 			var v sceneView
 			for b.Loop() {
 				key.cam.YawRad += 0.01 // a new view each time

@@ -23,7 +23,7 @@ func cityBuildApp(tb testing.TB) *session.App {
 	if err := a.Load("city"); err != nil {
 		tb.Fatal(err)
 	}
-	b, err := session.BuildLevel(context.Background(), a.Soup, &a.Settings, nil)
+	b, err := session.BuildLevel(context.Background(), a.Soup(), &a.Settings, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -54,12 +54,12 @@ func benchSceneBuild(b *testing.B, a *session.App, overlays []string, show func(
 				show(ov)
 				a.SetScope(sc)
 				a.SyncSpanOverlays()
-				o := a.Scene.Overlay(ov)
+				o := a.Scene().Overlay(ov)
 				cam := a.Camera
 				var v sceneView
 				for i := 0; i < b.N; i++ {
 					cam.YawRad += 0.01
-					v.build(a.Scene, cam, testW, testH)
+					v.build(a.Scene(), cam, testW, testH)
 				}
 				b.ReportMetric(float64(len(o.Tris)/3), "overlay-tris")
 				b.ReportMetric(float64(v.drawnTris), "tris")
@@ -157,7 +157,7 @@ func TestBuildPanelValidation(t *testing.T) {
 func TestBuildShowsOverlays(t *testing.T) {
 	g := newTestGame(t, "city")
 	drawFrames(t, g, 1)
-	if o := g.App.Scene.Overlay(render.OverlayCompact); o == nil || o.Visible {
+	if o := g.App.Scene().Overlay(render.OverlayCompact); o == nil || o.Visible {
 		t.Fatal("compact is ticked at start, with nothing to show")
 	}
 	g.App.SetOverlayVisible(render.OverlayCompact, true)
@@ -174,16 +174,16 @@ func TestBuildShowsOverlays(t *testing.T) {
 	}
 	waitBuild(t, g)
 	a := g.App
-	if a.Build == nil || a.BuildErr() != "" {
-		t.Fatalf("build: %v, err %q", a.Build, a.BuildErr())
+	if a.Build() == nil || a.BuildErr() != "" {
+		t.Fatalf("build: %v, err %q", a.Build(), a.BuildErr())
 	}
-	if !a.Selected.OK {
+	if !a.Selected().OK {
 		t.Fatal("no tile selected after the build")
 	}
 	a.FrameSelection()
 	img := drawFrames(t, g, 2)
 	saveForInspection(t, "build-compact", img)
-	compact := a.Scene.Overlay(render.OverlayCompact)
+	compact := a.Scene().Overlay(render.OverlayCompact)
 	if compact == nil || !compact.Visible || len(compact.Tris) == 0 {
 		t.Fatal("compact overlay missing, hidden or empty after the build")
 	}
@@ -191,7 +191,7 @@ func TestBuildShowsOverlays(t *testing.T) {
 	if n := countColours(img, r, blues...); n < area/10 {
 		t.Errorf("%d area-blue pixels of %d with the compact overlay", n, area)
 	}
-	if sel := a.Scene.Overlay(render.OverlaySelection); sel == nil || len(sel.Lines) == 0 {
+	if sel := a.Scene().Overlay(render.OverlaySelection); sel == nil || len(sel.Lines) == 0 {
 		t.Error("no selection outline")
 	}
 
@@ -209,7 +209,7 @@ func TestBuildShowsOverlays(t *testing.T) {
 		}
 		img := drawFrames(t, g, 2)
 		saveForInspection(t, "build-"+tc.name, img)
-		o := a.Scene.Overlay(tc.name)
+		o := a.Scene().Overlay(tc.name)
 		if len(o.Tris) == 0 {
 			t.Errorf("%s: empty", tc.name)
 		}
@@ -217,7 +217,7 @@ func TestBuildShowsOverlays(t *testing.T) {
 			t.Errorf("%s: %d pixels of %v", tc.name, n, tc.col)
 		}
 		// The compact overlay, now hidden, gave its memory back.
-		if c := a.Scene.Overlay(render.OverlayCompact); len(c.Tris) != 0 {
+		if c := a.Scene().Overlay(render.OverlayCompact); len(c.Tris) != 0 {
 			t.Errorf("hidden compact overlay keeps %d vertices", len(c.Tris))
 		}
 	}
@@ -228,7 +228,7 @@ func TestBuildShowsOverlays(t *testing.T) {
 	for _, sc := range []session.SpanScope{session.ScopeSelected, session.ScopeNeighbours, session.ScopeAll} {
 		a.SetScope(sc)
 		drawFrames(t, g, 1)
-		counts[sc] = len(a.Scene.Overlay(render.OverlayCompact).Tris)
+		counts[sc] = len(a.Scene().Overlay(render.OverlayCompact).Tris)
 	}
 	if !(counts[session.ScopeSelected] > 0 && counts[session.ScopeSelected] < counts[session.ScopeNeighbours] && counts[session.ScopeNeighbours] < counts[session.ScopeAll]) {
 		t.Errorf("compact vertices per scope: %v", counts)
@@ -249,12 +249,12 @@ func TestBuildCancelledByLevelChange(t *testing.T) {
 	}
 	time.Sleep(100 * time.Millisecond)
 	drawFrames(t, g, 2)
-	if g.App.Build != nil || g.App.LevelName() != "terrain" {
-		t.Fatalf("a build of the previous level was applied: %v", g.App.Build)
+	if g.App.Build() != nil || g.App.LevelName() != "terrain" {
+		t.Fatalf("a build of the previous level was applied: %v", g.App.Build())
 	}
 	g.startBuild()
 	waitBuild(t, g)
-	if b := g.App.Build; b == nil || b.Grid.BoundsM != g.App.Soup.Bounds() {
+	if b := g.App.Build(); b == nil || b.Grid.BoundsM != g.App.Soup().Bounds() {
 		t.Fatalf("terrain build: %v (err %q)", b, g.App.BuildErr())
 	}
 	// A still view is not rebuilt frame after frame.
@@ -271,13 +271,13 @@ func TestPickTile(t *testing.T) {
 	a.SetViewport(testW, testH)
 	a.Camera.TopDown, a.Camera.Ortho = true, true
 	a.FrameLevel()
-	g := a.Build.Grid
+	g := a.Build().Grid
 	// The centre of the view is the centre of the level.
 	tr, err := a.PickTile(testW/2, testH/2, testW, testH)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.X != g.TilesX/2 || tr.Z != g.TilesZ/2 || a.Selected != tr {
+	if tr.X != g.TilesX/2 || tr.Z != g.TilesZ/2 || a.Selected() != tr {
 		t.Errorf("picked %+v, want the middle tile (%d, %d)", tr, g.TilesX/2, g.TilesZ/2)
 	}
 	// Towards the top-left corner: tile (0, 0) (+x right, +z down).
@@ -293,8 +293,8 @@ func TestPickTile(t *testing.T) {
 	if _, err := a.PickTile(2, 2, testW, testH); err == nil {
 		t.Error("a pick outside the level succeeded")
 	}
-	if a.Selected.X != 0 || a.Selected.Z != 0 {
-		t.Errorf("a failed pick changed the selection to %+v", a.Selected)
+	if a.Selected().X != 0 || a.Selected().Z != 0 {
+		t.Errorf("a failed pick changed the selection to %+v", a.Selected())
 	}
 	// A click on a roof picks the roof's tile, not the ground's under a
 	// slanted ray: the ray hits the first triangle.
@@ -358,13 +358,13 @@ func TestVolumeLines(t *testing.T) {
 	if len(g.App.Settings.Volumes) != 1 || g.settingsProblem() != "" {
 		t.Fatalf("volumes %v, problem %q", g.App.Settings.Volumes, g.settingsProblem())
 	}
-	if o := g.App.Scene.Overlay(render.OverlayVolumes); o == nil || len(o.Tris) == 0 || len(o.Lines) == 0 {
+	if o := g.App.Scene().Overlay(render.OverlayVolumes); o == nil || len(o.Tris) == 0 || len(o.Lines) == 0 {
 		t.Error("volumes overlay empty")
 	}
 	g.startBuild()
 	waitBuild(t, g)
 	found := false
-	for _, tb := range g.App.Build.Tiles {
+	for _, tb := range g.App.Build().Tiles {
 		for _, ar := range tb.Spans.Areas {
 			found = found || ar == 1
 		}

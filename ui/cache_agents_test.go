@@ -77,7 +77,7 @@ func TestTwoAgentsObstacle(t *testing.T) {
 		t.Fatalf("after the obstacle: %d obstacles, %d queued, Err %q", len(obs), a.World.QueueLen(), a.Err())
 	}
 	after := agentMeshes(t, a)
-	chunky, err := session.IndexLevel(a.Soup, "test")
+	chunky, err := session.IndexLevel(a.Soup(), "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestTwoAgentsObstacle(t *testing.T) {
 		if ag.RadiusM != s.AgentRadiusM || (ag.Name == "large") != (s.AgentRadiusM == largeAgent.RadiusM) {
 			t.Errorf("agent %q: cache radius %v", ag.Name, s.AgentRadiusM)
 		}
-		alone, err := tilecache.BuildChunk(context.Background(), &s, a.Soup, chunky, tilecache.Options{})
+		alone, err := tilecache.BuildChunk(context.Background(), &s, a.Soup(), chunky, tilecache.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,7 +56,7 @@ func (g *Game) startCacheBuild() { g.buildWorld(false) }
 func (g *Game) buildWorld(carry bool) {
 	g.ensureCacheUI()
 	a := g.App
-	if a.Soup == nil {
+	if a.Soup() == nil {
 		a.SetCacheErr("no level")
 		return
 	}
@@ -64,14 +64,14 @@ func (g *Game) buildWorld(carry bool) {
 		a.SetCacheErr("invalid settings: " + p)
 		return
 	}
-	if err := a.Oversize(a.Soup, a.LevelName(), pipeline.BuildOptions{}); err != nil { // the cache's first build
+	if err := a.Oversize(a.Soup(), a.LevelName(), pipeline.BuildOptions{}); err != nil { // the cache's first build
 		a.SetCacheErr(err.Error())
 		a.Report(fmt.Errorf("cache build: %w", err))
 		return
 	}
 	a.SetCacheErr("")
-	g.cache.buildSoup = a.Soup
-	g.cache.runner.Start(a.Soup, a.Settings, a.CacheAgents(), a.LevelName(), carry)
+	g.cache.buildSoup = a.Soup()
+	g.cache.runner.Start(a.Soup(), a.Settings, a.CacheAgents(), a.LevelName(), carry)
 }
 
 // cancelCacheBuild stops the running cache build.
@@ -85,14 +85,14 @@ func (g *Game) cancelCacheBuild() {
 // cancels a build of a level that is no longer loaded.
 func (g *Game) pollCache() {
 	a := g.App
-	if running, _, _ := g.cache.runner.Progress(); running && g.cache.buildSoup != a.Soup {
+	if running, _, _ := g.cache.runner.Progress(); running && g.cache.buildSoup != a.Soup() {
 		g.cache.runner.Cancel()
 	}
 	res, ok := g.cache.runner.Poll()
 	if !ok {
 		return
 	}
-	if g.cache.buildSoup != a.Soup {
+	if g.cache.buildSoup != a.Soup() {
 		return // of another level
 	}
 	if res.Err != nil {
@@ -108,7 +108,7 @@ func (g *Game) pollCache() {
 		msg = fmt.Sprintf("caches of %d agent sizes (%s) built in %s: %d tiles cached for %q", len(agents), session.AgentNames(agents), fmtDur(res.Wall), len(first.CachedTiles()), agents[0].Name)
 	}
 	a.InstallWorld(res.World, res.Level, res.Wall, res.Carry)
-	if g.opts.AutoCache && g.cache.autoSoup == a.Soup && !res.Carry {
+	if g.opts.AutoCache && g.cache.autoSoup == a.Soup() && !res.Carry {
 		msg += ". " + firstSteps
 	}
 	a.ReportOK(msg)
@@ -176,7 +176,7 @@ func (g *Game) pollCacheDialog() {
 // autoCacheWanted reports whether Options.AutoCache applies now: a level
 // without a cache, and no demo (which builds its own).
 func (g *Game) autoCacheWanted() bool {
-	return g.opts.AutoCache && g.opts.DemoObstacles <= 0 && g.App.Soup != nil && !g.App.CacheView().Has
+	return g.opts.AutoCache && g.opts.DemoObstacles <= 0 && g.App.Soup() != nil && !g.App.CacheView().Has
 }
 
 // runAutoCache starts the background cache build of a newly loaded level
@@ -184,13 +184,13 @@ func (g *Game) autoCacheWanted() bool {
 // obstacle preset the first time, then the Build panel's settings.
 func (g *Game) runAutoCache() {
 	a := g.App
-	if !g.autoCacheWanted() || g.cache.autoSoup == a.Soup {
+	if !g.autoCacheWanted() || g.cache.autoSoup == a.Soup() {
 		return
 	}
 	if running, _, _ := g.cache.runner.Progress(); running {
 		return
 	}
-	g.cache.autoSoup = a.Soup
+	g.cache.autoSoup = a.Soup()
 	if !g.cache.autoPreset {
 		g.cache.autoPreset = true
 		g.applyObstaclePreset()
@@ -204,7 +204,7 @@ func (g *Game) autoCachePending() bool {
 	if !g.autoCacheWanted() || g.App.CacheErr() != "" {
 		return false
 	}
-	if g.cache.autoSoup != g.App.Soup {
+	if g.cache.autoSoup != g.App.Soup() {
 		return true
 	}
 	running, _, _ := g.cache.runner.Progress()

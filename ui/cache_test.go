@@ -320,7 +320,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	g.cacheStep(frameInput{X: x, Y: y, Left: true}, toolKeys{})
 	g.cacheStep(frameInput{X: x + 40, Y: y, Left: true}, toolKeys{})
 	saveForInspection(t, "cache-drag-ghost", drawOnly(g))
-	if o := a.Scene.Overlay(render.OverlayToolPreview); o == nil || len(o.Tris) == 0 || !g.tools.obstacle.drag.moved {
+	if o := a.Scene().Overlay(render.OverlayToolPreview); o == nil || len(o.Tris) == 0 || !g.tools.obstacle.drag.moved {
 		t.Error("no ghost while dragging")
 	}
 	g.cacheStep(frameInput{X: x + 40, Y: y}, toolKeys{Escape: true}) // cancelled: nothing moves
@@ -379,7 +379,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 		t.Fatalf("%d corners after three clicks (Err %q)", n, a.Err())
 	}
 	a.SyncSpanOverlays()
-	if o := a.Scene.Overlay(render.OverlayToolPreview); o == nil || len(o.Points) != 3 {
+	if o := a.Scene().Overlay(render.OverlayToolPreview); o == nil || len(o.Points) != 3 {
 		t.Error("the corners are not previewed")
 	}
 	saveForInspection(t, "cache-volume-preview", drawOnly(g))
@@ -403,7 +403,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	img := drawFrames(t, g, 2)
 	saveForInspection(t, "cache-tools-terrain", img)
 	for _, n := range []string{render.OverlayCachePolys, render.OverlayObstacles, render.OverlayVolumesRT, render.OverlaySwaps} {
-		o := a.Scene.Overlay(n)
+		o := a.Scene().Overlay(n)
 		if o == nil || !o.Visible || len(o.Tris)+len(o.Lines) == 0 {
 			t.Errorf("overlay %s missing, hidden or empty", n)
 		}

@@ -38,8 +38,8 @@ func obstacleAt(a *session.App, shapeIdx int, sizeM, dx, dz float32) (o obstacle
 	o = defaultObstacleTool()
 	o.ShapeIdx = shapeIdx
 	o.SizeXM, o.SizeZM, o.RadiusM = float64(sizeM), float64(sizeM), float64(sizeM)/2
-	c := a.Soup.Bounds().Center()
-	return o, geom.V3(c.X+dx, a.Soup.Bounds().Min.Y, c.Z+dz)
+	c := a.Soup().Bounds().Center()
+	return o, geom.V3(c.X+dx, a.Soup().Bounds().Min.Y, c.Z+dz)
 }
 
 // TestCacheWorkerMatchesSync sends one sequence of cache commands (adds,
@@ -135,7 +135,7 @@ func TestCacheWorkerMatchesSync(t *testing.T) {
 		t.Errorf("the sequence left %d tiles queued after %d updates: it does not test what it should", len(vs.Queue), vs.Updates)
 	}
 	// The overlays the worker built show the same mesh.
-	oS, oW := s.Scene.Overlay(render.OverlayCachePolys), w.Scene.Overlay(render.OverlayCachePolys)
+	oS, oW := s.Scene().Overlay(render.OverlayCachePolys), w.Scene().Overlay(render.OverlayCachePolys)
 	if oS == nil || oW == nil || len(oS.Tris) == 0 || !slices.Equal(oS.Tris, oW.Tris) {
 		t.Error("cache-polys differs between the worker's view and the cache without a worker")
 	}
@@ -144,12 +144,12 @@ func TestCacheWorkerMatchesSync(t *testing.T) {
 	w.SetOverlayVisible(render.OverlayCacheLayers, true)
 	drawFrames(t, async, 1) // asks the worker for it
 	waitWorker(t, async)
-	if o := w.Scene.Overlay(render.OverlayCacheLayers); o == nil || !o.Visible || len(o.Tris)+len(o.Lines) == 0 {
+	if o := w.Scene().Overlay(render.OverlayCacheLayers); o == nil || !o.Visible || len(o.Tris)+len(o.Lines) == 0 {
 		t.Errorf("cache-layers ticked with a worker: %+v", o)
 	}
 	w.SetOverlayVisible(render.OverlayCacheLayers, false)
 	drawFrames(t, async, 1)
-	if o := w.Scene.Overlay(render.OverlayCacheLayers); o == nil || o.Visible || len(o.Tris)+len(o.Lines) != 0 {
+	if o := w.Scene().Overlay(render.OverlayCacheLayers); o == nil || o.Visible || len(o.Tris)+len(o.Lines) != 0 {
 		t.Errorf("cache-layers unticked with a worker: still drawn")
 	}
 }

@@ -59,7 +59,7 @@ func (g *Game) runDemo() {
 // with auto update off. The camera frames the points.
 func (g *Game) demoScene(n int) error {
 	a := g.App
-	if !a.CacheView().Has || a.Soup == nil {
+	if !a.CacheView().Has || a.Soup() == nil {
 		return a.Report(session.ErrNoCache)
 	}
 	pts := a.DemoPoints(n + 2)
@@ -120,8 +120,8 @@ func (g *Game) demoScene(n int) error {
 	const marginM = 10
 	b.Min = b.Min.Sub(geom.V3(marginM, 1, marginM))
 	b.Max = b.Max.Add(geom.V3(marginM, 3, marginM))
-	if a.Aspect > 0 {
-		a.Camera.FrameAspect(b, a.Aspect)
+	if a.Aspect() > 0 {
+		a.Camera.FrameAspect(b, a.Aspect())
 	} else {
 		a.Camera.Frame(b)
 	}

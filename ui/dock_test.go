@@ -100,26 +100,26 @@ func TestDockInput(t *testing.T) {
 	if g.w != g.lay.view.Dx() || g.h != g.lay.view.Dy() || g.w >= g.screenW {
 		t.Fatalf("view size %dx%d, layout %v, screen %dx%d", g.w, g.h, g.lay.view, g.screenW, g.screenH)
 	}
-	if want := float64(g.w) / float64(g.h); math.Abs(a.Aspect-want) > 1e-9 {
-		t.Errorf("App frames for aspect %v, want the view's %v", a.Aspect, want)
+	if want := float64(g.w) / float64(g.h); math.Abs(a.Aspect()-want) > 1e-9 {
+		t.Errorf("App frames for aspect %v, want the view's %v", a.Aspect(), want)
 	}
 
 	// A click on the left column (on no widget) and on a grip: nothing.
 	for _, p := range []image.Point{{g.lay.cols[dockLeft].Min.X + 5, g.lay.cols[dockLeft].Max.Y - 5}, g.lay.grips[dockRight].Min.Add(image.Pt(2, 400))} {
-		a.Selected = session.TileRef{}
+		a.ClearTile()
 		clickAt(p.X, p.Y)
-		if a.Selected.OK {
-			t.Errorf("a click at %v (outside the view %v) selected tile %+v", p, g.lay.view, a.Selected)
+		if a.Selected().OK {
+			t.Errorf("a click at %v (outside the view %v) selected tile %+v", p, g.lay.view, a.Selected())
 		}
 	}
 	// A click in the view's centre selects the tile under the view's
 	// centre pixel.
 	c := g.lay.view.Min.Add(image.Pt(g.w/2, g.h/2))
 	want, err := a.PickTile(float64(g.w/2), float64(g.h/2), g.w, g.h)
-	a.Selected = session.TileRef{}
+	a.ClearTile()
 	clickAt(c.X, c.Y)
-	if err != nil || !a.Selected.OK || a.Selected != want {
-		t.Errorf("click in the view selected %+v, want %+v (%v); status %q", a.Selected, want, err, a.Status())
+	if err != nil || !a.Selected().OK || a.Selected() != want {
+		t.Errorf("click in the view selected %+v, want %+v (%v); status %q", a.Selected(), want, err, a.Status())
 	}
 
 	// Dragging the left grip 100 px right widens the left column by 100.
@@ -131,8 +131,8 @@ func TestDockInput(t *testing.T) {
 	if got := g.lay.cols[dockLeft].Dx(); got != leftW+100 || g.w != viewW-100 {
 		t.Errorf("after the grip drag: left column %d wide (was %d), view %d (was %d)", got, leftW, g.w, viewW)
 	}
-	if a.Selected != want {
-		t.Errorf("the grip drag changed the selection to %+v", a.Selected)
+	if a.Selected() != want {
+		t.Errorf("the grip drag changed the selection to %+v", a.Selected())
 	}
 
 	// Tab folds both columns, Tab again opens them.
@@ -196,7 +196,9 @@ func TestFrameIntoView(t *testing.T) {
 			t.Fatal(err)
 		}
 		inView("F", a.LevelBounds())
-		a.Selected = session.TileRef{X: 3, Z: 4, OK: true}
+		if err := a.SelectTile(3, 4); err != nil {
+			t.Fatal(err)
+		}
 		a.FrameSelection()
 		inView("frame tile", a.SelectionBoxes()[0])
 	}
@@ -224,7 +226,7 @@ func TestZoomTowardsCursor(t *testing.T) {
 		a.SetTopDown(tc.top)
 		a.FrameLevel()
 		o, d := a.Camera.Ray(float64(tc.px.X), float64(tc.px.Y), g.w, g.h)
-		p, ok := session.PickPoint(a.Soup, o, d)
+		p, ok := session.PickPoint(a.Soup(), o, d)
 		if !ok {
 			t.Fatalf("%s: no level under %v", tc.name, tc.px)
 		}

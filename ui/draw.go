@@ -56,7 +56,7 @@ type sceneView struct {
 // sceneKey returns the key of the view a's scene and camera give in the
 // rectangle vp of the screen.
 func sceneKey(a *session.App, vp image.Rectangle) viewKey {
-	return viewKey{cam: a.Camera, w: vp.Dx(), h: vp.Dy(), x0: vp.Min.X, y0: vp.Min.Y, scene: a.Scene, gen: a.Gen(), scale: 1}
+	return viewKey{cam: a.Camera, w: vp.Dx(), h: vp.Dy(), x0: vp.Min.X, y0: vp.Min.Y, scene: a.Scene(), gen: a.Gen(), scale: 1}
 }
 
 // current reports whether v shows key.
@@ -68,7 +68,7 @@ func (v *sceneView) current(key viewKey) bool { return v.valid && v.key == key }
 func (v *sceneView) draw(dst *ebiten.Image, a *session.App) {
 	key := sceneKey(a, dst.Bounds())
 	if !v.current(key) {
-		v.buildKey(visibleScene(a.Scene), key)
+		v.buildKey(visibleScene(a.Scene()), key)
 	}
 	v.drawImage(dst)
 }

@@ -35,7 +35,7 @@ func TestFirstRun(t *testing.T) {
 	if a.Settings.Partition != pipeline.Layers || a.Settings.DetailSampleDistCells != 0 {
 		t.Errorf("first run: settings %v / detail %v, want the obstacle preset", a.Settings.Partition, a.Settings.DetailSampleDistCells)
 	}
-	o := a.Scene.Overlay(render.OverlayCachePolys)
+	o := a.Scene().Overlay(render.OverlayCachePolys)
 	if o == nil || !o.Visible || len(o.Tris) == 0 {
 		t.Fatalf("first run: cache-polys overlay %+v has nothing to show", o)
 	}
@@ -43,7 +43,7 @@ func TestFirstRun(t *testing.T) {
 		t.Errorf("first run: status %q does not say what to do next", a.Status())
 	}
 	for _, name := range append(append([]string(nil), render.SpanOverlayNames...), render.MeshOverlayNames...) {
-		if o := a.Scene.Overlay(name); o != nil && o.Visible {
+		if o := a.Scene().Overlay(name); o != nil && o.Visible {
 			t.Errorf("first run: %s is ticked but shows nothing before a plain build", name)
 		}
 	}

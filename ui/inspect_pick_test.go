@@ -17,7 +17,7 @@ import (
 func TestPickLiveCache(t *testing.T) {
 	g := terrainCacheGame(t)
 	a := g.App
-	if a.Build != nil {
+	if a.Build() != nil {
 		t.Fatal("terrainCacheGame has a plain build")
 	}
 	grid := a.Cache.Grid()
@@ -25,9 +25,11 @@ func TestPickLiveCache(t *testing.T) {
 	m := a.Cache.Mesh()
 	want, c := bestPickTargetIn(t, m, sel)
 	a.Camera.TopDown, a.Camera.Ortho = true, true
-	a.Selected = sel
+	if err := a.SelectTile(sel.X, sel.Z); err != nil {
+		t.Fatal(err)
+	}
 	a.FrameSelection()
-	a.Selected = session.TileRef{}
+	a.ClearTile()
 	clickOn := func(p geom.Vec3) {
 		t.Helper()
 		x, y, _, ok := a.Camera.Project(p, g.w, g.h)
@@ -43,7 +45,7 @@ func TestPickLiveCache(t *testing.T) {
 			// the live cache's polygon.
 			g.startBuild()
 			waitBuild(t, g)
-			if a.Build == nil {
+			if a.Build() == nil {
 				t.Fatal("no plain build")
 			}
 			a.ClearPick()
@@ -56,8 +58,8 @@ func TestPickLiveCache(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(info, a.PickedInfo) {
 			t.Errorf("build %v: PickedInfo %+v, want the cache's polygon %+v (%v)", withBuild, a.PickedInfo, info, err)
 		}
-		if a.Selected != sel {
-			t.Errorf("build %v: selected %+v, want %+v", withBuild, a.Selected, sel)
+		if a.Selected() != sel {
+			t.Errorf("build %v: selected %+v, want %+v", withBuild, a.Selected(), sel)
 		}
 		if lines := a.InspectorLines(); len(lines) == 0 || !strings.Contains(lines[0], "live cache") || strings.Contains(strings.Join(lines, "\n"), "Gone") {
 			t.Errorf("build %v: Inspector says %q", withBuild, lines)
@@ -66,7 +68,7 @@ func TestPickLiveCache(t *testing.T) {
 			t.Errorf("build %v: status %q", withBuild, a.Status())
 		}
 		drawFrames(t, g, 1)
-		if po := a.Scene.Overlay(render.OverlayPicked); po == nil || len(po.Tris) == 0 {
+		if po := a.Scene().Overlay(render.OverlayPicked); po == nil || len(po.Tris) == 0 {
 			t.Errorf("build %v: picked overlay empty", withBuild)
 		}
 	}
@@ -74,7 +76,7 @@ func TestPickLiveCache(t *testing.T) {
 	// Without the cache the plain build's polygon there is picked.
 	a.DropCache()
 	clickOn(c)
-	if a.PickedFrom != session.MeshBuild || !a.Build.Mesh.IsValidRef(a.Picked) {
+	if a.PickedFrom != session.MeshBuild || !a.Build().Mesh.IsValidRef(a.Picked) {
 		t.Fatalf("no cache: picked %#x from the %v; status %q", uint64(a.Picked), a.PickedFrom, a.Status())
 	}
 	if lines := a.InspectorLines(); !strings.Contains(lines[0], "plain build") {

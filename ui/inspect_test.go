@@ -71,7 +71,7 @@ func TestInspectOnTerrain(t *testing.T) {
 		t.Errorf("summary %q", inspectSummary(reps))
 	}
 	count := func(name string) int {
-		o := a.Scene.Overlay(name)
+		o := a.Scene().Overlay(name)
 		if o == nil {
 			t.Fatalf("no overlay %q", name)
 		}

@@ -211,7 +211,7 @@ func (g *Game) syncScene() bool {
 		if v == nil {
 			v = &sceneView{}
 		}
-		v.buildKey(visibleScene(g.App.Scene), key)
+		v.buildKey(visibleScene(g.App.Scene()), key)
 		j.spare, g.view = g.view, v
 		return true
 	}
@@ -221,7 +221,7 @@ func (g *Game) syncScene() bool {
 		}
 		return false
 	}
-	j.r.request(key, func() *render.Scene { return visibleScene(g.App.Scene) })
+	j.r.request(key, func() *render.Scene { return visibleScene(g.App.Scene()) })
 	v, ok := j.r.take(time.Now().Add(sceneWait))
 	if ok {
 		j.r.recycle(g.view)

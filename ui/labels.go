@@ -42,7 +42,7 @@ func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	ox, oy := float64(screen.Bounds().Min.X), float64(screen.Bounds().Min.Y)
 	shown := func(name string) bool {
-		o := a.Scene.Overlay(name)
+		o := a.Scene().Overlay(name)
 		return o != nil && o.Visible
 	}
 	label := func(p geom.Vec3, s string, col color.RGBA) {
@@ -84,8 +84,8 @@ func (g *Game) drawCacheLabels(screen *ebiten.Image) {
 			}
 			n := float32(max(len(v.Volume.VertsXZ), 1))
 			y := v.Volume.MaxYM
-			if a.Soup != nil {
-				y = min(y, a.Soup.Bounds().Max.Y)
+			if a.Soup() != nil {
+				y = min(y, a.Soup().Bounds().Max.Y)
 			}
 			label(geom.V3(sx/n, y, sz/n), fmt.Sprintf("V#%d", v.ID), labelVolume)
 		}

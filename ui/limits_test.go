@@ -38,7 +38,7 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 	}
 	g.startBuild()
 	waitBuild(t, g)
-	soup, scene, build, cache := a.Soup, a.Scene, a.Build, a.Cache
+	soup, scene, build, cache := a.Soup(), a.Scene(), a.Build(), a.Cache
 	if build == nil || cache == nil {
 		t.Fatalf("build %v, cache %v (Err %q)", build != nil, cache != nil, a.Err())
 	}
@@ -55,9 +55,9 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 			t.Errorf("App.Err = %q, want it to contain %q", a.Err(), want)
 		}
 	}
-	if a.LevelName() != "terrain" || a.Soup != soup || a.Scene != scene || a.Build != build || a.Cache != cache {
+	if a.LevelName() != "terrain" || a.Soup() != soup || a.Scene() != scene || a.Build() != build || a.Cache != cache {
 		t.Errorf("after the refused load: level %q, soup kept %v, scene kept %v, build kept %v, cache kept %v",
-			a.LevelName(), a.Soup == soup, a.Scene == scene, a.Build == build, a.Cache == cache)
+			a.LevelName(), a.Soup() == soup, a.Scene() == scene, a.Build() == build, a.Cache == cache)
 	}
 	if obs := a.Cache.Obstacles(); len(obs) != 1 {
 		t.Errorf("after the refused load the cache has %d obstacles, want 1", len(obs))
@@ -87,8 +87,8 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 		t.Errorf("cache build over the limits: running %v, CacheErr %q", running, a.CacheErr())
 	}
 	drawFrames(t, g, 2)
-	if a.Build != build || a.Cache != cache || a.Soup != soup {
-		t.Errorf("a refused build replaced the build (%v), the cache (%v) or the level (%v)", a.Build != build, a.Cache != cache, a.Soup != soup)
+	if a.Build() != build || a.Cache != cache || a.Soup() != soup {
+		t.Errorf("a refused build replaced the build (%v), the cache (%v) or the level (%v)", a.Build() != build, a.Cache != cache, a.Soup() != soup)
 	}
 }
 

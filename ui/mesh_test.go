@@ -43,7 +43,7 @@ func TestMeshOverlaysDraw(t *testing.T) {
 	g.startBuild()
 	waitBuild(t, g)
 	a := g.App
-	if a.Build == nil || a.Build.Mesh == nil || a.Build.Mesh.TileCount() == 0 {
+	if a.Build() == nil || a.Build().Mesh == nil || a.Build().Mesh.TileCount() == 0 {
 		t.Fatalf("no navmesh after the build (err %q)", a.BuildErr())
 	}
 	a.FrameSelection()
@@ -67,7 +67,7 @@ func TestMeshOverlaysDraw(t *testing.T) {
 		a.SetOverlayVisible(tc.name, true)
 		img := drawFrames(t, g, 2)
 		saveForInspection(t, "mesh-"+tc.name, img)
-		o := a.Scene.Overlay(tc.name)
+		o := a.Scene().Overlay(tc.name)
 		if o == nil || !o.Visible || len(o.Tris)+len(o.Lines)+len(o.Points) == 0 {
 			t.Errorf("%s: missing, hidden or empty", tc.name)
 			continue
@@ -83,7 +83,7 @@ func TestMeshOverlaysDraw(t *testing.T) {
 	hideBuildOverlays(a)
 	drawFrames(t, g, 1)
 	for _, n := range render.MeshOverlayNames {
-		if o := a.Scene.Overlay(n); o == nil || len(o.Tris)+len(o.Lines)+len(o.Points) != 0 {
+		if o := a.Scene().Overlay(n); o == nil || len(o.Tris)+len(o.Lines)+len(o.Points) != 0 {
 			t.Errorf("hidden %s keeps its content", n)
 		}
 	}
@@ -94,7 +94,7 @@ func TestMeshOverlaysDraw(t *testing.T) {
 // first (the highest large polygon), and that centroid.
 func bestPickTarget(t *testing.T, a *session.App) (navmesh.PolyRef, geom.Vec3) {
 	t.Helper()
-	return bestPickTargetIn(t, a.Build.Mesh, a.Selected)
+	return bestPickTargetIn(t, a.Build().Mesh, a.Selected())
 }
 
 // bestPickTargetIn is bestPickTarget in the navmesh m at tile sel.
@@ -149,7 +149,7 @@ func TestPickPolygon(t *testing.T) {
 	a.SetOverlayVisible(render.OverlayPolys, true)
 	a.Camera.TopDown, a.Camera.Ortho = true, true
 	a.FrameSelection()
-	sel := a.Selected
+	sel := a.Selected()
 	want, c := bestPickTarget(t, a)
 	x, y, _, ok := a.Camera.Project(c, g.w, g.h)
 	if !ok {
@@ -166,8 +166,8 @@ func TestPickPolygon(t *testing.T) {
 	if a.Picked != want {
 		t.Fatalf("picked %#x at (%.0f, %.0f), want %#x; status %q", uint64(a.Picked), x, y, uint64(want), a.Status())
 	}
-	if !a.Build.Mesh.IsValidRef(a.Picked) || a.Selected != sel {
-		t.Errorf("picked ref valid %v, selection %+v (was %+v)", a.Build.Mesh.IsValidRef(a.Picked), a.Selected, sel)
+	if !a.Build().Mesh.IsValidRef(a.Picked) || a.Selected() != sel {
+		t.Errorf("picked ref valid %v, selection %+v (was %+v)", a.Build().Mesh.IsValidRef(a.Picked), a.Selected(), sel)
 	}
 	if !strings.Contains(a.Status(), "picked polygon") {
 		t.Errorf("status %q", a.Status())
@@ -180,7 +180,7 @@ func TestPickPolygon(t *testing.T) {
 	}
 	after := drawFrames(t, g, 2)
 	saveForInspection(t, "picked", after)
-	if po := a.Scene.Overlay(render.OverlayPicked); po == nil || !po.Visible || len(po.Tris) == 0 {
+	if po := a.Scene().Overlay(render.OverlayPicked); po == nil || !po.Visible || len(po.Tris) == 0 {
 		t.Error("picked overlay missing, hidden or empty")
 	}
 	if n := changedPixels(before, after, g.lay.cols[dockRight]); n < 2000 {
@@ -188,17 +188,17 @@ func TestPickPolygon(t *testing.T) {
 	}
 
 	// The pick of a rebuilt level is cleared (its reference is stale).
-	a.SetBuild(a.Build)
+	a.SetBuild(a.Build())
 	if a.Picked != 0 {
 		t.Error("pick kept across SetBuild")
 	}
 	// Picking without a navmesh falls back to the tile.
-	b := a.Build
-	a.Build = nil
+	b := a.Build()
+	a.SetBuild(nil)
 	if msg := a.Click(x, y, testW, testH); !strings.Contains(msg, "selected tile") || a.Picked != 0 {
 		t.Errorf("click without navmesh: %q, picked %#x", msg, uint64(a.Picked))
 	}
-	a.Build = b
+	a.SetBuild(b)
 	a.FrameLevel()
 	if _, err := a.PickPoly(2, 2, testW, testH); err == nil {
 		t.Error("a pick outside the level succeeded")
@@ -210,7 +210,7 @@ func TestShowOnlyOverlays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range g.App.Scene.Overlays {
+	for _, o := range g.App.Scene().Overlays {
 		want := o.Name == "input" || o.Name == "polys" || o.Name == "selection"
 		if o.Visible != want {
 			t.Errorf("%s visible %v", o.Name, o.Visible)

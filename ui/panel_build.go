@@ -317,14 +317,14 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 
 	ctx.SetGridLayout([]int{-2, -3}, nil)
 	ctx.Text("Stage overlays:")
-	g.form.scopeIdx = int(a.Scope)
+	g.form.scopeIdx = int(a.Scope())
 	ctx.Dropdown(&g.form.scopeIdx, session.SpanScopeNames).On(func() { a.SetScope(session.SpanScope(g.form.scopeIdx)) })
 	ctx.SetGridLayout(nil, nil)
 	sel := "Selected tile: none"
-	if a.Selected.OK {
-		sel = fmt.Sprintf("Selected tile: (%d, %d)", a.Selected.X, a.Selected.Z)
-		if b := a.Build; b != nil {
-			if t := b.Tile(a.Selected.X, a.Selected.Z); t != nil {
+	if a.Selected().OK {
+		sel = fmt.Sprintf("Selected tile: (%d, %d)", a.Selected().X, a.Selected().Z)
+		if b := a.Build(); b != nil {
+			if t := b.Tile(a.Selected().X, a.Selected().Z); t != nil {
 				sel += fmt.Sprintf(", %d walkable spans", t.WalkableSpans)
 			} else {
 				sel += ", nothing walkable"
@@ -334,7 +334,7 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 	ctx.Text(sel + ". Left-click the level to select a tile (and the polygon there).")
 	ctx.Button("Frame selected tile").On(a.FrameSelection)
 
-	if b := a.Build; b != nil {
+	if b := a.Build(); b != nil {
 		ctx.Text(fmt.Sprintf("Built %d tiles (%d with walkable spans) on %d workers in %s: %d open spans, %d walkable.",
 			b.BuiltTiles, len(b.Tiles), b.Workers, fmtDur(b.Wall), b.SpanCount, b.WalkableSpans))
 		if c := session.CountNavMesh(a.NavMesh()); c.Tiles > 0 {
@@ -365,8 +365,8 @@ func (g *Game) applyForm() {
 func (g *Game) defaultVolumeLine() string {
 	a := g.App
 	cx, cz, y0, y1 := float32(0), float32(0), float32(-1), float32(1)
-	if a.Soup != nil {
-		b := a.Soup.Bounds()
+	if a.Soup() != nil {
+		b := a.Soup().Bounds()
 		c := b.Center()
 		cx, cz, y0, y1 = c.X, c.Z, b.Min.Y-1, b.Max.Y+1
 	}
@@ -388,17 +388,17 @@ func (g *Game) defaultVolumeLine() string {
 // stays).
 func (g *Game) startBuild() {
 	a := g.App
-	if g.settingsProblem() != "" || a.Soup == nil {
+	if g.settingsProblem() != "" || a.Soup() == nil {
 		return
 	}
-	if err := a.Oversize(a.Soup, a.LevelName(), session.UIBuildOptions); err != nil {
+	if err := a.Oversize(a.Soup(), a.LevelName(), session.UIBuildOptions); err != nil {
 		a.SetBuildErr(err.Error())
 		a.Report(fmt.Errorf("build: %w", err))
 		return
 	}
 	a.SetBuildErr("")
 	g.buildRequested = true
-	g.runner.Start(a.Soup, a.Settings)
+	g.runner.Start(a.Soup(), a.Settings)
 }
 
 // cancelBuild stops the running build.
@@ -421,7 +421,7 @@ func (g *Game) pollBuild() {
 		a.Report(fmt.Errorf("build: %w", res.Err))
 		return
 	}
-	first := a.Build == nil
+	first := a.Build() == nil
 	a.SetBuild(res.Build)
 	a.SetStatus(fmt.Sprintf("built %d tiles in %s", res.Build.BuiltTiles, fmtDur(res.Build.Wall)))
 	if g.opts.Build && first && !g.framedBuild {

@@ -79,7 +79,7 @@ func TestScenarioPlayer(t *testing.T) {
 	if cam := p.r.CameraFor(g.w, g.h); g.App.Camera != cam || !cam.TopDown {
 		t.Errorf("the view does not follow the scenario camera: %+v", g.App.Camera)
 	}
-	if o := g.App.Scene.Overlay(render.OverlayObstacles); o == nil || !o.Visible || len(o.Tris)+len(o.Lines) == 0 {
+	if o := g.App.Scene().Overlay(render.OverlayObstacles); o == nil || !o.Visible || len(o.Tris)+len(o.Lines) == 0 {
 		t.Error("the obstacles overlay is not drawn")
 	}
 	if _, err := os.Stat(filepath.Join(out, "a.png")); err != nil {

@@ -22,7 +22,7 @@ type viewUI struct {
 func (g *Game) viewPanel(ctx *debugui.Context) {
 	a := g.App
 	ctx.Text("Overlays")
-	ovs := a.Scene.Overlays
+	ovs := a.Scene().Overlays
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Loop(len(ovs), func(i int) {
 		o := ovs[i]

@@ -66,7 +66,7 @@ func TestPathTool(t *testing.T) {
 	if r := res(); r.Err != "" || len(r.Points) < 2 || len(r.Corridor) == 0 || r.LengthM <= 0 {
 		t.Fatalf("no path: err %q, %d points, %d polygons", r.Err, len(r.Points), len(r.Corridor))
 	}
-	if o := a.Scene.Overlay(render.OverlayPath); o == nil || !o.Visible || len(o.Tris) == 0 || len(o.Points) != len(res().Points) {
+	if o := a.Scene().Overlay(render.OverlayPath); o == nil || !o.Visible || len(o.Tris) == 0 || len(o.Points) != len(res().Points) {
 		t.Fatal("path overlay missing, hidden or empty")
 	}
 	t.Logf("path: %d polygons, %d corners, %.1f m", len(res().Corridor), len(res().Points), res().LengthM)
@@ -149,7 +149,7 @@ func TestPathTool(t *testing.T) {
 	if a.PathPanelOpen() || res().Points != nil {
 		t.Error("the path survived Clear")
 	}
-	if o := a.Scene.Overlay(render.OverlayPath); o != nil && len(o.Points) != 0 {
+	if o := a.Scene().Overlay(render.OverlayPath); o != nil && len(o.Points) != 0 {
 		t.Error("the overlay still shows points")
 	}
 	drawFrames(t, g, 1)
@@ -193,7 +193,7 @@ func TestPathOverlayAtStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := g.App.Scene.Overlay(render.OverlayPath); o == nil || !o.Visible {
+	if o := g.App.Scene().Overlay(render.OverlayPath); o == nil || !o.Visible {
 		t.Error("no visible path overlay")
 	}
 }

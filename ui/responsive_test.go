@@ -31,7 +31,7 @@ func inputWhileBusy(t *testing.T, g *Game, at image.Point, busy func() bool) boo
 		}
 		return true
 	}
-	a.Selected = session.TileRef{}
+	a.ClearTile()
 	dist := a.Camera.DistanceM
 	if !step(frameInput{X: at.X, Y: at.Y, WheelY: 1}) {
 		return false
@@ -56,7 +56,7 @@ func inputWhileBusy(t *testing.T, g *Game, at image.Point, busy func() bool) boo
 	if !step(frameInput{X: at.X, Y: at.Y, Left: true}) || !step(frameInput{X: at.X, Y: at.Y}) {
 		return false
 	}
-	if !a.Selected.OK {
+	if !a.Selected().OK {
 		t.Errorf("click lost: no tile selected (status %q, err %q)", a.Status(), a.Err())
 	}
 	return true
@@ -89,7 +89,7 @@ func TestInputWhileBusy(t *testing.T) {
 		}
 		drawFrames(t, g, 1)
 	}
-	if o := g.App.Scene.Overlay(render.OverlayCachePolys); o == nil || len(o.Tris) == 0 {
+	if o := g.App.Scene().Overlay(render.OverlayCachePolys); o == nil || len(o.Tris) == 0 {
 		t.Fatal("no cache-polys after the cache build")
 	}
 
@@ -182,7 +182,7 @@ func TestInputWhileOverlaysBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.App.StageJobs != nil {
+	if g.App.StageJobsEnabled() {
 		t.Fatal("tests build stage overlays at once unless they ask")
 	}
 	g.scene.sync = false
@@ -213,7 +213,7 @@ func TestInputWhileOverlaysBuild(t *testing.T) {
 	if runs == 0 {
 		t.Fatal("every overlay rebuild ended before the input was sent")
 	}
-	if o := g.App.Scene.Overlay(render.OverlayWalkable); o == nil || len(o.Tris) == 0 {
+	if o := g.App.Scene().Overlay(render.OverlayWalkable); o == nil || len(o.Tris) == 0 {
 		t.Fatal("walkable has nothing after its background rebuild")
 	}
 }
@@ -246,7 +246,7 @@ func TestInputOfOneSlowTick(t *testing.T) {
 	if a.Camera != zoomedFrame {
 		t.Errorf("camera %+v, want framed then zoomed %+v", a.Camera, zoomedFrame)
 	}
-	if !a.Selected.OK {
+	if !a.Selected().OK {
 		t.Errorf("click lost: status %q", a.Status())
 	}
 }

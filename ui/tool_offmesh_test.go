@@ -75,7 +75,7 @@ func TestOffMeshTool(t *testing.T) {
 		t.Fatalf("the mesh holds %d off-mesh links, want 1", nodes)
 	}
 	a.SyncCacheOverlays()
-	if o := a.Scene.Overlay(render.OverlayOffMesh); o == nil || len(o.Tris) == 0 || len(o.Lines) == 0 {
+	if o := a.Scene().Overlay(render.OverlayOffMesh); o == nil || len(o.Tris) == 0 || len(o.Lines) == 0 {
 		t.Fatalf("offmesh overlay %+v", o)
 	}
 

@@ -27,7 +27,7 @@ func TestToolStateSurvivesSwitch(t *testing.T) {
 	preview := func() *render.Overlay {
 		t.Helper()
 		a.SyncCacheOverlays()
-		o := a.Scene.Overlay(render.OverlayToolPreview)
+		o := a.Scene().Overlay(render.OverlayToolPreview)
 		if o == nil {
 			t.Fatal("no preview overlay")
 		}

@@ -187,7 +187,7 @@ func TestMatchesSoftwareRasterizer(t *testing.T) {
 			tc.setup(&g.App.Camera)
 			win := drawFrames(t, g, 2)
 			// The software picture is of the 3D view alone.
-			sw := render.Rasterize(g.App.Scene, g.App.Camera, g.w, g.h, backgroundColor)
+			sw := render.Rasterize(g.App.Scene(), g.App.Camera, g.w, g.h, backgroundColor)
 			saveForInspection(t, "window-"+tc.name, win)
 			saveForInspection(t, "sw-"+tc.name, sw)
 			r := g.lay.view
@@ -226,7 +226,7 @@ func absDiff(a, b uint8) int {
 func TestBadLevelKeepsPrevious(t *testing.T) {
 	g := newTestGame(t, "city")
 	drawFrames(t, g, 1)
-	soup, scene := g.App.Soup, g.App.Scene
+	soup, scene := g.App.Soup(), g.App.Scene()
 
 	bad := filepath.Join(t.TempDir(), "bad.obj")
 	if err := os.WriteFile(bad, []byte("v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 zz\n"), 0o644); err != nil {
@@ -239,9 +239,9 @@ func TestBadLevelKeepsPrevious(t *testing.T) {
 	if g.App.Err() == "" || !strings.Contains(g.App.Err(), "bad.obj") {
 		t.Errorf("App.Err = %q, want an error naming bad.obj", g.App.Err())
 	}
-	if g.App.LevelName() != "city" || g.App.Soup != soup || g.App.Scene != scene {
+	if g.App.LevelName() != "city" || g.App.Soup() != soup || g.App.Scene() != scene {
 		t.Errorf("after a failed load the level is %q (soup kept: %v, scene kept: %v), want city unchanged",
-			g.App.LevelName(), g.App.Soup == soup, g.App.Scene == scene)
+			g.App.LevelName(), g.App.Soup() == soup, g.App.Scene() == scene)
 	}
 	// The error is shown in red in the message bar.
 	red := 0
@@ -265,8 +265,8 @@ func TestBadLevelKeepsPrevious(t *testing.T) {
 	for _, p := range []string{filepath.Join(t.TempDir(), "missing.obj"), "no-such-level"} {
 		g.RequestLoad(p)
 		drawFrames(t, g, 1)
-		if g.App.Err() == "" || g.App.Soup != soup {
-			t.Errorf("load %q: Err = %q, soup kept = %v", p, g.App.Err(), g.App.Soup == soup)
+		if g.App.Err() == "" || g.App.Soup() != soup {
+			t.Errorf("load %q: Err = %q, soup kept = %v", p, g.App.Err(), g.App.Soup() == soup)
 		}
 	}
 
@@ -453,7 +453,7 @@ func BenchmarkSceneBuild(b *testing.B) {
 			var v sceneView
 			for i := 0; i < b.N; i++ {
 				cam.YawRad += 0.01 // a new view each time
-				v.build(a.Scene, cam, testW, testH)
+				v.build(a.Scene(), cam, testW, testH)
 			}
 			b.ReportMetric(float64(v.drawnTris), "tris")
 		})

@@ -83,7 +83,7 @@ func (a *App) SpawnAgents() error {
 	if err != nil {
 		return a.Report(fmt.Errorf("ui: spawn agents: %w", err))
 	}
-	a.Agents.Start(c, a.Soup, m, a.meshCacheSeq())
+	a.Agents.Start(c, a.soup, m, a.meshCacheSeq())
 	a.status = fmt.Sprintf("spawned %d agents (seed %d)", c.Len(), a.AgentSeed)
 	return nil
 }
@@ -135,7 +135,7 @@ func (a *App) StepAgents(n int) bool {
 	if a.Agents.Crowd() == nil {
 		return false
 	}
-	if a.Agents.DropOff(a.Soup) {
+	if a.Agents.DropOff(a.soup) {
 		return true
 	}
 	m := a.agentMesh()
@@ -178,7 +178,7 @@ func agentStepS() float32 { return float32(1 / float64(max(tps(), 1))) }
 
 // syncAgents keeps the "agents" overlay up to date (see syncOverlay).
 func (a *App) syncAgents() {
-	if a.Scene == nil {
+	if a.scene == nil {
 		return
 	}
 	if a.agentsBuilt == nil {

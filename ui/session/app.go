@@ -17,10 +17,10 @@ type App struct {
 	// levelName is what the current level was loaded from: a built-in name
 	// or a file path. Empty before the first successful Load.
 	levelName string
-	// Soup is the current level's geometry (nil before the first Load).
-	Soup *level.Soup
-	// Scene is what the view draws.
-	Scene *render.Scene
+	// soup is the current level's geometry (nil before the first Load).
+	soup *level.Soup
+	// scene is what the view draws.
+	scene *render.Scene
 	// Camera is the view camera.
 	Camera render.Camera
 
@@ -33,8 +33,8 @@ type App struct {
 	// gen changes whenever Scene's content or visibility changes (Gen).
 	gen uint64
 
-	// Aspect is the viewport's width/height, for framing (0: unknown).
-	Aspect float64
+	// aspect is the viewport's width/height, for framing (0: unknown).
+	aspect float64
 
 	// armed holds the ArmedOverlays not yet shown: hidden, and ticked the
 	// first time they have something to show (syncOverlay) unless set
@@ -82,7 +82,7 @@ func (a *App) LevelName() string { return a.levelName }
 // ShowScenarioLevel makes soup, named name, the current level without
 // loading it: a scenario's runner loaded it and owns its builds.
 func (a *App) ShowScenarioLevel(soup *level.Soup, name string) {
-	a.Soup, a.levelName = soup, name
+	a.soup, a.levelName = soup, name
 }
 
 // BuildErr returns the text of the last failed plain build ("" after a
@@ -116,7 +116,7 @@ func (a *App) Gen() uint64 { return a.gen }
 // ShowScene makes s the scene the view draws (a scenario's runner owns
 // its scene) and marks the change (Gen).
 func (a *App) ShowScene(s *render.Scene) {
-	a.Scene = s
+	a.scene = s
 	a.gen++
 }
 
@@ -124,13 +124,13 @@ func (a *App) ShowScene(s *render.Scene) {
 // FrameLevel fits the level in portrait windows too.
 func (a *App) SetViewport(wPx, hPx int) {
 	if wPx > 0 && hPx > 0 {
-		a.Aspect = float64(wPx) / float64(hPx)
+		a.aspect = float64(wPx) / float64(hPx)
 	}
 }
 
 // NewApp returns an App with an empty scene and the default camera.
 func NewApp() *App {
-	a := &App{Scene: &render.Scene{}, Camera: render.DefaultCamera(), armed: map[string]bool{}}
+	a := &App{scene: &render.Scene{}, Camera: render.DefaultCamera(), armed: map[string]bool{}}
 	for _, n := range ArmedOverlays {
 		a.armed[n] = true
 	}
@@ -184,9 +184,9 @@ func (a *App) Load(nameOrPath string) error {
 		return fmt.Errorf("ui: load %q: %w", nameOrPath, err)
 	}
 	a.levelName = nameOrPath
-	a.Soup = s
+	a.soup = s
 	a.levelChanged()
-	a.Scene = keepVisibility(render.LevelScene(s), a.Scene)
+	a.scene = keepVisibility(render.LevelScene(s), a.scene)
 	a.err = ""
 	a.status = fmt.Sprintf("loaded %s", nameOrPath)
 	a.gen++
@@ -213,7 +213,7 @@ func keepVisibility(s, old *render.Scene) *render.Scene {
 // ignored.
 func (a *App) SetOverlayVisible(name string, visible bool) {
 	delete(a.armed, name)
-	if o := a.Scene.Overlay(name); o != nil && o.Visible != visible {
+	if o := a.scene.Overlay(name); o != nil && o.Visible != visible {
 		o.Visible = visible
 		a.gen++
 	}
@@ -225,7 +225,7 @@ func (a *App) SetOverlayVisible(name string, visible bool) {
 // changes nothing.
 func (a *App) ShowOnly(names []string) error {
 	var known []string
-	for _, o := range a.Scene.Overlays {
+	for _, o := range a.scene.Overlays {
 		known = append(known, o.Name)
 	}
 	for _, n := range render.CacheOverlayNames {
@@ -245,7 +245,7 @@ func (a *App) ShowOnly(names []string) error {
 		a.CacheVis[n] = slices.Contains(names, n)
 	}
 	clear(a.armed) // the overlays asked for, no others
-	a.Scene.SetVisible(names)
+	a.scene.SetVisible(names)
 	a.gen++
 	a.SyncSpanOverlays()
 	return nil
@@ -258,8 +258,8 @@ func (a *App) FrameLevel() {
 	if b.Empty() {
 		return
 	}
-	if a.Aspect > 0 {
-		a.Camera.FrameAspect(b, a.Aspect)
+	if a.aspect > 0 {
+		a.Camera.FrameAspect(b, a.aspect)
 	} else {
 		a.Camera.Frame(b)
 	}
@@ -285,7 +285,7 @@ func (a *App) ZoomAt(steps, xPx, yPx float64, wPx, hPx int) {
 	}
 	tFocus := max(rayT(a.Camera.Target), 0)
 	p := geom.Vec3{X: float32(o[0] + float64(d[0]*tFocus)), Y: float32(o[1] + float64(d[1]*tFocus)), Z: float32(o[2] + float64(d[2]*tFocus))}
-	if q, ok := PickPoint(a.Soup, o, d); ok {
+	if q, ok := PickPoint(a.soup, o, d); ok {
 		if s := rayT(q); s > 0 && s <= zoomPickRange*max(tFocus, a.Camera.DistanceM) {
 			p = q
 		}
@@ -296,10 +296,10 @@ func (a *App) ZoomAt(steps, xPx, yPx float64, wPx, hPx int) {
 // LevelBounds returns the box of the level geometry, or of the scene when
 // there is no soup.
 func (a *App) LevelBounds() geom.Box3 {
-	if a.Soup != nil && len(a.Soup.Verts) > 0 {
-		return a.Soup.Bounds()
+	if a.soup != nil && len(a.soup.Verts) > 0 {
+		return a.soup.Bounds()
 	}
-	return a.Scene.Bounds()
+	return a.scene.Bounds()
 }
 
 // SetTopDown switches between the orbit view and the top-down view.
@@ -316,20 +316,29 @@ type Stats struct {
 
 // Stats returns the figures of the current level.
 func (a *App) Stats() Stats {
-	if a.Soup == nil {
+	if a.soup == nil {
 		return Stats{Bounds: geom.EmptyBox()}
 	}
 	return Stats{
-		Triangles: len(a.Soup.Tris),
-		Vertices:  len(a.Soup.Verts),
+		Triangles: len(a.soup.Tris),
+		Vertices:  len(a.soup.Verts),
 		Bounds:    a.soupBounds(),
 	}
 }
 
 // soupBounds returns the bounds of Soup (not nil), computed once per soup.
 func (a *App) soupBounds() geom.Box3 {
-	if a.soupBoxOf != a.Soup {
-		a.soupBoxOf, a.soupBox = a.Soup, a.Soup.Bounds()
+	if a.soupBoxOf != a.soup {
+		a.soupBoxOf, a.soupBox = a.soup, a.soup.Bounds()
 	}
 	return a.soupBox
 }
+
+// Soup returns the current level's geometry (nil before the first Load).
+func (a *App) Soup() *level.Soup { return a.soup }
+
+// Scene returns what the view draws.
+func (a *App) Scene() *render.Scene { return a.scene }
+
+// Aspect returns the viewport's width/height (SetViewport; 0: unknown).
+func (a *App) Aspect() float64 { return a.aspect }

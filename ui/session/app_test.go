@@ -13,7 +13,7 @@ func TestAppTransitions(t *testing.T) {
 	}
 	gen := a.gen
 	a.SetOverlayVisible(render.OverlayGrid, false)
-	if a.Scene.Overlay(render.OverlayGrid).Visible || a.gen == gen {
+	if a.scene.Overlay(render.OverlayGrid).Visible || a.gen == gen {
 		t.Error("hiding the grid did not take or did not bump Gen")
 	}
 	cam := a.Camera
@@ -33,7 +33,7 @@ func TestAppTransitions(t *testing.T) {
 	if err := a.Load("city"); err != nil {
 		t.Fatal(err)
 	}
-	if a.Scene.Overlay(render.OverlayGrid).Visible || !a.Scene.Overlay(render.OverlayInput).Visible {
+	if a.scene.Overlay(render.OverlayGrid).Visible || !a.scene.Overlay(render.OverlayInput).Visible {
 		t.Error("overlay visibility did not survive loading another level")
 	}
 	if err := a.Load(""); err == nil || a.err == "" || a.levelName != "city" {

@@ -16,11 +16,11 @@ func TestArmedOverlays(t *testing.T) {
 	}
 	a.SyncSpanOverlays()
 	for _, name := range ArmedOverlays {
-		if o := a.Scene.Overlay(name); o != nil && o.Visible {
+		if o := a.scene.Overlay(name); o != nil && o.Visible {
 			t.Errorf("%s ticked with nothing to show", name)
 		}
 	}
-	if !a.Scene.Overlay(render.OverlayInput).Visible {
+	if !a.scene.Overlay(render.OverlayInput).Visible {
 		t.Error("input hidden")
 	}
 	// The user hides the path before it has anything to show: it stays
@@ -30,7 +30,7 @@ func TestArmedOverlays(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.SyncSpanOverlays()
-	sel := a.Scene.Overlay(render.OverlaySelection)
+	sel := a.scene.Overlay(render.OverlaySelection)
 	if sel == nil || !sel.Visible || len(sel.Lines)+len(sel.Tris) == 0 {
 		t.Fatalf("selection after selecting a tile: %+v, want ticked with content", sel)
 	}
@@ -43,12 +43,12 @@ func TestArmedOverlays(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.SyncSpanOverlays()
-	if a.Scene.Overlay(render.OverlaySelection).Visible {
+	if a.scene.Overlay(render.OverlaySelection).Visible {
 		t.Error("selection ticked again after the user hid it")
 	}
-	a.SetPathPoint(false, a.Soup.Bounds().Center())
+	a.SetPathPoint(false, a.soup.Bounds().Center())
 	a.SyncSpanOverlays()
-	if o := a.Scene.Overlay(render.OverlayPath); o == nil || o.Visible {
+	if o := a.scene.Overlay(render.OverlayPath); o == nil || o.Visible {
 		t.Errorf("path the user hid: %+v, want listed and hidden", o)
 	}
 }

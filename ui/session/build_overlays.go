@@ -16,7 +16,7 @@ import (
 // syncOverlay): each visible one holds the content of the current build,
 // scope and selection.
 func (a *App) SyncSpanOverlays() {
-	if a.Scene == nil {
+	if a.scene == nil {
 		return
 	}
 	if a.spanBuilt == nil {
@@ -27,7 +27,7 @@ func (a *App) SyncSpanOverlays() {
 	var deferred []string // stage overlays to build in the background
 	for _, name := range BuildOverlayNames {
 		want := a.spanOverlayKey(name)
-		if a.StageJobs != nil && a.stageStale(name) {
+		if a.stageJobs != nil && a.stageStale(name) {
 			a.spanVis[name] = true
 			deferred = append(deferred, name)
 			continue
@@ -57,18 +57,21 @@ type stageResult struct {
 // which nothing changes once built. navviz's window enables it; without
 // it (tests, scripted runs) the overlays are built at once.
 func (a *App) EnableStageJobs() {
-	if a.StageJobs == nil {
-		a.StageJobs = NewJobRunner[stageResult]()
+	if a.stageJobs == nil {
+		a.stageJobs = NewJobRunner[stageResult]()
 	}
 }
+
+// StageJobsEnabled reports whether EnableStageJobs was called.
+func (a *App) StageJobsEnabled() bool { return a.stageJobs != nil }
 
 // StageBusy reports whether stage overlays are being built in the
 // background.
 func (a *App) StageBusy() bool {
-	if a.StageJobs == nil {
+	if a.stageJobs == nil {
 		return false
 	}
-	running, _, _ := a.StageJobs.Progress()
+	running, _, _ := a.stageJobs.Progress()
 	return running
 }
 
@@ -93,7 +96,7 @@ func (a *App) stageStale(name string) bool {
 	if !render.IsPerTileOverlay(name) { // a stage overlay: up to a few hundred ms at scope all
 		return false
 	}
-	if o := a.Scene.Overlay(name); o == nil || !o.Visible {
+	if o := a.scene.Overlay(name); o == nil || !o.Visible {
 		return false
 	}
 	got, ok := a.spanBuilt[name]
@@ -103,20 +106,20 @@ func (a *App) stageStale(name string) bool {
 // pollStageOverlays installs the overlays of a finished stage job whose
 // content key is still the one wanted (the others are built again).
 func (a *App) pollStageOverlays() {
-	if a.StageJobs == nil {
+	if a.stageJobs == nil {
 		return
 	}
-	res, ok := a.StageJobs.Poll()
+	res, ok := a.stageJobs.Poll()
 	if !ok {
 		return
 	}
 	for i, o := range res.overlays {
 		name := o.Name
-		cur := a.Scene.Overlay(name)
+		cur := a.scene.Overlay(name)
 		if cur == nil || !cur.Visible || a.spanOverlayKey(name) != res.keys[i] {
 			continue
 		}
-		a.Scene.Add(o)
+		a.scene.Add(o)
 		a.spanBuilt[name] = res.keys[i]
 		a.gen++
 	}
@@ -129,12 +132,12 @@ func (a *App) startStageOverlays(names []string, keep render.TileFilter, show bo
 	if len(names) == 0 || a.StageBusy() {
 		return
 	}
-	b := a.Build
+	b := a.build
 	keys := make([]overlayKey, len(names))
 	for i, n := range names {
 		keys[i] = a.spanOverlayKey(n)
 	}
-	a.StageJobs.Run(func(context.Context, func(done, total int)) stageResult {
+	a.stageJobs.Run(func(context.Context, func(done, total int)) stageResult {
 		res := stageResult{keys: keys}
 		for _, n := range names {
 			res.overlays = append(res.overlays, stageOverlay(n, b, keep, show))
@@ -165,7 +168,7 @@ func stageOverlay(name string, b *pipeline.Build, keep render.TileFilter, show b
 // time it has something to show.
 func syncOverlay[K comparable](a *App, name string, vis map[string]bool, built map[string]K, want K, build func() *render.Overlay) {
 	armed := a.armed[name]
-	o := a.Scene.Overlay(name)
+	o := a.scene.Overlay(name)
 	if o == nil {
 		o = a.placeholder(name, vis)
 		delete(built, name)
@@ -173,7 +176,7 @@ func syncOverlay[K comparable](a *App, name string, vis map[string]bool, built m
 	vis[name] = o.Visible
 	if !o.Visible && !armed {
 		if len(o.Tris)+len(o.Lines)+len(o.Points) > 0 {
-			a.Scene.Add(&render.Overlay{Name: name})
+			a.scene.Add(&render.Overlay{Name: name})
 			delete(built, name)
 			a.gen++
 		}
@@ -192,7 +195,7 @@ func syncOverlay[K comparable](a *App, name string, vis map[string]bool, built m
 		vis[name] = true
 		o.Visible = true
 	}
-	a.Scene.Add(n)
+	a.scene.Add(n)
 	a.gen++
 }
 
@@ -200,7 +203,7 @@ func syncOverlay[K comparable](a *App, name string, vis map[string]bool, built m
 // from vis (hidden while armed), and returns it.
 func (a *App) placeholder(name string, vis map[string]bool) *render.Overlay {
 	o := &render.Overlay{Name: name, Visible: vis[name] && !a.armed[name]}
-	a.Scene.Overlays = append(a.Scene.Overlays, o)
+	a.scene.Overlays = append(a.scene.Overlays, o)
 	a.gen++
 	return o
 }
@@ -212,20 +215,20 @@ func (a *App) spanOverlayKey(name string) overlayKey {
 	case render.OverlayVolumes:
 		return overlayKey{volumes: a.volumesGen}
 	case render.OverlaySelection:
-		return overlayKey{sel: a.Selected, build: a.Build}
+		return overlayKey{sel: a.selected, build: a.build}
 	case render.OverlayPicked:
-		k := overlayKey{build: a.Build, pick: a.Picked, from: a.PickedFrom}
+		k := overlayKey{build: a.build, pick: a.Picked, from: a.PickedFrom}
 		if a.PickedFrom == MeshCache {
 			k.meshGen = a.Gens.mesh
 		}
 		return k
 	}
-	if a.Scope == ScopeAll {
+	if a.scope == ScopeAll {
 		// Every tile whatever the selection: a click does not rebuild
 		// the whole level's overlays.
-		return overlayKey{build: a.Build, scope: a.Scope}
+		return overlayKey{build: a.build, scope: a.scope}
 	}
-	return overlayKey{build: a.Build, scope: a.Scope, sel: a.Selected}
+	return overlayKey{build: a.build, scope: a.scope, sel: a.selected}
 }
 
 // BuildSpanOverlay builds build overlay name from the state; the span and
@@ -235,8 +238,8 @@ func (a *App) BuildSpanOverlay(name string, keep render.TileFilter, show bool) *
 	switch name {
 	case render.OverlayVolumes:
 		b := geom.EmptyBox()
-		if a.Soup != nil {
-			b = a.Soup.Bounds()
+		if a.soup != nil {
+			b = a.soup.Bounds()
 		}
 		n = render.VolumesOverlay(a.Settings.Volumes, b)
 	case render.OverlaySelection:
@@ -244,7 +247,7 @@ func (a *App) BuildSpanOverlay(name string, keep render.TileFilter, show bool) *
 	case render.OverlayPicked:
 		n = render.PickedOverlay(a.meshOf(a.PickedFrom), a.Picked)
 	default:
-		n = stageOverlay(name, a.Build, keep, show)
+		n = stageOverlay(name, a.build, keep, show)
 	}
 	return n
 }

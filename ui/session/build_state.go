@@ -78,23 +78,23 @@ type buildState struct {
 	// Settings are the settings the Build panel edits (and the next build
 	// uses). They may be invalid; SettingsErr says why.
 	Settings pipeline.NavSettings
-	// Build is the last successful build of the current level (nil before
+	// build is the last successful build of the current level (nil before
 	// the first one, and after loading another level).
-	Build *pipeline.Build
+	build *pipeline.Build
 	// buildErr is the text of the last failed build ("" after a success).
 	buildErr string
-	// Selected is the selected tile (its spans are drawn, see Scope).
-	Selected TileRef
-	// Scope is which tiles the span overlays draw.
-	Scope SpanScope
+	// selected is the selected tile (its spans are drawn, see Scope).
+	selected TileRef
+	// scope is which tiles the span overlays draw.
+	scope SpanScope
 
 	volumesGen uint64                // bumped when Settings.Volumes change
 	sizeSrc    sizeSource            // the level's source for the size estimate
 	spanBuilt  map[string]overlayKey // content key of each span overlay
 	spanVis    map[string]bool       // remembered visibility across levels
-	// StageJobs builds stage overlays off the caller's goroutine (nil:
+	// stageJobs builds stage overlays off the caller's goroutine (nil:
 	// at once; see EnableStageJobs).
-	StageJobs *JobRunner[stageResult]
+	stageJobs *JobRunner[stageResult]
 
 	// pickState is the picked navmesh polygon (inspector.go).
 	pickState
@@ -103,7 +103,7 @@ type buildState struct {
 // initBuildState sets the defaults.
 func (a *App) initBuildState() {
 	a.Settings = pipeline.DefaultSettings()
-	a.Scope = DefaultSpanScope
+	a.scope = DefaultSpanScope
 	a.spanBuilt = map[string]overlayKey{}
 	a.spanVis = map[string]bool{}
 	for k, v := range spanOverlayDefaults {
@@ -113,9 +113,9 @@ func (a *App) initBuildState() {
 
 // levelChanged forgets the build and the selection of the previous level.
 func (a *App) levelChanged() {
-	a.Build = nil
+	a.build = nil
 	a.buildErr = ""
-	a.Selected = TileRef{}
+	a.selected = TileRef{}
 	a.spanBuilt = map[string]overlayKey{}
 	a.ClearPick()
 	a.DropCache() // the tile cache is of the previous level (cache_state.go)
@@ -174,10 +174,10 @@ func (a *App) Oversize(soup *level.Soup, name string, opt pipeline.BuildOptions)
 // estimated memory against the budget, or why it cannot be built. Empty
 // without a level or with invalid settings (the panel shows those).
 func (a *App) BuildSizeText() string {
-	if a.Soup == nil || a.SettingsErr() != nil {
+	if a.soup == nil || a.SettingsErr() != nil {
 		return ""
 	}
-	e, err := a.EstimateBuild(a.Soup, a.levelName, UIBuildOptions)
+	e, err := a.EstimateBuild(a.soup, a.levelName, UIBuildOptions)
 	if le := (*pipeline.LimitError)(nil); errors.As(err, &le) {
 		return "Too large to build: " + err.Error()
 	}
@@ -207,14 +207,14 @@ func (a *App) SetVolumes(v []voxel.ConvexVolume) {
 // no tile is selected or the selection is outside the new grid, the most
 // interesting tile is selected (see defaultTile).
 func (a *App) SetBuild(b *pipeline.Build) {
-	a.Build = b
+	a.build = b
 	a.buildErr = ""
 	a.ClearPick() // references into the previous navmesh are stale
 	if b == nil {
 		return
 	}
-	if !a.Selected.OK || b.Grid.CheckTile(a.Selected.X, a.Selected.Z) != nil {
-		a.Selected = defaultTile(b)
+	if !a.selected.OK || b.Grid.CheckTile(a.selected.X, a.selected.Z) != nil {
+		a.selected = defaultTile(b)
 	}
 }
 
@@ -243,27 +243,27 @@ func (a *App) SelectTile(tx, tz int) error {
 	if err := g.CheckTile(tx, tz); err != nil {
 		return err
 	}
-	a.Selected = TileRef{tx, tz, true}
+	a.selected = TileRef{tx, tz, true}
 	return nil
 }
 
 // SetScope changes which tiles the span overlays draw.
 func (a *App) SetScope(s SpanScope) {
 	if s >= ScopeSelected && s <= ScopeAll {
-		a.Scope = s
+		a.scope = s
 	}
 }
 
 // tileGrid returns the grid of the last build, or else the grid the edited
 // settings give the current level.
 func (a *App) tileGrid() (*pipeline.TileGrid, error) {
-	if a.Build != nil {
-		return a.Build.Grid, nil
+	if a.build != nil {
+		return a.build.Grid, nil
 	}
-	if a.Soup == nil {
+	if a.soup == nil {
 		return nil, fmt.Errorf("ui: no level")
 	}
-	return pipeline.NewTileGrid(&a.Settings, a.Soup.Bounds())
+	return pipeline.NewTileGrid(&a.Settings, a.soup.Bounds())
 }
 
 // PickTile selects the tile under the pixel (xPx, yPx) of a wPx x hPx view:
@@ -276,7 +276,7 @@ func (a *App) PickTile(xPx, yPx float64, wPx, hPx int) (TileRef, error) {
 		return TileRef{}, fmt.Errorf("ui: pick a tile: %w", err)
 	}
 	o, d := a.Camera.Ray(xPx, yPx, wPx, hPx)
-	p, ok := PickPoint(a.Soup, o, d)
+	p, ok := PickPoint(a.soup, o, d)
 	if !ok {
 		return TileRef{}, fmt.Errorf("ui: no level under the cursor")
 	}
@@ -284,8 +284,8 @@ func (a *App) PickTile(xPx, yPx float64, wPx, hPx int) (TileRef, error) {
 	if err != nil {
 		return TileRef{}, fmt.Errorf("ui: pick a tile: %w", err)
 	}
-	a.Selected = TileRef{tx, tz, true}
-	return a.Selected, nil
+	a.selected = TileRef{tx, tz, true}
+	return a.selected, nil
 }
 
 // PickPoint returns the first point where the ray o + t*d (t > 0) meets a
@@ -313,14 +313,14 @@ func PickPoint(s *level.Soup, o, d [3]float64) (geom.Vec3, bool) {
 // SpanFilter returns the tile filter of the current scope and selection
 // (nil: every tile), and whether anything is to be drawn at all.
 func (a *App) SpanFilter() (render.TileFilter, bool) {
-	if a.Scope == ScopeAll {
+	if a.scope == ScopeAll {
 		return nil, true
 	}
-	if !a.Selected.OK {
+	if !a.selected.OK {
 		return nil, false
 	}
-	sx, sz := a.Selected.X, a.Selected.Z
-	if a.Scope == ScopeSelected {
+	sx, sz := a.selected.X, a.selected.Z
+	if a.scope == ScopeSelected {
 		return func(tx, tz int) bool { return tx == sx && tz == sz }, true
 	}
 	return func(tx, tz int) bool { return abs(tx-sx) <= 1 && abs(tz-sz) <= 1 }, true
@@ -338,23 +338,23 @@ func abs(v int) int {
 // floor of the tile plus the agent height when it is built, else the
 // level's top.
 func (a *App) SelectionBoxes() []geom.Box3 {
-	if !a.Selected.OK {
+	if !a.selected.OK {
 		return nil
 	}
 	g, err := a.tileGrid()
 	if err != nil {
 		return nil
 	}
-	b, err := g.TileBoxM(a.Selected.X, a.Selected.Z)
+	b, err := g.TileBoxM(a.selected.X, a.selected.Z)
 	if err != nil {
 		return nil
 	}
-	if t := a.Build.Tile(a.Selected.X, a.Selected.Z); t != nil && len(t.Spans.Spans) > 0 {
+	if t := a.build.Tile(a.selected.X, a.selected.Z); t != nil && len(t.Spans.Spans) > 0 {
 		top := 0
 		for _, s := range t.Spans.Spans {
 			top = max(top, int(s.Y))
 		}
-		b.Max.Y = min(b.Max.Y, float32(t.Spans.RowHeightM(top))) + a.Build.Settings.AgentHeightM
+		b.Max.Y = min(b.Max.Y, float32(t.Spans.RowHeightM(top))) + a.build.Settings.AgentHeightM
 	}
 	return []geom.Box3{b}
 }
@@ -371,8 +371,8 @@ func (a *App) FrameSelection() {
 	if sb := a.spanBounds(); !sb.Empty() {
 		b.Min.Y, b.Max.Y = sb.Min.Y, sb.Max.Y
 	}
-	if a.Aspect > 0 {
-		a.Camera.FrameAspect(b, a.Aspect)
+	if a.aspect > 0 {
+		a.Camera.FrameAspect(b, a.aspect)
 	} else {
 		a.Camera.Frame(b)
 	}
@@ -388,7 +388,7 @@ func (a *App) spanBounds() geom.Box3 {
 	}
 	t := boxes[0]
 	for _, name := range append(append([]string(nil), render.SpanOverlayNames...), render.MeshOverlayNames...) {
-		o := a.Scene.Overlay(name)
+		o := a.scene.Overlay(name)
 		if o == nil || !o.Visible || name == render.OverlayVolumes {
 			continue
 		}
@@ -415,3 +415,16 @@ func ParseScope(name string) (SpanScope, error) {
 	}
 	return 0, fmt.Errorf("ui: unknown scope %q: want selected, neighbours or all", name)
 }
+
+// Build returns the last successful build of the current level (nil before
+// the first one, and after loading another level).
+func (a *App) Build() *pipeline.Build { return a.build }
+
+// ClearTile deselects the selected tile.
+func (a *App) ClearTile() { a.selected = TileRef{} }
+
+// Selected returns the selected tile (SelectTile, ClearTile).
+func (a *App) Selected() TileRef { return a.selected }
+
+// Scope returns which tiles the span overlays draw (SetScope).
+func (a *App) Scope() SpanScope { return a.scope }

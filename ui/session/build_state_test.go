@@ -31,7 +31,7 @@ func TestScopeAllIgnoresSelection(t *testing.T) {
 	if err := a.Load("terrain"); err != nil {
 		t.Fatal(err)
 	}
-	b, err := BuildLevel(context.Background(), a.Soup, &a.Settings, nil)
+	b, err := BuildLevel(context.Background(), a.soup, &a.Settings, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,12 +42,12 @@ func TestScopeAllIgnoresSelection(t *testing.T) {
 		rebuilt bool
 	}{{ScopeAll, false}, {ScopeNeighbours, true}, {ScopeSelected, true}} {
 		a.SetScope(tc.scope)
-		a.Selected = TileRef{X: 0, Z: 0, OK: true}
+		a.selected = TileRef{X: 0, Z: 0, OK: true}
 		a.SyncSpanOverlays()
-		before := a.Scene.Overlay(render.OverlayWalkable)
-		a.Selected = TileRef{X: 1, Z: 1, OK: true}
+		before := a.scene.Overlay(render.OverlayWalkable)
+		a.selected = TileRef{X: 1, Z: 1, OK: true}
 		a.SyncSpanOverlays()
-		if got := a.Scene.Overlay(render.OverlayWalkable) != before; got != tc.rebuilt {
+		if got := a.scene.Overlay(render.OverlayWalkable) != before; got != tc.rebuilt {
 			t.Errorf("scope %s: rebuilt on a new selection %v, want %v", SpanScopeNames[tc.scope], got, tc.rebuilt)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 // selection changed) a view with it is asked for, and the overlay follows
 // when it arrives.
 func (a *App) SyncCacheOverlays() {
-	if a.Scene == nil {
+	if a.scene == nil {
 		return
 	}
 	if a.cacheBuilt == nil {
@@ -24,7 +24,7 @@ func (a *App) SyncCacheOverlays() {
 	if a.worker != nil {
 		// The visibility the user set since: what the next view builds.
 		for _, name := range render.CacheOverlayNames {
-			if o := a.Scene.Overlay(name); o != nil {
+			if o := a.scene.Overlay(name); o != nil {
 				a.CacheVis[name] = o.Visible
 			}
 		}
@@ -40,7 +40,7 @@ func (a *App) SyncCacheOverlays() {
 		if a.worker != nil && name != render.OverlayToolPreview {
 			built, ok := v.overlays[name]
 			if (!ok || v.want.selected != a.Selection.Obstacle()) && (a.CacheVis[name] || a.armed[name]) {
-				if a.Scene.Overlay(name) == nil {
+				if a.scene.Overlay(name) == nil {
 					a.placeholder(name, a.CacheVis) // listed in the scene's order meanwhile
 				}
 				continue // asked for above; the overlay shown stays until it arrives

@@ -354,8 +354,8 @@ func (a *App) CacheBusy() (bool, int) {
 // cacheWant returns the cache overlays the frame wants built now.
 func (a *App) cacheWant() cacheOverlayWant {
 	w := cacheOverlayWant{selected: a.Selection.Obstacle(), link: a.Selection.Link(), bounds: geom.EmptyBox()}
-	if a.Soup != nil {
-		w.bounds = a.Soup.Bounds()
+	if a.soup != nil {
+		w.bounds = a.soup.Bounds()
 	}
 	for _, name := range render.CacheOverlayNames {
 		if name != render.OverlayToolPreview && (a.CacheVis[name] || a.armed[name]) {

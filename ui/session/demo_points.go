@@ -18,7 +18,7 @@ func (a *App) NearestTileCorner(p geom.Vec3) geom.Vec3 {
 	g := v.Grid
 	ts := float64(g.TileSizeM())
 	x0, z0 := float64(g.BoundsM.Min.X), float64(g.BoundsM.Min.Z)
-	top := float64(a.Soup.Bounds().Max.Y) + 10
+	top := float64(a.soup.Bounds().Max.Y) + 10
 	best, bestD := p, math.Inf(1)
 	for kz := 1; kz < g.TilesZ; kz++ {
 		for kx := 1; kx < g.TilesX; kx++ {
@@ -43,7 +43,7 @@ func (a *App) NearestTileCorner(p geom.Vec3) geom.Vec3 {
 // apart.
 func (a *App) DemoPoints(n int) []geom.Vec3 {
 	m := a.CacheView().Mesh
-	b := a.Soup.Bounds()
+	b := a.soup.Bounds()
 	c := b.Center()
 	top := float64(b.Max.Y) + 10
 	var out []geom.Vec3

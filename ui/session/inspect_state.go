@@ -133,7 +133,7 @@ func (a *App) syncInspect() {
 			a.SelectInspect(i)
 		}
 	}
-	if a.Scene == nil {
+	if a.scene == nil {
 		return
 	}
 	for _, name := range render.InspectOverlayNames {

@@ -41,7 +41,7 @@ func (a *App) PathMesh() *navmesh.Mesh {
 
 // SetPathPoint sets the start (end false) or the end of the path to p,
 // metres.
-func (a *App) SetPathPoint(end bool, p geom.Vec3) { a.Path.SetPoint(end, p, a.Soup) }
+func (a *App) SetPathPoint(end bool, p geom.Vec3) { a.Path.SetPoint(end, p, a.soup) }
 
 // ClearPath forgets both points and the path.
 func (a *App) ClearPath() {
@@ -58,7 +58,7 @@ func (a *App) PickPathPoint(end bool, xPx, yPx float64, wPx, hPx int) (string, e
 	p, ok := geom.Vec3{}, false
 	if m := a.PathMesh(); m != nil {
 		maxT := 0.0
-		if t, hit := render.PickLevel(a.Soup, o, d); hit {
+		if t, hit := render.PickLevel(a.soup, o, d); hit {
 			maxT = t + pickOcclusionSlackM
 		}
 		if h, hit := render.PickPoly(m, o, d, maxT); hit {
@@ -84,8 +84,8 @@ func (a *App) PickPathPoint(end bool, xPx, yPx float64, wPx, hPx int) (string, e
 // (Path.Sync), and keeps the "path" overlay up to date.
 func (a *App) SyncPath() {
 	m := a.PathMesh()
-	a.Path.Sync(m, a.Soup)
-	if a.Scene == nil {
+	a.Path.Sync(m, a.soup)
+	if a.scene == nil {
 		return
 	}
 	if a.pathBuilt == nil {

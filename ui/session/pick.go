@@ -52,10 +52,10 @@ func (a *App) ClearPick() {
 
 // NavMesh returns the navmesh of the current build (nil before a build).
 func (a *App) NavMesh() *navmesh.Mesh {
-	if a.Build == nil {
+	if a.build == nil {
 		return nil
 	}
-	return render.BuildMesh(a.Build)
+	return render.BuildMesh(a.build)
 }
 
 // liveMesh returns the navmesh a click picks from and the path runs on:
@@ -96,7 +96,7 @@ func (a *App) PickPoly(xPx, yPx float64, wPx, hPx int) (navmesh.PolyRef, error) 
 	}
 	o, d := a.Camera.Ray(xPx, yPx, wPx, hPx)
 	maxT := 0.0
-	if t, ok := render.PickLevel(a.Soup, o, d); ok {
+	if t, ok := render.PickLevel(a.soup, o, d); ok {
 		maxT = t + pickOcclusionSlackM
 	}
 	hit, ok := render.PickPoly(m, o, d, maxT)
@@ -112,7 +112,7 @@ func (a *App) PickPoly(xPx, yPx float64, wPx, hPx int) (navmesh.PolyRef, error) 
 		g, err = a.cacheGrid(), nil
 	}
 	if err == nil && g.CheckTile(int(info.TileX), int(info.TileZ)) == nil {
-		a.Selected = TileRef{int(info.TileX), int(info.TileZ), true}
+		a.selected = TileRef{int(info.TileX), int(info.TileZ), true}
 	}
 	a.Picked, a.PickedFrom, a.PickedInfo = hit.Ref, from, info
 	return hit.Ref, nil

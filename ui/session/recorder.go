@@ -298,9 +298,9 @@ func (p sessionParts) scenario(r *SessionRecorder, file string) (*scenario.Scena
 // of wPx x hPx.
 func (a *App) viewSteps(wPx, hPx int) []scenario.Step {
 	var steps []scenario.Step
-	if a.Selected.OK {
-		if g, err := a.tileGrid(); err == nil && g.CheckTile(a.Selected.X, a.Selected.Z) == nil {
-			steps = append(steps, scenario.Step{SelectTile: &[2]int{a.Selected.X, a.Selected.Z}})
+	if a.selected.OK {
+		if g, err := a.tileGrid(); err == nil && g.CheckTile(a.selected.X, a.selected.Z) == nil {
+			steps = append(steps, scenario.Step{SelectTile: &[2]int{a.selected.X, a.selected.Z}})
 		}
 	}
 	cam := a.Camera
@@ -316,11 +316,11 @@ func (a *App) viewSteps(wPx, hPx int) []scenario.Step {
 	steps = append(steps, scenario.Step{Camera: &scenario.CameraStep{View: view, Ortho: &ortho, YawDeg: &yaw, PitchDeg: &pitch, TargetM: &target, DistanceM: &dist}})
 	show := []string{}
 	for _, n := range scenario.OverlayNames() {
-		if o := a.Scene.Overlay(n); o != nil && o.Visible {
+		if o := a.scene.Overlay(n); o != nil && o.Visible {
 			show = append(show, n)
 		}
 	}
-	steps = append(steps, scenario.Step{Overlays: &scenario.OverlaysStep{Show: show, Scope: ScopeName(a.Scope)}})
+	steps = append(steps, scenario.Step{Overlays: &scenario.OverlaysStep{Show: show, Scope: ScopeName(a.scope)}})
 	start, hasStart := a.Path.Start()
 	end, hasEnd := a.Path.End()
 	if hasStart && hasEnd {

@@ -28,7 +28,7 @@ type ToolEvents interface {
 // floor plane (pickPoint, the Level picking the tile selection uses).
 func (a *App) WorldPoint(xPx, yPx float64, wPx, hPx int) (geom.Vec3, bool) {
 	o, d := a.Camera.Ray(xPx, yPx, wPx, hPx)
-	return PickPoint(a.Soup, o, d)
+	return PickPoint(a.soup, o, d)
 }
 
 // PreviewOverlay returns the active tool's preview (App.toolPreview), an
