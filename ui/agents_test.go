@@ -25,7 +25,7 @@ func TestAgentsTool(t *testing.T) {
 	clock := time.Unix(0, 0)
 	defer func(f func() time.Time) { session.AgentsNow = f }(session.AgentsNow)
 	session.AgentsNow = func() time.Time { clock = clock.Add(time.Second / 60); return clock }
-	a.AgentCount, a.AgentSeed = 8, 3
+	a.SetSpawn(session.SpawnSettings{Count: 8, Seed: 3, Wander: a.Spawn().Wander})
 	if err := a.SpawnAgents(); err != nil {
 		t.Fatal(err)
 	}
@@ -132,11 +132,11 @@ func TestSpawnAgentsErrors(t *testing.T) {
 	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err(), "no navmesh") || a.Agents.Crowd() != nil {
 		t.Errorf("no mesh: %v, Err %q, crowd %v", err, a.Err(), a.Agents.Crowd())
 	}
-	a.AgentSeed = -1
+	a.SetSpawn(session.SpawnSettings{Count: a.Spawn().Count, Seed: -1})
 	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err(), "seed -1") {
 		t.Errorf("negative seed: %v, Err %q", err, a.Err())
 	}
-	a.AgentSeed, a.AgentCount = 1, agent.MaxCount+1
+	a.SetSpawn(session.SpawnSettings{Count: agent.MaxCount + 1, Seed: 1})
 	a.Cache = terrainCacheGame(t).App.Cache
 	a.ViewStale = true // the view made before had no cache
 	if err := a.SpawnAgents(); err == nil || !strings.Contains(a.Err(), "Count 1001") || a.Agents.Crowd() != nil {
@@ -156,7 +156,7 @@ func TestTickAgentsRealTime(t *testing.T) {
 	clock := time.Unix(0, 0)
 	defer func(f func() time.Time) { session.AgentsNow = f }(session.AgentsNow)
 	session.AgentsNow = func() time.Time { return clock }
-	a.AgentCount = 2
+	a.SetSpawn(session.SpawnSettings{Count: 2, Seed: a.Spawn().Seed, Wander: a.Spawn().Wander})
 	if err := a.SpawnAgents(); err != nil {
 		t.Fatal(err)
 	}

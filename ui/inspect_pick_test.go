@@ -51,12 +51,12 @@ func TestPickLiveCache(t *testing.T) {
 			a.ClearPick()
 		}
 		clickOn(c)
-		if a.Picked != want || a.PickedFrom != session.MeshCache {
-			t.Fatalf("build %v: picked %#x from the %v, want %#x of the live cache; status %q", withBuild, uint64(a.Picked), a.PickedFrom, uint64(want), a.Status())
+		if a.Picked() != want || a.PickedFrom() != session.MeshCache {
+			t.Fatalf("build %v: picked %#x from the %v, want %#x of the live cache; status %q", withBuild, uint64(a.Picked()), a.PickedFrom(), uint64(want), a.Status())
 		}
 		info, err := render.DescribePoly(m, want)
-		if err != nil || !reflect.DeepEqual(info, a.PickedInfo) {
-			t.Errorf("build %v: PickedInfo %+v, want the cache's polygon %+v (%v)", withBuild, a.PickedInfo, info, err)
+		if err != nil || !reflect.DeepEqual(info, a.PickedInfo()) {
+			t.Errorf("build %v: PickedInfo %+v, want the cache's polygon %+v (%v)", withBuild, a.PickedInfo(), info, err)
 		}
 		if a.Selected() != sel {
 			t.Errorf("build %v: selected %+v, want %+v", withBuild, a.Selected(), sel)
@@ -73,18 +73,20 @@ func TestPickLiveCache(t *testing.T) {
 		}
 	}
 
-	// Without the cache the plain build's polygon there is picked.
+	// A pick whose navmesh is gone says so.
 	a.DropCache()
+	if a.PickedFrom() != session.MeshCache {
+		t.Fatalf("the pick before the cache was dropped is from the %v", a.PickedFrom())
+	}
+	if lines := strings.Join(a.InspectorLines(), "\n"); !strings.Contains(lines, "Gone") {
+		t.Errorf("a pick of a dropped cache: Inspector says %q", lines)
+	}
+	// Without the cache the plain build's polygon there is picked.
 	clickOn(c)
-	if a.PickedFrom != session.MeshBuild || !a.Build().Mesh.IsValidRef(a.Picked) {
-		t.Fatalf("no cache: picked %#x from the %v; status %q", uint64(a.Picked), a.PickedFrom, a.Status())
+	if a.PickedFrom() != session.MeshBuild || !a.Build().Mesh.IsValidRef(a.Picked()) {
+		t.Fatalf("no cache: picked %#x from the %v; status %q", uint64(a.Picked()), a.PickedFrom(), a.Status())
 	}
 	if lines := a.InspectorLines(); !strings.Contains(lines[0], "plain build") {
 		t.Errorf("no cache: Inspector says %q", lines[0])
-	}
-	// A pick whose navmesh is gone says so.
-	a.PickedFrom = session.MeshCache
-	if lines := strings.Join(a.InspectorLines(), "\n"); !strings.Contains(lines, "Gone") {
-		t.Errorf("a pick of a dropped cache: Inspector says %q", lines)
 	}
 }

@@ -156,23 +156,24 @@ func TestPickPolygon(t *testing.T) {
 		t.Fatal("target polygon not in view")
 	}
 	before := drawFrames(t, g, 1)
-	if a.Picked != 0 {
+	if a.Picked() != 0 {
 		t.Fatal("a polygon is picked before any click")
 	}
 
 	// A click in the view picks it, selects its tile and opens the
 	// Inspector.
 	g.applyIntent(viewIntent{Click: true, ClickX: int(x + 0.5), ClickY: int(y + 0.5)})
-	if a.Picked != want {
-		t.Fatalf("picked %#x at (%.0f, %.0f), want %#x; status %q", uint64(a.Picked), x, y, uint64(want), a.Status())
+	if a.Picked() != want {
+		t.Fatalf("picked %#x at (%.0f, %.0f), want %#x; status %q", uint64(a.Picked()), x, y, uint64(want), a.Status())
 	}
-	if !a.Build().Mesh.IsValidRef(a.Picked) || a.Selected() != sel {
-		t.Errorf("picked ref valid %v, selection %+v (was %+v)", a.Build().Mesh.IsValidRef(a.Picked), a.Selected(), sel)
+	if !a.Build().Mesh.IsValidRef(a.Picked()) || a.Selected() != sel {
+		t.Errorf("picked ref valid %v, selection %+v (was %+v)", a.Build().Mesh.IsValidRef(a.Picked()), a.Selected(), sel)
 	}
 	if !strings.Contains(a.Status(), "picked polygon") {
 		t.Errorf("status %q", a.Status())
 	}
-	text := strings.Join(a.PickedInfo.Lines(), "\n")
+	info := a.PickedInfo()
+	text := strings.Join(info.Lines(), "\n")
 	for _, w := range []string{fmt.Sprintf("Ref %#016x", uint64(want)), fmt.Sprintf("Tile (%d, %d)", sel.X, sel.Z), "Area", "Edge 0:", "Links:"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("inspector text lacks %q:\n%s", w, text)
@@ -189,14 +190,14 @@ func TestPickPolygon(t *testing.T) {
 
 	// The pick of a rebuilt level is cleared (its reference is stale).
 	a.SetBuild(a.Build())
-	if a.Picked != 0 {
+	if a.Picked() != 0 {
 		t.Error("pick kept across SetBuild")
 	}
 	// Picking without a navmesh falls back to the tile.
 	b := a.Build()
 	a.SetBuild(nil)
-	if msg := a.Click(x, y, testW, testH); !strings.Contains(msg, "selected tile") || a.Picked != 0 {
-		t.Errorf("click without navmesh: %q, picked %#x", msg, uint64(a.Picked))
+	if msg := a.Click(x, y, testW, testH); !strings.Contains(msg, "selected tile") || a.Picked() != 0 {
+		t.Errorf("click without navmesh: %q, picked %#x", msg, uint64(a.Picked()))
 	}
 	a.SetBuild(b)
 	a.FrameLevel()

@@ -26,7 +26,7 @@ func (g *Game) panels(ctx *debugui.Context) error {
 		g.section(ctx, dockLeft, "View", func() { g.viewPanel(ctx) })
 	})
 	g.dockWindow(ctx, dockRight, "Properties", func() {
-		if g.App.Picked != 0 {
+		if g.App.Picked() != 0 {
 			g.section(ctx, dockRight, "Inspector", func() { g.inspectorPanel(ctx) })
 		}
 		if g.App.PathPanelOpen() {

@@ -31,17 +31,29 @@ import (
 
 // agentsState is the part of App about the Agents tool.
 type agentsState struct {
-	// AgentCount and AgentSeed spawn the next crowd (the panel's fields);
-	// AgentWander sends an agent to a new random target when it arrives
-	// (else it stops).
-	AgentCount, AgentSeed int
-	AgentWander           bool
+	// spawn is how the next crowd is spawned (the panel's fields).
+	spawn SpawnSettings
 	// Agents is the crowd, whether it runs, and the common target.
 	Agents Agents
 
 	agentsBuilt map[string]agentsKey
 	agentsVis   map[string]bool
 }
+
+// SpawnSettings is how SpawnAgents spawns the next crowd.
+type SpawnSettings struct {
+	// Count agents drawn from Seed (SpawnAgents checks both).
+	Count, Seed int
+	// Wander sends an agent to a new random target when it arrives (else
+	// it stops).
+	Wander bool
+}
+
+// Spawn returns how the next crowd is spawned.
+func (a *App) Spawn() SpawnSettings { return a.spawn }
+
+// SetSpawn sets how the next crowd is spawned; SpawnAgents checks it.
+func (a *App) SetSpawn(s SpawnSettings) { a.spawn = s }
 
 // agentsKey is what the agents overlay depends on.
 type agentsKey struct {
@@ -52,13 +64,13 @@ type agentsKey struct {
 
 // initAgentsState sets the Agents tool's defaults.
 func (a *App) initAgentsState() {
-	a.AgentCount, a.AgentSeed, a.AgentWander = agent.DefaultCount, 1, true
+	a.spawn = SpawnSettings{Count: agent.DefaultCount, Seed: 1, Wander: true}
 }
 
 // agentsConfig returns the Config of the next crowd.
 func (a *App) agentsConfig() agent.Config {
-	cfg := agent.Config{Count: a.AgentCount, Seed: uint64(a.AgentSeed), StepS: agentStepS()}
-	if a.AgentWander {
+	cfg := agent.Config{Count: a.spawn.Count, Seed: uint64(a.spawn.Seed), StepS: agentStepS()}
+	if a.spawn.Wander {
 		cfg.Arrival = agent.ArriveWander
 	}
 	if t, ok := a.Agents.Target(); ok {
@@ -67,13 +79,13 @@ func (a *App) agentsConfig() agent.Config {
 	return cfg
 }
 
-// SpawnAgents replaces the crowd with a new one of AgentCount agents
-// drawn from AgentSeed on the path mesh and starts it. Without a navmesh,
+// SpawnAgents replaces the crowd with a new one of Spawn().Count agents
+// drawn from its Seed on the path mesh and starts it. Without a navmesh,
 // or with a bad count, it is an error shown in the window, and the
 // current crowd stays.
 func (a *App) SpawnAgents() error {
-	if a.AgentSeed < 0 {
-		return a.Report(fmt.Errorf("ui: spawn agents: seed %d, want >= 0", a.AgentSeed))
+	if a.spawn.Seed < 0 {
+		return a.Report(fmt.Errorf("ui: spawn agents: seed %d, want >= 0", a.spawn.Seed))
 	}
 	m := a.PathMesh()
 	if m == nil {
@@ -84,7 +96,7 @@ func (a *App) SpawnAgents() error {
 		return a.Report(fmt.Errorf("ui: spawn agents: %w", err))
 	}
 	a.Agents.Start(c, a.soup, m, a.meshCacheSeq())
-	a.status = fmt.Sprintf("spawned %d agents (seed %d)", c.Len(), a.AgentSeed)
+	a.status = fmt.Sprintf("spawned %d agents (seed %d)", c.Len(), a.spawn.Seed)
 	return nil
 }
 

@@ -217,8 +217,8 @@ func (a *App) spanOverlayKey(name string) overlayKey {
 	case render.OverlaySelection:
 		return overlayKey{sel: a.selected, build: a.build}
 	case render.OverlayPicked:
-		k := overlayKey{build: a.build, pick: a.Picked, from: a.PickedFrom}
-		if a.PickedFrom == MeshCache {
+		k := overlayKey{build: a.build, pick: a.picked, from: a.pickedFrom}
+		if a.pickedFrom == MeshCache {
 			k.meshGen = a.Gens.mesh
 		}
 		return k
@@ -245,7 +245,7 @@ func (a *App) BuildSpanOverlay(name string, keep render.TileFilter, show bool) *
 	case render.OverlaySelection:
 		n = render.SelectionOverlay(a.SelectionBoxes())
 	case render.OverlayPicked:
-		n = render.PickedOverlay(a.meshOf(a.PickedFrom), a.Picked)
+		n = render.PickedOverlay(a.meshOf(a.pickedFrom), a.picked)
 	default:
 		n = stageOverlay(name, a.build, keep, show)
 	}

@@ -127,9 +127,9 @@ func (a *App) syncInspect() {
 		}
 		s.Rec.Begin()
 	}
-	if a.Picked != s.picked {
-		s.picked = a.Picked
-		if i := InspectForPick(s.reports, a.Picked, &a.PickedInfo); i >= 0 {
+	if a.picked != s.picked {
+		s.picked = a.picked
+		if i := InspectForPick(s.reports, a.picked, &a.pickedInfo); i >= 0 {
 			a.SelectInspect(i)
 		}
 	}

@@ -35,19 +35,30 @@ func (s meshSource) String() string {
 
 // pickState is the part of App about the picked polygon.
 type pickState struct {
-	// Picked is the picked polygon (0: none) of the navmesh PickedFrom
+	// picked is the picked polygon (0: none) of the navmesh pickedFrom
 	// says.
-	Picked     navmesh.PolyRef
-	PickedFrom meshSource
-	// PickedInfo describes it (valid when Picked is not 0).
-	PickedInfo render.PolyInfo
+	picked     navmesh.PolyRef
+	pickedFrom meshSource
+	// pickedInfo describes it (valid when picked is not 0).
+	pickedInfo render.PolyInfo
 }
+
+// Picked returns the picked polygon (0: none) of the navmesh PickedFrom
+// says.
+func (a *App) Picked() navmesh.PolyRef { return a.picked }
+
+// PickedFrom returns which navmesh the picked polygon is of.
+func (a *App) PickedFrom() meshSource { return a.pickedFrom }
+
+// PickedInfo returns what describes the picked polygon (valid when Picked
+// is not 0).
+func (a *App) PickedInfo() render.PolyInfo { return a.pickedInfo }
 
 // ClearPick forgets the picked polygon (its reference is stale once the
 // build or the level changes).
 func (a *App) ClearPick() {
-	a.Picked, a.PickedFrom = 0, meshNone
-	a.PickedInfo = render.PolyInfo{}
+	a.picked, a.pickedFrom = 0, meshNone
+	a.pickedInfo = render.PolyInfo{}
 }
 
 // NavMesh returns the navmesh of the current build (nil before a build).
@@ -114,7 +125,7 @@ func (a *App) PickPoly(xPx, yPx float64, wPx, hPx int) (navmesh.PolyRef, error) 
 	if err == nil && g.CheckTile(int(info.TileX), int(info.TileZ)) == nil {
 		a.selected = TileRef{int(info.TileX), int(info.TileZ), true}
 	}
-	a.Picked, a.PickedFrom, a.PickedInfo = hit.Ref, from, info
+	a.picked, a.pickedFrom, a.pickedInfo = hit.Ref, from, info
 	return hit.Ref, nil
 }
 
@@ -125,8 +136,8 @@ func (a *App) PickPoly(xPx, yPx float64, wPx, hPx int) (navmesh.PolyRef, error) 
 func (a *App) Click(xPx, yPx float64, wPx, hPx int) string {
 	if m, _ := a.liveMesh(); m != nil {
 		if ref, err := a.PickPoly(xPx, yPx, wPx, hPx); err == nil {
-			p := &a.PickedInfo
-			return fmt.Sprintf("picked polygon %d (ref %#x) of tile (%d, %d) layer %d of the %s", p.Index, uint64(ref), p.TileX, p.TileZ, p.Layer, a.PickedFrom)
+			p := &a.pickedInfo
+			return fmt.Sprintf("picked polygon %d (ref %#x) of tile (%d, %d) layer %d of the %s", p.Index, uint64(ref), p.TileX, p.TileZ, p.Layer, a.pickedFrom)
 		}
 	}
 	t, err := a.PickTile(xPx, yPx, wPx, hPx)
@@ -141,18 +152,18 @@ func (a *App) Click(xPx, yPx float64, wPx, hPx int) string {
 // picked from (and whether it is still in it: a tile-cache swap replaces
 // its tile), then render.PolyInfo.Lines.
 func (a *App) InspectorLines() []string {
-	from := "Picked from the " + a.PickedFrom.String()
-	switch a.PickedFrom {
+	from := "Picked from the " + a.pickedFrom.String()
+	switch a.pickedFrom {
 	case MeshCache:
 		from += " (the tile cache's navmesh, cache-polys)"
 	case MeshBuild:
 		from += " (the Build panel's navmesh, polys)"
 	}
 	lines := []string{from}
-	if m := a.meshOf(a.PickedFrom); m == nil || !m.IsValidRef(a.Picked) {
+	if m := a.meshOf(a.pickedFrom); m == nil || !m.IsValidRef(a.picked) {
 		lines = append(lines, "Gone: its tile was rebuilt or its navmesh replaced; click again.")
 	}
-	return append(lines, a.PickedInfo.Lines()...)
+	return append(lines, a.pickedInfo.Lines()...)
 }
 
 // navMeshCounts are the figures of a navmesh the Build panel shows.
