@@ -23,7 +23,8 @@ func cityBuildApp(tb testing.TB) *session.App {
 	if err := a.Load("city"); err != nil {
 		tb.Fatal(err)
 	}
-	b, err := session.BuildLevel(context.Background(), a.Soup(), &a.Settings, nil)
+	s := a.Settings()
+	b, err := session.BuildLevel(context.Background(), a.Soup(), &s, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -112,7 +113,8 @@ func TestBuildPanelValidation(t *testing.T) {
 	g.applyForm()
 	after := drawFrames(t, g, 2)
 	saveForInspection(t, "build-invalid", after)
-	want := g.App.Settings.Validate()
+	s := g.App.Settings()
+	want := s.Validate()
 	if want == nil || !strings.Contains(want.Error(), "NavSettings.CellSizeM = 0") {
 		t.Fatalf("Validate() = %v", want)
 	}
@@ -355,8 +357,8 @@ func TestVolumeLines(t *testing.T) {
 	g.form.volumes = append(g.form.volumes, g.defaultVolumeLine())
 	g.applyForm()
 	drawFrames(t, g, 1)
-	if len(g.App.Settings.Volumes) != 1 || g.settingsProblem() != "" {
-		t.Fatalf("volumes %v, problem %q", g.App.Settings.Volumes, g.settingsProblem())
+	if len(g.App.Settings().Volumes) != 1 || g.settingsProblem() != "" {
+		t.Fatalf("volumes %v, problem %q", g.App.Settings().Volumes, g.settingsProblem())
 	}
 	if o := g.App.Scene().Overlay(render.OverlayVolumes); o == nil || len(o.Tris) == 0 || len(o.Lines) == 0 {
 		t.Error("volumes overlay empty")

@@ -71,7 +71,7 @@ func (g *Game) buildWorld(carry bool) {
 	}
 	a.SetCacheErr("")
 	g.cache.buildSoup = a.Soup()
-	g.cache.runner.Start(a.Soup(), a.Settings, a.CacheAgents(), a.LevelName(), carry)
+	g.cache.runner.Start(a.Soup(), a.Settings(), a.CacheAgents(), a.LevelName(), carry)
 }
 
 // cancelCacheBuild stops the running cache build.
@@ -118,7 +118,7 @@ func (g *Game) pollCache() {
 // recommendation for obstacle work: partition Layers, no detail height
 // sampling (DetailSampleDistCells 0), the rest unchanged.
 func (g *Game) applyObstaclePreset() {
-	s := g.App.Settings
+	s := g.App.Settings()
 	s.Partition = pipeline.Layers
 	s.DetailSampleDistCells = 0
 	g.form.load(&s)

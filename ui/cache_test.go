@@ -243,7 +243,7 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 	g := newTestGame(t, "terrain")
 	drawFrames(t, g, 1)
 	g.applyObstaclePreset()
-	if s := g.App.Settings; s.Partition != pipeline.Layers || s.DetailSampleDistCells != 0 {
+	if s := g.App.Settings(); s.Partition != pipeline.Layers || s.DetailSampleDistCells != 0 {
 		t.Fatalf("preset: partition %v, detail %v", s.Partition, s.DetailSampleDistCells)
 	}
 	g.startCacheBuild()

@@ -32,8 +32,8 @@ func TestFirstRun(t *testing.T) {
 	if a.Cache == nil || a.Err() != "" {
 		t.Fatalf("first run: cache %v, Err %q, CacheErr %q", a.Cache != nil, a.Err(), a.CacheErr())
 	}
-	if a.Settings.Partition != pipeline.Layers || a.Settings.DetailSampleDistCells != 0 {
-		t.Errorf("first run: settings %v / detail %v, want the obstacle preset", a.Settings.Partition, a.Settings.DetailSampleDistCells)
+	if a.Settings().Partition != pipeline.Layers || a.Settings().DetailSampleDistCells != 0 {
+		t.Errorf("first run: settings %v / detail %v, want the obstacle preset", a.Settings().Partition, a.Settings().DetailSampleDistCells)
 	}
 	o := a.Scene().Overlay(render.OverlayCachePolys)
 	if o == nil || !o.Visible || len(o.Tris) == 0 {

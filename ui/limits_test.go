@@ -71,7 +71,9 @@ func TestHugeLevelKeepsPrevious(t *testing.T) {
 
 	// Settings that make terrain too large: the panel says so, Build and
 	// Build cache refuse, the build and the cache stay.
-	a.Settings.CellSizeM, a.Settings.AgentRadiusM = pipeline.MinCellSizeM, 0.1
+	s := a.Settings()
+	s.CellSizeM, s.AgentRadiusM = pipeline.MinCellSizeM, 0.1
+	a.SetSettings(s)
 	if err := a.SettingsErr(); err != nil {
 		t.Fatal(err)
 	}

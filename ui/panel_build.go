@@ -208,7 +208,8 @@ func (g *Game) settingsProblem() string {
 func (g *Game) buildPanel(ctx *debugui.Context) {
 	a := g.App
 	if g.form.floats == nil {
-		g.form.load(&a.Settings)
+		s := a.Settings()
+		g.form.load(&s)
 	}
 	changed := false
 	mark := func() { changed = true }
@@ -272,7 +273,7 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 		g.applyForm()
 	}
 
-	s := &a.Settings
+	s := a.Settings()
 	problem := g.settingsProblem()
 	g.form.shownProblem = problem
 	if problem != "" {
@@ -302,7 +303,7 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 	} else {
 		ctx.Button("Defaults").On(func() {
 			d := pipeline.DefaultSettings()
-			d.Volumes = a.Settings.Volumes
+			d.Volumes = a.Settings().Volumes
 			g.form.load(&d)
 			g.applyForm()
 		})
@@ -355,7 +356,10 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 
 // applyForm copies the form into the App's settings.
 func (g *Game) applyForm() {
-	if ch, vols := g.form.store(&g.App.Settings); ch {
+	s := g.App.Settings()
+	ch, vols := g.form.store(&s)
+	g.App.SetSettings(s)
+	if ch {
 		g.App.SetVolumes(vols)
 	}
 }
@@ -398,7 +402,7 @@ func (g *Game) startBuild() {
 	}
 	a.SetBuildErr("")
 	g.buildRequested = true
-	g.runner.Start(a.Soup(), a.Settings)
+	g.runner.Start(a.Soup(), a.Settings())
 }
 
 // cancelBuild stops the running build.

@@ -77,7 +77,7 @@ func (g *Game) cachePanel(ctx *debugui.Context) {
 		if len(c.Agents) > 1 {
 			ctx.Text(fmt.Sprintf("%d agent sizes (%s); showing the mesh of %q (Agent sizes below).", len(c.Agents), session.AgentNames(c.Agents), c.Agents[c.Agent].Name))
 		}
-		if len(c.Agents) > 0 && settingsDiffer(s, c.Agents[c.Agent].Settings(a.Settings)) {
+		if len(c.Agents) > 0 && settingsDiffer(s, c.Agents[c.Agent].Settings(a.Settings())) {
 			ctx.Text("The Build panel's settings differ from the cache's: Build cache again to use them.")
 		}
 	}

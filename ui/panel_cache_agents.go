@@ -80,7 +80,7 @@ func (g *Game) agentSizesSection(ctx *debugui.Context) {
 	ctx.SetGridLayout(nil, nil)
 	f := &a.AgentForm
 	if f.HeightM == 0 {
-		*f = world.AgentOf(fmt.Sprintf("agent %d", len(agents)), a.Settings)
+		*f = world.AgentOf(fmt.Sprintf("agent %d", len(agents)), a.Settings())
 	}
 	grid := []int{-2, -3}
 	ctx.SetGridLayout(grid, nil)

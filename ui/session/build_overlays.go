@@ -241,7 +241,7 @@ func (a *App) BuildSpanOverlay(name string, keep render.TileFilter, show bool) *
 		if a.soup != nil {
 			b = a.soup.Bounds()
 		}
-		n = render.VolumesOverlay(a.Settings.Volumes, b)
+		n = render.VolumesOverlay(a.settings.Volumes, b)
 	case render.OverlaySelection:
 		n = render.SelectionOverlay(a.SelectionBoxes())
 	case render.OverlayPicked:

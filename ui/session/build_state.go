@@ -75,9 +75,9 @@ type overlayKey struct {
 // buildState is the part of App about the plain build: the settings being
 // edited, the last build, the selected tile and the span overlays.
 type buildState struct {
-	// Settings are the settings the Build panel edits (and the next build
+	// settings are the settings the Build panel edits (and the next build
 	// uses). They may be invalid; SettingsErr says why.
-	Settings pipeline.NavSettings
+	settings pipeline.NavSettings
 	// build is the last successful build of the current level (nil before
 	// the first one, and after loading another level).
 	build *pipeline.Build
@@ -102,7 +102,7 @@ type buildState struct {
 
 // initBuildState sets the defaults.
 func (a *App) initBuildState() {
-	a.Settings = pipeline.DefaultSettings()
+	a.settings = pipeline.DefaultSettings()
 	a.scope = DefaultSpanScope
 	a.spanBuilt = map[string]overlayKey{}
 	a.spanVis = map[string]bool{}
@@ -154,7 +154,7 @@ func (a *App) EstimateBuild(soup *level.Soup, name string, opt pipeline.BuildOpt
 	if err := a.sizeSrc.err; err != nil {
 		return pipeline.BuildEstimate{}, err
 	}
-	return pipeline.EstimateBuild(&a.Settings, a.sizeSrc.src, opt)
+	return pipeline.EstimateBuild(&a.settings, a.sizeSrc.src, opt)
 }
 
 // Oversize returns the *pipeline.LimitError of building soup (named name)
@@ -188,18 +188,28 @@ func (a *App) BuildSizeText() string {
 }
 
 // SettingsErr returns the validation error of the edited settings, or nil.
-func (a *App) SettingsErr() error { return a.Settings.Validate() }
+func (a *App) SettingsErr() error { return a.settings.Validate() }
+
+// Settings returns the settings the Build panel edits (and the next build
+// uses). They may be invalid; SettingsErr says why.
+func (a *App) Settings() pipeline.NavSettings { return a.settings }
+
+// SetSettings replaces the edited settings but their volumes (SetVolumes).
+func (a *App) SetSettings(s pipeline.NavSettings) {
+	s.Volumes = a.settings.Volumes
+	a.settings = s
+}
 
 // SetVolumes replaces the edited settings' volumes.
 //
 // The first volume ticks the volumes overlay (hidden at start, when it has
 // nothing to show), so that it is drawn at once.
 func (a *App) SetVolumes(v []voxel.ConvexVolume) {
-	if len(a.Settings.Volumes) == 0 && len(v) > 0 {
+	if len(a.settings.Volumes) == 0 && len(v) > 0 {
 		a.spanVis[render.OverlayVolumes] = true
 		a.SetOverlayVisible(render.OverlayVolumes, true)
 	}
-	a.Settings.Volumes = v
+	a.settings.Volumes = v
 	a.volumesGen++
 }
 
@@ -263,7 +273,7 @@ func (a *App) tileGrid() (*pipeline.TileGrid, error) {
 	if a.soup == nil {
 		return nil, fmt.Errorf("ui: no level")
 	}
-	return pipeline.NewTileGrid(&a.Settings, a.soup.Bounds())
+	return pipeline.NewTileGrid(&a.settings, a.soup.Bounds())
 }
 
 // PickTile selects the tile under the pixel (xPx, yPx) of a wPx x hPx view:

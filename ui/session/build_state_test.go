@@ -31,7 +31,7 @@ func TestScopeAllIgnoresSelection(t *testing.T) {
 	if err := a.Load("terrain"); err != nil {
 		t.Fatal(err)
 	}
-	b, err := BuildLevel(context.Background(), a.soup, &a.Settings, nil)
+	b, err := BuildLevel(context.Background(), a.soup, &a.settings, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

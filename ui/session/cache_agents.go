@@ -37,7 +37,7 @@ type agentSizes struct {
 // CacheAgents returns the agent sizes a cache build builds: "default"
 // (the Build panel's settings), then ExtraAgents.
 func (a *App) CacheAgents() []world.Agent {
-	return append([]world.Agent{world.AgentOf(DefaultAgentName, a.Settings)}, a.ExtraAgents...)
+	return append([]world.Agent{world.AgentOf(DefaultAgentName, a.settings)}, a.ExtraAgents...)
 }
 
 // AddAgentSize appends ag to the agent sizes of the next cache build. A
@@ -55,7 +55,7 @@ func (a *App) AddAgentSize(ag world.Agent) error {
 	case len(agents) >= world.MaxAgents:
 		return a.Report(fmt.Errorf("ui: add agent size %q: there are %d already, the most a world holds", ag.Name, len(agents)))
 	}
-	s := ag.Settings(a.Settings)
+	s := ag.Settings(a.settings)
 	if err := s.Validate(); err != nil {
 		return a.Report(fmt.Errorf("ui: add agent size %q: %w", ag.Name, err))
 	}

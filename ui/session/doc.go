@@ -10,9 +10,15 @@
 // (App.Gen for the scene, the cache's generations, Path.Gen,
 // Selection.Gen), so that the window rebuilds and redraws only what
 // depends on a change (../shared/STYLE.md, "ui/: the split"). The scene's
-// generation, the error report, the status line, the level's name, the
-// build and cache errors and the tool hooks are unexported behind them;
-// the fields the panels and input edit in place (Settings, Camera, Soup,
-// Scene, the agents' count and seed), the cache's core and the cache
-// view's snapshot fields are still exported.
+// generation, the error report, the status line, the level, scene and
+// aspect, the edited settings (Settings, SetSettings, SetVolumes), the
+// build, the selected tile and scope, the picked polygon, the agents'
+// spawn settings, the build and cache errors and the tool hooks are
+// unexported behind them; the overlays of what the user does start
+// unticked until they have something to show (ArmedOverlays). Still
+// exported: Camera (a value the window moves in place; the redraw compares
+// it by value), the sub-models that keep their own fields behind setters
+// and Gens (Auto, Selection, Path, Agents), and the cache's core and
+// overlay bookkeeping that package ui's tests reach into (CacheCore,
+// CacheVis, ViewStale, Insp).
 package session

@@ -238,7 +238,7 @@ type sessionParts struct {
 
 // sessionView returns the frame's part of the session.
 func (a *App) sessionView(wPx, hPx int) sessionParts {
-	return sessionParts{level: a.levelName, settings: a.Settings, hasCache: a.CacheView().Has, view: a.viewSteps(wPx, hPx)}
+	return sessionParts{level: a.levelName, settings: a.settings, hasCache: a.CacheView().Has, view: a.viewSteps(wPx, hPx)}
 }
 
 // scenario is SessionScenario from the frame's parts p and the core's
