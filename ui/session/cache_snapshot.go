@@ -37,10 +37,7 @@ func (a *App) SaveSnapshot(path string) (string, error) {
 		k.Rec.SnapshotTaken(path, data)
 		status := fmt.Sprintf("snapshot saved to %s (%d bytes, %s, %d obstacles, %d volumes, %s)",
 			path, len(data), Plural(len(k.World.Agents()), "agent size"), len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
-		return func(a *App) error {
-			a.ReportOK(status)
-			return nil
-		}
+		return okWith(status)
 	}})
 	if err != nil {
 		return "", err

@@ -110,6 +110,14 @@ func (a *App) initCacheState() {
 	}
 }
 
+// okWith is the continuation of a job that succeeded with status.
+func okWith(status string) func(a *App) error {
+	return func(a *App) error {
+		a.ReportOK(status)
+		return nil
+	}
+}
+
 // failWith is the continuation of a job that failed with err.
 func failWith(err error) func(a *App) error {
 	return func(*App) error { return err }
@@ -279,10 +287,7 @@ func (a *App) replayHistory(verb, done string, step func(*UndoStack, *cacheEdito
 		}
 		name, ok, err := step(&k.History, k.Editor)
 		if !ok {
-			return func(a *App) error {
-				a.ReportOK("nothing to " + verb)
-				return nil
-			}
+			return okWith("nothing to " + verb)
 		}
 		replayed = true
 		if err != nil {

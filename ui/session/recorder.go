@@ -370,10 +370,7 @@ func (a *App) SaveSession(path string, wPx, hPx int) (string, error) {
 			return failWith(fmt.Errorf("ui: save session: %w", err))
 		}
 		status := fmt.Sprintf("session saved as scenario %s (%d steps)", path, len(sc.Steps))
-		return func(a *App) error {
-			a.ReportOK(status)
-			return nil
-		}
+		return okWith(status)
 	}})
 	if err != nil {
 		return "", err
