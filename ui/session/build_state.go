@@ -316,7 +316,7 @@ func PickPoint(s *level.Soup, o, d [3]float64) (geom.Vec3, bool) {
 		}
 		best = t
 	}
-	p := geom.V3(float32(o[0]+best*d[0]), float32(o[1]+best*d[1]), float32(o[2]+best*d[2]))
+	p := geom.V3(float32(o[0]+float64(best*d[0])), float32(o[1]+float64(best*d[1])), float32(o[2]+float64(best*d[2])))
 	return p, p.Finite()
 }
 

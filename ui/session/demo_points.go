@@ -22,8 +22,8 @@ func (a *App) NearestTileCorner(p geom.Vec3) geom.Vec3 {
 	best, bestD := p, math.Inf(1)
 	for kz := 1; kz < g.TilesZ; kz++ {
 		for kx := 1; kx < g.TilesX; kx++ {
-			x, z := x0+float64(kx)*ts, z0+float64(kz)*ts
-			d := math.Hypot(x-float64(p.X), z-float64(p.Z))
+			x, z := x0+float64(float64(kx)*ts), z0+float64(float64(kz)*ts)
+			d := geom.Hypot(x-float64(p.X), z-float64(p.Z))
 			if d >= bestD {
 				continue
 			}
@@ -51,15 +51,16 @@ func (a *App) DemoPoints(n int) []geom.Vec3 {
 	golden := math.Pi * (3 - math.Sqrt(5))
 	for k := 0; len(out) < n && k < 4000; k++ {
 		r := stepM * math.Sqrt(float64(k))
-		x := float64(c.X) + r*math.Cos(float64(k)*golden)
-		z := float64(c.Z) + r*math.Sin(float64(k)*golden)
+		sin, cos := geom.SinCos(float64(k) * golden)
+		x := float64(c.X) + float64(r*cos)
+		z := float64(c.Z) + float64(r*sin)
 		hit, ok := render.PickPoly(m, [3]float64{x, top, z}, [3]float64{0, -1, 0}, 0)
 		if !ok {
 			continue
 		}
 		far := true
 		for _, p := range out {
-			if math.Hypot(float64(p.X-hit.Pos.X), float64(p.Z-hit.Pos.Z)) < minApartM {
+			if geom.Hypot(float64(p.X-hit.Pos.X), float64(p.Z-hit.Pos.Z)) < minApartM {
 				far = false
 				break
 			}

@@ -161,7 +161,7 @@ func (a *App) OffMeshEndAt(p geom.Vec3) (navmesh.OffMeshLink, uint8, bool) {
 	for _, l := range a.CacheView().Links {
 		for e := uint8(0); e < 2; e++ {
 			q := l.Point(e)
-			d := math.Hypot(float64(q.X)-float64(p.X), float64(q.Z)-float64(p.Z))
+			d := geom.Hypot(float64(q.X)-float64(p.X), float64(q.Z)-float64(p.Z))
 			if d <= max(float64(l.RadiusM), offMeshGrabM) && math.Abs(float64(q.Y)-float64(p.Y)) <= offMeshGrabYM && d < bestD {
 				best, bestEnd, bestD = l, e, d
 			}
