@@ -12,17 +12,32 @@ import (
 // Widgets the panels share (choice buttons, colour swatches) and the words
 // they show (plural, displayName).
 
+// choicesBesideLabel is how many choices fit beside their label in a
+// docked column at its narrowest.
+const choicesBesideLabel = 3
+
 // choiceButtons draws label and one button per choice on a row, the
 // current one (*idx) in brackets, and reports whether a click changed
 // *idx: every choice visible and one click away, as RecastDemo's tool
-// radio buttons (a dropdown takes two).
+// radio buttons (a dropdown takes two). With more than
+// choicesBesideLabel choices the label takes a line of its own, so that
+// the buttons are wide enough for the bracketed name (a clipped one loses
+// its brackets, and with them which choice is current).
 func choiceButtons(ctx *debugui.Context, label string, idx *int, names []string) bool {
-	widths := []int{50}
+	var widths []int
+	if len(names) > choicesBesideLabel {
+		ctx.SetGridLayout([]int{-1}, nil)
+		ctx.Text(label + ":")
+	} else {
+		widths = append(widths, 50)
+	}
 	for range names {
 		widths = append(widths, -1)
 	}
 	ctx.SetGridLayout(widths, nil)
-	ctx.Text(label)
+	if len(names) <= choicesBesideLabel {
+		ctx.Text(label)
+	}
 	changed := false
 	// The buttons' ids come from this call site and the loop index: the
 	// label's scope keeps two rows of choices (Tool, Show) apart.
