@@ -1,6 +1,10 @@
 package region
 
-import "navviz/core/voxel"
+import (
+	"navviz/core/voxel"
+
+	"navviz/internal/sized"
+)
 
 // Column offsets of the four directions (−x, +z, +x, −z), as voxel.DirOffsetX
 // and voxel.DirOffsetZ.
@@ -42,7 +46,7 @@ func DistanceField(c *voxel.CompactHeightfield) (dist []uint16, maxDist uint16, 
 		return nil, 0, err
 	}
 	dist = make([]uint16, len(c.Spans))
-	s.tmp = grow(s.tmp, len(c.Spans))
+	s.tmp = sized.Resize(s.tmp, len(c.Spans))
 	maxDist = distanceField(c, s.nb, s.tmp, dist)
 	return dist, maxDist, nil
 }
