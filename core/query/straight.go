@@ -235,6 +235,8 @@ func straightRun(m *navmesh.Mesh, start, end geom.Vec3, corridor []navmesh.PolyR
 			q, ok := segPortal(pts[k-1], pts[k], ps[i])
 			switch {
 			case !ok || q == pts[k]:
+				// Parallel to the portal, or crossing it at the corner
+				// itself: the corner's point stands for the crossing.
 			case q == out[len(out)-1].Pos:
 				// The portal is crossed at the point before (a start on
 				// the portal's end): the path goes on from there in
