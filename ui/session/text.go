@@ -2,10 +2,11 @@ package session
 
 import (
 	"fmt"
-	"navviz/scenario"
+	"slices"
 	"strings"
 
 	"navviz/core/level"
+	"navviz/scenario"
 )
 
 // Plural returns "1 tile", "2 tiles".
@@ -25,14 +26,7 @@ func DisplayName(lvl string) string {
 }
 
 // IsBuiltin reports whether name is a built-in level name.
-func IsBuiltin(name string) bool {
-	for _, n := range level.BuiltinNames() {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
+func IsBuiltin(name string) bool { return slices.Contains(level.BuiltinNames(), name) }
 
 // SnapshotRefText words a snapshot slot or file.
 func SnapshotRefText(r *scenario.SnapshotRef) string {
