@@ -10,7 +10,6 @@ import (
 
 	"navviz/core/geom"
 	"navviz/core/polymesh"
-	"navviz/internal/sized"
 )
 
 // ErrNoPolygons is returned by BuildTileData for a mesh without polygons: such
@@ -238,7 +237,7 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Ti
 	if len(mesh.Verts) < MinVertsPerPoly {
 		return fmt.Errorf("navmesh: BuildTileData: mesh has %d vertices, want at least %d", len(mesh.Verts), MinVertsPerPoly)
 	}
-	t.Verts = sized.Resize(t.Verts, len(mesh.Verts))
+	t.Verts = resized(t.Verts, len(mesh.Verts))
 	for i := range mesh.Verts {
 		v := mesh.VertM(i)
 		if !v.Finite() {
@@ -247,7 +246,7 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Ti
 		t.Verts[i] = v
 	}
 
-	t.Polys = sized.Resize(t.Polys, np)
+	t.Polys = resized(t.Polys, np)
 	for i := range t.Polys {
 		tp := &t.Polys[i]
 		verts, neis := mesh.Poly(i), mesh.Neighbours(i)
@@ -324,7 +323,7 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Ti
 // (nil: the fan of each polygon).
 func buildDetail(t *Tile, detail *polymesh.Detail) error {
 	np := len(t.Polys)
-	t.DetailMeshes = sized.Resize(t.DetailMeshes, np)
+	t.DetailMeshes = resized(t.DetailMeshes, np)
 	// Empty but never nil (as decoded), in t's memory when it has some.
 	t.DetailVerts = t.DetailVerts[:0]
 	if t.DetailVerts == nil {
@@ -425,8 +424,8 @@ type bvScratch struct {
 // half follow the node.
 func (bv *bvScratch) build(t *Tile, nodes []BVNode) []BVNode {
 	np := len(t.Polys)
-	bv.boxes = sized.Resize(bv.boxes, np)
-	bv.order = sized.Resize(bv.order, np)
+	bv.boxes = resized(bv.boxes, np)
+	bv.order = resized(bv.order, np)
 	for i := range np {
 		bv.boxes[i].bmin, bv.boxes[i].bmax = t.polyBox(i)
 		bv.order[i] = int32(i)

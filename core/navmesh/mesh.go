@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-
-	"navviz/internal/sized"
 )
 
 // Reference layout (docs/format.md, "References"): a PolyRef packs, from the
@@ -163,10 +161,10 @@ func fillMeshTile(mt *meshTile, data []byte, t *Tile, id uint64) *meshTile {
 	// One backing array with room for a link per edge; a polygon with more
 	// links (several across one portal edge) grows its own slice.
 	*mt = meshTile{data: data, id: id, t: t,
-		flags:   sized.Resize(mt.flags, n),
-		areas:   sized.Resize(mt.areas, n),
-		links:   sized.Resize(mt.links, n),
-		backing: sized.Resize(mt.backing, edges),
+		flags:   resized(mt.flags, n),
+		areas:   resized(mt.areas, n),
+		links:   resized(mt.links, n),
+		backing: resized(mt.backing, edges),
 		portals: mt.portals} // made again on need (portalsSet 0)
 	base := 0
 	for i := range t.Polys {
@@ -183,6 +181,15 @@ func fillMeshTile(mt *meshTile, data []byte, t *Tile, id uint64) *meshTile {
 		base += 2
 	}
 	return mt
+}
+
+// resized returns s with length n: s itself when its capacity allows, else
+// a new slice (the contents are the caller's to set).
+func resized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // recycle keeps the run-time state of mt, a tile the mesh no longer holds,

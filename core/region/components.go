@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"navviz/core/voxel"
-	"navviz/internal/sized"
 )
 
 // Labels is a labelling of the spans of a LayerView: the connected
@@ -93,7 +92,7 @@ func (v *LayerView) Components(areas []uint8, lab *Labels) error {
 func (v *LayerView) components(areas []uint8, lab *Labels) error {
 	n := len(v.Index)
 	links := v.Links[:4*n]
-	parent := sized.Resize(lab.parent, n)
+	parent := grow(lab.parent, n)
 	lab.parent = parent
 	for k := range parent {
 		parent[k] = int32(k)
@@ -132,8 +131,8 @@ func (v *LayerView) components(areas []uint8, lab *Labels) error {
 		return fmt.Errorf("region: Components: %d components in layer %d, more than %d", roots, v.Layer, MaxRegions)
 	}
 
-	ids := sized.Resize(lab.IDs, n)
-	first := sized.Resize(lab.First, roots+1)
+	ids := grow(lab.IDs, n)
+	first := grow(lab.First, roots+1)
 	size := zeroed(lab.Size, roots+1)
 	first[0] = -1
 	count := 0
@@ -257,7 +256,7 @@ func (v *LayerView) DropIslands(areas []uint8, lab *Labels, minAreaCells int) (d
 func (v *LayerView) dropIslands(areas []uint8, lab *Labels, minAreaCells int) int {
 	// Only small labels need the touching test: keep starts true for the
 	// others, which markTouching then skips.
-	keep := sized.Resize(lab.keep, lab.Count+1)
+	keep := grow(lab.keep, lab.Count+1)
 	lab.keep = keep
 	keep[0] = false
 	small := 0
@@ -312,7 +311,7 @@ func (v *LayerView) joinBorder(lab *Labels) int {
 // order; the spans of the others get NoRegion. LayerBorder stays. It
 // returns the new Count.
 func (lab *Labels) compact(keep []bool) int {
-	remap := sized.Resize(lab.remap, lab.Count+1)
+	remap := grow(lab.remap, lab.Count+1)
 	lab.remap = remap
 	remap[0] = NoRegion
 	next := 0

@@ -1,10 +1,6 @@
 package region
 
-import (
-	"navviz/core/voxel"
-
-	"navviz/internal/sized"
-)
+import "navviz/core/voxel"
 
 // Column offsets of the four directions (−x, +z, +x, −z), as voxel.DirOffsetX
 // and voxel.DirOffsetZ.
@@ -46,7 +42,7 @@ func DistanceField(c *voxel.CompactHeightfield) (dist []uint16, maxDist uint16, 
 		return nil, 0, err
 	}
 	dist = make([]uint16, len(c.Spans))
-	s.tmp = sized.Resize(s.tmp, len(c.Spans))
+	s.tmp = grow(s.tmp, len(c.Spans))
 	maxDist = distanceField(c, s.nb, s.tmp, dist)
 	return dist, maxDist, nil
 }

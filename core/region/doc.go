@@ -47,7 +47,6 @@ import (
 	"sync"
 
 	"navviz/core/voxel"
-	"navviz/internal/sized"
 )
 
 // BorderFlag is set on the region id of spans in the tile's border ring
@@ -123,7 +122,7 @@ func spanLinks(c *voxel.CompactHeightfield, nb []int32) ([]int32, error) {
 	if err := checkCells(c); err != nil {
 		return nb, err
 	}
-	nb = sized.Resize(nb, 4*len(c.Spans))
+	nb = grow(nb, 4*len(c.Spans))
 	return nb, linkGraph(c, nb)
 }
 
@@ -305,9 +304,24 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 func getScratch() *scratch  { return scratchPool.Get().(*scratch) }
 func putScratch(s *scratch) { scratchPool.Put(s) }
 
+// grow returns b resized to n elements (contents unspecified).
+func grow[T any](b []T, n int) []T {
+	switch {
+	case cap(b) >= n:
+		return b[:n]
+	case cap(b) == 0:
+		return make([]T, n) // new memory (a result): exactly n
+	default:
+		// Reused memory (scratch, such as a Splitter's views) that is too
+		// small: a quarter more, so tiles of growing sizes do not
+		// reallocate it each time.
+		return make([]T, n, n+n/4)
+	}
+}
+
 // zeroed returns b resized to n zero elements.
 func zeroed[T any](b []T, n int) []T {
-	b = sized.Resize(b, n)
+	b = grow(b, n)
 	clear(b)
 	return b
 }

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"navviz/core/voxel"
-	"navviz/internal/sized"
 )
 
 // The layer partition (PartitionType.Layers) of build3d-runtime.md, as
@@ -472,7 +471,7 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 		clear(layer[:n])
 		return 1, nil
 	}
-	reg := sized.Resize(s.reg, n)
+	reg := grow(s.reg, n)
 	s.reg = reg
 	for i := range reg {
 		reg[i] = layerNone
@@ -677,7 +676,7 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 	}
 
 	// §2.5 Number the layers in the order of their ids.
-	remap := sized.Resize(s.remap, int(nlayers))
+	remap := grow(s.remap, int(nlayers))
 	s.remap = remap
 	for k := range remap {
 		remap[k] = layerNone
@@ -699,7 +698,7 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 	// §2.5 and §3: the layer of every span, in one pass: a walkable span's
 	// is its region's, and a non-walkable span takes that of its first
 	// walkable linked neighbour (walkable exactly when it has a region).
-	rl := sized.Resize(s.regionLayer, nreg)
+	rl := grow(s.regionLayer, nreg)
 	s.regionLayer = rl
 	for r := range regions {
 		rl[r] = uint8(remap[regions[r].layer])
@@ -776,7 +775,7 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 	if len(views) == 1 {
 		// One layer: the view is the heightfield.
 		v := &views[0]
-		v.Index = sized.Resize(v.Index, n)
+		v.Index = grow(v.Index, n)
 		for i := range v.Index {
 			v.Index[i] = int32(i)
 		}
@@ -786,7 +785,7 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 			v.Links = append(v.Links[:0], nb...)
 		}
 		v.Areas = append(v.Areas[:0], c.Areas[:n]...)
-		v.X, v.Z, v.Y = sized.Resize(v.X, n), sized.Resize(v.Z, n), sized.Resize(v.Y, n)
+		v.X, v.Z, v.Y = grow(v.X, n), grow(v.Z, n), grow(v.Y, n)
 		w := c.Width
 		spans := c.Spans[:n]
 		for z := range c.Height {
@@ -799,7 +798,7 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 		}
 		return
 	}
-	local := sized.Resize(s.local, n)
+	local := grow(s.local, n)
 	s.local = local
 	// Each view's Index sized exactly first (views kept by a caller, as the
 	// tile cache keeps them, hold no spare capacity), then filled.
@@ -808,7 +807,7 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 		counts[l]++
 	}
 	for li := range views {
-		views[li].Index = sized.Resize(views[li].Index, int(counts[li]))[:0]
+		views[li].Index = grow(views[li].Index, int(counts[li]))[:0]
 	}
 	for i, l := range layer {
 		v := &views[l]
@@ -818,8 +817,8 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 	for li := range views {
 		v := &views[li]
 		m := len(v.Index)
-		v.X, v.Z, v.Y = sized.Resize(v.X, m), sized.Resize(v.Z, m), sized.Resize(v.Y, m)
-		v.Areas, v.Links = sized.Resize(v.Areas, m), sized.Resize(v.Links, 4*m)
+		v.X, v.Z, v.Y = grow(v.X, m), grow(v.Z, m), grow(v.Y, m)
+		v.Areas, v.Links = grow(v.Areas, m), grow(v.Links, 4*m)
 	}
 	w := c.Width
 	spans, areas := c.Spans[:n], c.Areas[:n]

@@ -1,10 +1,6 @@
 package region
 
-import (
-	"navviz/core/voxel"
-
-	"navviz/internal/sized"
-)
+import "navviz/core/voxel"
 
 // Watershed partitions the walkable spans of c into regions by flooding its
 // distance field from the highest level down (Recast's rcBuildDistanceField
@@ -33,8 +29,8 @@ func Watershed(c *voxel.CompactHeightfield, borderCells, minAreaCells, mergeArea
 		return nil, err
 	}
 	n := len(c.Spans)
-	s.tmp = sized.Resize(s.tmp, n)
-	s.dist = sized.Resize(s.dist, n)
+	s.tmp = grow(s.tmp, n)
+	s.dist = grow(s.dist, n)
 	maxDist := distanceField(c, s.nb, s.tmp, s.dist)
 	s.reg = zeroed(s.reg, n)
 	s.srcDist = zeroed(s.srcDist, n)

@@ -1,10 +1,6 @@
 package voxel
 
-import (
-	"fmt"
-
-	"navviz/internal/sized"
-)
+import "fmt"
 
 // NotConnected is the link value of a direction without a neighbour span.
 const NotConnected = 0xff
@@ -129,7 +125,7 @@ func buildCompact(dst *CompactHeightfield, h *Heightfield, heightCells, climbCel
 	} else {
 		// Every cell and span is written below: reused memory needs no
 		// clearing.
-		cells, spans = sized.Resize(c.Cells, w*ht), sized.Resize(c.Spans, count)
+		cells, spans = resized(c.Cells, w*ht), resized(c.Spans, count)
 	}
 	*c = CompactHeightfield{
 		Grid:                h.Grid,
@@ -156,12 +152,25 @@ func buildCompact(dst *CompactHeightfield, h *Heightfield, heightCells, climbCel
 		c.Cells[ci].Count = uint32(idx) - c.Cells[ci].Index
 	}
 	if withGraph {
-		graph = sized.Resize(graph, 4*count)
+		graph = growInt32(graph, 4*count)
 		c.linkSpans(graph)
 	} else {
 		c.linkSpans(nil)
 	}
 	return c, graph, nil
+}
+
+// growInt32 returns b with length n, reallocated when too small.
+func growInt32(b []int32, n int) []int32 { return resized(b, n) }
+
+// resized returns b with length n (contents unspecified), reallocated
+// with a quarter more room when too small, so that scratch reused for
+// tiles of growing sizes is not reallocated for each.
+func resized[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n, n+n/4)
+	}
+	return b[:n]
 }
 
 // SpanGraph returns the span graph of c in dst (grown as needed):
@@ -173,7 +182,7 @@ func (c *CompactHeightfield) SpanGraph(dst []int32) []int32 {
 	if c == nil {
 		return dst[:0]
 	}
-	dst = sized.Resize(dst, 4*len(c.Spans))
+	dst = growInt32(dst, 4*len(c.Spans))
 	w := c.Width
 	off := [4]int{-1, w, 1, -w}
 	for ci, cell := range c.Cells {
