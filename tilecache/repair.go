@@ -273,5 +273,6 @@ func (c *Cache) traceLayer(t *tile, tl *tileLayers, li int, lr *layerRepair, are
 		}
 	}
 	c.trace.Layer(&lt)
+	contour.Recycle(lt.Scratch)
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"navviz/core/contour"
 	"navviz/core/navmesh"
 	"navviz/core/polymesh"
 )
@@ -680,7 +681,8 @@ func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
 			if lb.Data != nil {
 				k.built = lb.Built
 			}
-			polymesh.Recycle(lb.Mesh) // nothing else holds it
+			polymesh.Recycle(lb.Mesh) // nothing else holds them
+			contour.Recycle(lb.Contours)
 		}
 		p.keys[li] = k
 		if k.built != nil {

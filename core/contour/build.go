@@ -1,6 +1,8 @@
 package contour
 
 import (
+	"sync"
+
 	"navviz/core/region"
 	"navviz/core/voxel"
 )
@@ -26,23 +28,32 @@ func Build(chf *voxel.CompactHeightfield, regs *region.Result, maxErrorCells flo
 	if err := checkSimplifyParams(maxErrorCells, maxEdgeLenCells, flags); err != nil {
 		return nil, err
 	}
-	ef, err := EdgeFlags(chf, regs, nil)
+	set := takeSet()
+	ef, err := EdgeFlags(chf, regs, set.mem.flags)
 	if err != nil {
+		Recycle(set)
 		return nil, err
 	}
+	set.mem.flags = ef
 	t := tracer{g: &spanGraph{chf: chf}, ids: regs.IDs, areas: chf.Areas, flags: ef}
-	loops, err := t.traceAll(maxErrorCells, maxEdgeLenCells, flags)
-	if err != nil {
+	if err := set.fill(&chf.Grid, &t, maxErrorCells, maxEdgeLenCells, flags); err != nil {
+		Recycle(set)
 		return nil, err
 	}
-	return newSet(&chf.Grid, loops, maxErrorCells, maxEdgeLenCells, flags), nil
+	return set, nil
 }
 
-// newSet returns the contour set of the loops traced on grid g (in
-// edge-key order): the grid's geometry, the parameters, and the contours
-// JoinLoops makes.
-func newSet(g *voxel.Grid, loops []Loop, maxErrorCells float32, maxEdgeLenCells int, flags BuildFlags) *Set {
-	set := &Set{
+// fill makes s the contour set traced by t on grid g (in edge-key order,
+// into s's memory): the grid's geometry, the parameters, the loops and the
+// contours JoinLoops makes.
+func (s *Set) fill(g *voxel.Grid, t *tracer, maxErrorCells float32, maxEdgeLenCells int, flags BuildFlags) error {
+	m := s.mem
+	loops, err := t.traceAll(maxErrorCells, maxEdgeLenCells, flags, m)
+	if err != nil {
+		return err
+	}
+	m.loops = loops
+	*s = Set{
 		Loops:           loops,
 		OriginX:         g.OriginM.X,
 		OriginY:         g.OriginM.Y,
@@ -55,9 +66,55 @@ func newSet(g *voxel.Grid, loops []Loop, maxErrorCells float32, maxEdgeLenCells 
 		MaxErrorCells:   maxErrorCells,
 		MaxEdgeLenCells: maxEdgeLenCells,
 		Flags:           flags,
+		mem:             m,
 	}
-	set.Contours = JoinLoops(set.Loops)
-	return set
+	m.join.reset()
+	s.Contours = m.join.joinLoops(s.Loops)
+	return nil
+}
+
+// setMem is the memory of a set made by Build or BuildLayer: the edge
+// flags the trace consumed, the loops with their raw vertices, keys and
+// simplified vertices (each loop a piece of one array), and the joined
+// contours. Recycle hands it, with its Set, to a later build.
+type setMem struct {
+	flags    []uint8
+	raw      []Vertex
+	keys     []int32
+	simple   []Vertex
+	idx      []int32 // simplify's scratch
+	loops    []Loop
+	join     joinScratch
+	owner    *Set // the set made in it: a copy of that Set is not Recycled
+	recycled bool // in recycledSets (a second Recycle is ignored)
+}
+
+// recycledSets holds the sets given back by Recycle.
+var recycledSets sync.Pool
+
+// takeSet returns a set to fill: a recycled one, or a new one.
+func takeSet() *Set {
+	if s, ok := recycledSets.Get().(*Set); ok {
+		s.mem.recycled = false
+		return s
+	}
+	s := &Set{mem: new(setMem)}
+	s.mem.owner = s
+	return s
+}
+
+// Recycle hands the memory of s, a set Build or BuildLayer returned, to a
+// later Build or BuildLayer (on any goroutine): the caller gives up s,
+// which nothing else may refer to; after the call neither s nor any slice
+// it holds may be used. Recycling never changes what a build returns. A
+// nil set, a set made otherwise (a repair's, a copy of a set) and a second
+// Recycle of the same set are ignored.
+func Recycle(s *Set) {
+	if s == nil || s.mem == nil || s.mem.owner != s || s.mem.recycled {
+		return
+	}
+	s.mem.recycled = true
+	recycledSets.Put(s)
 }
 
 // EdgeOwners returns, for every edge key of a heightfield of spanCount

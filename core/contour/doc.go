@@ -171,6 +171,8 @@ type Set struct {
 	MaxErrorCells   float32
 	MaxEdgeLenCells int
 	Flags           BuildFlags
+
+	mem *setMem // the memory of a set Build or BuildLayer made (Recycle)
 }
 
 // borderFlag is region.BorderFlag widened for Flags arithmetic.

@@ -61,7 +61,7 @@ func layerFlags(v *region.LayerView, ids []uint16, dst []uint8) []uint8 {
 		dst = make([]uint8, n)
 	}
 	dst = dst[:n]
-	links := v.Links[:4*n]
+	links := &v.Links
 	for k := range n {
 		dst[k] = spanFlags(links, ids, k)
 	}
@@ -70,14 +70,14 @@ func layerFlags(v *region.LayerView, ids []uint16, dst []uint8) []uint8 {
 
 // spanFlags is the LayerEdgeFlags entry of view span k (links: the view's
 // Links; ids: one per span).
-func spanFlags(links []int32, ids []uint16, k int) uint8 {
+func spanFlags(links *region.LayerLinks, ids []uint16, k int) uint8 {
 	r := ids[k]
 	if !inRegion(r) {
 		return 0
 	}
 	var f uint8
 	for d := range 4 {
-		if j := links[4*k+d]; j < 0 || ids[j] != r {
+		if j := links.To(k, d); j < 0 || ids[j] != r {
 			f |= 1 << d
 		}
 	}
@@ -136,10 +136,12 @@ func BuildLayer(g *voxel.Grid, v *region.LayerView, areas []uint8, ids []uint16,
 		return nil, fmt.Errorf("contour: grid of %d x %d columns with border %d, layer view of %d x %d with border %d",
 			g.Width, g.Height, g.BorderCells, v.Width, v.Height, v.BorderCells)
 	}
-	t := tracer{g: &spanGraph{view: v}, ids: ids, areas: areas, flags: layerFlags(v, ids, nil)}
-	loops, err := t.traceAll(maxErrorCells, maxEdgeLenCells, flags)
-	if err != nil {
+	set := takeSet()
+	set.mem.flags = layerFlags(v, ids, set.mem.flags)
+	t := tracer{g: &spanGraph{view: v}, ids: ids, areas: areas, flags: set.mem.flags}
+	if err := set.fill(g, &t, maxErrorCells, maxEdgeLenCells, flags); err != nil {
+		Recycle(set)
 		return nil, err
 	}
-	return newSet(g, loops, maxErrorCells, maxEdgeLenCells, flags), nil
+	return set, nil
 }

@@ -231,8 +231,9 @@ func TestBuildLayerErrors(t *testing.T) {
 	badGrid := g
 	badGrid.BorderCells = 1
 	broken := *v
-	broken.Links = slices.Clone(v.Links)
-	broken.Links[5] = int32(v.Len())
+	links := v.Links.AppendTo(nil)
+	links[5] = int32(v.Len())
+	broken.Links = region.NewLayerLinks(links)
 	for _, tc := range []struct {
 		name  string
 		g     *voxel.Grid
@@ -301,6 +302,7 @@ func FuzzBuildLayer(f *testing.F) {
 		}
 		v := &region.LayerView{Width: w, Height: h, Layer: int(next() % 3)}
 		ids := make([]uint16, n)
+		var links []int32
 		for k := range n {
 			v.Index = append(v.Index, int32(k))
 			v.X = append(v.X, uint16(int(next())%w))
@@ -309,7 +311,7 @@ func FuzzBuildLayer(f *testing.F) {
 			v.Areas = append(v.Areas, next()%3)
 			for range 4 {
 				l := int32(next())%int32(n+1) - 1
-				v.Links = append(v.Links, l)
+				links = append(links, l)
 			}
 			switch id := next() % 4; id {
 			case 3:
@@ -318,6 +320,7 @@ func FuzzBuildLayer(f *testing.F) {
 				ids[k] = uint16(id)
 			}
 		}
+		v.Links = region.NewLayerLinks(links)
 		g := voxel.Grid{Width: w, Height: h, CellSizeM: 1, CellHeightM: 1}
 		mode := next()
 		set, err := contour.BuildLayer(&g, v, nil, ids, float32(mode%3), int(mode%5), contour.BuildFlags(mode%4))

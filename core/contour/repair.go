@@ -283,7 +283,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 		}
 	}
 	base := b.set
-	links, owners := v.Links, &b.owners
+	links, owners := &v.Links, &b.owners
 	if len(r.gone) < n {
 		r.gone, r.near, r.stamp = make([]uint32, n), make([]uint32, n), 0
 	}
@@ -312,7 +312,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 	}
 	for _, k := range removed {
 		for d := range 4 {
-			j := int(links[4*int(k)+d])
+			j := int(links.To(int(k), d))
 			if j < 0 || r.gone[j] == st {
 				continue
 			}
@@ -334,7 +334,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 	starts := r.starts[:0]
 	for _, k := range removed {
 		for d := range 4 {
-			j := links[4*int(k)+d]
+			j := links.To(int(k), d)
 			if e := (d + 2) & 3; j >= 0 && r.gone[j] != st && flags[j]&(1<<e) != 0 {
 				starts = append(starts, 4*j+int32(e))
 			}
@@ -354,13 +354,13 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 		for _, k := range removed {
 			r.near[k] = st
 			for e := range 4 {
-				j := int(links[4*int(k)+e])
+				j := int(links.To(int(k), e))
 				if j < 0 {
 					continue
 				}
 				r.near[j] = st
 				for _, f := range [2]int{(e + 1) & 3, (e + 3) & 3} {
-					if jj := links[4*j+f]; jj >= 0 {
+					if jj := links.To(j, f); jj >= 0 {
 						r.near[jj] = st
 					}
 				}

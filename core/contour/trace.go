@@ -3,6 +3,7 @@ package contour
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"navviz/core/region"
@@ -97,7 +98,7 @@ func (g *spanGraph) floor(i int) int32 {
 // corner test call it for every edge).
 func (g *spanGraph) neighbour(x, z, i, d int) (nx, nz, ni int) {
 	if v := g.view; v != nil {
-		j := v.Links[4*i+d]
+		j := v.Links.To(i, d)
 		if j < 0 || int(j) >= len(v.Index) {
 			return 0, 0, -1
 		}
@@ -358,19 +359,24 @@ func (t *tracer) trace(span, dir int) (Loop, error) {
 // traceAll traces every loop of the graph in edge-key order (span index,
 // then direction): from every edge still flagged, a walk, RotateLoop (no
 // change: the first edge of a loop met in this order is its smallest key)
-// and the simplification. t.flags is consumed.
-func (t *tracer) traceAll(maxErrorCells float32, maxEdgeLenCells int, flags BuildFlags) ([]Loop, error) {
-	var loops []Loop
-	var idx []int32
+// and the simplification. t.flags is consumed. The loops and their
+// vertices are made in m's memory (its raw, keys, simple, idx and loops).
+func (t *tracer) traceAll(maxErrorCells float32, maxEdgeLenCells int, flags BuildFlags, m *setMem) ([]Loop, error) {
+	loops := m.loops[:0]
 	ef := t.flags
-	// Every flagged edge gives one raw vertex of one loop: the loops' Raw
-	// and Keys are consecutive pieces of two arrays of that size, each
-	// walked into in place (capped, so an append to one copies it).
+	// Every flagged edge gives one raw vertex of one loop, and a loop's
+	// simplified vertices are some of its raw ones: the loops' Raw, Keys
+	// and Simplified are consecutive pieces of three arrays of that size,
+	// each walked or simplified into in place (capped, so an append to one
+	// copies it).
 	edges := 0
 	for _, f := range ef {
 		edges += bits.OnesCount8(f)
 	}
-	raw, keys := make([]Vertex, 0, edges), make([]int32, 0, edges)
+	raw := slices.Grow(m.raw[:0], edges)
+	keys := slices.Grow(m.keys[:0], edges)
+	simple := slices.Grow(m.simple[:0], edges)
+	m.raw, m.keys, m.simple = raw, keys, simple
 	var l Loop
 	for i := range ef {
 		for d := 0; d < 4 && ef[i] != 0; d++ {
@@ -394,10 +400,13 @@ func (t *tracer) traceAll(maxErrorCells float32, maxEdgeLenCells int, flags Buil
 				Region: l.Region,
 				Area:   l.Area,
 			}
-			out.Simplified = simplify(out.Raw, out.Keys, maxErrorCells, maxEdgeLenCells, flags, &idx, nil)
+			st := len(simple)
+			simple = simplify(out.Raw, out.Keys, maxErrorCells, maxEdgeLenCells, flags, &m.idx, simple)
+			out.Simplified = simple[st:len(simple):len(simple)]
 			loops = append(loops, out)
 		}
 	}
+	m.loops = loops
 	return loops, nil
 }
 

@@ -91,7 +91,7 @@ func (v *LayerView) Components(areas []uint8, lab *Labels) error {
 // components is Components on checked arguments.
 func (v *LayerView) components(areas []uint8, lab *Labels) error {
 	n := len(v.Index)
-	links := v.Links[:4*n]
+	links := &v.Links
 	parent := grow(lab.parent, n)
 	lab.parent = parent
 	for k := range parent {
@@ -107,8 +107,8 @@ func (v *LayerView) components(areas []uint8, lab *Labels) error {
 			continue
 		}
 		roots++
-		for _, d := range [2]int32{0, 3} {
-			j := links[4*k+d]
+		for _, d := range [2]int{0, 3} {
+			j := links.To(int(k), d)
 			if j < 0 || areas[j] != a {
 				continue
 			}
@@ -197,14 +197,14 @@ func (v *LayerView) touching(areas []uint8, lab *Labels, dst []bool) []bool {
 // markTouching sets dst[a] (len lab.Count+1) for every label a that is
 // touching; labels with dst[a] already set are not tested.
 func (v *LayerView) markTouching(areas []uint8, lab *Labels, dst []bool) {
-	links := v.Links
+	links := &v.Links
 	for k, id := range lab.IDs {
 		if id == NoRegion || int(id) > lab.Count || dst[id] {
 			continue
 		}
 		a := areas[k]
 		for d := range 4 {
-			if j := links[4*k+d]; j >= 0 {
+			if j := links.To(k, d); j >= 0 {
 				if b := areas[j]; b != voxel.AreaNull && b != a {
 					dst[id] = true
 					break

@@ -566,9 +566,9 @@ func TestComponentsErrors(t *testing.T) {
 	}{
 		{"nil labels", nil, func(v *region.LayerView) error { return v.Components(nil, nil) }},
 		{"short areas", nil, func(v *region.LayerView) error { return v.Components([]uint8{1}, &lab) }},
-		{"link out of range", func(v *region.LayerView) { v.Links[3] = 4 }, func(v *region.LayerView) error { return v.Components(nil, &lab) }},
-		{"link below -1", func(v *region.LayerView) { v.Links[0] = -2 }, func(v *region.LayerView) error { return v.Components(nil, &lab) }},
-		{"short links", func(v *region.LayerView) { v.Links = v.Links[:5] }, func(v *region.LayerView) error { return v.Components(nil, &lab) }},
+		{"link out of range", func(v *region.LayerView) { setLink(v, 3, 4) }, func(v *region.LayerView) error { return v.Components(nil, &lab) }},
+		{"link below -1", func(v *region.LayerView) { setLink(v, 0, -2) }, func(v *region.LayerView) error { return v.Components(nil, &lab) }},
+		{"short links", func(v *region.LayerView) { v.Links = region.NewLayerLinks(v.Links.AppendTo(nil)[:5]) }, func(v *region.LayerView) error { return v.Components(nil, &lab) }},
 		{"column outside", func(v *region.LayerView) { v.X[1] = 2 }, func(v *region.LayerView) error { return v.Validate() }},
 		{"bad border", func(v *region.LayerView) { v.BorderCells = 1 }, func(v *region.LayerView) error { return v.Components(nil, &lab) }},
 		{"bad layer", func(v *region.LayerView) { v.Layer = 300 }, func(v *region.LayerView) error { return v.Components(nil, &lab) }},
@@ -598,4 +598,12 @@ func TestComponentsErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// setLink sets link key (4k+d) of v to j in a copy of its links (v's old
+// links are left alone, so a copy of a view can be broken on its own).
+func setLink(v *region.LayerView, key int, j int32) {
+	links := v.Links.AppendTo(nil)
+	links[key] = j
+	v.Links = region.NewLayerLinks(links)
 }

@@ -2,6 +2,7 @@ package region
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -56,10 +57,10 @@ type LayerView struct {
 	Y []uint16
 	// Areas holds each span's area at the split (the first-build areas).
 	Areas []uint8
-	// Links holds, at 4*k+d, the view index of the span linked from span k
-	// in direction d (0..3: −x, +z, +x, −z) when that span is in this layer,
-	// else -1.
-	Links []int32
+	// Links holds the view index of the span linked from span k in
+	// direction d (0..3: −x, +z, +x, −z) when that span is in this layer,
+	// else -1: Links.To(k, d).
+	Links LayerLinks
 }
 
 // Len returns the number of spans of the view.
@@ -142,20 +143,19 @@ func (v *LayerView) check() error {
 	if n >= 1<<30 {
 		return fmt.Errorf("region: layer view of %d spans, want below 2^30", n)
 	}
-	if len(v.X) != n || len(v.Z) != n || len(v.Y) != n || len(v.Areas) != n || len(v.Links) != 4*n {
+	if len(v.X) != n || len(v.Z) != n || len(v.Y) != n || len(v.Areas) != n || v.Links.Len() != 4*n {
 		return fmt.Errorf("region: layer view of %d spans has %d X, %d Z, %d Y, %d Areas and %d Links, want %d each and %d Links",
-			n, len(v.X), len(v.Z), len(v.Y), len(v.Areas), len(v.Links), n, 4*n)
+			n, len(v.X), len(v.Z), len(v.Y), len(v.Areas), v.Links.Len(), n, 4*n)
 	}
-	// The largest uint32(l+1) over the links, without a branch per link;
-	// only a bad view is scanned again for the error.
-	hi := uint32(0)
-	for _, l := range v.Links {
-		hi = max(hi, uint32(l+1))
-	}
-	if hi > uint32(n) {
-		for i, l := range v.Links {
-			if uint32(l+1) > uint32(n) { // l < -1 || l >= n
-				return fmt.Errorf("region: layer view span %d links in direction %d to %d, want -1..%d", i/4, i%4, l, n-1)
+	// A link stored as an offset in -32768..32767 is within range when
+	// its span is at least 32768 from both ends; the others are checked
+	// one by one.
+	for k := range n {
+		if v.Links.wide != nil || k <= math.MaxInt16 || k >= n-math.MaxInt16-1 {
+			for d := range 4 {
+				if l := v.Links.To(k, d); uint32(l+1) > uint32(n) { // l < -1 || l >= n
+					return fmt.Errorf("region: layer view span %d links in direction %d to %d, want -1..%d", k, d, l, n-1)
+				}
 			}
 		}
 	}
@@ -186,7 +186,7 @@ func SplitLayers(c *voxel.CompactHeightfield, borderCells int) (views []LayerVie
 		return nil, nil, err
 	}
 	views = make([]LayerView, count)
-	s.buildViews(c, s.nb, spanLayer, borderCells, views, false)
+	s.buildViews(c, s.nb, spanLayer, borderCells, views)
 	return views, spanLayer, nil
 }
 
@@ -208,7 +208,7 @@ func (sp *Splitter) Split(c *voxel.CompactHeightfield, borderCells int) (views [
 	if sp.s.nb, err = checkArgs("SplitLayers", c, sp.s.nb, borderCells, 0, 0); err != nil {
 		return nil, nil, err
 	}
-	return sp.split(c, sp.s.nb, borderCells, true)
+	return sp.split(c, sp.s.nb, borderCells)
 }
 
 // SplitGraph is Split given c's span graph (voxel.CompactHeightfield's
@@ -230,13 +230,11 @@ func (sp *Splitter) SplitGraph(c *voxel.CompactHeightfield, borderCells int, gra
 	if err := checkGraph(c, graph); err != nil {
 		return nil, nil, err
 	}
-	return sp.split(c, graph, borderCells, false)
+	return sp.split(c, graph, borderCells)
 }
 
-// split is Split and SplitGraph on checked arguments; nb is c's span graph,
-// which the single view of a one-layer heightfield takes as its Links when
-// own (it is sp's), else copies.
-func (sp *Splitter) split(c *voxel.CompactHeightfield, nb []int32, borderCells int, own bool) (views []LayerView, spanLayer []uint8, err error) {
+// split is Split and SplitGraph on checked arguments; nb is c's span graph.
+func (sp *Splitter) split(c *voxel.CompactHeightfield, nb []int32, borderCells int) (views []LayerView, spanLayer []uint8, err error) {
 	s := &sp.s
 	spanLayer = make([]uint8, len(c.Spans))
 	count, err := s.assignLayers(c, nb, spanLayer)
@@ -247,7 +245,7 @@ func (sp *Splitter) split(c *voxel.CompactHeightfield, nb []int32, borderCells i
 		sp.views = append(sp.views[:cap(sp.views)], make([]LayerView, count-cap(sp.views))...)
 	}
 	views = sp.views[:count]
-	s.buildViews(c, nb, spanLayer, borderCells, views, own)
+	s.buildViews(c, nb, spanLayer, borderCells, views)
 	return views, spanLayer, nil
 }
 
@@ -308,7 +306,7 @@ func layers(fn string, c *voxel.CompactHeightfield, split []uint8, borderCells, 
 		s.views = append(s.views[:cap(s.views)], make([]LayerView, count-cap(s.views))...)
 	}
 	views := s.views[:count]
-	s.buildViews(sc, s.nb, spanLayer, borderCells, views, true)
+	s.buildViews(sc, s.nb, spanLayer, borderCells, views)
 
 	ids := make([]uint16, n)
 	total := 0
@@ -760,10 +758,8 @@ func oneLayer(c *voxel.CompactHeightfield) bool {
 
 // buildViews fills views (len = number of layers) with the layers of c,
 // reusing their slices. nb is c's span graph (s.nb), layer each span's
-// layer. With swap, a single view takes nb itself as its Links and leaves
-// its old Links to s.nb (for views that stay with s, whose capacity may
-// exceed what a view needs).
-func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer []uint8, borderCells int, views []LayerView, swap bool) {
+// layer.
+func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer []uint8, borderCells int, views []LayerView) {
 	n := len(c.Spans)
 	layer = layer[:n]
 	nb = nb[:4*n]
@@ -779,10 +775,9 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 		for i := range v.Index {
 			v.Index[i] = int32(i)
 		}
-		if swap {
-			v.Links, s.nb = nb, v.Links
-		} else {
-			v.Links = append(v.Links[:0], nb...)
+		v.Links.reset(4 * n)
+		for key, j := range nb {
+			v.Links.set(key, j)
 		}
 		v.Areas = append(v.Areas[:0], c.Areas[:n]...)
 		v.X, v.Z, v.Y = grow(v.X, n), grow(v.Z, n), grow(v.Y, n)
@@ -818,7 +813,8 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 		v := &views[li]
 		m := len(v.Index)
 		v.X, v.Z, v.Y = grow(v.X, m), grow(v.Z, m), grow(v.Y, m)
-		v.Areas, v.Links = grow(v.Areas, m), grow(v.Links, 4*m)
+		v.Areas = grow(v.Areas, m)
+		v.Links.reset(4 * m)
 	}
 	w := c.Width
 	spans, areas := c.Spans[:n], c.Areas[:n]
@@ -830,14 +826,13 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 				v := &views[l]
 				k := local[i]
 				v.X[k], v.Z[k], v.Y[k], v.Areas[k] = uint16(x), uint16(z), spans[i].Y, areas[i]
-				out := v.Links[4*k : 4*k+4 : 4*k+4]
 				in := nb[4*i : 4*i+4 : 4*i+4]
 				for d, j := range in {
 					lk := int32(-1)
 					if j >= 0 && layer[j] == l {
 						lk = local[j]
 					}
-					out[d] = lk
+					v.Links.set(4*int(k)+d, lk)
 				}
 			}
 		}

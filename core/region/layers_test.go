@@ -365,8 +365,8 @@ func TestLayersTwoFloors(t *testing.T) {
 		}
 		v := &views[0]
 		k, _ := slices.BinarySearch(v.Index, int32(laySpanAt(t, c, 12, 1, 12)))
-		if v.Links[4*k+1] != -1 {
-			t.Errorf("layer 0 keeps the link to layer 1: %d", v.Links[4*k+1])
+		if v.Links.To(k, 1) != -1 {
+			t.Errorf("layer 0 keeps the link to layer 1: %d", v.Links.To(k, 1))
 		}
 	})
 }
@@ -534,7 +534,7 @@ func layOneWayLinks(t *testing.T, c *voxel.CompactHeightfield, border int) int {
 				continue
 			}
 			for d := range 4 {
-				if j := v.Links[4*k+d]; j >= 0 && v.Areas[j] != voxel.AreaNull && v.Links[4*int(j)+(d+2)%4] != int32(k) {
+				if j := v.Links.To(k, d); j >= 0 && v.Areas[j] != voxel.AreaNull && v.Links.To(int(j), (d+2)%4) != int32(k) {
 					n++
 				}
 			}
@@ -992,7 +992,7 @@ func TestSplitterEqualsSplitLayers(t *testing.T) {
 				g, w := &got[li], &want[li]
 				if g.Layer != w.Layer || g.Width != w.Width || g.Height != w.Height || g.BorderCells != w.BorderCells ||
 					!slices.Equal(g.Index, w.Index) || !slices.Equal(g.X, w.X) || !slices.Equal(g.Z, w.Z) ||
-					!slices.Equal(g.Y, w.Y) || !slices.Equal(g.Areas, w.Areas) || !slices.Equal(g.Links, w.Links) {
+					!slices.Equal(g.Y, w.Y) || !slices.Equal(g.Areas, w.Areas) || !slices.Equal(g.Links.AppendTo(nil), w.Links.AppendTo(nil)) {
 					t.Fatalf("tile %d view %d (graph %v) differs from SplitLayers'", ti, li, withGraph)
 				}
 			}

@@ -306,8 +306,7 @@ func TestRepairAreasAndLinks(t *testing.T) {
 
 	// A link without its reverse.
 	w := *v
-	w.Links = slices.Clone(v.Links)
-	w.Links[4*5+2] = -1 // span 5 no longer links +x, its neighbour still links back
+	setLink(&w, 4*5+2, -1) // span 5 no longer links +x, its neighbour still links back
 	if w.LinksMutual() || !v.LinksMutual() {
 		t.Fatalf("LinksMutual: %v on the broken view, %v on the good one", w.LinksMutual(), v.LinksMutual())
 	}
