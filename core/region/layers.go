@@ -2,7 +2,6 @@ package region
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sync"
 
@@ -147,11 +146,8 @@ func (v *LayerView) check() error {
 		return fmt.Errorf("region: layer view of %d spans has %d X, %d Z, %d Y, %d Areas and %d Links, want %d each and %d Links",
 			n, len(v.X), len(v.Z), len(v.Y), len(v.Areas), v.Links.Len(), n, 4*n)
 	}
-	// A link stored as an offset in -32768..32767 is within range when
-	// its span is at least 32768 from both ends; the others are checked
-	// one by one.
-	for k := range n {
-		if v.Links.wide != nil || k <= math.MaxInt16 || k >= n-math.MaxInt16-1 {
+	if !v.Links.ok {
+		for k := range n {
 			for d := range 4 {
 				if l := v.Links.To(k, d); uint32(l+1) > uint32(n) { // l < -1 || l >= n
 					return fmt.Errorf("region: layer view span %d links in direction %d to %d, want -1..%d", k, d, l, n-1)
@@ -779,6 +775,7 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 		for key, j := range nb {
 			v.Links.set(key, j)
 		}
+		v.Links.ok = true // nb is a checked span graph
 		v.Areas = append(v.Areas[:0], c.Areas[:n]...)
 		v.X, v.Z, v.Y = grow(v.X, n), grow(v.Z, n), grow(v.Y, n)
 		w := c.Width
@@ -836,5 +833,8 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 				}
 			}
 		}
+	}
+	for li := range views {
+		views[li].Links.ok = true // view indices of the same view, or -1
 	}
 }

@@ -7,8 +7,9 @@ import (
 	"navviz/core/region"
 )
 
-// TestLayerLinks: links given to NewLayerLinks read back exactly, in
-// offsets or, once one offset does not fit 16 bits, all in 4 bytes.
+// TestLayerLinks: links given to NewLayerLinks read back exactly, in 2
+// bytes each or, in a view of more than 32,768 spans or with a value that
+// does not fit, in 4.
 func TestLayerLinks(t *testing.T) {
 	far := make([]int32, 4*40000)
 	for i := range far {
@@ -25,8 +26,10 @@ func TestLayerLinks(t *testing.T) {
 		{"none", []int32{-1, -1, -1, -1}},
 		{"neighbours", []int32{-1, 1, -1, -1, 0, -1, -1, -1}},
 		{"self and below -1 (bad, kept for Validate)", []int32{0, -2, -1, 1, -1, -1, -1, -1}},
-		{"offsets at and past the 16-bit limit", append(make([]int32, 4*32769), 0, 32767, 0, 0)},
-		{"an offset beyond 16 bits", far},
+		{"32,768 spans", append(make([]int32, 4*32767), 0, 32767, -1, 0)},
+		{"32,769 spans", append(make([]int32, 4*32768), 0, 32768, -1, 0)},
+		{"40,000 spans", far},
+		{"a bad link that does not fit 2 bytes", []int32{-1, 40000, -1, -1, 0, -1, -70000, -1}},
 	} {
 		l := region.NewLayerLinks(tc.to)
 		if got := l.AppendTo(nil); !slices.Equal(got, tc.to) || l.Len() != len(tc.to) {
