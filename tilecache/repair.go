@@ -144,7 +144,9 @@ func (c *Cache) layerRepairOf(t *tile, tl *tileLayers, li int, sc *buildScratch)
 	if lab.Count != rb.Regions().Count || !slices.Equal(lab.IDs, rb.Regions().IDs) {
 		return nil, fmt.Errorf("tilecache: layer %d: the repair base's regions differ from the build's", v.Layer)
 	}
-	cb, err := contour.NewRepairBase(v, rb.Regions().IDs, cset)
+	// The base keeps an exact copy, the build's memory goes to the next.
+	cb, err := contour.NewRepairBase(v, rb.Regions().IDs, cset.Clone())
+	contour.Recycle(cset)
 	if err != nil {
 		return nil, err
 	}

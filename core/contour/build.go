@@ -1,6 +1,7 @@
 package contour
 
 import (
+	"slices"
 	"sync"
 
 	"navviz/core/region"
@@ -115,6 +116,68 @@ func Recycle(s *Set) {
 	}
 	s.mem.recycled = true
 	recycledSets.Put(s)
+}
+
+// Clone returns a copy of s in memory of its own and of exact size: a set
+// to keep (a repair base's) holds no build scratch. What shares memory in
+// s shares it in the copy: a contour's vertices with its loop's. A nil set
+// gives nil.
+func (s *Set) Clone() *Set {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.mem = nil
+	nr, ns := 0, 0
+	for i := range s.Loops {
+		nr, ns = nr+len(s.Loops[i].Raw), ns+len(s.Loops[i].Simplified)
+	}
+	raw, keys, simple := make([]Vertex, 0, nr), make([]int32, 0, nr), make([]Vertex, 0, ns)
+	c.Loops = make([]Loop, len(s.Loops))
+	for i, l := range s.Loops {
+		r, k, v := len(raw), len(keys), len(simple)
+		raw, keys, simple = append(raw, l.Raw...), append(keys, l.Keys...), append(simple, l.Simplified...)
+		c.Loops[i] = Loop{Raw: raw[r:len(raw):len(raw)], Keys: keys[k:len(keys):len(keys)],
+			Simplified: simple[v:len(simple):len(simple)], Region: l.Region, Area: l.Area}
+	}
+	// shared returns the copy of vs when vs is (the start of) loop j's
+	// field f in s, else nil.
+	shared := func(vs []Vertex, j int32, raw bool) []Vertex {
+		if len(vs) == 0 || j < 0 || int(j) >= len(s.Loops) {
+			return nil
+		}
+		src, dst := s.Loops[j].Simplified, c.Loops[j].Simplified
+		if raw {
+			src, dst = s.Loops[j].Raw, c.Loops[j].Raw
+		}
+		if len(src) < len(vs) || &src[0] != &vs[0] {
+			return nil
+		}
+		return dst[:len(vs):len(vs)]
+	}
+	c.Contours = make([]Contour, len(s.Contours))
+	nl := 0
+	for _, ct := range s.Contours {
+		nl += len(ct.Loops)
+	}
+	idx := make([]int32, 0, nl)
+	for i, ct := range s.Contours {
+		n := len(idx)
+		idx = append(idx, ct.Loops...)
+		cc := Contour{Region: ct.Region, Area: ct.Area, Loops: idx[n:len(idx):len(idx)]}
+		first := int32(-1)
+		if len(ct.Loops) > 0 {
+			first = ct.Loops[0]
+		}
+		if cc.Verts = shared(ct.Verts, first, false); cc.Verts == nil && ct.Verts != nil {
+			cc.Verts = slices.Clone(ct.Verts)
+		}
+		if cc.RawVerts = shared(ct.RawVerts, first, true); cc.RawVerts == nil && ct.RawVerts != nil {
+			cc.RawVerts = slices.Clone(ct.RawVerts)
+		}
+		c.Contours[i] = cc
+	}
+	return &c
 }
 
 // EdgeOwners returns, for every edge key of a heightfield of spanCount

@@ -12,7 +12,8 @@ import (
 // TestRecycle builds pairs of city layers, A and B, into recycled memory
 // and checks that a set built so equals one built into memory of its own;
 // that Recycle of a copy of a set (what a repair holds) leaves the set
-// alone; and that a set recycled twice is handed out once.
+// alone; that a set recycled twice is handed out once; and that a clone
+// (Clone) equals its set and keeps its vertices when the set is recycled.
 func TestRecycle(t *testing.T) {
 	tiles, _ := cityTiles(t)
 	s := pipeline.DefaultSettings()
@@ -62,9 +63,16 @@ func TestRecycle(t *testing.T) {
 		if d := y.Diff(bRef); d != "" {
 			t.Fatalf("layer %d: the set built in recycled memory differs: %s", i+1, d)
 		}
+		kept := x.Clone() // memory of its own: x's recycling leaves it alone
+		if d := kept.Diff(aRef); d != "" {
+			t.Fatalf("layer %d: the clone differs: %s", i, d)
+		}
 		contour.Recycle(a)
 		contour.Recycle(x)
 		contour.Recycle(y)
+		if d := build(B).Diff(bRef); d != "" || kept.Diff(aRef) != "" {
+			t.Fatalf("layer %d: after recycling, a build or the clone differs: %s / %s", i, d, kept.Diff(aRef))
+		}
 	}
 	if pairs < 10 {
 		t.Fatalf("%d pairs of different layers, want at least 10", pairs)

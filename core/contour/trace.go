@@ -364,19 +364,20 @@ func (t *tracer) trace(span, dir int) (Loop, error) {
 func (t *tracer) traceAll(maxErrorCells float32, maxEdgeLenCells int, flags BuildFlags, m *setMem) ([]Loop, error) {
 	loops := m.loops[:0]
 	ef := t.flags
-	// Every flagged edge gives one raw vertex of one loop, and a loop's
-	// simplified vertices are some of its raw ones: the loops' Raw, Keys
-	// and Simplified are consecutive pieces of three arrays of that size,
-	// each walked or simplified into in place (capped, so an append to one
-	// copies it).
+	// Every flagged edge gives one raw vertex of one loop: the loops' Raw
+	// and Keys are consecutive pieces of two arrays of that size, each
+	// walked into in place, and their Simplified consecutive pieces of a
+	// third, appended to (a few of the raw vertices; an array it outgrows
+	// stays with the loops in it). All are capped, so an append to one
+	// copies it.
 	edges := 0
 	for _, f := range ef {
 		edges += bits.OnesCount8(f)
 	}
 	raw := slices.Grow(m.raw[:0], edges)
 	keys := slices.Grow(m.keys[:0], edges)
-	simple := slices.Grow(m.simple[:0], edges)
-	m.raw, m.keys, m.simple = raw, keys, simple
+	simple := m.simple[:0]
+	m.raw, m.keys = raw, keys
 	var l Loop
 	for i := range ef {
 		for d := 0; d < 4 && ef[i] != 0; d++ {
@@ -406,7 +407,7 @@ func (t *tracer) traceAll(maxErrorCells float32, maxEdgeLenCells int, flags Buil
 			loops = append(loops, out)
 		}
 	}
-	m.loops = loops
+	m.loops, m.simple = loops, simple
 	return loops, nil
 }
 
