@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"navviz/core/region"
@@ -298,7 +299,11 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 	r.dead = slices.Grow(r.dead[:0], nl)[:nl]
 	clear(r.dead)
 
-	// 1. Flags, and the loops that lose an edge.
+	// 1. Flags, and the loops that lose an edge. 2. New loops, from every
+	// flagged edge that looks at a removed span. One pass over the links of
+	// the removed spans does both (a linked span's flags depend on the links
+	// and ids only: computing them at each visit gives the same value) and,
+	// with mutual links, stamps the spans near a removed span (below).
 	flags := append(r.flags[:0], b.flags...)
 	r.flags = flags
 	for _, k := range removed {
@@ -310,33 +315,44 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 			}
 		}
 	}
+	// The walk takes the raw vertex of an edge of a span with no removed
+	// span around it from the first build's loop holding the edge: every
+	// span the corner test and the edge's neighbour read is one link or a
+	// diagonal (two links) away, and with mutual links marking those of
+	// every removed span finds them all. The ids and areas there are the
+	// first build's, so is the vertex.
+	mutual, near := b.mutual, r.near
+	starts := r.starts[:0]
 	for _, k := range removed {
+		if mutual {
+			near[k] = st
+		}
 		for d := range 4 {
 			j := int(links.To(int(k), d))
-			if j < 0 || r.gone[j] == st {
+			if j < 0 {
+				continue
+			}
+			if mutual {
+				near[j] = st
+				if jj := links.To(j, (d+1)&3); jj >= 0 {
+					near[jj] = st
+				}
+				if jj := links.To(j, (d+3)&3); jj >= 0 {
+					near[jj] = st
+				}
+			}
+			if r.gone[j] == st {
 				continue
 			}
 			f := spanFlags(links, ids, j)
 			for lost := b.flags[j] &^ f; lost != 0; lost &= lost - 1 {
-				e := 0
-				for lost&(1<<e) == 0 {
-					e++
-				}
-				if o := owners.at(4*j + e); o >= 0 {
+				if o := owners.at(4*j + bits.TrailingZeros8(lost)); o >= 0 {
 					r.dead[o] = true
 				}
 			}
 			flags[j] = f
-		}
-	}
-
-	// 2. New loops, from every flagged edge that looks at a removed span.
-	starts := r.starts[:0]
-	for _, k := range removed {
-		for d := range 4 {
-			j := links.To(int(k), d)
-			if e := (d + 2) & 3; j >= 0 && r.gone[j] != st && flags[j]&(1<<e) != 0 {
-				starts = append(starts, 4*j+int32(e))
+			if e := (d + 2) & 3; f&(1<<e) != 0 {
+				starts = append(starts, int32(4*j+e))
 			}
 		}
 	}
@@ -344,28 +360,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 	r.starts = starts
 	r.Starts = len(starts)
 	t := tracer{g: &spanGraph{view: v}, ids: ids, areas: areas, flags: flags}
-	if b.mutual {
-		// The walk takes the raw vertex of an edge of a span with no
-		// removed span around it from the first build's loop holding the
-		// edge: every span the corner test and the edge's neighbour read
-		// is one link or a diagonal (two links) away, and with mutual
-		// links marking those of every removed span finds them all. The
-		// ids and areas there are the first build's, so is the vertex.
-		for _, k := range removed {
-			r.near[k] = st
-			for e := range 4 {
-				j := int(links.To(int(k), e))
-				if j < 0 {
-					continue
-				}
-				r.near[j] = st
-				for _, f := range [2]int{(e + 1) & 3, (e + 3) & 3} {
-					if jj := links.To(j, f); jj >= 0 {
-						r.near[jj] = st
-					}
-				}
-			}
-		}
+	if mutual {
 		r.reuse = reuse{near: r.near, stamp: st, owners: owners, loops: base.Loops, cur: -1}
 		t.reuse = &r.reuse
 	}
