@@ -224,7 +224,7 @@ func (c *Cache) layersOf(t *tile, sc *buildScratch) (*tileLayers, error) {
 		} else {
 			tl.first[li].areas = views[li].GatherAreas(nil, t.spans.Areas)
 		}
-		for _, i := range views[li].Index {
+		for _, i := range views[li].Index.All() {
 			tl.spanLayer[i] = uint8(li)
 		}
 		for j := range t.first {

@@ -302,9 +302,9 @@ func FuzzBuildLayer(f *testing.F) {
 		}
 		v := &region.LayerView{Width: w, Height: h, Layer: int(next() % 3)}
 		ids := make([]uint16, n)
-		var links []int32
+		var links, index []int32
 		for k := range n {
-			v.Index = append(v.Index, int32(k))
+			index = append(index, int32(k))
 			v.X = append(v.X, uint16(int(next())%w))
 			v.Z = append(v.Z, uint16(int(next())%h))
 			v.Y = append(v.Y, uint16(next()))
@@ -320,7 +320,7 @@ func FuzzBuildLayer(f *testing.F) {
 				ids[k] = uint16(id)
 			}
 		}
-		v.Links = region.NewLayerLinks(links)
+		v.Index, v.Links = region.NewSpanIndex(index), region.NewLayerLinks(links)
 		g := voxel.Grid{Width: w, Height: h, CellSizeM: 1, CellHeightM: 1}
 		mode := next()
 		set, err := contour.BuildLayer(&g, v, nil, ids, float32(mode%3), int(mode%5), contour.BuildFlags(mode%4))

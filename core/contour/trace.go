@@ -67,7 +67,7 @@ type spanGraph struct {
 // spanCount returns the number of spans (indices 0..spanCount()-1).
 func (g *spanGraph) spanCount() int {
 	if g.view != nil {
-		return len(g.view.Index)
+		return g.view.Index.Len()
 	}
 	return len(g.chf.Spans)
 }
@@ -75,7 +75,7 @@ func (g *spanGraph) spanCount() int {
 // column returns the column of span i; ok is false when no column holds it.
 func (g *spanGraph) column(i int) (x, z int, ok bool) {
 	if v := g.view; v != nil {
-		if i < 0 || i >= len(v.Index) {
+		if i < 0 || i >= v.Index.Len() {
 			return 0, 0, false
 		}
 		return int(v.X[i]), int(v.Z[i]), true
@@ -99,7 +99,7 @@ func (g *spanGraph) floor(i int) int32 {
 func (g *spanGraph) neighbour(x, z, i, d int) (nx, nz, ni int) {
 	if v := g.view; v != nil {
 		j := v.Links.To(i, d)
-		if j < 0 || int(j) >= len(v.Index) {
+		if j < 0 || int(j) >= v.Index.Len() {
 			return 0, 0, -1
 		}
 		return int(v.X[j]), int(v.Z[j]), int(j) // (x, z) moved by d in a valid view

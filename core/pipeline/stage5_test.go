@@ -210,7 +210,7 @@ func TestBuildLayerMesh(t *testing.T) {
 		}
 		// The tile-wide ids of the layer's regions are the labels plus the base.
 		for v, id := range lab.IDs {
-			got := tb.Regions.IDs[views[li].Index[v]]
+			got := tb.Regions.IDs[views[li].Index.At(v)]
 			if id != region.NoRegion && id != region.LayerBorder {
 				id += uint16(base)
 			}
@@ -532,7 +532,7 @@ func TestObstaclesBakedEqualMarked(t *testing.T) {
 			var got [][]byte
 			for li := range views {
 				va := make([]uint8, views[li].Len())
-				for k, i := range views[li].Index {
+				for k, i := range views[li].Index.All() {
 					va[k] = marked[i]
 				}
 				lb, err := BuildLayerMesh(&base, at, &p.Spans.Grid, &views[li], va, &lab)

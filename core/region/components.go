@@ -56,8 +56,8 @@ func (v *LayerView) viewAreas(fn string, areas []uint8) ([]uint8, error) {
 	if areas == nil {
 		areas = v.Areas
 	}
-	if len(areas) != len(v.Index) {
-		return nil, fmt.Errorf("region: %s: %d areas for a layer view of %d spans", fn, len(areas), len(v.Index))
+	if len(areas) != v.Index.Len() {
+		return nil, fmt.Errorf("region: %s: %d areas for a layer view of %d spans", fn, len(areas), v.Index.Len())
 	}
 	return areas, nil
 }
@@ -90,7 +90,7 @@ func (v *LayerView) Components(areas []uint8, lab *Labels) error {
 
 // components is Components on checked arguments.
 func (v *LayerView) components(areas []uint8, lab *Labels) error {
-	n := len(v.Index)
+	n := v.Index.Len()
 	links := v.Links
 	parent := grow(lab.parent, n)
 	lab.parent = parent
@@ -170,7 +170,7 @@ func (v *LayerView) Touching(areas []uint8, lab *Labels, dst []bool) ([]bool, er
 	if err != nil {
 		return dst, err
 	}
-	if err := lab.check("Touching", len(v.Index), true); err != nil {
+	if err := lab.check("Touching", v.Index.Len(), true); err != nil {
 		return dst, err
 	}
 	return v.touching(areas, lab, dst), nil
@@ -243,7 +243,7 @@ func (v *LayerView) DropIslands(areas []uint8, lab *Labels, minAreaCells int) (d
 	if err != nil {
 		return 0, err
 	}
-	if err := lab.check("DropIslands", len(v.Index), false); err != nil {
+	if err := lab.check("DropIslands", v.Index.Len(), false); err != nil {
 		return 0, err
 	}
 	if minAreaCells < 0 {
@@ -284,7 +284,7 @@ func (v *LayerView) JoinBorder(lab *Labels) (int, error) {
 	if err := v.check(); err != nil {
 		return 0, err
 	}
-	if err := lab.check("JoinBorder", len(v.Index), true); err != nil {
+	if err := lab.check("JoinBorder", v.Index.Len(), true); err != nil {
 		return 0, err
 	}
 	return v.joinBorder(lab), nil

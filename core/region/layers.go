@@ -36,7 +36,7 @@ const layerMergeFactor = 4
 // order (column order x + z*Width, bottom up in a column), with their column,
 // floor row, base area and the links between spans of this layer. A link to
 // a span of another layer is dropped (-1), so the layer sees the other layer
-// as a wall. Span k of the view is span Index[k] of the compact heightfield
+// as a wall. Span k of the view is span Index.At(k) of the compact heightfield
 // it was split from; every slice but Links has one entry per span.
 //
 // SplitLayers makes the views of a tile. The methods check a view before
@@ -48,8 +48,8 @@ type LayerView struct {
 	// Width and Height are the grid's columns along x and z, BorderCells
 	// the width of its border ring (the borderCells of the split).
 	Width, Height, BorderCells int
-	// Index holds the compact-heightfield index of each span, ascending.
-	Index []int32
+	// Index maps each span to its compact-heightfield span (ascending).
+	Index SpanIndex
 	// X and Z hold each span's column.
 	X, Z []uint16
 	// Y holds each span's floor row (voxel.CompactSpan.Y).
@@ -67,10 +67,10 @@ func (v *LayerView) Len() int {
 	if v == nil {
 		return 0
 	}
-	return len(v.Index)
+	return v.Index.Len()
 }
 
-// GatherAreas appends areas[Index[k]] for every span k of the view to dst:
+// GatherAreas appends areas[Index.At(k)] for every span k of the view to dst:
 // per-span values of the compact heightfield (such as the areas in force)
 // in the view's order. areas must hold every span of Index.
 func (v *LayerView) GatherAreas(dst, areas []uint8) []uint8 {
@@ -78,10 +78,11 @@ func (v *LayerView) GatherAreas(dst, areas []uint8) []uint8 {
 		return dst
 	}
 	n := len(dst)
-	dst = slices.Grow(dst, len(v.Index))[:n+len(v.Index)]
+	dst = slices.Grow(dst, v.Index.Len())[:n+v.Index.Len()]
 	out := dst[n:]
-	for k, i := range v.Index {
-		out[k] = areas[i]
+	for r := range v.Index.runs {
+		k, i, m := v.Index.run(r)
+		copy(out[k:k+m], areas[i:i+m])
 	}
 	return dst
 }
@@ -113,7 +114,7 @@ func (v *LayerView) Validate() error {
 	if int(mx) < v.Width && int(mz) < v.Height {
 		return nil
 	}
-	for k := range v.Index {
+	for k := range v.X {
 		if int(v.X[k]) >= v.Width || int(v.Z[k]) >= v.Height {
 			return fmt.Errorf("region: layer view span %d in column (%d, %d), outside %d x %d", k, v.X[k], v.Z[k], v.Width, v.Height)
 		}
@@ -138,7 +139,7 @@ func (v *LayerView) check() error {
 	if v.Layer < 0 || v.Layer >= MaxLayers {
 		return fmt.Errorf("region: layer view Layer %d, want 0..%d", v.Layer, MaxLayers-1)
 	}
-	n := len(v.Index)
+	n := v.Index.Len()
 	if n >= 1<<30 {
 		return fmt.Errorf("region: layer view of %d spans, want below 2^30", n)
 	}
@@ -326,7 +327,7 @@ func layers(fn string, c *voxel.CompactHeightfield, split []uint8, borderCells, 
 
 // TileIDs writes the tile-wide region ids of the view's labelling lab
 // (LayerView.Regions) into ids, indexed by compact-heightfield span
-// (docs/layers.md §7): for view span k, ids[v.Index[k]] is NoRegion or
+// (docs/layers.md §7): for view span k, ids[v.Index.At(k)] is NoRegion or
 // LayerBorder as in lab, else lab's id plus base, the number of regions of
 // the lower layers. More than MaxRegions regions in all (base plus
 // lab.Count), a labelling of another size or an ids slice too short for
@@ -337,23 +338,28 @@ func (v *LayerView) TileIDs(lab *Labels, base int, ids []uint16) error {
 	if v == nil {
 		return fmt.Errorf("region: TileIDs: nil layer view")
 	}
-	if err := lab.check("TileIDs", len(v.Index), true); err != nil {
+	if err := lab.check("TileIDs", v.Index.Len(), true); err != nil {
 		return err
 	}
 	if base < 0 || base+lab.Count > MaxRegions {
 		return fmt.Errorf("region: TileIDs: more than %d regions (%d below layer %d, %d in it)", MaxRegions, base, v.Layer, lab.Count)
 	}
-	for _, i := range v.Index {
-		if uint64(uint32(i)) >= uint64(len(ids)) { // also i < 0
-			return fmt.Errorf("region: TileIDs: span index %d of layer %d outside %d ids", i, v.Layer, len(ids))
+	if !v.Index.inRange(len(ids)) {
+		for _, i := range v.Index.All() {
+			if uint64(uint32(i)) >= uint64(len(ids)) { // also i < 0
+				return fmt.Errorf("region: TileIDs: span index %d of layer %d outside %d ids", i, v.Layer, len(ids))
+			}
 		}
 	}
 	off := uint16(base)
-	for k, id := range lab.IDs {
-		if id != NoRegion && id != LayerBorder {
-			id += off
+	for r := range v.Index.runs {
+		k, i, m := v.Index.run(r)
+		for j, id := range lab.IDs[k : k+m] {
+			if id != NoRegion && id != LayerBorder {
+				id += off
+			}
+			ids[i+j] = id
 		}
-		ids[v.Index[k]] = id
 	}
 	return nil
 }
@@ -762,14 +768,14 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 	for li := range views {
 		v := &views[li]
 		v.Layer, v.Width, v.Height, v.BorderCells = li, c.Width, c.Height, borderCells
-		v.Index = v.Index[:0]
+		v.Index.reset()
 	}
 	if len(views) == 1 {
 		// One layer: the view is the heightfield.
 		v := &views[0]
-		v.Index = grow(v.Index, n)
-		for i := range v.Index {
-			v.Index[i] = int32(i)
+		if n > 0 {
+			v.Index.add(0)
+			v.Index.n = n // one run
 		}
 		v.Links.reset(4 * n)
 		for key, j := range nb {
@@ -792,23 +798,28 @@ func (s *layerScratch) buildViews(c *voxel.CompactHeightfield, nb []int32, layer
 	}
 	local := grow(s.local, n)
 	s.local = local
-	// Each view's Index sized exactly first (views kept by a caller, as the
+	// Each view's slices sized exactly first (views kept by a caller, as the
 	// tile cache keeps them, hold no spare capacity), then filled.
-	var counts [MaxLayers]int32
+	var counts, runs [MaxLayers]int32
+	prev := -1
 	for _, l := range layer {
 		counts[l]++
+		if int(l) != prev { // a run of the layer's index starts
+			runs[l]++
+		}
+		prev = int(l)
 	}
 	for li := range views {
-		views[li].Index = grow(views[li].Index, int(counts[li]))[:0]
+		views[li].Index.runs = grow(views[li].Index.runs, int(runs[li]))[:0]
 	}
 	for i, l := range layer {
 		v := &views[l]
-		local[i] = int32(len(v.Index))
-		v.Index = append(v.Index, int32(i))
+		local[i] = int32(v.Index.Len())
+		v.Index.add(int32(i))
 	}
 	for li := range views {
 		v := &views[li]
-		m := len(v.Index)
+		m := v.Index.Len()
 		v.X, v.Z, v.Y = grow(v.X, m), grow(v.Z, m), grow(v.Y, m)
 		v.Areas = grow(v.Areas, m)
 		v.Links.reset(4 * m)

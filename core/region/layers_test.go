@@ -364,7 +364,7 @@ func TestLayersTwoFloors(t *testing.T) {
 			t.Fatalf("test setup: ramp rows 1 and 2 not linked")
 		}
 		v := &views[0]
-		k, _ := slices.BinarySearch(v.Index, int32(laySpanAt(t, c, 12, 1, 12)))
+		k, _ := slices.BinarySearch(v.Index.AppendTo(nil), int32(laySpanAt(t, c, 12, 1, 12)))
 		if v.Links.To(k, 1) != -1 {
 			t.Errorf("layer 0 keeps the link to layer 1: %d", v.Links.To(k, 1))
 		}
@@ -496,8 +496,8 @@ func layCompareViews(t *testing.T, c *voxel.CompactHeightfield, border, minArea 
 			t.Fatal(err)
 		}
 		for k, id := range lab.IDs {
-			i := v.Index[k]
-			if k > 0 && i <= v.Index[k-1] {
+			i := v.Index.At(k)
+			if k > 0 && i <= v.Index.At(k-1) {
 				t.Fatalf("view %d not in heightfield order at %d", li, k)
 			}
 			if spanLayer[i] != uint8(li) || v.Y[k] != c.Spans[i].Y || v.Areas[k] != c.Areas[i] {
@@ -529,7 +529,7 @@ func layOneWayLinks(t *testing.T, c *voxel.CompactHeightfield, border int) int {
 	}
 	n := 0
 	for _, v := range views {
-		for k := range v.Index {
+		for k := range v.Index.Len() {
 			if v.Areas[k] == voxel.AreaNull {
 				continue
 			}
@@ -917,8 +917,8 @@ func TestTileIDs(t *testing.T) {
 		if id != region.NoRegion && id != region.LayerBorder {
 			want = id + 5
 		}
-		if ids[v.Index[k]] != want {
-			t.Fatalf("span %d: id %d, want %d", k, ids[v.Index[k]], want)
+		if ids[v.Index.At(k)] != want {
+			t.Fatalf("span %d: id %d, want %d", k, ids[v.Index.At(k)], want)
 		}
 	}
 	for _, tc := range []struct {
@@ -991,7 +991,7 @@ func TestSplitterEqualsSplitLayers(t *testing.T) {
 			for li := range want {
 				g, w := &got[li], &want[li]
 				if g.Layer != w.Layer || g.Width != w.Width || g.Height != w.Height || g.BorderCells != w.BorderCells ||
-					!slices.Equal(g.Index, w.Index) || !slices.Equal(g.X, w.X) || !slices.Equal(g.Z, w.Z) ||
+					!slices.Equal(g.Index.AppendTo(nil), w.Index.AppendTo(nil)) || !slices.Equal(g.X, w.X) || !slices.Equal(g.Z, w.Z) ||
 					!slices.Equal(g.Y, w.Y) || !slices.Equal(g.Areas, w.Areas) || !slices.Equal(g.Links.AppendTo(nil), w.Links.AppendTo(nil)) {
 					t.Fatalf("tile %d view %d (graph %v) differs from SplitLayers'", ti, li, withGraph)
 				}

@@ -70,11 +70,11 @@ func TestLargeLayerViews(t *testing.T) {
 			if err := v.Validate(); err != nil || !v.LinksMutual() {
 				t.Fatalf("deck %d view %d: %v, links mutual %v", deck, li, err, v.LinksMutual())
 			}
-			for k, i := range v.Index {
+			for k, i := range v.Index.All() {
 				for d := range 4 {
 					want := int32(-1)
 					if j := graph[4*int(i)+d]; j >= 0 && spanLayer[j] == uint8(li) {
-						at, _ := slices.BinarySearch(v.Index, j)
+						at, _ := slices.BinarySearch(v.Index.AppendTo(nil), j)
 						want = int32(at)
 					}
 					if got := v.Links.To(k, d); got != want {

@@ -380,7 +380,7 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 		return fmt.Errorf("region: Repair: nil base, view or result")
 	}
 	v := b.view
-	n := len(v.Index)
+	n := v.Index.Len()
 	if len(areas) != n || len(b.areas) != n {
 		return fmt.Errorf("region: Repair: %d areas for a layer of %d spans (base of %d)", len(areas), n, len(b.areas))
 	}
