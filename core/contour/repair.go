@@ -67,6 +67,43 @@ func (u *reuse) vertex(i, key int) (Vertex, bool) {
 	return u.loops[o].Raw[m], true
 }
 
+// follow appends to l the keys and raw vertices of the first build's loop
+// after the one vertex took last, up to the first whose span is near a
+// removed span, clearing their flags, and returns the last key appended
+// (-1: none). It stops early and reports closed when the next key is
+// start: the walk is back where it began. Why the walk goes on as the
+// first build's did: from an edge of a span i with no removed span one
+// link or a diagonal away, the walk's next edge is decided by the flags
+// of the edges meeting at the edge's end corner, edges of i and of the
+// spans one link or a diagonal from it, whose neighbours across those
+// edges are among the same spans; none is removed, so those flags are the
+// first build's (ids and areas change only on removed spans), and so is
+// the next edge. Its vertex is reused when its span is not near either.
+func (u *reuse) follow(l *Loop, start int32, flags []uint8) (last int32, closed bool) {
+	lp := &u.loops[u.cur]
+	keys, raw := lp.Keys, lp.Raw
+	last = -1
+	m := u.pos
+	for range len(keys) - 1 {
+		if m++; m == len(keys) {
+			m = 0
+		}
+		key := keys[m]
+		if key == start {
+			return last, true
+		}
+		s := key >> 2
+		if u.near[s] == u.stamp {
+			break
+		}
+		l.Raw = append(l.Raw, raw[m])
+		l.Keys = append(l.Keys, key)
+		flags[s] &^= 1 << (key & 3)
+		last, u.pos = key, m
+	}
+	return last, false
+}
+
 // loopOwners is Set.EdgeOwners stored in the fewest bytes the number of
 // loops allows (a repair base is kept per layer, the owners are most of
 // it): per edge key, one plus the index of the loop holding the edge (0:

@@ -324,6 +324,18 @@ func (t *tracer) walk(x, z, i, d int, l *Loop) error {
 			l.Raw = append(l.Raw, v)
 			l.Keys = append(l.Keys, int32(i*4+d))
 			t.flags[i] &^= 1 << d
+			if ok {
+				// The first build's loop goes on as this one does while
+				// its spans are not near a removed span (reuse.follow).
+				last, closed := t.reuse.follow(l, int32(startI*4+startD), t.flags)
+				if closed {
+					return nil
+				}
+				if last >= 0 {
+					i, d = int(last>>2), int(last&3)
+					x, z, _ = t.g.column(i)
+				}
+			}
 			d = (d + 1) & 3 // turn clockwise: next edge of the same span
 		} else {
 			nx, nz, ni := t.g.neighbour(x, z, i, d)
