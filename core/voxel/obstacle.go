@@ -338,7 +338,7 @@ func (o *Obstacle) footprint(growM float64) footprint {
 // contains is the footprint test of build3d-runtime.md's table for the
 // point (x, z), boundary included, in double. Every product is rounded
 // before it feeds a sum (no fused multiply-add).
-func (f *footprint) contains(x, z float64) bool {
+func (f footprint) contains(x, z float64) bool {
 	switch f.shape {
 	case ShapeCylinder:
 		dx, dz := x-f.cx, z-f.cz
@@ -395,75 +395,107 @@ func MarkObstacle(c *CompactHeightfield, o *Obstacle, radiusCells int) (int, err
 
 // markObstacle is MarkObstacle on valid input: cols are the spans of grid
 // g, areas their areas (one per span).
-func markObstacle(cols spanColumns, g *Grid, areas []uint8, o *Obstacle, radiusCells int) int {
+func markObstacle[C spanColumns](cols C, g *Grid, areas []uint8, o *Obstacle, radiusCells int) int {
 	grow := ObstacleGrowthM(radiusCells, g.CellSizeM)
 	f := o.footprint(grow)
 	minX, minZ, maxX, maxZ := o.GrownBoundsXZ(grow)
 	x0, x1 := columnRange(minX, maxX, g.OriginM.X, g.CellSizeM, g.Width)
 	z0, z1 := columnRange(minZ, maxZ, g.OriginM.Z, g.CellSizeM, g.Height)
 	ylo, yhi := o.HeightRangeM()
-	return markColumns(cols, g, areas, x0, x1, z0, z1, ylo, yhi, AreaNull, f.contains)
+	return markColumns(cols, g, areas, x0, x1, z0, z1, ylo, yhi, AreaNull, f)
 }
 
-// spanColumns is what marking reads of a heightfield's open spans: the
-// first span of column (x, z) (spans are numbered column by column, x +
-// z*Width, bottom up) and the number of its spans, and each span's floor
-// row.
+// spanColumns is what marking reads of a heightfield's open spans (spans
+// are numbered column by column, x + z*Width, bottom up): the first span
+// of column (x, z), the number of spans of a column, and each span's floor
+// row. Marking asks first once a row and count along it, left to right.
+// Its implementations are value types, so that markColumns, generic in
+// them, calls them directly.
 type spanColumns interface {
-	column(x, z int) (first, count int)
+	first(x, z int) int
+	count(x, z int) int
 	floorRow(i int) int
 }
 
 // compactColumns are the spanColumns of a compact heightfield.
 type compactColumns struct{ c *CompactHeightfield }
 
-func (cc compactColumns) column(x, z int) (int, int) {
-	cell := cc.c.Cells[x+z*cc.c.Width]
-	return int(cell.Index), int(cell.Count)
-}
+func (cc compactColumns) first(x, z int) int { return int(cc.c.Cells[x+z*cc.c.Width].Index) }
+func (cc compactColumns) count(x, z int) int { return int(cc.c.Cells[x+z*cc.c.Width].Count) }
 func (cc compactColumns) floorRow(i int) int { return int(cc.c.Spans[i].Y) }
+
+// inside is a footprint test in x/z (metres, double): an obstacle's
+// footprint or a volume's polygon.
+type inside interface {
+	contains(x, z float64) bool
+}
 
 // markColumns sets to area every span of the columns [x0, x1] x [z0, z1]
 // of cols (spans of grid g, areas one per span) whose area is not
 // AreaNull, whose floor height (Grid.RowHeightM, double) lies in [ylo, yhi]
 // (both ends included) and whose column centre (Grid.CellCenterM, double)
-// inside reports inside the shape. inside is asked at most once a column,
-// when its first span passes the other tests. Spans beyond len(areas) are
-// passed over. It returns the number of spans set.
-func markColumns(cols spanColumns, g *Grid, areas []uint8, x0, x1, z0, z1 int, ylo, yhi float64, area uint8, inside func(x, z float64) bool) int {
+// in contains. in is asked at most once a column, when its first span
+// passes the other tests. Spans beyond len(areas) are passed over. It
+// returns the number of spans set.
+func markColumns[C spanColumns, F inside](cols C, g *Grid, areas []uint8, x0, x1, z0, z1 int, ylo, yhi float64, area uint8, in F) int {
+	if x0 > x1 {
+		return 0
+	}
+	rlo, rhi := rowRange(g, ylo, yhi)
 	marked := 0
 	for z := z0; z <= z1; z++ {
+		i := cols.first(x0, z)
 		for x := x0; x <= x1; x++ {
-			lo, n := cols.column(x, z)
-			if n == 0 {
-				continue
-			}
-			in := -1 // unknown until a span needs it
-			for i := lo; i < lo+n; i++ {
-				if i >= len(areas) {
-					break
-				}
-				if areas[i] == AreaNull {
+			lo := i
+			i += cols.count(x, z)
+			asked, yes := false, false
+			for k := lo; k < i && k < len(areas); k++ {
+				if areas[k] == AreaNull {
 					continue
 				}
-				fy := g.RowHeightM(cols.floorRow(i))
-				if fy < ylo || fy > yhi {
+				if r := cols.floorRow(k); r < rlo || r > rhi {
 					continue
 				}
-				if in < 0 {
-					in = 0
-					if inside(g.CellCenterM(x, z)) {
-						in = 1
-					}
+				if !asked {
+					asked, yes = true, in.contains(g.CellCenterM(x, z))
 				}
-				if in == 1 {
-					areas[i] = area
+				if yes {
+					areas[k] = area
 					marked++
 				}
 			}
 		}
 	}
 	return marked
+}
+
+// rowRange returns the floor rows [rlo, rhi] whose height Grid.RowHeightM
+// lies in [ylo, yhi] (empty when rlo > rhi). RowHeightM does not decrease
+// with the row, so they are a range; its ends are estimated by division and
+// then moved until RowHeightM itself agrees, so that the rows are exactly
+// those the height test takes. Floor rows are 16-bit: the range is clamped
+// to -1..65536.
+func rowRange(g *Grid, ylo, yhi float64) (rlo, rhi int) {
+	const top = 1 << 16
+	est := func(y float64) int {
+		r := math.Floor((y - float64(g.OriginM.Y)) / float64(g.CellHeightM))
+		return int(min(max(r, -1), top))
+	}
+	rlo = est(ylo)
+	for rlo > -1 && g.RowHeightM(rlo-1) >= ylo {
+		rlo--
+	}
+	for rlo < top && g.RowHeightM(rlo) < ylo {
+		rlo++
+	}
+	rhi = est(yhi)
+	for rhi < top && g.RowHeightM(rhi+1) <= yhi {
+		rhi++
+	}
+	for rhi > -1 && g.RowHeightM(rhi) > yhi {
+		rhi--
+	}
+	return rlo, rhi
 }
 
 // columnRange returns the columns [a, b] (clamped to 0..n-1; empty when

@@ -431,3 +431,36 @@ func TestObstacleBoundsXZ(t *testing.T) {
 		}
 	}
 }
+
+// TestRowRange: the floor rows rowRange gives are exactly those whose
+// RowHeightM lies in [ylo, yhi], also at the ends of the 16-bit rows and
+// for ranges far outside them or empty.
+func TestRowRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 11))
+	for iter := range 2000 {
+		g := Grid{OriginM: geom.V3(0, float32(rng.Float64()*200-100), 0), CellHeightM: float32(0.01 + rng.Float64())}
+		ylo := float64(g.OriginM.Y) + (rng.Float64()*1.2-0.1)*70000*float64(g.CellHeightM)
+		yhi := ylo + rng.Float64()*30 - 5
+		switch iter % 4 {
+		case 1: // exactly on row heights
+			ylo, yhi = g.RowHeightM(rng.IntN(65536)), g.RowHeightM(rng.IntN(65536))
+		case 2: // far outside
+			ylo, yhi = -1e30, 1e30
+		}
+		rlo, rhi := rowRange(&g, ylo, yhi)
+		check := func(r int) {
+			h := g.RowHeightM(r)
+			if want, got := h >= ylo && h <= yhi, r >= rlo && r <= rhi; want != got {
+				t.Fatalf("iter %d: grid y %v ch %v, [%v, %v]: row %d (height %v) in range %v, want %v (range %d..%d)", iter, g.OriginM.Y, g.CellHeightM, ylo, yhi, r, h, got, want, rlo, rhi)
+			}
+		}
+		for _, r := range []int{0, 1, 65534, 65535, rlo - 1, rlo, rlo + 1, rhi - 1, rhi, rhi + 1} {
+			if r >= 0 && r <= 65535 {
+				check(r)
+			}
+		}
+		for range 20 {
+			check(rng.IntN(65536))
+		}
+	}
+}

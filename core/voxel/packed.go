@@ -226,29 +226,15 @@ func (p *PackedHeightfield) Unpack(dst *CompactHeightfield) *CompactHeightfield 
 	return dst
 }
 
-// packedColumns are the spanColumns of a packed heightfield. column sums
-// the counts of the row's earlier columns, from the last column it was
-// asked about when that lies before in the same row (marking asks along a
-// row from left to right).
-type packedColumns struct {
-	p         *PackedHeightfield
-	lastX     int // the column first last summed to (-1: none) in row lastZ,
-	lastZ     int
-	lastFirst int // and its answer
-}
+// packedColumns are the spanColumns of a packed heightfield.
+type packedColumns struct{ p *PackedHeightfield }
 
-func (pc *packedColumns) column(x, z int) (int, int) {
+func (pc packedColumns) first(x, z int) int {
 	p := pc.p
-	from, i := 0, int(p.rowFirst[z])
-	if pc.lastX >= 0 && pc.lastZ == z && pc.lastX <= x {
-		from, i = pc.lastX, pc.lastFirst
-	}
-	i += p.sumCounts(z*p.Width+from, z*p.Width+x)
-	pc.lastX, pc.lastZ, pc.lastFirst = x, z, i
-	return i, p.count(x + z*p.Width)
+	return int(p.rowFirst[z]) + p.sumCounts(z*p.Width, z*p.Width+x)
 }
-
-func (pc *packedColumns) floorRow(i int) int { return int(pc.p.y[i]) }
+func (pc packedColumns) count(x, z int) int { return pc.p.count(x + z*pc.p.Width) }
+func (pc packedColumns) floorRow(i int) int { return int(pc.p.y[i]) }
 
 // checkAreas checks that areas holds one area per span of p (fn names the
 // caller).
@@ -280,7 +266,7 @@ func (p *PackedHeightfield) MarkObstacle(areas []uint8, o *Obstacle, radiusCells
 	if len(areas) == 0 {
 		return 0, nil // nothing to mark (and no grid to read in a zero p)
 	}
-	return markObstacle(&packedColumns{p: p, lastX: -1}, &p.Grid, areas, o, radiusCells), nil
+	return markObstacle(packedColumns{p}, &p.Grid, areas, o, radiusCells), nil
 }
 
 // MarkConvexVolume is MarkConvexVolume (the package function) on the spans
@@ -296,6 +282,6 @@ func (p *PackedHeightfield) MarkConvexVolume(areas []uint8, v *ConvexVolume) err
 	if len(areas) == 0 {
 		return nil
 	}
-	markVolume(&packedColumns{p: p, lastX: -1}, &p.Grid, areas, v)
+	markVolume(packedColumns{p}, &p.Grid, areas, v)
 	return nil
 }

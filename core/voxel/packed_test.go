@@ -12,7 +12,7 @@ import (
 // randomCompact returns a compact heightfield of w x h columns with up to
 // four spans a column at random floors, clearances and areas (some columns
 // empty), linked with agent height 6 and climb 3.
-func randomCompact(t *testing.T, seed uint64, w, h int) *CompactHeightfield {
+func randomCompact(t testing.TB, seed uint64, w, h int) *CompactHeightfield {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 3))
 	g := Grid{Width: w, Height: h, BorderCells: 2, OriginM: geom.V3(-1.3, -2, 4.4), CellSizeM: 0.3, CellHeightM: 0.2}
@@ -188,5 +188,25 @@ func TestPackErrors(t *testing.T) {
 	v := ConvexVolume{VertsXZ: [][2]float32{{-9, -9}, {9, -9}, {0, 19}}, MinYM: -9, MaxYM: 99, Area: 3}
 	if err := p.MarkConvexVolume(short, &v); err == nil || !reflect.DeepEqual(short, c.Areas[1:]) {
 		t.Errorf("MarkConvexVolume with %d areas for %d spans: %v", len(short), p.SpanCount(), err)
+	}
+}
+
+// BenchmarkPackedMarkObstacle marks a cylinder of the city cycle's size
+// (radius 0.75 m, grown by 2 cells) on a random 80 x 80 packed
+// heightfield, one op an obstacle.
+func BenchmarkPackedMarkObstacle(b *testing.B) {
+	c := randomCompact(b, 5, 80, 80)
+	p, err := Pack(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	areas := append([]uint8(nil), c.Areas...)
+	o := Cylinder(geom.V3(10, -2, 16), 0.75, 4)
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(areas, c.Areas)
+		if _, err := p.MarkObstacle(areas, &o, 2); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

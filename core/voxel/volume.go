@@ -154,17 +154,24 @@ func MarkConvexVolume(c *CompactHeightfield, v *ConvexVolume) error {
 
 // markVolume is MarkConvexVolume on valid input: cols are the spans of
 // grid g, areas their areas (one per span).
-func markVolume(cols spanColumns, g *Grid, areas []uint8, v *ConvexVolume) {
-	minX, maxX := v.VertsXZ[0][0], v.VertsXZ[0][0]
-	minZ, maxZ := v.VertsXZ[0][1], v.VertsXZ[0][1]
+func markVolume[C spanColumns](cols C, g *Grid, areas []uint8, v *ConvexVolume) {
+	f := volumeFootprint{v: v, minX: v.VertsXZ[0][0], maxX: v.VertsXZ[0][0], minZ: v.VertsXZ[0][1], maxZ: v.VertsXZ[0][1]}
 	for _, p := range v.VertsXZ[1:] {
-		minX, maxX = min(minX, p[0]), max(maxX, p[0])
-		minZ, maxZ = min(minZ, p[1]), max(maxZ, p[1])
+		f.minX, f.maxX = min(f.minX, p[0]), max(f.maxX, p[0])
+		f.minZ, f.maxZ = min(f.minZ, p[1]), max(f.maxZ, p[1])
 	}
 	// Conservative column ranges; the exact test decides.
-	x0, x1 := columnRange(float64(minX), float64(maxX), g.OriginM.X, g.CellSizeM, g.Width)
-	z0, z1 := columnRange(float64(minZ), float64(maxZ), g.OriginM.Z, g.CellSizeM, g.Height)
-	markColumns(cols, g, areas, x0, x1, z0, z1, float64(v.MinYM), float64(v.MaxYM), v.Area, func(cx, cz float64) bool {
-		return cx >= float64(minX) && cx <= float64(maxX) && cz >= float64(minZ) && cz <= float64(maxZ) && v.contains(cx, cz)
-	})
+	x0, x1 := columnRange(float64(f.minX), float64(f.maxX), g.OriginM.X, g.CellSizeM, g.Width)
+	z0, z1 := columnRange(float64(f.minZ), float64(f.maxZ), g.OriginM.Z, g.CellSizeM, g.Height)
+	markColumns(cols, g, areas, x0, x1, z0, z1, float64(v.MinYM), float64(v.MaxYM), v.Area, f)
+}
+
+// volumeFootprint is a volume's polygon test behind its box.
+type volumeFootprint struct {
+	v                      *ConvexVolume
+	minX, maxX, minZ, maxZ float32
+}
+
+func (f volumeFootprint) contains(cx, cz float64) bool {
+	return cx >= float64(f.minX) && cx <= float64(f.maxX) && cz >= float64(f.minZ) && cz <= float64(f.maxZ) && f.v.contains(cx, cz)
 }
