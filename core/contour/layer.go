@@ -61,7 +61,7 @@ func layerFlags(v *region.LayerView, ids []uint16, dst []uint8) []uint8 {
 		dst = make([]uint8, n)
 	}
 	dst = dst[:n]
-	links := v.Links
+	links := &v.Links
 	for k := range n {
 		dst[k] = spanFlags(links, ids, k)
 	}
@@ -70,7 +70,7 @@ func layerFlags(v *region.LayerView, ids []uint16, dst []uint8) []uint8 {
 
 // spanFlags is the LayerEdgeFlags entry of view span k (links: the view's
 // Links; ids: one per span).
-func spanFlags(links region.LayerLinks, ids []uint16, k int) uint8 {
+func spanFlags(links *region.LayerLinks, ids []uint16, k int) uint8 {
 	r := ids[k]
 	if !inRegion(r) {
 		return 0

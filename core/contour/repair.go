@@ -321,7 +321,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 		}
 	}
 	base := b.set
-	links, owners := v.Links, &b.owners
+	links, owners := &v.Links, &b.owners
 	if len(r.gone) < n {
 		r.gone, r.near, r.stamp = make([]uint32, n), make([]uint32, n), 0
 	}

@@ -91,7 +91,7 @@ func (v *LayerView) Components(areas []uint8, lab *Labels) error {
 // components is Components on checked arguments.
 func (v *LayerView) components(areas []uint8, lab *Labels) error {
 	n := v.Index.Len()
-	links := v.Links
+	links := &v.Links
 	parent := grow(lab.parent, n)
 	lab.parent = parent
 	for k := range parent {
@@ -197,7 +197,7 @@ func (v *LayerView) touching(areas []uint8, lab *Labels, dst []bool) []bool {
 // markTouching sets dst[a] (len lab.Count+1) for every label a that is
 // touching; labels with dst[a] already set are not tested.
 func (v *LayerView) markTouching(areas []uint8, lab *Labels, dst []bool) {
-	links := v.Links
+	links := &v.Links
 	for k, id := range lab.IDs {
 		if id == NoRegion || int(id) > lab.Count || dst[id] {
 			continue

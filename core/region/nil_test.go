@@ -15,6 +15,8 @@ func TestNilReceivers(t *testing.T) {
 	niltest.Check(t, ".", niltest.Types{
 		"LayerView": {Nil: (*LayerView)(nil), Zero: &LayerView{},
 			Unchecked: map[string]string{"InBorder": "inner-loop accessor: k must be in 0..Len()-1"}},
+		"LayerLinks": {Nil: (*LayerLinks)(nil), Zero: &LayerLinks{},
+			Unchecked: map[string]string{"To": "inner-loop accessor: k must be in 0..Len()/4-1"}},
 		"RepairBase": {Nil: (*RepairBase)(nil), Zero: &RepairBase{}},
 		"Result":     {Nil: (*Result)(nil), Zero: &Result{}},
 		"Splitter":   {Nil: (*Splitter)(nil), Zero: &Splitter{}},

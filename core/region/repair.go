@@ -110,7 +110,7 @@ func (v *LayerView) LinksMutual() bool {
 	if v.check() != nil {
 		return false
 	}
-	links := v.Links
+	links := &v.Links
 	for k := range v.Len() {
 		for d := range 4 {
 			if j := links.To(k, d); j >= 0 && links.To(int(j), (d+2)&3) != int32(k) {
@@ -419,7 +419,7 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 	if len(r.lost) < b.comps.Count+1 {
 		r.lost, r.lostIn = make([]int32, b.comps.Count+1), make([]int32, b.comps.Count+1)
 	}
-	links := v.Links
+	links := &v.Links
 	fail := func(reason RepairReason, c uint16, span int32) {
 		r.Verdict.Reason, r.Verdict.Comp, r.Verdict.Region, r.Verdict.Span = reason, int(c), b.compRegion[c], span
 		r.Verdict.Size, r.Verdict.Lost = size[c], r.lost[c]
@@ -527,7 +527,7 @@ func (r *RegionRepair) firstLeft(b *RepairBase, c uint16, st uint32) int32 {
 // stays connected when every blob's ring does.
 func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32) bool {
 	v := b.view
-	comp, links := b.comps.IDs, v.Links
+	comp, links := b.comps.IDs, &v.Links
 	n := len(comp)
 	// The ring, marked in band (then widened to the band).
 	start := len(r.Ring)
@@ -591,7 +591,7 @@ func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32) bool {
 // blob, 0, 1, ... in the order of each blob's first removed span, and
 // returns the number of blobs.
 func (r *RegionRepair) splitBlobs(b *RepairBase, c uint16, st uint32) int32 {
-	comp, links := b.comps.IDs, b.view.Links
+	comp, links := b.comps.IDs, &b.view.Links
 	if len(r.blob) < len(comp) {
 		r.blob = make([]int32, len(comp))
 	}
@@ -623,7 +623,7 @@ func (r *RegionRepair) splitBlobs(b *RepairBase, c uint16, st uint32) int32 {
 // nextToBlob reports whether span j of c is linked to a removed span of
 // blob bl.
 func (r *RegionRepair) nextToBlob(b *RepairBase, c uint16, st uint32, j int32, bl int32) bool {
-	comp, links := b.comps.IDs, b.view.Links
+	comp, links := b.comps.IDs, &b.view.Links
 	for d := range 4 {
 		if l := links.To(int(j), d); l >= 0 && r.gone[l] == st && comp[l] == c && r.blob[l] == bl {
 			return true
@@ -639,7 +639,7 @@ func (r *RegionRepair) nextToBlob(b *RepairBase, c uint16, st uint32, j int32, b
 // queue holds more than budget spans. It reports whether every span of
 // ring was reached.
 func (r *RegionRepair) search(b *RepairBase, c uint16, st uint32, ring []int32, bl int32, budget int) bool {
-	comp, links := b.comps.IDs, b.view.Links
+	comp, links := b.comps.IDs, &b.view.Links
 	mark := r.nextSearch()
 	q := append(r.queue[:0], ring[0])
 	r.seen[ring[0]] = mark
