@@ -41,6 +41,12 @@ type reuse struct {
 	owners   *loopOwners
 	loops    []Loop // the first build's
 	cur, pos int    // the loop and position taken last
+	// dead is the repair's: a loop a vertex is taken from loses that edge
+	// to the new loop (Repair step 3), marked here since the owner is
+	// known; emitted lists the walk's other keys, whose owners step 3
+	// looks up.
+	dead    []bool
+	emitted []int32
 }
 
 // vertex returns the first build's raw vertex of edge key of span i, false
@@ -64,6 +70,7 @@ func (u *reuse) vertex(i, key int) (Vertex, bool) {
 		}
 	}
 	u.cur, u.pos = o, m
+	u.dead[o] = true
 	return u.loops[o].Raw[m], true
 }
 
@@ -398,7 +405,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 	r.Starts = len(starts)
 	t := tracer{g: &spanGraph{view: v}, ids: ids, areas: areas, flags: flags}
 	if mutual {
-		r.reuse = reuse{near: r.near, stamp: st, owners: owners, loops: base.Loops, cur: -1}
+		r.reuse = reuse{near: r.near, stamp: st, owners: owners, loops: base.Loops, cur: -1, dead: r.dead, emitted: r.reuse.emitted[:0]}
 		t.reuse = &r.reuse
 	}
 	fresh := r.fresh[:0]
@@ -421,8 +428,13 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 		vs = len(verts)
 		verts = simplify(l.Raw, l.Keys, base.MaxErrorCells, base.MaxEdgeLenCells, base.Flags, &r.idx, verts)
 		l.Simplified = verts[vs:len(verts):len(verts)]
-		// 3. A first-build loop holding an edge of the new loop is gone.
-		for _, key := range l.Keys {
+		// 3. A first-build loop holding an edge of the new loop is gone
+		// (those the walk took vertices from are marked already).
+		rest := l.Keys
+		if t.reuse != nil {
+			rest, r.reuse.emitted = r.reuse.emitted, r.reuse.emitted[:0]
+		}
+		for _, key := range rest {
 			if o := owners.at(int(key)); o >= 0 {
 				r.dead[o] = true
 			}

@@ -320,6 +320,9 @@ func (t *tracer) walk(x, z, i, d int, l *Loop) error {
 			}
 			if !ok {
 				v = t.emit(x, z, i, d)
+				if t.reuse != nil {
+					t.reuse.emitted = append(t.reuse.emitted, int32(i*4+d))
+				}
 			}
 			l.Raw = append(l.Raw, v)
 			l.Keys = append(l.Keys, int32(i*4+d))
