@@ -409,8 +409,9 @@ func markObstacle[C spanColumns](cols C, g *Grid, areas []uint8, o *Obstacle, ra
 // are numbered column by column, x + z*Width, bottom up): the first span
 // of column (x, z), the number of spans of a column, and each span's floor
 // row. Marking asks first once a row and count along it, left to right.
-// Its implementations are value types, so that markColumns, generic in
-// them, calls them directly.
+// Its implementations are small value types and markColumns is generic in
+// them, so a reader does not escape to the heap (an interface value did,
+// one allocation per marking).
 type spanColumns interface {
 	first(x, z int) int
 	count(x, z int) int
