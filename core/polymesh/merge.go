@@ -13,22 +13,48 @@ import "slices"
 // float32 positions). With one shared edge the value is the same for
 // (pb, pa), with ea and eb swapped.
 func (b *builder) mergeValue(pa, pb []uint16) (val, ea, eb, shared int) {
-	na, nb := countPolyVerts(pa), countPolyVerts(pb)
-	// Edges as ordered vertex pairs packed in one key.
-	var ka, kb [MaxVertsPerPoly]uint32
-	edgeKeys(pa[:na], &ka)
-	edgeKeys(pb[:nb], &kb)
-	return b.mergeValueKeys(pa, pb, na, nb, &ka, &kb)
+	var ka, kb polyEdges
+	ka.set(pa)
+	kb.set(pb)
+	return b.mergeValueEdges(pa, pb, &ka, &kb)
 }
 
-// mergeValueKeys is mergeValue given the vertex counts and edgeKeys of pa
-// and pb.
-func (b *builder) mergeValueKeys(pa, pb []uint16, na, nb int, ka, kb *[MaxVertsPerPoly]uint32) (val, ea, eb, shared int) {
+// polyEdges are the edges of a polygon as keys (edgeKey), with its vertex
+// count and a mask of one bit per key (keyBit), so that two polygons
+// without a common bit share no edge.
+type polyEdges struct {
+	key  [MaxVertsPerPoly]uint32
+	mask uint64
+	n    int8
+}
+
+// keyBit is the bit of mask that edge key k sets.
+func keyBit(k uint32) uint64 { return 1 << ((k * 0x9e3779b1) >> 26) }
+
+// set sets e to the edges of polygon p (nvp slots).
+func (e *polyEdges) set(p []uint16) {
+	n := countPolyVerts(p)
+	e.n, e.mask = int8(n), 0
+	for i := range n {
+		e.key[i] = edgeKey(p, i, n)
+		e.mask |= keyBit(e.key[i])
+	}
+}
+
+// mergeValueEdges is mergeValue given the edges of pa and pb.
+func (b *builder) mergeValueEdges(pa, pb []uint16, ka, kb *polyEdges) (val, ea, eb, shared int) {
+	if ka.mask&kb.mask == 0 {
+		return -1, -1, -1, 0
+	}
+	na, nb := int(ka.n), int(kb.n)
 	// The shared edge is the last i of pa (first j of pb within it) with
 	// equal keys.
 	ea, eb = -1, -1
-	for i, a := range ka[:na] {
-		for j, b := range kb[:nb] {
+	for i, a := range ka.key[:na] {
+		if keyBit(a)&kb.mask == 0 {
+			continue
+		}
+		for j, b := range kb.key[:nb] {
 			if a == b {
 				ea, eb = i, j
 				shared++
@@ -56,21 +82,6 @@ func (b *builder) mergeValueKeys(pa, pb []uint16, na, nb int, ka, kb *[MaxVertsP
 	dx := int(v0[0]) - int(v1[0])
 	dz := int(v0[2]) - int(v1[2])
 	return dx*dx + dz*dz, ea, eb, shared
-}
-
-// edgeKeys sets k[i] to edgeKey(p, i, len(p)) for every edge i of p
-// (at least one vertex, at most MaxVertsPerPoly).
-func edgeKeys(p []uint16, k *[MaxVertsPerPoly]uint32) {
-	n := len(p)
-	if n == 0 {
-		return
-	}
-	for i := 0; i+1 < n; i++ {
-		a, b := p[i], p[i+1]
-		k[i] = uint32(min(a, b))<<16 | uint32(max(a, b))
-	}
-	a, b := p[n-1], p[0]
-	k[n-1] = uint32(min(a, b))<<16 | uint32(max(a, b))
 }
 
 // edgeKey returns edge i of polygon p (n vertices) as its two vertex
@@ -123,10 +134,9 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 	mark := slices.Grow(b.mark[:0], np)[:np]
 	clear(mark)
 	defer func() { b.mark = mark[:0] }()
-	b.pkeys = slices.Grow(b.pkeys[:0], np)[:np]
-	b.pverts = slices.Grow(b.pverts[:0], np)[:np]
+	b.pedges = slices.Grow(b.pedges[:0], np)[:np]
 	for k := range np {
-		b.setKeys(polys, k)
+		b.pedges[k].set(polys[k*nvp : (k+1)*nvp])
 	}
 	// Pairs sharing an edge: every edge goes into a chain at its smaller
 	// vertex; an edge meeting an earlier polygon's in that chain pairs the
@@ -216,9 +226,9 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 			mark[x] = false
 		}
 		np = b.mergePair(polys, np, bestA, bestB, int(bp.ea), int(bp.eb), move, tmp)
-		b.setKeys(polys, bestA)
+		b.pedges[bestA].set(polys[bestA*nvp : (bestA+1)*nvp])
 		if bestB != last {
-			b.pkeys[bestB], b.pverts[bestB] = b.pkeys[last], b.pverts[last]
+			b.pedges[bestB] = b.pedges[last]
 		}
 		for _, x := range candA {
 			if x == last {
@@ -254,25 +264,16 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 
 // addPair enters the pair of polygons j and k (either order) when they
 // share an edge (pushPair), with its merge value (from the polygons' kept
-// edge keys, setKeys).
+// edges, pedges).
 func (b *builder) addPair(polys []uint16, j, k int) {
 	if j > k {
 		j, k = k, j
 	}
 	nvp := b.nvp
-	v, ea, eb, shared := b.mergeValueKeys(polys[j*nvp:(j+1)*nvp], polys[k*nvp:(k+1)*nvp],
-		int(b.pverts[j]), int(b.pverts[k]), &b.pkeys[j], &b.pkeys[k])
+	v, ea, eb, shared := b.mergeValueEdges(polys[j*nvp:(j+1)*nvp], polys[k*nvp:(k+1)*nvp], &b.pedges[j], &b.pedges[k])
 	if shared > 0 {
 		b.pushPair(mergePairEntry{j: int32(j), k: int32(k), val: int32(v), ea: int8(ea), eb: int8(eb), single: shared == 1})
 	}
-}
-
-// setKeys keeps the vertex count and edge keys of polygon k (mergePolys).
-func (b *builder) setKeys(polys []uint16, k int) {
-	p := polys[k*b.nvp : (k+1)*b.nvp]
-	n := countPolyVerts(p)
-	b.pverts[k] = int8(n)
-	edgeKeys(p[:n], &b.pkeys[k])
 }
 
 // pushPair adds pair e to the lists of its polygons and, when it can

@@ -287,16 +287,16 @@ func (t *triangulator) run(n int) bool {
 		mini := -1
 		loose := false
 		// The shortest ear diagonal, ties to the smallest i (the vertex
-		// before the tip): tips 1..n-1, then tip 0 (i = n-1). As unsigned
-		// numbers the -1 of a tip that is no ear is above every distance.
+		// before the tip): tips 1..n-1, then tip 0 (i = n-1). Each tip is
+		// keyed distance<<16 | i and the smallest key taken (a branch-free
+		// min); distances are below 2^34 and i below 2^16, and as unsigned
+		// numbers the -1 of a tip that is no ear stays above every ear.
 		earD := t.earD[:n]
-		bu, bi := uint64(earD[0]), 0
+		bk := uint64(earD[0])<<16 | uint64(n-1)
 		for i1 := 1; i1 < n; i1++ {
-			if d := uint64(earD[i1]); d < bu || (d == bu && bi == 0) {
-				bu, bi = d, i1
-			}
+			bk = min(bk, uint64(earD[i1])<<16|uint64(i1-1))
 		}
-		if earD[bi] >= 0 {
+		if bi := next(int(bk&0xffff), n); earD[bi] >= 0 {
 			best, mini = earD[bi], prev(bi, n)
 		}
 		if mini < 0 {
