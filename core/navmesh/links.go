@@ -188,20 +188,23 @@ type portalEdge struct {
 	va, vb     geom.Vec3
 }
 
-// portalEdges returns, in es (reused), the portal edges of t facing dir.
-func portalEdges(es []portalEdge, t *Tile, dir uint8) []portalEdge {
-	es = es[:0]
-	want := ExtLink | uint16(dir)
+// portalEdges sets ps[dir/2] (reusing its memory) to the portal edges of
+// t facing border dir, for the four borders, in one pass over t's
+// polygons.
+func portalEdges(ps *[4][]portalEdge, t *Tile) {
+	for k := range ps {
+		ps[k] = ps[k][:0]
+	}
 	for i := range t.Polys {
 		p := &t.Polys[i]
 		nv := int(p.VertCount)
 		for j := 0; j < nv; j++ {
-			if p.Neis[j] == want {
-				es = append(es, portalEdge{i, j, t.Verts[p.Verts[j]], t.Verts[p.Verts[(j+1)%nv]]})
+			// ExtLink|dir with dir one of 0, 2, 4, 6 (DirPosX..DirNegZ).
+			if d := p.Neis[j] &^ ExtLink; p.Neis[j]&ExtLink != 0 && d < 8 && d%2 == 0 {
+				ps[d/2] = append(ps[d/2], portalEdge{i, j, t.Verts[p.Verts[j]], t.Verts[p.Verts[(j+1)%nv]]})
 			}
 		}
 	}
-	return es
 }
 
 // connectPair links the portal edges of slot a facing dir with the portal

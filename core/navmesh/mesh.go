@@ -115,20 +115,19 @@ type meshTile struct {
 	// while a mesh holds the tile, mem.holders counts it.
 	mem *tileMem
 	// portals[dir/2] are the tile's portal edges facing border dir, once
-	// bit dir/2 of portalsSet says they are made (portals).
+	// portalsSet says they are made (portalEdges).
 	portals    [4][]portalEdge
-	portalsSet uint8
+	portalsSet bool
 }
 
 // portalEdges returns the portal edges of mt's tile facing border dir,
 // made on first need (the tile never changes while mt holds it).
 func (mt *meshTile) portalEdges(dir uint8) []portalEdge {
-	k := dir / 2
-	if mt.portalsSet&(1<<k) == 0 {
-		mt.portals[k] = portalEdges(mt.portals[k], mt.t, dir)
-		mt.portalsSet |= 1 << k
+	if !mt.portalsSet {
+		portalEdges(&mt.portals, mt.t)
+		mt.portalsSet = true
 	}
-	return mt.portals[k]
+	return mt.portals[dir/2]
 }
 
 // newMeshTile returns a mesh tile for data, its decoded form t and its
@@ -165,7 +164,7 @@ func fillMeshTile(mt *meshTile, data []byte, t *Tile, id uint64) *meshTile {
 		areas:   resized(mt.areas, n),
 		links:   resized(mt.links, n),
 		backing: resized(mt.backing, edges),
-		portals: mt.portals} // made again on need (portalsSet 0)
+		portals: mt.portals} // made again on need (portalsSet false)
 	base := 0
 	for i := range t.Polys {
 		mt.flags[i] = t.Polys[i].Flags
