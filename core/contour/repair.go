@@ -432,6 +432,7 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 		// (those the walk took vertices from are marked already).
 		rest := l.Keys
 		if t.reuse != nil {
+			// The next walk refills emitted; rest is read before it.
 			rest, r.reuse.emitted = r.reuse.emitted, r.reuse.emitted[:0]
 		}
 		for _, key := range rest {

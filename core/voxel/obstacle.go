@@ -435,8 +435,8 @@ type inside interface {
 // of cols (spans of grid g, areas one per span) whose area is not
 // AreaNull, whose floor height (Grid.RowHeightM, double) lies in [ylo, yhi]
 // (both ends included) and whose column centre (Grid.CellCenterM, double)
-// in contains. in is asked at most once a column, when its first span
-// passes the other tests. Spans beyond len(areas) are passed over. It
+// in.contains takes. in is asked at most once a column, when its first
+// span passes the other tests. Spans beyond len(areas) are passed over. It
 // returns the number of spans set.
 func markColumns[C spanColumns, F inside](cols C, g *Grid, areas []uint8, x0, x1, z0, z1 int, ylo, yhi float64, area uint8, in F) int {
 	if x0 > x1 {
