@@ -8,12 +8,20 @@ import (
 )
 
 // TestChangedLayers checks tileLayers.changedLayers against a span by
-// span comparison on random areas, layers (spans in no layer included) and
-// lengths that are and are not multiples of eight.
+// span comparison on random areas, layers (spans in no layer included),
+// lengths that are and are not multiples of eight and of the 256-span
+// blocks, and dense and sparse changes.
 func TestChangedLayers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for iter := range 2000 {
 		n := rng.IntN(70)
+		if iter%2 == 1 {
+			n = rng.IntN(1200)
+		}
+		every := 1 + rng.IntN(20)
+		if iter%4 == 3 {
+			every = 1 + rng.IntN(2000)
+		}
 		tl := &tileLayers{views: make([]region.LayerView, 1+rng.IntN(4)), spanLayer: make([]uint8, n)}
 		for i := range tl.spanLayer {
 			tl.spanLayer[i] = uint8(rng.IntN(len(tl.views)))
@@ -25,7 +33,7 @@ func TestChangedLayers(t *testing.T) {
 		for i := range a {
 			a[i] = uint8(rng.IntN(3))
 			b[i] = a[i]
-			if rng.IntN(20) == 0 {
+			if rng.IntN(every) == 0 {
 				b[i] ^= 1
 			}
 		}

@@ -148,11 +148,16 @@ func (b *BuiltTile) check(fn string) error {
 	return nil
 }
 
-// BuildTile is BuildTileData that also keeps the tile it encoded: every
-// check DecodeTile makes on the data is made on the tile (Tile.check; a
-// mesh that breaks one is rejected here rather than by AddTile later), so
-// that tile is what DecodeTile would give for the data, and what AddBuilt
-// and ReplaceBuilt put in a mesh.
+// BuildTile is BuildTileData that also keeps the tile it encoded. The tile
+// passes every check DecodeTile makes on the data (Tile.check), so it is
+// what DecodeTile would give for the data, and what AddBuilt and
+// ReplaceBuilt put in a mesh: a mesh that would break one is rejected here
+// rather than by AddTile later. The checks that depend on the mesh's
+// values are made as the tile is filled (counts, indices, areas, finite
+// positions, the detail mesh) and after (checkNeighbours); the others
+// (slots after the last vertex, bounds, vertical origin, the BV tree) hold
+// by construction (TestBuildTilePassesCheck checks every tile it builds
+// from random contour sets).
 func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*BuiltTile, error) {
 	mem := takeTileMem()
 	fail := func(err error) (*BuiltTile, error) {
@@ -164,7 +169,7 @@ func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Bui
 	if err := buildTile(mesh, detail, p, t, &mem.bv); err != nil {
 		return fail(err)
 	}
-	if err := t.checkBoxes(mem.bv.boxes); err != nil {
+	if err := t.checkNeighbours(); err != nil {
 		return fail(fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err))
 	}
 	data, err := t.encodeInto(mem.built.data)
@@ -290,6 +295,8 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Ti
 				}
 			case int(n) >= np:
 				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d = %d, beyond the %d polygons", i, j, n, np)
+			case int(n) == i:
+				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d names the polygon itself", i, j)
 			default:
 				tp.Neis[j] = n
 			}

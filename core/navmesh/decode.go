@@ -162,12 +162,7 @@ func checkBounds(t *Tile) error {
 // tile's data, in the same order, with the same errors and offsets (the
 // layout of docs/format.md): a tile that passes encodes to data DecodeTile
 // accepts, and decodes back to a tile equal to it.
-func (t *Tile) check() error { return t.checkBoxes(nil) }
-
-// checkBoxes is check with boxes[i], when not nil, the quantized box of
-// polygon i (Tile.polyBox: BuildTile made them for the BV tree), which the
-// BV tree's check then does not compute again.
-func (t *Tile) checkBoxes(boxes []bvItem) error {
+func (t *Tile) check() error {
 	h := &t.Header
 	nvp := int(h.NVP)
 	if nvp < MinVertsPerPoly || nvp > MaxVertsPerPoly {
@@ -197,10 +192,8 @@ func (t *Tile) checkBoxes(boxes []bvItem) error {
 			return err
 		}
 	}
-	for i := range t.Polys {
-		if err := checkPolyNeighbours(t, i, polyOff+i*recSize); err != nil {
-			return err
-		}
+	if err := t.checkNeighbours(); err != nil {
+		return err
 	}
 	off += recSize * np
 	if err := checkDetailMeshes(t.DetailMeshes, off, uint64(len(t.DetailVerts)), uint64(len(t.DetailTris))); err != nil {
@@ -218,7 +211,7 @@ func (t *Tile) checkBoxes(boxes []bvItem) error {
 	if err := checkBounds(t); err != nil {
 		return err
 	}
-	if err := checkBVTree(t, off, boxes); err != nil {
+	if err := checkBVTree(t, off); err != nil {
 		return err
 	}
 	off += bvNodeSize * len(t.BVTree)
@@ -372,7 +365,7 @@ func DecodeTile(data []byte) (*Tile, error) {
 		}
 		n.I = int32(r.u32())
 	}
-	if err := checkBVTree(t, bvOff, nil); err != nil {
+	if err := checkBVTree(t, bvOff); err != nil {
 		return nil, err
 	}
 
@@ -472,6 +465,19 @@ func checkPolyRecord(t *Tile, i, off int) error {
 	return nil
 }
 
+// checkNeighbours runs checkPolyNeighbours on every polygon (the records
+// checked by checkPolyRecord already).
+func (t *Tile) checkNeighbours() error {
+	off := t.headerSize() + vertSize*len(t.Verts)
+	recSize := polyRecordSize(int(t.Header.NVP))
+	for i := range t.Polys {
+		if err := checkPolyNeighbours(t, i, off+i*recSize); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkPolyNeighbours checks polygon i's edges against the polygons they
 // name: an internal neighbour shares the edge reversed and names i back; a
 // portal edge runs along its border (both ends at the same x for ±x, the
@@ -514,8 +520,7 @@ func checkPolyNeighbours(t *Tile, i, off int) error {
 // checkBVTree checks the tree's shape (preorder, escape counts, every
 // polygon in exactly one leaf), that each leaf's box is its polygon's
 // quantized box and each inner node's box the union of its children's.
-// boxes, when not nil, holds the polygons' quantized boxes (checkBoxes).
-func checkBVTree(t *Tile, off int, boxes []bvItem) error {
+func checkBVTree(t *Tile, off int) error {
 	nodes := t.BVTree
 	// On the goroutine's stack for the tiles of usual sizes.
 	var seenBuf [512]bool
@@ -544,12 +549,7 @@ func checkBVTree(t *Tile, off int, boxes []bvItem) error {
 				return corrupt(nOff+12, "BV leaf %d names polygon %d a second time", s.lo, n.I)
 			}
 			seen[n.I] = true
-			var bmin, bmax [3]uint16
-			if len(boxes) == len(t.Polys) {
-				bmin, bmax = boxes[n.I].bmin, boxes[n.I].bmax
-			} else {
-				bmin, bmax = t.polyBox(int(n.I))
-			}
+			bmin, bmax := t.polyBox(int(n.I))
 			if n.BMin != bmin || n.BMax != bmax {
 				return corrupt(nOff, "BV leaf %d box %v..%v, want polygon %d's quantized box %v..%v", s.lo, n.BMin, n.BMax, n.I, bmin, bmax)
 			}

@@ -5,12 +5,15 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
 
+	"navviz/core/contour"
 	"navviz/core/geom"
 	"navviz/core/polymesh"
 )
@@ -141,6 +144,10 @@ func TestBuildTileDataErrors(t *testing.T) {
 		{"vertex index", func(m *polymesh.Mesh, _ **polymesh.Detail, _ *TileParams) { m.Polys[1] = 99 }, "beyond the 6 vertices"},
 		{"portal side", func(m *polymesh.Mesh, _ **polymesh.Detail, _ *TileParams) { m.Polys[6] = polymesh.PortalFlag | 5 }, "portal side"},
 		{"neighbour", func(m *polymesh.Mesh, _ **polymesh.Detail, _ *TileParams) { m.Polys[8] = 2 }, "beyond the 2 polygons"},
+		{"neighbour itself", func(m *polymesh.Mesh, _ **polymesh.Detail, _ *TileParams) { m.Polys[8] = 0 }, "names the polygon itself"},
+		{"portal off its border", func(m *polymesh.Mesh, _ **polymesh.Detail, _ *TileParams) {
+			m.Polys[6], m.Polys[7] = m.Polys[7], m.Polys[6]
+		}, "does not run along its border"},
 		{"one-sided neighbour", func(m *polymesh.Mesh, _ **polymesh.Detail, _ *TileParams) { m.Polys[12+6] = null }, "back"},
 		{"climb", func(_ *polymesh.Mesh, _ **polymesh.Detail, p *TileParams) { p.WalkableClimbM = float32(math.NaN()) }, "WalkableClimbM"},
 		{"cell size", func(_ *polymesh.Mesh, _ **polymesh.Detail, p *TileParams) { p.CellSizeM = 0.5 }, "CellSizeM"},
@@ -394,4 +401,67 @@ func TestRepeatedVertexPolygon(t *testing.T) {
 	if n := checkReciprocal(t, m); n != 2 {
 		t.Errorf("%d external links, want 2", n)
 	}
+}
+
+// TestBuildTilePassesCheck: every tile BuildTile makes passes every check
+// DecodeTile makes (Tile.check, of which BuildTile runs only those that
+// depend on the mesh's values; the others hold by construction) and equals
+// the tile DecodeTile gives for its data. The meshes are polymesh.Build's
+// of random contour sets (self-crossing, repeated and collinear vertices,
+// border vertices, several regions and areas, origins near and far), with
+// and without a detail mesh.
+func TestBuildTilePassesCheck(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 21))
+	tiles := 0
+	for it := range 3000 {
+		w := 8 + r.IntN(40)
+		border := r.IntN(4)
+		set := &contour.Set{
+			OriginX: float32(r.IntN(3) * 4000), OriginY: float32(r.IntN(50)), OriginZ: -float32(r.IntN(3) * 3000),
+			CellSizeM: 0.3, CellHeightM: 0.2, Width: w, Height: w, Border: border, MaxErrorCells: 1.3,
+		}
+		for range 1 + r.IntN(4) {
+			c := contour.Contour{Region: uint16(1 + r.IntN(3)), Area: uint8(r.IntN(64))}
+			for k := range r.IntN(14) {
+				v := contour.Vertex{X: int32(border + r.IntN(w-2*border+1)), Y: int32(r.IntN(6)), Z: int32(border + r.IntN(w-2*border+1))}
+				if r.IntN(5) == 0 {
+					v.Flags = contour.BorderVertex
+				}
+				if k > 0 && r.IntN(8) == 0 {
+					v = c.Verts[r.IntN(k)]
+				}
+				c.Verts = append(c.Verts, v)
+			}
+			set.Contours = append(set.Contours, c)
+		}
+		m, err := polymesh.Build(set, polymesh.MinVertsPerPoly+r.IntN(polymesh.MaxVertsPerPoly-polymesh.MinVertsPerPoly+1))
+		if err != nil {
+			t.Fatalf("iteration %d: %v", it, err)
+		}
+		if m.PolyCount() == 0 {
+			continue
+		}
+		fan, err := polymesh.BuildDetail(m, nil, nil, 0, 0)
+		if err != nil {
+			t.Fatalf("iteration %d: detail: %v", it, err)
+		}
+		for _, d := range []*polymesh.Detail{nil, fan} {
+			b, err := BuildTile(m, d, params(int32(r.IntN(9)-4), int32(r.IntN(9)-4), uint8(r.IntN(3))))
+			if err != nil {
+				t.Fatalf("iteration %d: %v", it, err)
+			}
+			if err := b.t.check(); err != nil {
+				t.Fatalf("iteration %d: the built tile fails a check: %v", it, err)
+			}
+			dec, err := DecodeTile(b.Data())
+			if err != nil {
+				t.Fatalf("iteration %d: %v", it, err)
+			}
+			if !reflect.DeepEqual(dec, b.t) {
+				t.Fatalf("iteration %d: the decoded tile differs from the built one", it)
+			}
+			tiles++
+		}
+	}
+	t.Logf("%d tiles", tiles)
 }

@@ -13,6 +13,7 @@ import (
 func TestNilReceivers(t *testing.T) {
 	niltest.Check(t, ".", niltest.Types{
 		"Build":       {Nil: (*Build)(nil), Zero: &Build{}},
+		"LayerBuild":  {Nil: (*LayerBuild)(nil), Zero: &LayerBuild{}},
 		"LimitError":  {Nil: (*LimitError)(nil), Zero: &LimitError{}},
 		"NavSettings": {Nil: (*NavSettings)(nil), Zero: &NavSettings{}},
 		"Source":      {Nil: (*Source)(nil), Zero: &Source{}},

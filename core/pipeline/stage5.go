@@ -95,9 +95,16 @@ type LayerBuild struct {
 	// Built is Data with its decoded tile (nil with Data), for
 	// navmesh.Mesh.AddBuilt and ReplaceBuilt.
 	Built *navmesh.BuiltTile
-	// AreaM2 is the walkable area of the polygons: the sum of their areas
-	// projected on x/z, in stored positions, square metres.
-	AreaM2 float64
+}
+
+// AreaM2 returns the walkable area of the layer's polygons: the sum of
+// their areas projected on x/z, in stored positions, square metres
+// (PolyAreaM2 of Mesh; 0 without polygons or for a nil lb).
+func (lb *LayerBuild) AreaM2() float64 {
+	if lb == nil || lb.Data == nil {
+		return 0
+	}
+	return PolyAreaM2(lb.Mesh)
 }
 
 // MeshCounts are the counts of step 5, for one tile (TileBuild.Counts) or a
@@ -120,7 +127,7 @@ type MeshCounts struct {
 	// partition's LayerCount; 1 for the other partitions); for a build, the
 	// largest such number of any tile.
 	Layers int
-	// WalkableAreaM2 is the sum of LayerBuild.AreaM2, square metres.
+	// WalkableAreaM2 is the sum of LayerBuild.AreaM2(), square metres.
 	WalkableAreaM2 float64
 }
 
@@ -155,7 +162,7 @@ func (c *MeshCounts) addLayer(lb *LayerBuild) {
 	if lb.Data != nil {
 		c.NavTiles++
 	}
-	c.WalkableAreaM2 += lb.AreaM2
+	c.WalkableAreaM2 += lb.AreaM2()
 }
 
 // TileMesh is the result of step 5 on one tile.
@@ -544,7 +551,6 @@ func polyTile(s *NavSettings, at *TilePlace, layer int, chf *voxel.CompactHeight
 		return err
 	}
 	lb.Built, lb.Data, lb.ContentID = built, built.Data(), built.ContentID()
-	lb.AreaM2 = PolyAreaM2(mesh)
 	clock.lap(StageTile)
 	return nil
 }

@@ -91,8 +91,8 @@ func TestBuildLevelMesh(t *testing.T) {
 						if h.OriginY != lowest {
 							t.Errorf("tile (%d, %d) layer %d: vertical origin %v, lowest vertex %v", tb.TX, tb.TZ, lb.Layer, h.OriginY, lowest)
 						}
-						if lb.AreaM2 != PolyAreaM2(lb.Mesh) || lb.AreaM2 <= 0 {
-							t.Errorf("tile (%d, %d) layer %d: area %v", tb.TX, tb.TZ, lb.Layer, lb.AreaM2)
+						if lb.AreaM2() != PolyAreaM2(lb.Mesh) || lb.AreaM2() <= 0 {
+							t.Errorf("tile (%d, %d) layer %d: area %v", tb.TX, tb.TZ, lb.Layer, lb.AreaM2())
 						}
 					}
 					if c.Polys != tb.Counts.Polys || c.NavTiles != len(tb.Layers) || c.DetailTris != tb.Counts.DetailTris {

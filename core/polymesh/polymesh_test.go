@@ -473,7 +473,8 @@ func TestSegmentsMeet(t *testing.T) {
 // wrongly turning, repeated and collinear vertices, random border flags,
 // several regions and areas) on a bordered grid: it must never panic, every
 // polygon it returns has at least 3 vertices and consistent neighbours, and
-// the detail mesh without sampling matches the polygons.
+// the detail mesh without sampling matches the polygons, and the plain
+// rules (build with plain set) give the same mesh.
 func TestBuildRandomContours(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 3))
 	bad := 0
@@ -502,6 +503,16 @@ func TestBuildRandomContours(t *testing.T) {
 		m, err := Build(set, nvp)
 		if err != nil {
 			t.Fatalf("iteration %d: %v", it, err)
+		}
+		// The plain rules give the same mesh (repeated vertices weld, so
+		// the merge's first pairs come from its chain of edges too).
+		pm, err := build(set, nvp, nil, true)
+		if err != nil {
+			t.Fatalf("iteration %d: plain: %v", it, err)
+		}
+		pm.exactCalls = m.exactCalls
+		if !reflect.DeepEqual(m, pm) {
+			t.Fatalf("iteration %d: the shortcuts give %d polygons %v, the plain rules %d %v", it, m.PolyCount(), m.Polys, pm.PolyCount(), pm.Polys)
 		}
 		for i := 0; i < m.PolyCount(); i++ {
 			p := m.Poly(i)
@@ -708,11 +719,12 @@ func TestRecycle(t *testing.T) {
 // shortcut (edges whose box misses the diagonal's are not tested) with the
 // plain rules (every edge tested) on random polygons: star shapes with
 // jitter (mostly simple, up to 90 vertices) and random points on small
-// grids (crossing, repeated and collinear vertices). The triangles, the
-// outcome and the slivers dropped must be the same.
+// grids (crossing, repeated and collinear vertices), some moved far from
+// the origin, some stretched wider than the boxes' range (boxMax). The
+// triangles, the outcome and the slivers dropped must be the same.
 func TestTriangulateShortcutsRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 8))
-	cm := CoordMap{CellSizeM: 0.3, CellHeightM: 0.2, WidthCells: 200, HeightCells: 200}
+	cm := CoordMap{CellSizeM: 0.3, CellHeightM: 0.2, WidthCells: 65535, HeightCells: 65535}
 	o := newOrienter(&cm)
 	failed, tris := 0, 0
 	for it := 0; it < 4000; it++ {
@@ -730,6 +742,18 @@ func TestTriangulateShortcutsRandom(t *testing.T) {
 			for range n {
 				xs = append(xs, r.IntN(g))
 				zs = append(zs, r.IntN(g))
+			}
+		}
+		switch it % 6 {
+		case 1, 2: // far from the origin
+			dx, dz := r.IntN(65535-slices.Max(xs)), r.IntN(65535-slices.Max(zs))
+			for k := range n {
+				xs[k], zs[k] = xs[k]+dx, zs[k]+dz
+			}
+		case 3: // wider than boxMax
+			f := 65535 / max(slices.Max(xs), slices.Max(zs), 1)
+			for k := range n {
+				xs[k], zs[k] = xs[k]*f, zs[k]*f
 			}
 		}
 		var out [2]struct {
@@ -752,4 +776,29 @@ func TestTriangulateShortcutsRandom(t *testing.T) {
 		tris += len(out[0].tris) / 3
 	}
 	t.Logf("%d triangles, %d triangulations stopped part way", tris, failed)
+}
+
+// TestEdgeBoxOverlaps compares edgeBox.overlaps with the four comparisons
+// it stands for, on random boxes over the whole lane range 0..boxMax and
+// on boxes that touch.
+func TestEdgeBoxOverlaps(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 9))
+	span := func(lim int) (int, int) {
+		a, b := r.IntN(lim+1), r.IntN(lim+1)
+		return min(a, b), max(a, b)
+	}
+	for it := range 200000 {
+		lim := boxMax
+		if it%2 == 0 {
+			lim = 6 // small boxes: many touch
+		}
+		ex0, ex1 := span(lim)
+		ez0, ez1 := span(lim)
+		qx0, qx1 := span(lim)
+		qz0, qz1 := span(lim)
+		want := qx0 <= ex1 && ex0 <= qx1 && qz0 <= ez1 && ez0 <= qz1
+		if got := boxOf(ex0, ex1, ez0, ez1).overlaps(boxQuery(qx0, qx1, qz0, qz1)); got != want {
+			t.Fatalf("box [%d, %d] x [%d, %d] and query [%d, %d] x [%d, %d]: overlaps %v, want %v", ex0, ex1, ez0, ez1, qx0, qx1, qz0, qz1, got, want)
+		}
+	}
 }

@@ -1,5 +1,7 @@
 package polymesh
 
+import "slices"
+
 // Ear-clipping triangulation of a simple polygon given by vertex cell
 // coordinates (x, z), after Recast's triangulate (itself after O'Rourke,
 // "Computational Geometry in C"): see docs/polys.md, "Triangulation".
@@ -15,8 +17,10 @@ type triangulator struct {
 	// box[k] bounds the edge from position k to the next (boxOf); an edge
 	// of zero length gets a box that meets every box (diagonalie tests it
 	// always).
-	box   []edgeBox
-	plain bool // no box shortcut in diagonalie (tests)
+	box    []edgeBox
+	ox, oz int  // the polygon's smallest x and z, the boxes' origin
+	wide   bool // the polygon spans more than boxMax cells: every box meets every box
+	plain  bool // no box shortcut in diagonalie (tests)
 	// slivers counts the triangles emit dropped (not strictly convex in
 	// cells or in stored positions).
 	slivers int
@@ -25,41 +29,42 @@ type triangulator struct {
 }
 
 // edgeBox is the x/z box [x0, x1] x [z0, z1] of an edge of the remaining
-// polygon packed for a branch-free overlap test (overlaps): x holds x1 in
-// its high 32 bits and boxMax-x0 in its low ones, z the same for z. Every
-// coordinate lies in 0..boxMax (cells of a grid of at most 65535 columns,
-// or mesh vertices), so each half fits in 31 bits.
-type edgeBox struct{ x, z uint64 }
+// polygon, in cells from the polygon's smallest x and z (ox, oz), packed in
+// four 16-bit lanes for a branch-free overlap test (overlaps): x1,
+// boxMax-x0, z1 and boxMax-z0 from the top lane down. run keeps every
+// coordinate in 0..boxMax (a polygon wider than that has boxes that meet
+// every box), so the top bit of each lane is free.
+type edgeBox uint64
 
 const (
-	boxMax  = 0xffff
-	boxHigh = 1<<63 | 1<<31 // the top bit of each 32-bit half
+	boxMax  = 0x7fff
+	boxHigh = 0x8000_8000_8000_8000 // the top bit of each lane
 )
 
 // boxOf packs the box [x0, x1] x [z0, z1].
 func boxOf(x0, x1, z0, z1 int) edgeBox {
-	return edgeBox{uint64(x1)<<32 | uint64(boxMax-x0), uint64(z1)<<32 | uint64(boxMax-z0)}
+	return edgeBox(uint64(x1)<<48 | uint64(boxMax-x0)<<32 | uint64(z1)<<16 | uint64(boxMax-z0))
 }
 
 // boxQuery is the diagonal's box [x0, x1] x [z0, z1] packed so that
 // e.overlaps(q) is x0 <= e.x1 && e.x0 <= x1 && z0 <= e.z1 && e.z0 <= z1
 // (boxes touching count).
 func boxQuery(x0, x1, z0, z1 int) edgeBox {
-	return edgeBox{uint64(x0)<<32 | uint64(boxMax-x1), uint64(z0)<<32 | uint64(boxMax-z1)}
+	return edgeBox(uint64(x0)<<48 | uint64(boxMax-x1)<<32 | uint64(z0)<<16 | uint64(boxMax-z1))
 }
 
-// overlaps compares the four halves at once: with the top bit of each half
-// set in e, subtracting q's half (below 2^31) borrows from that bit exactly
-// when e's half is the smaller, and never across halves.
-func (e *edgeBox) overlaps(q edgeBox) bool {
-	return ((e.x|boxHigh)-q.x)&((e.z|boxHigh)-q.z)&boxHigh == boxHigh
+// overlaps compares the four lanes at once: with the top bit of each lane
+// set in e, subtracting q's lane (at most boxMax) borrows from that bit
+// exactly when e's lane is the smaller, and never across lanes.
+func (e edgeBox) overlaps(q edgeBox) bool {
+	return ((uint64(e)|boxHigh)-uint64(q))&boxHigh == boxHigh
 }
 
 // setBox sets box[k] from positions k and next(k).
 func (t *triangulator) setBox(k, n int) {
 	k1 := next(k, n)
-	ax, az, bx, bz := t.px[k], t.pz[k], t.px[k1], t.pz[k1]
-	if ax == bx && az == bz {
+	ax, az, bx, bz := t.px[k]-t.ox, t.pz[k]-t.oz, t.px[k1]-t.ox, t.pz[k1]-t.oz
+	if (ax == bx && az == bz) || t.wide {
 		t.box[k] = boxOf(0, boxMax, 0, boxMax)
 		return
 	}
@@ -146,8 +151,8 @@ func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
 	d1x, d1z := t.pt(j)
 	// Box of the diagonal: an edge of non-zero length entirely to one side
 	// of it cannot meet it (see segmentsMeet), whatever the rules below.
-	q := boxQuery(min(d0x, d1x), max(d0x, d1x), min(d0z, d1z), max(d0z, d1z))
-	if (d0x == d1x && d0z == d1z) || t.plain {
+	q := boxQuery(min(d0x, d1x)-t.ox, max(d0x, d1x)-t.ox, min(d0z, d1z)-t.oz, max(d0z, d1z)-t.oz)
+	if (d0x == d1x && d0z == d1z) || t.plain || t.wide {
 		q = boxQuery(0, boxMax, 0, boxMax) // every edge's box meets it
 	}
 	px, pz := t.px[:n], t.pz[:n]
@@ -271,11 +276,13 @@ func (t *triangulator) run(n int) bool {
 		t.px = append(t.px, t.xs[i])
 		t.pz = append(t.pz, t.zs[i])
 		t.earD = append(t.earD, -1)
-		t.box = append(t.box, edgeBox{})
+		t.box = append(t.box, 0)
 	}
 	if n < 3 {
 		return false
 	}
+	t.ox, t.oz = slices.Min(t.px), slices.Min(t.pz)
+	t.wide = slices.Max(t.px)-t.ox > boxMax || slices.Max(t.pz)-t.oz > boxMax
 	for k := 0; k < n; k++ {
 		t.setBox(k, n)
 	}
