@@ -310,6 +310,7 @@ type RegionRepair struct {
 	gone        []uint32 // per span: stamp when removed
 	band        []uint32 // per span: stamp when in the search band
 	seen        []uint32 // per span: search stamp when reached by a search
+	target      []uint32 // per span: the search stamp of the blob whose ring it is in (connected)
 	stamp       uint32
 	searchStamp uint32  // the last stamp of seen (nextSearch)
 	blob        []int32 // per removed span of the component searched: its blob
@@ -324,7 +325,7 @@ type RegionRepair struct {
 // n spans (and makes seen n long).
 func (r *RegionRepair) nextStamp(n int) uint32 {
 	if len(r.gone) < n {
-		r.gone, r.band, r.seen = make([]uint32, n), make([]uint32, n), make([]uint32, n)
+		r.gone, r.band, r.seen, r.target = make([]uint32, n), make([]uint32, n), make([]uint32, n), make([]uint32, n)
 		r.stamp, r.searchStamp = 0, 0
 	}
 	r.stamp++
@@ -342,6 +343,7 @@ func (r *RegionRepair) nextSearch() uint32 {
 	r.searchStamp++
 	if r.searchStamp == 0 {
 		clear(r.seen)
+		clear(r.target)
 		r.searchStamp = 1
 	}
 	return r.searchStamp
@@ -560,17 +562,24 @@ func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32) bool {
 	budget := max(n/4, 256)
 	spent := 0
 	for bl := range blobs {
-		sub := r.sub[:0]
-		for _, j := range ring {
-			if r.nextToBlob(b, c, st, j, bl) {
-				sub = append(sub, j)
+		sub := ring // one blob: every ring span is next to it
+		if blobs > 1 {
+			sub = r.sub[:0]
+			for _, j := range ring {
+				if r.nextToBlob(b, c, st, j, bl) {
+					sub = append(sub, j)
+				}
 			}
+			r.sub = sub
 		}
-		r.sub = sub
 		if len(sub) <= 1 {
 			continue
 		}
-		ok := r.search(b, c, st, sub, bl, budget-spent)
+		tm := r.nextSearch()
+		for _, j := range sub {
+			r.target[j] = tm
+		}
+		ok := r.search(b, c, st, sub, tm, budget-spent)
 		spent += len(r.queue)
 		if !ok {
 			r.Verdict.Visited, r.Verdict.Budget = spent, budget
@@ -636,9 +645,9 @@ func (r *RegionRepair) nextToBlob(b *RepairBase, c uint16, st uint32, j int32, b
 // in two passes over the same queue (r.queue), the first through the band
 // only, the second, when the first did not reach every span of ring, on
 // from everything the first reached to any span of c not removed until the
-// queue holds more than budget spans. It reports whether every span of
-// ring was reached.
-func (r *RegionRepair) search(b *RepairBase, c uint16, st uint32, ring []int32, bl int32, budget int) bool {
+// queue holds more than budget spans. The spans of ring are those with
+// r.target tm. It reports whether every span of ring was reached.
+func (r *RegionRepair) search(b *RepairBase, c uint16, st uint32, ring []int32, tm uint32, budget int) bool {
 	comp, links := b.comps.IDs, &b.view.Links
 	mark := r.nextSearch()
 	q := append(r.queue[:0], ring[0])
@@ -652,12 +661,17 @@ func (r *RegionRepair) search(b *RepairBase, c uint16, st uint32, ring []int32, 
 			k := q[h]
 			for d := range 4 {
 				l := links.To(int(k), d)
-				if l < 0 || r.seen[l] == mark || r.gone[l] == st || comp[l] != c || (banded && r.band[l] != st) {
+				if l < 0 || r.seen[l] == mark {
+					continue
+				}
+				// A band span is a span of some component that lost spans,
+				// never a removed one.
+				if banded && (r.band[l] != st || comp[l] != c) || !banded && (r.gone[l] == st || comp[l] != c) {
 					continue
 				}
 				r.seen[l] = mark
 				q = append(q, l)
-				if r.nextToBlob(b, c, st, l, bl) {
+				if r.target[l] == tm {
 					reached++
 					if reached == len(ring) {
 						return true
