@@ -373,8 +373,8 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 		}
 		for d := range 4 {
 			j := int(links.To(int(k), d))
-			if j < 0 {
-				continue
+			if j < 0 || r.gone[j] == st {
+				continue // a removed j marks its own neighbours near
 			}
 			if mutual {
 				near[j] = st
@@ -384,9 +384,6 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 				if jj := links.To(j, (d+3)&3); jj >= 0 {
 					near[jj] = st
 				}
-			}
-			if r.gone[j] == st {
-				continue
 			}
 			f := spanFlags(links, ids, j)
 			for lost := b.flags[j] &^ f; lost != 0; lost &= lost - 1 {

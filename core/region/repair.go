@@ -2,6 +2,7 @@ package region
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -399,14 +400,20 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 		if bytes.Equal(areas[k0:k1], first[k0:k1]) {
 			continue
 		}
-		for k := k0; k < k1; k++ {
-			if a := areas[k]; a != first[k] {
-				if a != voxel.AreaNull {
-					r.Verdict.Reason, r.Verdict.Span = ReasonAreaChanged, int32(k)
-					return nil
+		// Eight spans at a time, one by one where they differ.
+		for k8 := k0; k8 < k1; k8 += 8 {
+			if k8+8 <= k1 && binary.LittleEndian.Uint64(areas[k8:]) == binary.LittleEndian.Uint64(first[k8:]) {
+				continue
+			}
+			for k := k8; k < min(k8+8, k1); k++ {
+				if a := areas[k]; a != first[k] {
+					if a != voxel.AreaNull {
+						r.Verdict.Reason, r.Verdict.Span = ReasonAreaChanged, int32(k)
+						return nil
+					}
+					r.Removed = append(r.Removed, int32(k))
+					r.gone[k] = st
 				}
-				r.Removed = append(r.Removed, int32(k))
-				r.gone[k] = st
 			}
 		}
 	}
