@@ -465,8 +465,8 @@ func checkPolyRecord(t *Tile, i, off int) error {
 	return nil
 }
 
-// checkNeighbours runs checkPolyNeighbours on every polygon (the records
-// checked by checkPolyRecord already).
+// checkNeighbours runs checkPolyNeighbours on every polygon; the polygon
+// records must be valid (checkPolyRecord, or BuildTile's filling).
 func (t *Tile) checkNeighbours() error {
 	off := t.headerSize() + vertSize*len(t.Verts)
 	recSize := polyRecordSize(int(t.Header.NVP))

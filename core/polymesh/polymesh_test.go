@@ -504,8 +504,7 @@ func TestBuildRandomContours(t *testing.T) {
 		if err != nil {
 			t.Fatalf("iteration %d: %v", it, err)
 		}
-		// The plain rules give the same mesh (repeated vertices weld, so
-		// the merge's first pairs come from its chain of edges too).
+		// The plain rules give the same mesh.
 		pm, err := build(set, nvp, nil, true)
 		if err != nil {
 			t.Fatalf("iteration %d: plain: %v", it, err)
