@@ -1,9 +1,7 @@
 package tilecache
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"sync"
@@ -11,6 +9,7 @@ import (
 	"navviz/core/pipeline"
 	"navviz/core/region"
 	"navviz/core/voxel"
+	"navviz/internal/bytediff"
 )
 
 // buildScratch is memory reused between rebuilds, one per Update worker;
@@ -240,14 +239,12 @@ func (c *Cache) layersOf(t *tile, sc *buildScratch) (*tileLayers, error) {
 
 // changedLayers sets changed[li], for every view li of the tile, to whether
 // a span of the view has another area in a than in b (areas of every span
-// of the tile), and returns changed. Blocks of 256 equal spans are skipped
-// whole (bytes.Equal, vectorised); in the others eight spans are compared
-// at a time.
+// of the tile), and returns changed. Only the windows of eight spans that
+// differ are looked at span by span (bytediff.Windows).
 func (tl *tileLayers) changedLayers(changed []bool, a, b []uint8) []bool {
 	changed = slices.Grow(changed[:0], len(tl.views))[:len(tl.views)]
 	clear(changed)
-	n := min(len(a), len(b), len(tl.spanLayer))
-	mark := func(i, end int) {
+	bytediff.Windows(a[:min(len(a), len(tl.spanLayer))], b, func(i, end int) bool {
 		for ; i < end; i++ {
 			if a[i] != b[i] {
 				if l := tl.spanLayer[i]; l != noLayer {
@@ -255,20 +252,7 @@ func (tl *tileLayers) changedLayers(changed []bool, a, b []uint8) []bool {
 				}
 			}
 		}
-	}
-	const block = 256
-	for i0 := 0; i0 < n; i0 += block {
-		i1 := min(i0+block, n)
-		if bytes.Equal(a[i0:i1], b[i0:i1]) {
-			continue
-		}
-		i := i0
-		for ; i+8 <= i1; i += 8 {
-			if binary.LittleEndian.Uint64(a[i:]) != binary.LittleEndian.Uint64(b[i:]) {
-				mark(i, i+8)
-			}
-		}
-		mark(i, i1)
-	}
+		return true
+	})
 	return changed
 }

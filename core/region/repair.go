@@ -1,12 +1,11 @@
 package region
 
 import (
-	"bytes"
-	"encoding/binary"
 	"fmt"
 	"slices"
 
 	"navviz/core/voxel"
+	"navviz/internal/bytediff"
 )
 
 // The region half of the layer repair of build3d-runtime.md ("Repairing a
@@ -391,31 +390,23 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 	r.Verdict = Verdict{Span: -1}
 	st := r.nextStamp(n)
 
-	// (a) Only removed spans. Most of a layer is unchanged: blocks of
-	// equal areas are skipped whole.
+	// (a) Only removed spans. Most of a layer is unchanged: only the
+	// windows that differ are looked at span by span.
 	first := b.areas
-	const block = 64
-	for k0 := 0; k0 < n; k0 += block {
-		k1 := min(k0+block, n)
-		if bytes.Equal(areas[k0:k1], first[k0:k1]) {
-			continue
-		}
-		// Eight spans at a time, one by one where they differ.
-		for k8 := k0; k8 < k1; k8 += 8 {
-			if k8+8 <= k1 && binary.LittleEndian.Uint64(areas[k8:]) == binary.LittleEndian.Uint64(first[k8:]) {
-				continue
-			}
-			for k := k8; k < min(k8+8, k1); k++ {
-				if a := areas[k]; a != first[k] {
-					if a != voxel.AreaNull {
-						r.Verdict.Reason, r.Verdict.Span = ReasonAreaChanged, int32(k)
-						return nil
-					}
-					r.Removed = append(r.Removed, int32(k))
-					r.gone[k] = st
+	if !bytediff.Windows(areas, first, func(k, end int) bool {
+		for ; k < end; k++ {
+			if a := areas[k]; a != first[k] {
+				if a != voxel.AreaNull {
+					r.Verdict.Reason, r.Verdict.Span = ReasonAreaChanged, int32(k)
+					return false
 				}
+				r.Removed = append(r.Removed, int32(k))
+				r.gone[k] = st
 			}
 		}
+		return true
+	}) {
+		return nil
 	}
 	if !b.mutual {
 		r.Verdict.Reason = ReasonLinks
