@@ -155,16 +155,15 @@ func BenchmarkRebuildTile(b *testing.B) {
 	if _, err := c.AddObstacle(voxel.Cylinder(geom.V3(cx, -100, cz), 1, 300)); err != nil {
 		b.Fatal(err)
 	}
-	var areas []uint8
+	var p plan
 	sc := new(buildScratch)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		var err error
-		if areas, _, _, err = c.markAreas(t, areas); err != nil {
+		if _, err := c.markAreas(t, &p); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := c.buildLayers(t, areas, sc, nil); err != nil {
+		if _, err := c.buildLayers(t, p.areas, sc, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

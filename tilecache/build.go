@@ -142,15 +142,19 @@ func (c *Cache) buildLayers(t *tile, areas []uint8, sc *buildScratch, dst []laye
 	return out, nil
 }
 
-// markAreas writes into dst the areas of tile t under the obstacles and
-// volumes in force: the first build's areas, then every obstacle (grown by
-// the agent radius) and every volume whose box reaches the tile's build
-// grid, each in the order added (build3d-runtime.md, step 4). It returns
-// dst (grown as needed), the number of spans the obstacles removed and
-// whether a shape reached the grid: when none does, the areas in force are
-// the first build's, and dst is left empty (nothing is copied).
-func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, bool, error) {
-	dst = dst[:0]
+// markAreas writes into p.areas (reusing its memory) the areas of tile t
+// under the obstacles and volumes in force: the first build's areas, then
+// every obstacle (grown by the agent radius) and every volume whose box
+// reaches the tile's build grid, each in the order added
+// (build3d-runtime.md, step 4). It sets p.removed to the number of spans
+// the obstacles removed and p.dirty to a range of spans outside which the
+// areas are the first build's, and reports whether a shape reached the
+// grid: when none does, the areas in force are the first build's, and
+// p.areas is left empty (nothing is copied).
+func (c *Cache) markAreas(t *tile, p *plan) (bool, error) {
+	dst := p.areas[:0]
+	defer func() { p.areas = dst }()
+	p.removed, p.dirty = 0, voxel.SpanRange{}
 	reached := false
 	touch := func() {
 		if !reached {
@@ -166,7 +170,6 @@ func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, bool, error) {
 	reach := func(minX, minZ, maxX, maxZ float64) bool {
 		return maxX >= gx0 && minX <= gx1 && maxZ >= gz0 && minZ <= gz1
 	}
-	removed := 0
 	radius := c.settings.WalkableRadiusCells()
 	for i := range c.obstacles {
 		e := &c.obstacles[i]
@@ -174,11 +177,12 @@ func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, bool, error) {
 			continue
 		}
 		touch()
-		n, err := t.spans.MarkObstacle(dst, &e.o, radius)
+		n, r, err := t.spans.MarkObstacle(dst, &e.o, radius)
 		if err != nil {
-			return dst, 0, true, err
+			return true, err
 		}
-		removed += n
+		p.removed += n
+		p.dirty = p.dirty.Union(r)
 	}
 	for i := range c.volumes {
 		e := &c.volumes[i]
@@ -186,11 +190,13 @@ func (c *Cache) markAreas(t *tile, dst []uint8) ([]uint8, int, bool, error) {
 			continue
 		}
 		touch()
-		if err := t.spans.MarkConvexVolume(dst, &e.v); err != nil {
-			return dst, 0, true, err
+		r, err := t.spans.MarkConvexVolume(dst, &e.v)
+		if err != nil {
+			return true, err
 		}
+		p.dirty = p.dirty.Union(r)
 	}
-	return dst, removed, reached, nil
+	return reached, nil
 }
 
 // layersOf returns the height layers of tile t on the layer-first path,
@@ -239,15 +245,21 @@ func (c *Cache) layersOf(t *tile, sc *buildScratch) (*tileLayers, error) {
 
 // changedLayers sets changed[li], for every view li of the tile, to whether
 // a span of the view has another area in a than in b (areas of every span
-// of the tile), and returns changed. Only the windows of eight spans that
-// differ are looked at span by span (bytediff.Windows).
-func (tl *tileLayers) changedLayers(changed []bool, a, b []uint8) []bool {
+// of the tile, equal outside the spans in r), and returns changed. Only
+// the windows of eight spans that differ are looked at span by span
+// (bytediff.Windows).
+func (tl *tileLayers) changedLayers(changed []bool, a, b []uint8, r voxel.SpanRange) []bool {
 	changed = slices.Grow(changed[:0], len(tl.views))[:len(tl.views)]
 	clear(changed)
-	bytediff.Windows(a[:min(len(a), len(tl.spanLayer))], b, func(i, end int) bool {
+	lo, hi := max(r.Lo, 0), min(r.Hi, len(a), len(b), len(tl.spanLayer))
+	if lo >= hi {
+		return changed
+	}
+	a, b, layer := a[lo:hi], b[lo:hi], tl.spanLayer[lo:hi]
+	bytediff.Windows(a, b, func(i, end int) bool {
 		for ; i < end; i++ {
 			if a[i] != b[i] {
-				if l := tl.spanLayer[i]; l != noLayer {
+				if l := layer[i]; l != noLayer {
 					changed[l] = true
 				}
 			}

@@ -134,6 +134,9 @@ type tile struct {
 	last        []uint8
 	hasLast     bool
 	lastIsFirst bool
+	// lastDirty is a range of spans outside which last equals spans.Areas
+	// (valid with last).
+	lastDirty voxel.SpanRange
 	// On the layer-first path (NavSettings.LayerFirst): the tile's height
 	// layers (made on first need; fixed, since they are split on eroded),
 	// and per layer the areas and tile data the mesh's tile was last built

@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"navviz/core/region"
+	"navviz/core/voxel"
 )
 
 // TestChangedLayers checks tileLayers.changedLayers against a span by
 // span comparison on random areas, layers (spans in no layer included),
 // lengths that are and are not multiples of eight and of the 256-span
-// blocks, and dense and sparse changes.
+// blocks, dense and sparse changes, and ranges that hold every change
+// (the whole tile, the changes' hull, a random superset).
 func TestChangedLayers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for iter := range 2000 {
@@ -38,12 +40,25 @@ func TestChangedLayers(t *testing.T) {
 			}
 		}
 		want := make([]bool, len(tl.views))
+		hull := voxel.SpanRange{}
 		for i := range a {
-			if a[i] != b[i] && tl.spanLayer[i] != noLayer {
-				want[tl.spanLayer[i]] = true
+			if a[i] != b[i] {
+				hull = hull.Union(voxel.SpanRange{Lo: i, Hi: i + 1})
+				if tl.spanLayer[i] != noLayer {
+					want[tl.spanLayer[i]] = true
+				}
 			}
 		}
-		got := tl.changedLayers([]bool{true, true, true, true, true, true}, a, b)
+		r := voxel.SpanRange{Lo: 0, Hi: n}
+		switch iter % 3 {
+		case 1:
+			r = hull
+		case 2:
+			if !hull.Empty() {
+				r = voxel.SpanRange{Lo: rng.IntN(hull.Lo + 1), Hi: hull.Hi + rng.IntN(n-hull.Hi+1)}
+			}
+		}
+		got := tl.changedLayers([]bool{true, true, true, true, true, true}, a, b, r)
 		if len(got) != len(want) {
 			t.Fatalf("iter %d: %d layers, want %d", iter, len(got), len(want))
 		}

@@ -11,6 +11,7 @@ import (
 	"navviz/core/contour"
 	"navviz/core/navmesh"
 	"navviz/core/polymesh"
+	"navviz/core/voxel"
 )
 
 // Rebuild says what rebuilding a tile took.
@@ -197,6 +198,9 @@ type plan struct {
 	built   int        // step-5 builds run
 	repairs int        // of which repairs
 	removed int
+	// dirty is a range of spans outside which areas are the first
+	// build's (markAreas).
+	dirty voxel.SpanRange
 }
 
 // Update takes up to maxTiles tiles from the front of the queue, one tile
@@ -336,7 +340,7 @@ func (c *Cache) UpdateInto(res *UpdateResult, maxTiles int) error {
 		t.hasLast = true
 		t.lastIsFirst = p.rebuild == RebuildFirst
 		c.putKeys(t.lastLayers, p.keys)
-		t.last, t.lastLayers = p.areas, p.keys
+		t.last, t.lastLayers, t.lastDirty = p.areas, p.keys, p.dirty
 		if t.lastIsFirst {
 			c.putAreas(p.areas)
 			t.last = nil
@@ -557,21 +561,23 @@ func (c *Cache) UpdateAll() (UpdateResult, error) {
 // rebuild (p.rebuild; the first build's layers for RebuildFirst).
 func (c *Cache) markTile(p *plan) error {
 	t := c.tiles[p.ti]
-	areas, removed, reached, err := c.markAreas(t, p.areas)
-	p.areas = areas
+	reached, err := c.markAreas(t, p)
 	if err != nil {
 		return err
 	}
-	p.removed = removed
 	first := t.spans.Areas
+	areas := p.areas
 	if !reached {
 		areas = first // p.areas stays an empty buffer, given back after the call
 	}
+	// The areas equal the first build's outside p.dirty, and the last
+	// built ones outside t.lastDirty: only those spans are compared.
+	d, dl := p.dirty, p.dirty.Union(t.lastDirty)
 	switch {
-	case t.hasLast && t.lastIsFirst && (!reached || bytes.Equal(areas, first)),
-		t.hasLast && !t.lastIsFirst && bytes.Equal(areas, t.last):
+	case t.hasLast && t.lastIsFirst && (!reached || bytes.Equal(areas[d.Lo:d.Hi], first[d.Lo:d.Hi])),
+		t.hasLast && !t.lastIsFirst && bytes.Equal(areas[dl.Lo:dl.Hi], t.last[dl.Lo:dl.Hi]):
 		p.rebuild = RebuildUnchanged
-	case !reached || bytes.Equal(areas, first):
+	case !reached || bytes.Equal(areas[d.Lo:d.Hi], first[d.Lo:d.Hi]):
 		p.rebuild = RebuildFirst
 		p.layers = append(p.layers[:0], t.first...) // the plan's own list (cleared after the call)
 	default:
@@ -642,13 +648,13 @@ func (c *Cache) planLayers(t *tile, p *plan, sc *buildScratch) error {
 	// mesh holds its tiles or nothing is known) and those areas: a layer
 	// none of whose spans differ from them takes its key without
 	// gathering its areas (they are the key's).
-	ref, refKeys := t.spans.Areas, tl.first
+	ref, refKeys, dirty := t.spans.Areas, tl.first, p.dirty
 	if t.hasLast && !t.lastIsFirst {
-		ref, refKeys = t.last, t.lastLayers
+		ref, refKeys, dirty = t.last, t.lastLayers, dirty.Union(t.lastDirty)
 	}
 	shortcut := len(ref) == len(p.areas) && len(ref) == len(tl.spanLayer) && len(refKeys) == len(tl.views)
 	if shortcut {
-		sc.diff = tl.changedLayers(sc.diff, p.areas, ref)
+		sc.diff = tl.changedLayers(sc.diff, p.areas, ref, dirty)
 	}
 	for li := range tl.views {
 		v := &tl.views[li]

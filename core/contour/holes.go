@@ -266,12 +266,8 @@ func (s *joinScratch) joinHoles(loops []Loop, outline int32, holes []holeRef) me
 			continue // stays a contour of its own
 		}
 		vs := len(s.verts)
-		for i := 0; i <= len(verts); i++ {
-			s.verts = append(s.verts, verts[(index+i)%len(verts)])
-		}
-		for i := 0; i <= len(hv); i++ {
-			s.verts = append(s.verts, hv[(best+i)%len(hv)])
-		}
+		s.verts = appendClosed(s.verts, verts, index)
+		s.verts = appendClosed(s.verts, hv, best)
 		verts = s.verts[vs:len(s.verts):len(s.verts)]
 		s.loopIdx = append(s.loopIdx, h.loop)
 	}
@@ -284,6 +280,12 @@ func (s *joinScratch) joinHoles(loops []Loop, outline int32, holes []holeRef) me
 // area2 returns (b−a)×(c−a) in the x-z plane: (bx−ax)(cz−az) − (cx−ax)(bz−az).
 func area2(a, b, c Vertex) int64 {
 	return int64(b.X-a.X)*int64(c.Z-a.Z) - int64(c.X-a.X)*int64(b.Z-a.Z)
+}
+
+// appendClosed appends to dst the loop v from vertex start round to start
+// again (len(v)+1 vertices) and returns dst.
+func appendClosed(dst, v []Vertex, start int) []Vertex {
+	return append(append(dst, v[start:]...), v[:start+1]...)
 }
 
 // left is Recast's strict side test: area2(a, b, c) < 0.

@@ -390,12 +390,14 @@ func MarkObstacle(c *CompactHeightfield, o *Obstacle, radiusCells int) (int, err
 		return 0, fmt.Errorf("voxel: MarkObstacle: compact heightfield of %d x %d columns has %d cells, %d spans and %d areas",
 			c.Width, c.Height, len(c.Cells), len(c.Spans), len(c.Areas))
 	}
-	return markObstacle(compactColumns{c}, &c.Grid, c.Areas, o, radiusCells), nil
+	n, _ := markObstacle(compactColumns{c}, &c.Grid, c.Areas, o, radiusCells)
+	return n, nil
 }
 
 // markObstacle is MarkObstacle on valid input: cols are the spans of grid
-// g, areas their areas (one per span).
-func markObstacle[C spanColumns](cols C, g *Grid, areas []uint8, o *Obstacle, radiusCells int) int {
+// g, areas their areas (one per span). It also returns the spans it looked
+// at (markColumns).
+func markObstacle[C spanColumns](cols C, g *Grid, areas []uint8, o *Obstacle, radiusCells int) (int, SpanRange) {
 	grow := ObstacleGrowthM(radiusCells, g.CellSizeM)
 	f := o.footprint(grow)
 	minX, minZ, maxX, maxZ := o.GrownBoundsXZ(grow)
@@ -437,13 +439,16 @@ type inside interface {
 // (both ends included) and whose column centre (Grid.CellCenterM, double)
 // in.contains takes. in is asked at most once a column, when its first
 // span passes the other tests. Spans beyond len(areas) are passed over. It
-// returns the number of spans set.
-func markColumns[C spanColumns, F inside](cols C, g *Grid, areas []uint8, x0, x1, z0, z1 int, ylo, yhi float64, area uint8, in F) int {
-	if x0 > x1 {
-		return 0
+// returns the number of spans set and the range of spans looked at (from
+// the first span of column (x0, z0) to the end of column (x1, z1); empty
+// when no column is): no span outside it changed.
+func markColumns[C spanColumns, F inside](cols C, g *Grid, areas []uint8, x0, x1, z0, z1 int, ylo, yhi float64, area uint8, in F) (int, SpanRange) {
+	if x0 > x1 || z0 > z1 {
+		return 0, SpanRange{}
 	}
 	rlo, rhi := rowRange(g, ylo, yhi)
 	marked := 0
+	r := SpanRange{Lo: cols.first(x0, z0)}
 	for z := z0; z <= z1; z++ {
 		i := cols.first(x0, z)
 		for x := x0; x <= x1; x++ {
@@ -466,8 +471,27 @@ func markColumns[C spanColumns, F inside](cols C, g *Grid, areas []uint8, x0, x1
 				}
 			}
 		}
+		r.Hi = i
 	}
-	return marked
+	return marked, r
+}
+
+// SpanRange is a range [Lo, Hi) of span indices of a heightfield (spans
+// numbered column by column, x + z*Width, bottom up); empty when Lo >= Hi.
+type SpanRange struct{ Lo, Hi int }
+
+// Empty reports whether r holds no span.
+func (r SpanRange) Empty() bool { return r.Lo >= r.Hi }
+
+// Union returns the smallest range holding r and o.
+func (r SpanRange) Union(o SpanRange) SpanRange {
+	switch {
+	case o.Empty():
+		return r
+	case r.Empty():
+		return o
+	}
+	return SpanRange{min(r.Lo, o.Lo), max(r.Hi, o.Hi)}
 }
 
 // rowRange returns the floor rows [rlo, rhi] whose height Grid.RowHeightM

@@ -464,3 +464,21 @@ func TestRowRange(t *testing.T) {
 		}
 	}
 }
+
+// TestSpanRangeUnion: the union of span ranges, empty ones ignored.
+func TestSpanRangeUnion(t *testing.T) {
+	cases := []struct{ a, b, want SpanRange }{
+		{SpanRange{}, SpanRange{}, SpanRange{}},
+		{SpanRange{3, 7}, SpanRange{}, SpanRange{3, 7}},
+		{SpanRange{}, SpanRange{3, 7}, SpanRange{3, 7}},
+		{SpanRange{5, 5}, SpanRange{9, 12}, SpanRange{9, 12}},
+		{SpanRange{3, 7}, SpanRange{9, 12}, SpanRange{3, 12}},
+		{SpanRange{9, 12}, SpanRange{3, 7}, SpanRange{3, 12}},
+		{SpanRange{2, 20}, SpanRange{3, 7}, SpanRange{2, 20}},
+	}
+	for _, c := range cases {
+		if got := c.a.Union(c.b); got.Empty() != c.want.Empty() || !got.Empty() && got != c.want {
+			t.Errorf("%+v.Union(%+v) = %+v, want %+v", c.a, c.b, got, c.want)
+		}
+	}
+}

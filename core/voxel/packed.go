@@ -251,37 +251,38 @@ func (p *PackedHeightfield) checkAreas(fn string, areas []uint8) error {
 // MarkObstacle is MarkObstacle (the package function) on the spans of p
 // with the areas given (one per span; not p.Areas unless passed): every
 // span of areas it marks gets AreaNull. It returns the number of spans
-// set. The obstacle and radiusCells are validated first; on error areas
-// is unchanged.
-func (p *PackedHeightfield) MarkObstacle(areas []uint8, o *Obstacle, radiusCells int) (int, error) {
+// set and a range of spans outside which none changed. The obstacle and
+// radiusCells are validated first; on error areas is unchanged.
+func (p *PackedHeightfield) MarkObstacle(areas []uint8, o *Obstacle, radiusCells int) (int, SpanRange, error) {
 	if err := o.Validate(); err != nil {
-		return 0, fmt.Errorf("voxel: %w", err)
+		return 0, SpanRange{}, fmt.Errorf("voxel: %w", err)
 	}
 	if radiusCells < 0 || radiusCells > MaxErodeRadiusCells {
-		return 0, fmt.Errorf("voxel: obstacle growth radiusCells %d out of range 0..%d", radiusCells, MaxErodeRadiusCells)
+		return 0, SpanRange{}, fmt.Errorf("voxel: obstacle growth radiusCells %d out of range 0..%d", radiusCells, MaxErodeRadiusCells)
 	}
 	if err := p.checkAreas("PackedHeightfield.MarkObstacle", areas); err != nil {
-		return 0, err
+		return 0, SpanRange{}, err
 	}
 	if len(areas) == 0 {
-		return 0, nil // nothing to mark (and no grid to read in a zero p)
+		return 0, SpanRange{}, nil // nothing to mark (and no grid to read in a zero p)
 	}
-	return markObstacle(packedColumns{p}, &p.Grid, areas, o, radiusCells), nil
+	n, r := markObstacle(packedColumns{p}, &p.Grid, areas, o, radiusCells)
+	return n, r, nil
 }
 
 // MarkConvexVolume is MarkConvexVolume (the package function) on the spans
-// of p with the areas given (one per span). The volume is validated first;
-// on error areas is unchanged.
-func (p *PackedHeightfield) MarkConvexVolume(areas []uint8, v *ConvexVolume) error {
+// of p with the areas given (one per span). It returns a range of spans
+// outside which none changed. The volume is validated first; on error
+// areas is unchanged.
+func (p *PackedHeightfield) MarkConvexVolume(areas []uint8, v *ConvexVolume) (SpanRange, error) {
 	if err := v.Validate(); err != nil {
-		return err
+		return SpanRange{}, err
 	}
 	if err := p.checkAreas("PackedHeightfield.MarkConvexVolume", areas); err != nil {
-		return err
+		return SpanRange{}, err
 	}
 	if len(areas) == 0 {
-		return nil
+		return SpanRange{}, nil
 	}
-	markVolume(packedColumns{p}, &p.Grid, areas, v)
-	return nil
+	return markVolume(packedColumns{p}, &p.Grid, areas, v), nil
 }

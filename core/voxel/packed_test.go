@@ -133,15 +133,29 @@ func TestPackedMarking(t *testing.T) {
 			t.Fatal(err)
 		}
 		areas := append([]uint8(nil), c.Areas...)
-		n, err := p.MarkObstacle(areas, &o, radius)
+		n, ro, err := p.MarkObstacle(areas, &o, radius)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := p.MarkConvexVolume(areas, &v); err != nil {
+		afterObstacle := append([]uint8(nil), areas...)
+		rv, err := p.MarkConvexVolume(areas, &v)
+		if err != nil {
 			t.Fatal(err)
 		}
 		if n != nWant || !reflect.DeepEqual(areas, want.Areas) {
 			t.Fatalf("iter %d %+v: %d marked, want %d; areas equal: %v", iter, o, n, nWant, reflect.DeepEqual(areas, want.Areas))
+		}
+		// Every span a marking changed lies in the range it returned.
+		for i := range areas {
+			if afterObstacle[i] != c.Areas[i] && (i < ro.Lo || i >= ro.Hi) {
+				t.Fatalf("iter %d: obstacle changed span %d outside its range %+v", iter, i, ro)
+			}
+			if areas[i] != afterObstacle[i] && (i < rv.Lo || i >= rv.Hi) {
+				t.Fatalf("iter %d: volume changed span %d outside its range %+v", iter, i, rv)
+			}
+		}
+		if ro.Lo < 0 || ro.Hi > len(areas) || rv.Lo < 0 || rv.Hi > len(areas) {
+			t.Fatalf("iter %d: ranges %+v, %+v beyond %d spans", iter, ro, rv, len(areas))
 		}
 	}
 }
@@ -182,11 +196,11 @@ func TestPackErrors(t *testing.T) {
 	}
 	o := Cylinder(geom.V3(0, 0, 5), 5, 50)
 	short := append([]uint8(nil), c.Areas[1:]...)
-	if _, err := p.MarkObstacle(short, &o, 1); err == nil || !reflect.DeepEqual(short, c.Areas[1:]) {
+	if _, _, err := p.MarkObstacle(short, &o, 1); err == nil || !reflect.DeepEqual(short, c.Areas[1:]) {
 		t.Errorf("MarkObstacle with %d areas for %d spans: %v", len(short), p.SpanCount(), err)
 	}
 	v := ConvexVolume{VertsXZ: [][2]float32{{-9, -9}, {9, -9}, {0, 19}}, MinYM: -9, MaxYM: 99, Area: 3}
-	if err := p.MarkConvexVolume(short, &v); err == nil || !reflect.DeepEqual(short, c.Areas[1:]) {
+	if _, err := p.MarkConvexVolume(short, &v); err == nil || !reflect.DeepEqual(short, c.Areas[1:]) {
 		t.Errorf("MarkConvexVolume with %d areas for %d spans: %v", len(short), p.SpanCount(), err)
 	}
 }
@@ -205,7 +219,7 @@ func BenchmarkPackedMarkObstacle(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		copy(areas, c.Areas)
-		if _, err := p.MarkObstacle(areas, &o, 2); err != nil {
+		if _, _, err := p.MarkObstacle(areas, &o, 2); err != nil {
 			b.Fatal(err)
 		}
 	}

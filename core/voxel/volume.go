@@ -153,8 +153,9 @@ func MarkConvexVolume(c *CompactHeightfield, v *ConvexVolume) error {
 }
 
 // markVolume is MarkConvexVolume on valid input: cols are the spans of
-// grid g, areas their areas (one per span).
-func markVolume[C spanColumns](cols C, g *Grid, areas []uint8, v *ConvexVolume) {
+// grid g, areas their areas (one per span). It returns the spans it looked
+// at (markColumns).
+func markVolume[C spanColumns](cols C, g *Grid, areas []uint8, v *ConvexVolume) SpanRange {
 	f := volumeFootprint{v: v, minX: v.VertsXZ[0][0], maxX: v.VertsXZ[0][0], minZ: v.VertsXZ[0][1], maxZ: v.VertsXZ[0][1]}
 	for _, p := range v.VertsXZ[1:] {
 		f.minX, f.maxX = min(f.minX, p[0]), max(f.maxX, p[0])
@@ -163,7 +164,8 @@ func markVolume[C spanColumns](cols C, g *Grid, areas []uint8, v *ConvexVolume) 
 	// Conservative column ranges; the exact test decides.
 	x0, x1 := columnRange(float64(f.minX), float64(f.maxX), g.OriginM.X, g.CellSizeM, g.Width)
 	z0, z1 := columnRange(float64(f.minZ), float64(f.maxZ), g.OriginM.Z, g.CellSizeM, g.Height)
-	markColumns(cols, g, areas, x0, x1, z0, z1, float64(v.MinYM), float64(v.MaxYM), v.Area, f)
+	_, r := markColumns(cols, g, areas, x0, x1, z0, z1, float64(v.MinYM), float64(v.MaxYM), v.Area, f)
+	return r
 }
 
 // volumeFootprint is a volume's polygon test behind its box.

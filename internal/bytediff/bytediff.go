@@ -23,15 +23,14 @@ func Windows(a, b []byte, f func(i, end int) bool) bool {
 		if bytes.Equal(a[i0:i1], b[i0:i1]) {
 			continue
 		}
-		for i := i0; i < i1; i += 8 {
-			end := min(i+8, i1)
-			if end-i == 8 && binary.LittleEndian.Uint64(a[i:]) == binary.LittleEndian.Uint64(b[i:]) ||
-				end-i < 8 && bytes.Equal(a[i:end], b[i:end]) {
-				continue
-			}
-			if !f(i, end) {
+		wa, wb, i := a[i0:i1], b[i0:i1:i1], i0
+		for ; len(wa) >= 8 && len(wb) >= 8; wa, wb, i = wa[8:], wb[8:], i+8 {
+			if binary.LittleEndian.Uint64(wa) != binary.LittleEndian.Uint64(wb) && !f(i, i+8) {
 				return false
 			}
+		}
+		if len(wa) > 0 && !bytes.Equal(wa, wb) && !f(i, i1) {
+			return false
 		}
 	}
 	return true
