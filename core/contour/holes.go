@@ -354,10 +354,13 @@ func segCrossesLoop(d0, d1 Vertex, v []Vertex) bool {
 // inCone reports whether p lies in the interior angle of the loop v at
 // vertex i (between the edges to its neighbours), Recast's inCone.
 func inCone(v []Vertex, i int, p Vertex) bool {
-	n := len(v)
-	pi := v[i]
-	next := v[(i+1)%n]
-	prev := v[(i+n-1)%n]
+	pi, next, prev := v[i], v[0], v[len(v)-1]
+	if i+1 < len(v) {
+		next = v[i+1]
+	}
+	if i > 0 {
+		prev = v[i-1]
+	}
 	if leftOn(prev, pi, next) { // convex vertex
 		return left(pi, p, prev) && left(p, pi, next)
 	}

@@ -89,26 +89,42 @@ func (u *reuse) vertex(i, key int) (Vertex, bool) {
 func (u *reuse) follow(l *Loop, start int32, flags []uint8) (last int32, closed bool) {
 	lp := &u.loops[u.cur]
 	keys, raw := lp.Keys, lp.Raw
-	last = -1
-	m := u.pos
-	for range len(keys) - 1 {
+	// Walk the keys after u.pos, clearing their flags, then append the
+	// run taken in one or two copies (it may wrap past the loop's end).
+	taken := 0
+	for m := u.pos; taken < len(keys)-1; taken++ {
 		if m++; m == len(keys) {
 			m = 0
 		}
 		key := keys[m]
 		if key == start {
-			return last, true
+			closed = true
+			break
 		}
 		s := key >> 2
 		if u.near[s] == u.stamp {
 			break
 		}
-		l.Raw = append(l.Raw, raw[m])
-		l.Keys = append(l.Keys, key)
 		flags[s] &^= 1 << (key & 3)
-		last, u.pos = key, m
 	}
-	return last, false
+	if taken == 0 {
+		return -1, closed
+	}
+	from := u.pos + 1
+	if from == len(keys) {
+		from = 0
+	}
+	end := min(from+taken, len(keys))
+	l.Raw = append(l.Raw, raw[from:end]...)
+	l.Keys = append(l.Keys, keys[from:end]...)
+	if rest := taken - (end - from); rest > 0 {
+		l.Raw = append(l.Raw, raw[:rest]...)
+		l.Keys = append(l.Keys, keys[:rest]...)
+	}
+	if u.pos = from + taken - 1; u.pos >= len(keys) {
+		u.pos -= len(keys)
+	}
+	return keys[u.pos], closed
 }
 
 // loopOwners is Set.EdgeOwners stored in the fewest bytes the number of

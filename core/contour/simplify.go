@@ -156,8 +156,7 @@ func simplify(raw []Vertex, keys []int32, maxError float32, maxEdgeLen int, flag
 	}
 	if connected {
 		for i := 0; i < pn; i++ {
-			j := (i + 1) % pn
-			if edgeClass(raw, keys, i) != edgeClass(raw, keys, j) {
+			if edgeClass(raw, keys, i) != edgeClass(raw, keys, nextRaw(i, pn)) {
 				idx = append(idx, int32(i))
 			}
 		}
@@ -181,15 +180,18 @@ func simplify(raw []Vertex, keys []int32, maxError float32, maxEdgeLen int, flag
 	// of a shared edge pick the same vertex.
 	maxErr2 := float32(maxError * maxError)
 	for i := 0; i < len(idx); {
-		ii := (i + 1) % len(idx)
+		ii := nextRaw(i, len(idx))
 		ai, bi := int(idx[i]), int(idx[ii])
 		ax, az := raw[ai].X, raw[ai].Z
 		bx, bz := raw[bi].X, raw[bi].Z
 		var ci, step, end int
 		if lexLess(ax, az, bx, bz) {
-			step, ci, end = 1, (ai+1)%pn, bi
+			step, ci, end = 1, nextRaw(ai, pn), bi
 		} else {
-			step, ci, end = pn-1, (bi+pn-1)%pn, ai
+			step, ci, end = pn-1, bi-1, ai
+			if ci < 0 {
+				ci = pn - 1
+			}
 			ax, az, bx, bz = bx, bz, ax, az
 		}
 		maxd := float32(0)
@@ -220,12 +222,12 @@ func simplify(raw []Vertex, keys []int32, maxError float32, maxEdgeLen int, flag
 	if maxEdgeLen > 0 && flags&(TessWallEdges|TessAreaEdges) != 0 {
 		maxLen2 := int64(maxEdgeLen) * int64(maxEdgeLen)
 		for i := 0; i < len(idx); {
-			ii := (i + 1) % len(idx)
+			ii := nextRaw(i, len(idx))
 			ai, bi := int(idx[i]), int(idx[ii])
 			ax, az := raw[ai].X, raw[ai].Z
 			bx, bz := raw[bi].X, raw[bi].Z
 			maxi := -1
-			f := raw[(ai+1)%pn].Flags
+			f := raw[nextRaw(ai, pn)].Flags
 			tess := (flags&TessWallEdges != 0 && f&RegionMask == 0) ||
 				(flags&TessAreaEdges != 0 && f&AreaBorder != 0)
 			if tess {
@@ -257,7 +259,7 @@ func simplify(raw []Vertex, keys []int32, maxError float32, maxEdgeLen int, flag
 	start := len(dst)
 	for _, k := range idx {
 		v := raw[k]
-		next := raw[(int(k)+1)%pn].Flags
+		next := raw[nextRaw(int(k), pn)].Flags
 		v.Flags = next&(RegionMask|AreaBorder) | raw[k].Flags&BorderVertex
 		dst = append(dst, v)
 	}
@@ -324,4 +326,13 @@ func removeDegenerate(v []Vertex) int {
 		}
 	}
 	return n
+}
+
+// nextRaw returns i+1 wrapped to 0 at n (i in 0..n-1): the next vertex of
+// a loop of n, without a division.
+func nextRaw(i, n int) int {
+	if i+1 == n {
+		return 0
+	}
+	return i + 1
 }

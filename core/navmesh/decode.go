@@ -489,7 +489,10 @@ func checkPolyNeighbours(t *Tile, i, off int) error {
 	for j := 0; j < nv; j++ {
 		nOff := off + 2*nvp + 2*j
 		n := p.Neis[j]
-		a, b := p.Verts[j], p.Verts[(j+1)%nv]
+		a, b := p.Verts[j], p.Verts[0]
+		if j+1 < nv {
+			b = p.Verts[j+1]
+		}
 		switch {
 		case n == NullIndex:
 		case n&ExtLink != 0:
@@ -504,7 +507,11 @@ func checkPolyNeighbours(t *Tile, i, off int) error {
 			qn := int(q.VertCount)
 			found := false
 			for k := 0; k < qn; k++ {
-				if q.Neis[k] == uint16(i) && q.Verts[k] == b && q.Verts[(k+1)%qn] == a {
+				next := q.Verts[0]
+				if k+1 < qn {
+					next = q.Verts[k+1]
+				}
+				if q.Neis[k] == uint16(i) && q.Verts[k] == b && next == a {
 					found = true
 					break
 				}

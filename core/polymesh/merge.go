@@ -72,13 +72,21 @@ func (b *builder) mergeValueEdges(pa, pb []uint16, ka, kb *polyEdges) (val, ea, 
 	corner := func(a, bv, c uint16) bool {
 		return b.o.convex(int(vs[a][0]), int(vs[a][2]), int(vs[bv][0]), int(vs[bv][2]), int(vs[c][0]), int(vs[c][2]))
 	}
-	if !corner(pa[(ea+na-1)%na], pa[ea], pb[(eb+2)%nb]) {
+	// Slots around the shared edge, wrapped without a division (both
+	// polygons have at least three vertices).
+	wrap := func(i, n int) int {
+		if i >= n {
+			return i - n
+		}
+		return i
+	}
+	if !corner(pa[wrap(ea+na-1, na)], pa[ea], pb[wrap(eb+2, nb)]) {
 		return -1, ea, eb, shared
 	}
-	if !corner(pb[(eb+nb-1)%nb], pb[eb], pa[(ea+2)%na]) {
+	if !corner(pb[wrap(eb+nb-1, nb)], pb[eb], pa[wrap(ea+2, na)]) {
 		return -1, ea, eb, shared
 	}
-	v0, v1 := vs[pa[ea]], vs[pa[(ea+1)%na]]
+	v0, v1 := vs[pa[ea]], vs[pa[wrap(ea+1, na)]]
 	dx := int(v0[0]) - int(v1[0])
 	dz := int(v0[2]) - int(v1[2])
 	return dx*dx + dz*dz, ea, eb, shared
@@ -377,17 +385,14 @@ func (b *builder) mergePair(polys []uint16, np, a, bi, ea, eb int, move func(dst
 	pa := polys[a*nvp : (a+1)*nvp]
 	pb := polys[bi*nvp : (bi+1)*nvp]
 	na, nb := countPolyVerts(pa), countPolyVerts(pb)
-	for s := range tmp {
+	// a's vertices from the one after the shared edge round to its start,
+	// then b's likewise.
+	n := copy(tmp, pa[ea+1:na])
+	n += copy(tmp[n:], pa[:ea])
+	n += copy(tmp[n:], pb[eb+1:nb])
+	n += copy(tmp[n:], pb[:eb])
+	for s := n; s < len(tmp); s++ {
 		tmp[s] = NullIndex
-	}
-	n := 0
-	for i := 0; i < na-1; i++ {
-		tmp[n] = pa[(ea+1+i)%na]
-		n++
-	}
-	for i := 0; i < nb-1; i++ {
-		tmp[n] = pb[(eb+1+i)%nb]
-		n++
 	}
 	copy(pa, tmp)
 	if move != nil {
