@@ -456,10 +456,9 @@ func (bv *bvScratch) sub(nodes []BVNode, lo, hi int) []BVNode {
 	n := BVNode{BMin: first.bmin, BMax: first.bmax}
 	for _, p := range part[1:] {
 		it := &bv.boxes[p]
-		for k := 0; k < 3; k++ {
-			n.BMin[k] = min(n.BMin[k], it.bmin[k])
-			n.BMax[k] = max(n.BMax[k], it.bmax[k])
-		}
+		n.BMin[0], n.BMax[0] = min(n.BMin[0], it.bmin[0]), max(n.BMax[0], it.bmax[0])
+		n.BMin[1], n.BMax[1] = min(n.BMin[1], it.bmin[1]), max(n.BMax[1], it.bmax[1])
+		n.BMin[2], n.BMax[2] = min(n.BMin[2], it.bmin[2]), max(n.BMax[2], it.bmax[2])
 	}
 	axis := 0
 	if n.BMax[1]-n.BMin[1] > n.BMax[axis]-n.BMin[axis] {
@@ -468,9 +467,9 @@ func (bv *bvScratch) sub(nodes []BVNode, lo, hi int) []BVNode {
 	if n.BMax[2]-n.BMin[2] > n.BMax[axis]-n.BMin[axis] {
 		axis = 2
 	}
-	keys := bv.keys[:0]
-	for _, p := range part {
-		keys = append(keys, uint64(bv.boxes[p].bmin[axis])<<32|uint64(uint32(p)))
+	keys := resized(bv.keys, len(part))
+	for i, p := range part {
+		keys[i] = uint64(bv.boxes[p].bmin[axis])<<32 | uint64(uint32(p))
 	}
 	slices.Sort(keys)
 	for i, k := range keys {

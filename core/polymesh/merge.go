@@ -159,11 +159,9 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 	}
 	chain := b.vchain[:0]
 	for k := 0; k < np; k++ {
-		p := polys[k*nvp : (k+1)*nvp]
-		n := countPolyVerts(p)
+		e := &b.pedges[k]
 		seen := len(b.pairs)
-		for i := 0; i < n; i++ {
-			key := edgeKey(p, i, n)
+		for _, key := range e.key[:e.n] {
 			lo, hi := int32(key>>16), int32(key&0xffff)
 			for c := vfirst[lo]; c >= 0; c = chain[c].next {
 				if e := chain[c]; e.hi == hi && int(e.poly) != k {
@@ -181,10 +179,9 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 		}
 	}
 	for k := 0; k < np; k++ {
-		p := polys[k*nvp : (k+1)*nvp]
-		n := countPolyVerts(p)
-		for i := 0; i < n; i++ {
-			vfirst[edgeKey(p, i, n)>>16] = -1
+		e := &b.pedges[k]
+		for _, key := range e.key[:e.n] {
+			vfirst[key>>16] = -1
 		}
 	}
 	b.vchain = chain[:0]

@@ -556,7 +556,7 @@ func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32) bool {
 			}
 		}
 	}
-	blobs := r.splitBlobs(b, c, st)
+	blobs := r.splitBlobs(b, c)
 	budget := max(n/4, 256)
 	spent := 0
 	for bl := range blobs {
@@ -597,26 +597,32 @@ func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32) bool {
 // splitBlobs labels the removed spans of component c (r.blob) with their
 // blob, 0, 1, ... in the order of each blob's first removed span, and
 // returns the number of blobs.
-func (r *RegionRepair) splitBlobs(b *RepairBase, c uint16, st uint32) int32 {
+func (r *RegionRepair) splitBlobs(b *RepairBase, c uint16) int32 {
 	comp, links := b.comps.IDs, &b.view.Links
 	if len(r.blob) < len(comp) {
 		r.blob = make([]int32, len(comp))
 	}
-	// r.blob[k] is valid for the removed spans of c once labelled here;
-	// r.seen marks them (the searches restamp it afterwards).
-	mark := r.nextSearch()
+	// r.blob[k] is valid for the removed spans of c once labelled here.
+	// r.seen holds pending on the removed spans of c not yet labelled, so
+	// that one load tells a span to take (the searches restamp it
+	// afterwards).
+	pending, done := r.nextSearch(), r.nextSearch()
+	for _, k := range r.Removed {
+		if comp[k] == c {
+			r.seen[k] = pending
+		}
+	}
 	var blobs int32
 	for _, k := range r.Removed {
-		if comp[k] != c || r.seen[k] == mark {
+		if r.seen[k] != pending {
 			continue
 		}
 		q := append(r.queue[:0], k)
-		r.seen[k], r.blob[k] = mark, blobs
+		r.seen[k], r.blob[k] = done, blobs
 		for h := 0; h < len(q); h++ {
 			for d := range 4 {
-				l := links.To(int(q[h]), d)
-				if l >= 0 && r.gone[l] == st && comp[l] == c && r.seen[l] != mark {
-					r.seen[l], r.blob[l] = mark, blobs
+				if l := links.To(int(q[h]), d); l >= 0 && r.seen[l] == pending {
+					r.seen[l], r.blob[l] = done, blobs
 					q = append(q, l)
 				}
 			}
