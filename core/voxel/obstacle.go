@@ -437,11 +437,14 @@ type inside interface {
 // of cols (spans of grid g, areas one per span) whose area is not
 // AreaNull, whose floor height (Grid.RowHeightM, double) lies in [ylo, yhi]
 // (both ends included) and whose column centre (Grid.CellCenterM, double)
-// in.contains takes. in is asked at most once a column, when its first
-// span passes the other tests. Spans beyond len(areas) are passed over. It
-// returns the number of spans set and the range of spans looked at (from
-// the first span of column (x0, z0) to the end of column (x1, z1); empty
-// when no column is): no span outside it changed.
+// in.contains takes. A row's columns are first asked from each end until
+// one is inside (the footprints are convex: a disc's rows are mostly
+// outside its box), then the columns between are walked, in asked at most
+// once a column, when its first span passes the other tests. Spans beyond
+// len(areas) are passed over. It returns the number of spans set and a
+// range of spans outside which none changed (from the first span of
+// column (x0, z0) to the end of the last column walked; empty when none
+// is).
 func markColumns[C spanColumns, F inside](cols C, g *Grid, areas []uint8, x0, x1, z0, z1 int, ylo, yhi float64, area uint8, in F) (int, SpanRange) {
 	if x0 > x1 || z0 > z1 {
 		return 0, SpanRange{}
@@ -450,8 +453,18 @@ func markColumns[C spanColumns, F inside](cols C, g *Grid, areas []uint8, x0, x1
 	marked := 0
 	r := SpanRange{Lo: cols.first(x0, z0)}
 	for z := z0; z <= z1; z++ {
-		i := cols.first(x0, z)
-		for x := x0; x <= x1; x++ {
+		xa, xb := x0, x1
+		for xa <= xb && !in.contains(g.CellCenterM(xa, z)) {
+			xa++
+		}
+		for xb > xa && !in.contains(g.CellCenterM(xb, z)) {
+			xb--
+		}
+		if xa > xb {
+			continue
+		}
+		i := cols.first(xa, z)
+		for x := xa; x <= xb; x++ {
 			lo := i
 			i += cols.count(x, z)
 			asked, yes := false, false
