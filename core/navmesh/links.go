@@ -302,46 +302,57 @@ func portalRange(va, vb geom.Vec3, dir uint8, lo, hi float64) (uint8, uint8) {
 	return q(t0), q(t1)
 }
 
-// sortLinks puts every polygon's links of slot s in link order: by edge,
-// then the neighbour tile's layer, then the neighbour polygon, then BMin,
-// BMax.
+// sortLinks puts every polygon's links of slot s in link order
+// (compareLinks).
 func (m *Mesh) sortLinks(s uint32) {
 	for _, ls := range m.slots[s].tile.links {
 		m.sortPolyLinks(ls)
 	}
 }
 
-// sortPolyLinks puts one polygon's links in link order (sortLinks).
+// sortPolyLinks puts one polygon's links in link order (sortLinks): an
+// insertion sort (stable; a polygon has a few links), a stable merge sort
+// for long lists.
 func (m *Mesh) sortPolyLinks(ls []Link) {
-	if len(ls) < 2 {
+	if len(ls) > 12 {
+		slices.SortStableFunc(ls, m.compareLinks)
 		return
 	}
-	slices.SortStableFunc(ls, func(a, b Link) int {
-		if c := cmp.Compare(a.Edge, b.Edge); c != 0 {
-			return c
+	for i := 1; i < len(ls); i++ {
+		for j := i; j > 0 && m.compareLinks(ls[j], ls[j-1]) < 0; j-- {
+			ls[j], ls[j-1] = ls[j-1], ls[j]
 		}
-		if c := cmp.Compare(a.Side, b.Side); c != 0 {
-			return c
-		}
-		ha := &m.slots[a.Ref.Slot()].tile.t.Header
-		hb := &m.slots[b.Ref.Slot()].tile.t.Header
-		if c := cmp.Compare(ha.Layer, hb.Layer); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.Ref.Poly(), b.Ref.Poly()); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.BMin, b.BMin); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.BMax, b.BMax); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(ha.TileZ, hb.TileZ); c != 0 {
-			return c
-		}
-		return cmp.Compare(ha.TileX, hb.TileX)
-	})
+	}
+}
+
+// compareLinks orders two links of one polygon (sortLinks): by edge, side,
+// the neighbour tile's layer, the neighbour polygon, BMin, BMax, then the
+// neighbour tile's z and x.
+func (m *Mesh) compareLinks(a, b Link) int {
+	if a.Edge != b.Edge {
+		return cmp.Compare(a.Edge, b.Edge)
+	}
+	if c := cmp.Compare(a.Side, b.Side); c != 0 {
+		return c
+	}
+	ha := &m.slots[a.Ref.Slot()].tile.t.Header
+	hb := &m.slots[b.Ref.Slot()].tile.t.Header
+	if c := cmp.Compare(ha.Layer, hb.Layer); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Ref.Poly(), b.Ref.Poly()); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.BMin, b.BMin); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.BMax, b.BMax); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(ha.TileZ, hb.TileZ); c != 0 {
+		return c
+	}
+	return cmp.Compare(ha.TileX, hb.TileX)
 }
 
 // CheckLinks checks that every link of every polygon of m names a polygon
