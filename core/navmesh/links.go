@@ -172,13 +172,14 @@ func (m *Mesh) connectInternal(s uint32) {
 	gen := m.slots[s].gen
 	for i := range mt.t.Polys {
 		p := &mt.t.Polys[i]
-		for j := 0; j < int(p.VertCount); j++ {
-			n := p.Neis[j]
+		ls := mt.links[i]
+		for j, n := range p.Neis[:p.VertCount] {
 			if n == NullIndex || n&ExtLink != 0 {
 				continue
 			}
-			mt.links[i] = append(mt.links[i], Link{Ref: packRef(gen, s, uint32(n)), Edge: uint8(j), Side: InternalSide, BMin: 0, BMax: 255})
+			ls = append(ls, Link{Ref: packRef(gen, s, uint32(n)), Edge: uint8(j), Side: InternalSide, BMin: 0, BMax: 255})
 		}
+		mt.links[i] = ls
 	}
 }
 
