@@ -264,11 +264,11 @@ type builder struct {
 	adjEdges  []adjEdge
 	candA     []int
 	candL     []mergePairEntry
-	phead     []int32     // mergePolys: per polygon, its first node in pnext
-	pnext     []int32     // mergePolys: per pair node (2 per pair), the next in its list
-	pheap     []heapPair  // mergePolys: the pairs that can merge, best first
-	pedges    []polyEdges // mergePolys: per polygon, its edges
-	vfirst    []int32     // per mesh vertex: its chain in vchain, -1 between merges
+	phead     []int32      // mergePolys: per polygon, its first node in pnext
+	pnext     []int32      // mergePolys: per pair node (2 per pair), the next in its list
+	ranked    []rankedPair // mergePolys: the pairs that can merge, best last
+	pedges    []polyEdges  // mergePolys: per polygon, its edges
+	vfirst    []int32      // per mesh vertex: its chain in vchain, -1 between merges
 	vchain    []vertEdge
 }
 

@@ -127,14 +127,16 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 	}
 	// Only polygons sharing an edge can merge. The pairs that share one
 	// are kept with their merge values, each in the lists of both its
-	// polygons, and those that can merge in a heap ordered by value, ties
-	// to the smaller (j, k): the pair a scan of every j < k would meet
-	// first. A merge changes only the two polygons it writes (the merged
+	// polygons, and those that can merge in a list sorted by value, ties
+	// to the smaller (j, k) (the pair a scan of every j < k would meet
+	// first) last: each round takes the last live pair, and the pairs a
+	// round enters are then put in place (rankNew; a contour has some tens
+	// of pairs, so the moves are short). A merge changes only the two polygons it writes (the merged
 	// one, A, and the one moved into B's slot), so only their pairs die
 	// and are evaluated again; every other pair stays valid. The result
 	// equals evaluating every pair in every round
 	// (TestMergeCacheMatchesFullScan).
-	b.pairs, b.pnext, b.pheap = b.pairs[:0], b.pnext[:0], b.pheap[:0]
+	b.pairs, b.pnext, b.ranked = b.pairs[:0], b.pnext[:0], b.ranked[:0]
 	b.phead = slices.Grow(b.phead[:0], np)[:np]
 	for i := range b.phead {
 		b.phead[i] = -1
@@ -187,14 +189,19 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 	b.vchain = chain[:0]
 	candA, candL := b.candA[:0], b.candL[:0]
 	defer func() { b.candA, b.candL = candA[:0], candL[:0] }()
+	b.rankNew(0)
 	for {
-		for len(b.pheap) > 0 && b.pairs[b.pheap[0].id].dead {
-			b.popPair()
+		r := b.ranked
+		for len(r) > 0 && b.pairs[r[len(r)-1].id].dead {
+			r = r[:len(r)-1]
 		}
-		if len(b.pheap) == 0 {
+		if len(r) == 0 {
+			b.ranked = r
 			return np
 		}
-		bp := b.pairs[b.pheap[0].id]
+		bp := b.pairs[r[len(r)-1].id]
+		b.ranked = r[:len(r)-1]
+		entered := len(b.ranked)
 		bestA, bestB, last := int(bp.j), int(bp.k), np-1
 		// The pairs of A and B die; their other polygons are the merged
 		// polygon's candidate neighbours. The pairs of the polygon that
@@ -264,6 +271,7 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 			pr.dead = false
 			b.pushPair(pr)
 		}
+		b.rankNew(entered)
 	}
 }
 
@@ -282,62 +290,48 @@ func (b *builder) addPair(polys []uint16, j, k int) {
 }
 
 // pushPair adds pair e to the lists of its polygons and, when it can
-// merge, to the heap.
+// merge, to the end of the ranked list (rankNew puts it in place).
 func (b *builder) pushPair(e mergePairEntry) {
 	id := int32(len(b.pairs))
 	b.pairs = append(b.pairs, e)
 	b.pnext = append(b.pnext, b.phead[e.j], b.phead[e.k])
 	b.phead[e.j], b.phead[e.k] = 2*id, 2*id+1
-	if e.val <= 0 {
-		return
+	if e.val > 0 {
+		b.ranked = append(b.ranked, rankedPair{e.rankKey(), id})
 	}
-	h := append(b.pheap, heapPair{e.heapKey(), id})
-	for i := len(h) - 1; i > 0; {
-		up := (i - 1) / 2
-		if h[i].key <= h[up].key {
-			break
-		}
-		h[i], h[up] = h[up], h[i]
-		i = up
-	}
-	b.pheap = h
 }
 
-// popPair removes the heap's first pair.
-func (b *builder) popPair() {
-	h := b.pheap
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
-	for i := 0; ; {
-		c := 2*i + 1
-		if c >= len(h) {
-			break
+// rankNew puts the ranked pairs from index from on, one by one, in place
+// among those before them (sorted by key, ascending).
+func (b *builder) rankNew(from int) {
+	r := b.ranked
+	for i := max(from, 1); i < len(r); i++ {
+		e := r[i]
+		lo, hi := 0, i // the first position whose key is above e's
+		for lo < hi {
+			if m := int(uint(lo+hi) >> 1); r[m].key > e.key {
+				hi = m
+			} else {
+				lo = m + 1
+			}
 		}
-		if c+1 < len(h) && h[c+1].key > h[c].key {
-			c++
-		}
-		if h[c].key <= h[i].key {
-			break
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
+		copy(r[lo+1:i+1], r[lo:i])
+		r[lo] = e
 	}
-	b.pheap = h
 }
 
-// heapPair is a pair that can merge in the heap of mergePolys: its key
-// (heapKey) and its index in the builder's pairs.
-type heapPair struct {
+// rankedPair is a pair that can merge in the ranked list of mergePolys:
+// its key (rankKey) and its index in the builder's pairs.
+type rankedPair struct {
 	key uint64
 	id  int32
 }
 
-// heapKey orders the pairs that can merge as numbers, the pair to merge
+// rankKey orders the pairs that can merge as numbers, the pair to merge
 // first the largest: the value (positive, below 2^31) in the high 32 bits,
 // then 0xffff-j and 0xffff-k (polygon indices are below MaxVerts), so ties
 // go to the smaller (j, k). Live pairs never share (j, k).
-func (e *mergePairEntry) heapKey() uint64 {
+func (e *mergePairEntry) rankKey() uint64 {
 	return uint64(uint32(e.val))<<32 | uint64(0xffff-uint32(e.j))<<16 | uint64(0xffff-uint32(e.k))
 }
 
