@@ -9,15 +9,9 @@ import "slices"
 // triangulator holds the scratch of a triangulation.
 type triangulator struct {
 	xs, zs []int // vertex coordinates, by vertex number (0..65535)
-	idx    []int // remaining polygon: vertex numbers in order
-	px, pz []int // coordinates of idx[k]
-	// earD[k] is the squared length of the diagonal of the ear with tip at
-	// position k (earDist) when that tip is clippable, else -1.
-	earD []int64
-	// box[k] bounds the edge from position k to the next (boxOf); an edge
-	// of zero length gets a box that meets every box (diagonalie tests it
-	// always).
-	box    []edgeBox
+	// rem is the remaining polygon, by position: one array, so that a
+	// clip moves one block.
+	rem    []remVert
 	ox, oz int  // the polygon's smallest x and z, the boxes' origin
 	wide   bool // the polygon spans more than boxMax cells: every box meets every box
 	plain  bool // no box shortcut in diagonalie (tests)
@@ -26,6 +20,19 @@ type triangulator struct {
 	slivers int
 	tris    []int // output: vertex numbers, three per triangle
 	o       *orienter
+}
+
+// remVert is a vertex of the remaining polygon at its position k.
+type remVert struct {
+	// earD is the squared length of the diagonal of the ear with tip at k
+	// (earDist) when that tip is clippable, else -1.
+	earD int64
+	// box bounds the edge from k to the next position (boxOf); an edge of
+	// zero length gets a box that meets every box (diagonalie tests it
+	// always).
+	box  edgeBox
+	x, z int // coordinates
+	v    int // vertex number
 }
 
 // edgeBox is the x/z box [x0, x1] x [z0, z1] of an edge of the remaining
@@ -60,15 +67,16 @@ func (e edgeBox) overlaps(q edgeBox) bool {
 	return ((uint64(e)|boxHigh)-uint64(q))&boxHigh == boxHigh
 }
 
-// setBox sets box[k] from positions k and next(k).
+// setBox sets the box of position k from positions k and next(k).
 func (t *triangulator) setBox(k, n int) {
-	k1 := next(k, n)
-	ax, az, bx, bz := t.px[k]-t.ox, t.pz[k]-t.oz, t.px[k1]-t.ox, t.pz[k1]-t.oz
+	ax, az := t.pt(k)
+	bx, bz := t.pt(next(k, n))
+	ax, az, bx, bz = ax-t.ox, az-t.oz, bx-t.ox, bz-t.oz
 	if (ax == bx && az == bz) || t.wide {
-		t.box[k] = boxOf(0, boxMax, 0, boxMax)
+		t.rem[k].box = boxOf(0, boxMax, 0, boxMax)
 		return
 	}
-	t.box[k] = boxOf(min(ax, bx), max(ax, bx), min(az, bz), max(az, bz))
+	t.rem[k].box = boxOf(min(ax, bx), max(ax, bx), min(az, bz), max(az, bz))
 }
 
 func next(i, n int) int {
@@ -87,7 +95,7 @@ func prev(i, n int) int {
 
 // pt returns the coordinates of remaining-polygon position k.
 func (t *triangulator) pt(k int) (int, int) {
-	return t.px[k], t.pz[k]
+	return t.rem[k].x, t.rem[k].z
 }
 
 func left(ax, az, bx, bz, cx, cz int) bool   { return area2(ax, az, bx, bz, cx, cz) < 0 }
@@ -155,18 +163,17 @@ func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
 	if (d0x == d1x && d0z == d1z) || t.plain || t.wide {
 		q = boxQuery(0, boxMax, 0, boxMax) // every edge's box meets it
 	}
-	px, pz := t.px[:n], t.pz[:n]
-	box := t.box[:n]
-	for k := range box {
-		if !box[k].overlaps(q) {
+	rem := t.rem[:n]
+	for k := range rem {
+		if !rem[k].box.overlaps(q) {
 			continue
 		}
 		k1 := k + 1
 		if k1 == n {
 			k1 = 0
 		}
-		p0x, p0z := px[k], pz[k]
-		p1x, p1z := px[k1], pz[k1]
+		p0x, p0z := rem[k].x, rem[k].z
+		p1x, p1z := rem[k1].x, rem[k1].z
 		if k == i || k1 == i || k == j || k1 == j {
 			continue
 		}
@@ -227,8 +234,9 @@ func (t *triangulator) isEar(i, n int) bool {
 // earDist is the squared length of the diagonal of the ear with tip at
 // position i1 (from the vertex before it to the vertex after it).
 func (t *triangulator) earDist(i1, n int) int64 {
-	i, i2 := prev(i1, n), next(i1, n)
-	return dist2(t.px[i], t.pz[i], t.px[i2], t.pz[i2])
+	ax, az := t.pt(prev(i1, n))
+	bx, bz := t.pt(next(i1, n))
+	return dist2(ax, az, bx, bz)
 }
 
 func dist2(ax, az, bx, bz int) int64 {
@@ -250,15 +258,15 @@ func (t *triangulator) emit(a, b, c int, check bool) {
 			return
 		}
 	}
-	t.tris = append(t.tris, t.idx[a], t.idx[b], t.idx[c])
+	t.tris = append(t.tris, t.rem[a].v, t.rem[b].v, t.rem[c].v)
 }
 
 // setEar sets earD of the tip next(i) (isEar, then earDist).
 func (t *triangulator) setEar(i, n int) {
 	i1 := next(i, n)
-	t.earD[i1] = -1
+	t.rem[i1].earD = -1
 	if t.isEar(i, n) {
-		t.earD[i1] = t.earDist(i1, n)
+		t.rem[i1].earD = t.earDist(i1, n)
 	}
 }
 
@@ -267,22 +275,15 @@ func (t *triangulator) setEar(i, n int) {
 // are the ones found before the polygon could not be clipped further.
 func (t *triangulator) run(n int) bool {
 	t.tris = t.tris[:0]
-	t.idx = t.idx[:0]
-	t.px, t.pz = t.px[:0], t.pz[:0]
-	t.earD = t.earD[:0]
-	t.box = t.box[:0]
+	t.rem = t.rem[:0]
 	for i := 0; i < n; i++ {
-		t.idx = append(t.idx, i)
-		t.px = append(t.px, t.xs[i])
-		t.pz = append(t.pz, t.zs[i])
-		t.earD = append(t.earD, -1)
-		t.box = append(t.box, 0)
+		t.rem = append(t.rem, remVert{earD: -1, x: t.xs[i], z: t.zs[i], v: i})
 	}
 	if n < 3 {
 		return false
 	}
-	t.ox, t.oz = slices.Min(t.px), slices.Min(t.pz)
-	t.wide = slices.Max(t.px)-t.ox > boxMax || slices.Max(t.pz)-t.oz > boxMax
+	t.ox, t.oz = slices.Min(t.xs[:n]), slices.Min(t.zs[:n])
+	t.wide = slices.Max(t.xs[:n])-t.ox > boxMax || slices.Max(t.zs[:n])-t.oz > boxMax
 	for k := 0; k < n; k++ {
 		t.setBox(k, n)
 	}
@@ -298,13 +299,13 @@ func (t *triangulator) run(n int) bool {
 		// keyed distance<<16 | i and the smallest key taken (a branch-free
 		// min); distances are below 2^34 and i below 2^16, and as unsigned
 		// numbers the -1 of a tip that is no ear stays above every ear.
-		earD := t.earD[:n]
-		bk := uint64(earD[0])<<16 | uint64(n-1)
+		rem := t.rem[:n]
+		bk := uint64(rem[0].earD)<<16 | uint64(n-1)
 		for i1 := 1; i1 < n; i1++ {
-			bk = min(bk, uint64(earD[i1])<<16|uint64(i1-1))
+			bk = min(bk, uint64(rem[i1].earD)<<16|uint64(i1-1))
 		}
-		if bi := next(int(bk&0xffff), n); earD[bi] >= 0 {
-			best, mini = earD[bi], prev(bi, n)
+		if bi := next(int(bk&0xffff), n); rem[bi].earD >= 0 {
+			best, mini = rem[bi].earD, prev(bi, n)
 		}
 		if mini < 0 {
 			// No proper ear (overlapping contour segments): accept a loose
@@ -332,12 +333,8 @@ func (t *triangulator) run(n int) bool {
 		t.emit(i, i1, i2, loose)
 		// Drop position i1.
 		n--
-		copy(t.idx[i1:], t.idx[i1+1:n+1])
-		copy(t.px[i1:], t.px[i1+1:n+1])
-		copy(t.pz[i1:], t.pz[i1+1:n+1])
-		copy(t.earD[i1:], t.earD[i1+1:n+1])
-		copy(t.box[i1:], t.box[i1+1:n+1])
-		t.idx, t.px, t.pz, t.earD, t.box = t.idx[:n], t.px[:n], t.pz[:n], t.earD[:n], t.box[:n]
+		copy(t.rem[i1:], t.rem[i1+1:n+1])
+		t.rem = t.rem[:n]
 		if i1 >= n {
 			i1 = 0
 		}
