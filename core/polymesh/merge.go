@@ -19,7 +19,7 @@ func (b *builder) mergeValue(pa, pb []uint16) (val, ea, eb, shared int) {
 	return b.mergeValueEdges(pa, pb, &ka, &kb)
 }
 
-// polyEdges are the edges of a polygon as keys (edgeKey), with its vertex
+// polyEdges are the edges of a polygon as keys (vertPairKey), with its vertex
 // count and a mask of one bit per key (keyBit), so that two polygons
 // without a common bit share no edge.
 type polyEdges struct {
@@ -31,14 +31,20 @@ type polyEdges struct {
 // keyBit is the bit of mask that edge key k sets.
 func keyBit(k uint32) uint64 { return 1 << ((k * 0x9e3779b1) >> 26) }
 
-// set sets e to the edges of polygon p (nvp slots).
+// set sets e to the edges of polygon p (nvp slots): edge i runs from
+// vertex i to the next.
 func (e *polyEdges) set(p []uint16) {
 	n := countPolyVerts(p)
 	e.n, e.mask = int8(n), 0
-	for i := range n {
-		e.key[i] = edgeKey(p, i, n)
+	if n == 0 {
+		return
+	}
+	for i := 0; i+1 < n; i++ {
+		e.key[i] = vertPairKey(p[i], p[i+1])
 		e.mask |= keyBit(e.key[i])
 	}
+	e.key[n-1] = vertPairKey(p[n-1], p[0])
+	e.mask |= keyBit(e.key[n-1])
 }
 
 // mergeValueEdges is mergeValue given the edges of pa and pb.
@@ -92,17 +98,9 @@ func (b *builder) mergeValueEdges(pa, pb []uint16, ka, kb *polyEdges) (val, ea, 
 	return dx*dx + dz*dz, ea, eb, shared
 }
 
-// edgeKey returns edge i of polygon p (n vertices) as its two vertex
-// indices, smaller first, packed in a uint32.
-func edgeKey(p []uint16, i, n int) uint32 {
-	v0, v1 := p[i], p[0]
-	if i+1 < n {
-		v1 = p[i+1]
-	}
-	if v0 > v1 {
-		v0, v1 = v1, v0
-	}
-	return uint32(v0)<<16 | uint32(v1)
+// vertPairKey packs the edge between vertices a and b, smaller first.
+func vertPairKey(a, b uint16) uint32 {
+	return uint32(min(a, b))<<16 | uint32(max(a, b))
 }
 
 // mergePolys merges the np polygons packed in polys (nvp slots each) while
