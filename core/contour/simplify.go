@@ -25,9 +25,9 @@ func RotateLoop(l *Loop) {
 	if n == 0 || len(l.Raw) != n {
 		return
 	}
-	m := 0
+	keys, m := l.Keys, 0
 	for k := 1; k < n; k++ {
-		if l.Keys[k] < l.Keys[m] {
+		if keys[k] < keys[m] {
 			m = k
 		}
 	}
@@ -155,10 +155,17 @@ func simplify(raw []Vertex, keys []int32, maxError float32, maxEdgeLen int, flag
 		}
 	}
 	if connected {
+		c0 := edgeClass(raw, keys, 0)
+		c := c0
 		for i := 0; i < pn; i++ {
-			if edgeClass(raw, keys, i) != edgeClass(raw, keys, nextRaw(i, pn)) {
+			next := c0
+			if i+1 < pn {
+				next = edgeClass(raw, keys, i+1)
+			}
+			if c != next {
 				idx = append(idx, int32(i))
 			}
+			c = next
 		}
 	}
 	if len(idx) == 0 {
