@@ -273,14 +273,22 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 	}
 }
 
-// addPair enters the pair of polygons j and k (either order) when they
-// share an edge (pushPair), with its merge value (from the polygons' kept
-// edges, pedges).
+// addPair enters the pair of polygons j and k (either order), which
+// shared an edge before the round, when they share one (pushPair), with
+// its merge value (from the polygons' kept edges, pedges). A pair too big
+// to merge is entered without its edges looked at (value -1, taken as
+// sharing one edge): an extra pair of value -1 only makes its polygons
+// each other's candidates when one of them next changes, which
+// evaluates them again, so the merges are the same.
 func (b *builder) addPair(polys []uint16, j, k int) {
 	if j > k {
 		j, k = k, j
 	}
 	nvp := b.nvp
+	if int(b.pedges[j].n)+int(b.pedges[k].n)-2 > nvp {
+		b.pushPair(mergePairEntry{j: int32(j), k: int32(k), val: -1, ea: -1, eb: -1, single: true})
+		return
+	}
 	v, ea, eb, shared := b.mergeValueEdges(polys[j*nvp:(j+1)*nvp], polys[k*nvp:(k+1)*nvp], &b.pedges[j], &b.pedges[k])
 	if shared > 0 {
 		b.pushPair(mergePairEntry{j: int32(j), k: int32(k), val: int32(v), ea: int8(ea), eb: int8(eb), single: shared == 1})
