@@ -383,21 +383,33 @@ func (b *builder) mergePair(polys []uint16, np, a, bi, ea, eb int, move func(dst
 	pb := polys[bi*nvp : (bi+1)*nvp]
 	na, nb := countPolyVerts(pa), countPolyVerts(pb)
 	// a's vertices from the one after the shared edge round to its start,
-	// then b's likewise.
-	n := copy(tmp, pa[ea+1:na])
-	n += copy(tmp[n:], pa[:ea])
-	n += copy(tmp[n:], pb[eb+1:nb])
-	n += copy(tmp[n:], pb[:eb])
+	// then b's likewise (element by element: a few each, where copy's
+	// calls cost more than the moves).
+	n := 0
+	put := func(vs []uint16) {
+		for _, v := range vs {
+			tmp[n] = v
+			n++
+		}
+	}
+	put(pa[ea+1 : na])
+	put(pa[:ea])
+	put(pb[eb+1 : nb])
+	put(pb[:eb])
 	for s := n; s < len(tmp); s++ {
 		tmp[s] = NullIndex
 	}
-	copy(pa, tmp)
+	for s, v := range tmp[:len(pa)] {
+		pa[s] = v
+	}
 	if move != nil {
 		move(a, bi, true)
 	}
 	last := np - 1
 	if bi != last {
-		copy(pb, polys[last*nvp:(last+1)*nvp])
+		for s, v := range polys[last*nvp : (last+1)*nvp] {
+			pb[s] = v
+		}
 	}
 	if move != nil {
 		move(bi, last, false)
