@@ -268,8 +268,8 @@ type builder struct {
 	pnext     []int32      // mergePolys: per pair node (2 per pair), the next in its list
 	ranked    []rankedPair // mergePolys: the pairs that can merge, best last
 	pedges    []polyEdges  // mergePolys: per polygon, its edges
-	vfirst    []int32      // per mesh vertex: its chain in vchain, -1 between merges
-	vchain    []vertEdge
+	etable    []int32      // mergePolys: the hash table of edge keys (chain heads in echain)
+	echain    []keyedEdge
 }
 
 // remEdge is an edge at a vertex being removed: its other end and how many

@@ -146,25 +146,29 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 	for k := range np {
 		b.pedges[k].set(polys[k*nvp : (k+1)*nvp])
 	}
-	// Pairs sharing an edge: every edge goes into a chain at its smaller
-	// vertex; an edge meeting an earlier polygon's in that chain pairs the
-	// two (entered once, however many edges they share).
-	vfirst := b.vfirst
-	if n := len(b.m.Verts); len(vfirst) < n {
-		vfirst = slices.Grow(vfirst, n-len(vfirst))[:n]
-		for i := len(b.vfirst); i < n; i++ {
-			vfirst[i] = -1
-		}
-		b.vfirst = vfirst
+	// Pairs sharing an edge: every edge goes into a hash table of edge
+	// keys (chained); an edge meeting an earlier polygon's equal key pairs
+	// the two (entered once, however many edges they share).
+	edges := 0
+	for k := range np {
+		edges += int(b.pedges[k].n)
 	}
-	chain := b.vchain[:0]
+	shift := uint(32 - 6) // 64 slots at least, twice the edges
+	for 1<<(32-shift) < 2*edges {
+		shift--
+	}
+	table := slices.Grow(b.etable[:0], 1<<(32-shift))[:1<<(32-shift)]
+	for i := range table {
+		table[i] = -1
+	}
+	chain := b.echain[:0]
 	for k := 0; k < np; k++ {
 		e := &b.pedges[k]
 		seen := len(b.pairs)
 		for _, key := range e.key[:e.n] {
-			lo, hi := int32(key>>16), int32(key&0xffff)
-			for c := vfirst[lo]; c >= 0; c = chain[c].next {
-				if e := chain[c]; e.hi == hi && int(e.poly) != k {
+			h := (key * 0x9e3779b1) >> shift
+			for c := table[h]; c >= 0; c = chain[c].next {
+				if e := chain[c]; e.key == key && int(e.poly) != k {
 					j, dup := int(e.poly), false
 					for _, pr := range b.pairs[seen:] {
 						dup = dup || int(pr.j) == j
@@ -174,17 +178,11 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 					}
 				}
 			}
-			chain = append(chain, vertEdge{hi, int32(k), vfirst[lo]})
-			vfirst[lo] = int32(len(chain) - 1)
+			chain = append(chain, keyedEdge{key, int32(k), table[h]})
+			table[h] = int32(len(chain) - 1)
 		}
 	}
-	for k := 0; k < np; k++ {
-		e := &b.pedges[k]
-		for _, key := range e.key[:e.n] {
-			vfirst[key>>16] = -1
-		}
-	}
-	b.vchain = chain[:0]
+	b.etable, b.echain = table[:0], chain[:0]
 	candA, candL := b.candA[:0], b.candL[:0]
 	defer func() { b.candA, b.candL = candA[:0], candL[:0] }()
 	b.rankNew(0)
@@ -351,9 +349,12 @@ type mergePairEntry struct {
 	dead   bool // a polygon of the pair changed since (mergePolys)
 }
 
-// vertEdge is a polygon edge in the chain of its smaller vertex (the
-// initial pairs of mergePolys).
-type vertEdge struct{ hi, poly, next int32 }
+// keyedEdge is a polygon edge in its chain of the hash table of edge keys
+// (the initial pairs of mergePolys).
+type keyedEdge struct {
+	key        uint32
+	poly, next int32
+}
 
 // mergePolysFullScan is mergePolys evaluating every pair in every round.
 func (b *builder) mergePolysFullScan(polys []uint16, np int, move func(dst, src int, merged bool), tmp []uint16) int {
