@@ -387,8 +387,8 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 		if mutual {
 			near[k] = st
 		}
-		for d := range 4 {
-			j := int(links.To(int(k), d))
+		for d, lj := range links.Four(int(k)) {
+			j := int(lj)
 			if j < 0 || r.gone[j] == st {
 				continue // a removed j marks its own neighbours near
 			}

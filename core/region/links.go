@@ -53,6 +53,17 @@ func (l *LayerLinks) To(k, d int) int32 {
 	return int32(l.narrow[4*k+d])
 }
 
+// Four returns the four links of span k (To for d = 0..3) with one bounds
+// check; the same contract as To.
+func (l *LayerLinks) Four(k int) [4]int32 {
+	if l.wide != nil {
+		w := l.wide[4*k : 4*k+4 : 4*k+4]
+		return [4]int32{w[0], w[1], w[2], w[3]}
+	}
+	n := l.narrow[4*k : 4*k+4 : 4*k+4]
+	return [4]int32{int32(n[0]), int32(n[1]), int32(n[2]), int32(n[3])}
+}
+
 // AppendTo appends every link, 4 per span (as NewLayerLinks takes them), to
 // dst and returns it.
 func (l *LayerLinks) AppendTo(dst []int32) []int32 {

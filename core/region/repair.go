@@ -439,8 +439,7 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 				r.lostIn[c]++
 			}
 		}
-		for d := range 4 {
-			j := links.To(int(k), d)
+		for _, j := range links.Four(int(k)) {
 			if j < 0 || r.gone[j] == st {
 				continue
 			}
@@ -535,8 +534,7 @@ func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32) bool {
 		if comp[k] != c {
 			continue
 		}
-		for d := range 4 {
-			j := links.To(int(k), d)
+		for _, j := range links.Four(int(k)) {
 			if j >= 0 && r.gone[j] != st && comp[j] == c && r.band[j] != st {
 				r.band[j] = st
 				r.Ring = append(r.Ring, j)
@@ -550,8 +548,8 @@ func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32) bool {
 	// Widen the band: every span of c linked to a ring span. The ring
 	// spans stay marked, so the band is ring ∪ its neighbours in c.
 	for _, j := range ring {
-		for d := range 4 {
-			if l := links.To(int(j), d); l >= 0 && r.gone[l] != st && comp[l] == c {
+		for _, l := range links.Four(int(j)) {
+			if l >= 0 && r.gone[l] != st && comp[l] == c {
 				r.band[l] = st
 			}
 		}
@@ -620,8 +618,8 @@ func (r *RegionRepair) splitBlobs(b *RepairBase, c uint16) int32 {
 		q := append(r.queue[:0], k)
 		r.seen[k], r.blob[k] = done, blobs
 		for h := 0; h < len(q); h++ {
-			for d := range 4 {
-				if l := links.To(int(q[h]), d); l >= 0 && r.seen[l] == pending {
+			for _, l := range links.Four(int(q[h])) {
+				if l >= 0 && r.seen[l] == pending {
 					r.seen[l], r.blob[l] = done, blobs
 					q = append(q, l)
 				}
@@ -637,8 +635,8 @@ func (r *RegionRepair) splitBlobs(b *RepairBase, c uint16) int32 {
 // blob bl.
 func (r *RegionRepair) nextToBlob(b *RepairBase, c uint16, st uint32, j int32, bl int32) bool {
 	comp, links := b.comps.IDs, &b.view.Links
-	for d := range 4 {
-		if l := links.To(int(j), d); l >= 0 && r.gone[l] == st && comp[l] == c && r.blob[l] == bl {
+	for _, l := range links.Four(int(j)) {
+		if l >= 0 && r.gone[l] == st && comp[l] == c && r.blob[l] == bl {
 			return true
 		}
 	}
@@ -663,8 +661,7 @@ func (r *RegionRepair) search(b *RepairBase, c uint16, st uint32, ring []int32, 
 				return false
 			}
 			k := q[h]
-			for d := range 4 {
-				l := links.To(int(k), d)
+			for _, l := range links.Four(int(k)) {
 				if l < 0 || r.seen[l] == mark {
 					continue
 				}
