@@ -228,15 +228,15 @@ func (s *joinScratch) joinHoles(loops []Loop, outline int32, holes []holeRef) me
 			corner := hv[best]
 			diags = diags[:0]
 			for j := range verts {
-				if inCone(verts, j, corner) {
-					dx := int64(verts[j].X - corner.X)
-					dz := int64(verts[j].Z - corner.Z)
-					diags = append(diags, bridge{vert: j, dist: dx*dx + dz*dz})
-				}
+				dx := int64(verts[j].X - corner.X)
+				dz := int64(verts[j].Z - corner.Z)
+				diags = append(diags, bridge{vert: j, dist: dx*dx + dz*dz})
 			}
-			// Shortest first; equal distances in outline vertex order (the
-			// order of a stable sort by distance, taken one at a time: the
-			// first bridge tried is usually free).
+			// The outline vertices in the corner's cone, shortest first;
+			// equal distances in outline vertex order (the order of a stable
+			// sort by distance, taken one at a time: the first bridge tried
+			// is usually free, so the cone is tested only on the vertices
+			// taken).
 			for tried := 0; tried < len(diags); tried++ {
 				m := tried
 				for k := tried + 1; k < len(diags); k++ {
@@ -247,6 +247,9 @@ func (s *joinScratch) joinHoles(loops []Loop, outline int32, holes []holeRef) me
 				dg := diags[m]
 				copy(diags[tried+1:m+1], diags[tried:m])
 				diags[tried] = dg
+				if !inCone(verts, dg.vert, corner) {
+					continue
+				}
 				pt := verts[dg.vert]
 				hit := segCrossesLoop(pt, corner, verts)
 				for k := hi; k < len(holes) && !hit; k++ {
