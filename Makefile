@@ -62,17 +62,21 @@ bench: deps
 ## instr: instructions per layer build of the city cycle, counted by valgrind's
 ## callgrind (the same count on every run, unlike times on a loaded machine):
 ## UpdateInto's instructions over 50 cycles minus those over 10 (which hold the
-## first cycle's one-time work), per layer build. Needs valgrind
-## (apt-get install valgrind).
+## first cycle's one-time work), per layer build. INSTR_LEVEL=dungeon or
+## nav_test counts BenchmarkLevelCycle's cycle of that level instead (12
+## points on open floor). Needs valgrind (apt-get install valgrind).
 INSTR_BIN ?= /tmp/navviz-instr-tilecache.test
+INSTR_LEVEL ?= city
 instr:
 	go test -c -o $(INSTR_BIN) ./tilecache
-	@cd tilecache && for n in 10 50; do \
+	@bench='BenchmarkCityCycle$$/repair'; \
+	if [ "$(INSTR_LEVEL)" != city ]; then bench='BenchmarkLevelCycle/$(INSTR_LEVEL)/repair'; fi; \
+	cd tilecache && for n in 10 50; do \
 		GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind --callgrind-out-file=$(INSTR_BIN).$$n.out \
 			--toggle-collect='navviz/tilecache.(*Cache).UpdateInto' $(INSTR_BIN) -test.run '^$$' \
-			-test.bench 'BenchmarkCityCycle$$/repair' -test.benchtime $${n}x > $(INSTR_BIN).$$n.log 2>&1 || { cat $(INSTR_BIN).$$n.log; exit 1; }; \
+			-test.bench "$$bench" -test.benchtime $${n}x > $(INSTR_BIN).$$n.log 2>&1 || { cat $(INSTR_BIN).$$n.log; exit 1; }; \
 	done; \
 	total() { callgrind_annotate --auto=no $$1 | awk '/PROGRAM TOTALS/ {gsub(",", "", $$1); print $$1}'; }; \
 	layers=$$(grep -o '[0-9.]* layers/cycle' $(INSTR_BIN).50.log | cut -d' ' -f1 | cut -d. -f1); \
 	a=$$(total $(INSTR_BIN).10.out); b=$$(total $(INSTR_BIN).50.out); \
-	echo "city cycle: $$(( (b - a) / 40 / layers )) instructions per layer build ($$layers layer builds a cycle; callgrind files $(INSTR_BIN).{10,50}.out)"
+	echo "$(INSTR_LEVEL) cycle: $$(( (b - a) / 40 / layers )) instructions per layer build ($$layers layer builds a cycle; callgrind files $(INSTR_BIN).{10,50}.out)"

@@ -187,8 +187,17 @@ func BenchmarkCityCycle(b *testing.B) { benchCycle(b, "city") }
 // (docs/tilecache.md §9). Its build takes seconds and about 300 MB.
 func BenchmarkCity4x4Cycle(b *testing.B) { benchCycle(b, "city4x4") }
 
-// benchCycle runs the city cycle's benchmarks on the built-in level name
-// (city or city4x4), one worker.
+// BenchmarkLevelCycle is BenchmarkCityCycle on the shared levels dungeon
+// and nav_test, with 12 points on open floor (OpenFloorPoints, as navmesh
+// bench --auto-points 12): levels of small layers.
+func BenchmarkLevelCycle(b *testing.B) {
+	for _, name := range []string{"dungeon", "nav_test"} {
+		b.Run(name, func(b *testing.B) { benchCycle(b, name) })
+	}
+}
+
+// benchCycle runs the cycle's benchmarks on level name (city or city4x4
+// with CityCyclePoints, else 12 OpenFloorPoints), one worker.
 func benchCycle(b *testing.B, name string) {
 	soup := loadLevel(b, name)
 	s := pipeline.DefaultSettings()
@@ -201,8 +210,14 @@ func benchCycle(b *testing.B, name string) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	pts := CityCyclePoints()
+	if name != "city" && name != "city4x4" {
+		if pts, err = OpenFloorPoints(c.Mesh(), 12); err != nil {
+			b.Fatal(err)
+		}
+	}
 	var obs []voxel.Obstacle
-	for _, p := range CityCyclePoints() {
+	for _, p := range pts {
 		obs = append(obs, CycleObstacle(p))
 	}
 	// Warm up: the first cycle also splits the touched tiles' layers and

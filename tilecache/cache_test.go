@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"navviz/core/geom"
 	"navviz/core/level"
 	"navviz/core/navmesh"
 	"navviz/core/pipeline"
+	"navviz/core/query"
 	"navviz/core/voxel"
 )
 
@@ -753,5 +757,40 @@ func TestZeroCache(t *testing.T) {
 	}
 	if _, ok := c.FirstBuildTileData(0, 0); ok {
 		t.Errorf("FirstBuildTileData on a zero Cache")
+	}
+}
+
+// TestOpenFloorPoints: the points are n, at least OpenFloorMinDistM apart,
+// the same on every call, each inside a polygon of the mesh in x/z (a
+// polygon centre); too many points or none is an error naming the count.
+func TestOpenFloorPoints(t *testing.T) {
+	c := getFixture(t, config{"dungeon", pipeline.Layers, true}).reset(t)
+	m := c.Mesh()
+	pts, err := OpenFloorPoints(m, 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := OpenFloorPoints(m, 12)
+	if err != nil || !reflect.DeepEqual(pts, again) {
+		t.Fatalf("second call: %v, %v; want the same points", again, err)
+	}
+	if len(pts) != 12 {
+		t.Fatalf("%d points, want 12", len(pts))
+	}
+	for i, p := range pts {
+		for _, q := range pts[:i] {
+			if dx, dz := float64(p.X-q.X), float64(p.Z-q.Z); dx*dx+dz*dz < OpenFloorMinDistM*OpenFloorMinDistM*0.999 {
+				t.Errorf("points %v and %v are closer than %d m", p, q, OpenFloorMinDistM)
+			}
+		}
+		ref, at, err := query.NearestPoly(m, p, geom.V3(0.01, 2, 0.01))
+		if err != nil || ref == 0 || at.X != p.X || at.Z != p.Z {
+			t.Errorf("point %d %v: nearest polygon %v at %v, %v; want one under it", i, p, ref, at, err)
+		}
+	}
+	for _, n := range []int{0, -1, 100000} {
+		if _, err := OpenFloorPoints(m, n); err == nil || !strings.Contains(err.Error(), strconv.Itoa(n)) {
+			t.Errorf("OpenFloorPoints(%d): %v, want an error naming %d", n, err, n)
+		}
 	}
 }

@@ -1,9 +1,13 @@
 package tilecache
 
 import (
+	"cmp"
 	"fmt"
+	"math"
+	"slices"
 
 	"navviz/core/geom"
+	"navviz/core/navmesh"
 	"navviz/core/voxel"
 )
 
@@ -138,4 +142,65 @@ func (c *Cache) RunCycle(obstacles []voxel.Obstacle) (CycleStats, error) {
 		}
 	}
 	return st, nil
+}
+
+// OpenFloorMinDistM is how far apart OpenFloorPoints keeps its points,
+// metres (more than a tile of 64 cells of 0.3 m: one obstacle per tile or
+// two).
+const OpenFloorMinDistM = 10
+
+// OpenFloorPoints returns n obstacle base points on open floor of m, for a
+// cycle on a level without chosen points (navmesh bench --auto-points,
+// BenchmarkLevelCycle): the centres (mean of the vertices) of its largest
+// polygons (x/z area; ties in the order of m.Tiles and the tile's
+// polygons), each at least OpenFloorMinDistM from those taken before in
+// x/z. A cylinder of the cycle there takes spans from one wide region, as
+// the city's street points do. An error when fewer than n such polygons
+// exist or n < 1.
+func OpenFloorPoints(m *navmesh.Mesh, n int) ([]geom.Vec3, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("tilecache: OpenFloorPoints: %d points, want 1 or more", n)
+	}
+	type cand struct {
+		area float64
+		c    geom.Vec3
+	}
+	var cands []cand
+	for _, ref := range m.Tiles() {
+		t, err := m.Tile(ref)
+		if err != nil {
+			return nil, fmt.Errorf("tilecache: OpenFloorPoints: %w", err)
+		}
+		for i := range t.Polys {
+			p := &t.Polys[i]
+			nv := int(p.VertCount)
+			var sx, sy, sz, a float64
+			for j := range nv {
+				u, w := t.Verts[p.Verts[j]], t.Verts[p.Verts[(j+1)%nv]]
+				sx, sy, sz = sx+float64(u.X), sy+float64(u.Y), sz+float64(u.Z)
+				a += float64(float64(u.X)*float64(w.Z)) - float64(float64(w.X)*float64(u.Z))
+			}
+			k := float64(nv)
+			cands = append(cands, cand{math.Abs(a) / 2, geom.V3(float32(sx/k), float32(sy/k), float32(sz/k))})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.area, a.area) })
+	var pts []geom.Vec3
+	for _, c := range cands {
+		if len(pts) == n {
+			break
+		}
+		far := true
+		for _, p := range pts {
+			dx, dz := float64(c.c.X)-float64(p.X), float64(c.c.Z)-float64(p.Z)
+			far = far && float64(dx*dx)+float64(dz*dz) >= OpenFloorMinDistM*OpenFloorMinDistM
+		}
+		if far {
+			pts = append(pts, c.c)
+		}
+	}
+	if len(pts) < n {
+		return nil, fmt.Errorf("tilecache: OpenFloorPoints: the mesh has only %d polygons %d m apart, want %d", len(pts), OpenFloorMinDistM, n)
+	}
+	return pts, nil
 }

@@ -2,12 +2,10 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -17,7 +15,6 @@ import (
 
 	"navviz/core/geom"
 	"navviz/core/level"
-	"navviz/core/navmesh"
 	"navviz/core/pipeline"
 	"navviz/core/region"
 	"navviz/core/voxel"
@@ -161,7 +158,7 @@ func (v *verdictCount) Layer(lt *tilecache.LayerTrace) {
 // point, added one at a time, each followed by UpdateAll, then removed one
 // at a time in the same order, each followed by UpdateAll. On the built-in
 // city the points are tilecache.CityCyclePoints; any other level needs
-// --points, or --auto-points N (autoPoints: open floor of the built mesh). The cycles run with the goroutine locked to its OS thread. It
+// --points, or --auto-points N (tilecache.OpenFloorPoints: open floor of the built mesh). The cycles run with the goroutine locked to its OS thread. It
 // prints the full build time, the tiles, layers and polygons, the live heap
 // after the build; per cycle the wall time and the thread CPU time (median,
 // min), the same with the layer repair off (Cache.SetRepair), allocations,
@@ -311,8 +308,8 @@ func bench(name string, soup *level.Soup, pts []geom.Vec3, auto, cycles, warmup,
 	r.CachedTiles = len(c.CachedTiles())
 	m := c.Mesh()
 	if auto > 0 {
-		if pts, err = autoPoints(m, auto); err != nil {
-			return nil, err
+		if pts, err = tilecache.OpenFloorPoints(m, auto); err != nil {
+			return nil, fmt.Errorf("--auto-points %d: %w", auto, err)
 		}
 		r.Points = pts
 	}
@@ -396,61 +393,6 @@ func bench(name string, soup *level.Soup, pts []geom.Vec3, auto, cycles, warmup,
 	sample()
 	r.PeakRSS, _ = cputime.PeakRSS()
 	return r, nil
-}
-
-// autoMinDistM is how far apart --auto-points keeps its points, metres
-// (more than a tile of 64 cells of 0.3 m: one obstacle per tile or two).
-const autoMinDistM = 10
-
-// autoPoints returns n obstacle base points on open floor of m: the
-// centres (mean of the vertices) of its largest polygons (x/z area;
-// ties in the order of m.Tiles and the tile's polygons), each at least
-// autoMinDistM from those taken before in x/z. A cylinder of the cycle
-// there takes spans from one wide region, as the city's street points do.
-// An error when fewer than n such polygons exist.
-func autoPoints(m *navmesh.Mesh, n int) ([]geom.Vec3, error) {
-	type cand struct {
-		area float64
-		c    geom.Vec3
-	}
-	var cands []cand
-	for _, ref := range m.Tiles() {
-		t, err := m.Tile(ref)
-		if err != nil {
-			return nil, err
-		}
-		for i := range t.Polys {
-			p := &t.Polys[i]
-			nv := int(p.VertCount)
-			var sx, sy, sz, a float64
-			for j := range nv {
-				u, w := t.Verts[p.Verts[j]], t.Verts[p.Verts[(j+1)%nv]]
-				sx, sy, sz = sx+float64(u.X), sy+float64(u.Y), sz+float64(u.Z)
-				a += float64(float64(u.X)*float64(w.Z)) - float64(float64(w.X)*float64(u.Z))
-			}
-			k := float64(nv)
-			cands = append(cands, cand{math.Abs(a) / 2, geom.V3(float32(sx/k), float32(sy/k), float32(sz/k))})
-		}
-	}
-	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.area, a.area) })
-	var pts []geom.Vec3
-	for _, c := range cands {
-		if len(pts) == n {
-			break
-		}
-		far := true
-		for _, p := range pts {
-			dx, dz := float64(c.c.X)-float64(p.X), float64(c.c.Z)-float64(p.Z)
-			far = far && float64(dx*dx)+float64(dz*dz) >= autoMinDistM*autoMinDistM
-		}
-		if far {
-			pts = append(pts, c.c)
-		}
-	}
-	if len(pts) < n {
-		return nil, fmt.Errorf("--auto-points %d: the mesh has only %d polygons %d m apart", n, len(pts), autoMinDistM)
-	}
-	return pts, nil
 }
 
 // median returns the median of sorted (not empty).
