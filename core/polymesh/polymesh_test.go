@@ -801,3 +801,38 @@ func TestEdgeBoxOverlaps(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeLargeStars compares the merge's kept pairs with evaluating
+// every pair in every round (and the shortcuts with the plain rules) on
+// star polygons of up to 300 vertices: contours with hundreds of pairs,
+// which grow the merge's hash table of edge keys and its ranked list far
+// beyond what the level tiles need.
+func TestMergeLargeStars(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 41))
+	for it := 0; it < 40; it++ {
+		n := 40 + r.IntN(261)
+		var vs []cv
+		for k := range n {
+			a := -2 * math.Pi * float64(k) / float64(n) // the turn of contours
+			rad := 20 + r.Float64()*75
+			vs = append(vs, cv{int32(100 + math.Round(rad*math.Cos(a))), int32(r.IntN(4)), int32(100 + math.Round(rad*math.Sin(a))), 0})
+		}
+		set := handSet(200, 200, 0, handContour{1, 63, vs})
+		nvp := MinVertsPerPoly + it%(MaxVertsPerPoly-MinVertsPerPoly+1)
+		fast, err := build(set, nvp, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := build(set, nvp, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast.exactCalls, plain.exactCalls = 0, 0
+		if !reflect.DeepEqual(fast, plain) {
+			t.Fatalf("iteration %d (%d vertices, nvp %d): kept pairs give %d polygons, every pair %d, or they differ", it, n, nvp, fast.PolyCount(), plain.PolyCount())
+		}
+		if fast.PolyCount() < 2 {
+			t.Fatalf("iteration %d: %d polygons from %d vertices", it, fast.PolyCount(), n)
+		}
+	}
+}
