@@ -404,7 +404,15 @@ func markObstacle[C spanColumns](cols C, g *Grid, areas []uint8, o *Obstacle, ra
 	x0, x1 := columnRange(minX, maxX, g.OriginM.X, g.CellSizeM, g.Width)
 	z0, z1 := columnRange(minZ, maxZ, g.OriginM.Z, g.CellSizeM, g.Height)
 	ylo, yhi := o.HeightRangeM()
-	return markColumns(cols, g, areas, x0, x1, z0, z1, ylo, yhi, AreaNull, f)
+	// Every footprint's inside set meets a row in one run of columns, in
+	// double as in exact arithmetic: the column centres grow with the
+	// column; a disc's test, fl(fl(dx·dx) + fl(dz·dz)) ≤ r², does not
+	// increase then does not decrease along a row (fl(dx·dx) follows |dx|);
+	// a box's is two bounds; an oriented box's u and v are each monotone
+	// along a row (fl(dx·c) follows dx, adding a constant keeps the order),
+	// so each bound holds on a run. TestMarkObstacleReference checks the
+	// marking against the table column by column.
+	return markColumns(cols, g, areas, x0, x1, z0, z1, ylo, yhi, AreaNull, f, true)
 }
 
 // spanColumns is what marking reads of a heightfield's open spans (spans
@@ -438,14 +446,16 @@ type inside interface {
 // AreaNull, whose floor height (Grid.RowHeightM, double) lies in [ylo, yhi]
 // (both ends included) and whose column centre (Grid.CellCenterM, double)
 // in.contains takes. A row's columns are first asked from each end until
-// one is inside (the footprints are convex: a disc's rows are mostly
-// outside its box), then the columns between are walked, in asked at most
-// once a column, when its first span passes the other tests. Spans beyond
-// len(areas) are passed over. It returns the number of spans set and a
-// range of spans outside which none changed (from the first span of
-// column (x0, z0) to the end of the last column walked; empty when none
-// is).
-func markColumns[C spanColumns, F inside](cols C, g *Grid, areas []uint8, x0, x1, z0, z1 int, ylo, yhi float64, area uint8, in F) (int, SpanRange) {
+// one is inside (a disc's rows are mostly outside its box), then the
+// columns between are walked, in asked at most once a column, when its
+// first span passes the other tests. With runs set, in's inside set meets
+// every row of columns in one run, so the columns between the first and
+// the last inside are inside without asking (true of the obstacle
+// footprints, markObstacle). Spans beyond len(areas) are passed over. It
+// returns the number of spans set and a range of spans outside which none
+// changed (from the first span of column (x0, z0) to the end of the last
+// column walked; empty when none is).
+func markColumns[C spanColumns, F inside](cols C, g *Grid, areas []uint8, x0, x1, z0, z1 int, ylo, yhi float64, area uint8, in F, runs bool) (int, SpanRange) {
 	if x0 > x1 || z0 > z1 {
 		return 0, SpanRange{}
 	}
@@ -476,7 +486,7 @@ func markColumns[C spanColumns, F inside](cols C, g *Grid, areas []uint8, x0, x1
 					continue
 				}
 				if !asked {
-					asked, yes = true, in.contains(g.CellCenterM(x, z))
+					asked, yes = true, runs || in.contains(g.CellCenterM(x, z))
 				}
 				if yes {
 					areas[k] = area

@@ -164,7 +164,7 @@ func markVolume[C spanColumns](cols C, g *Grid, areas []uint8, v *ConvexVolume) 
 	// Conservative column ranges; the exact test decides.
 	x0, x1 := columnRange(float64(f.minX), float64(f.maxX), g.OriginM.X, g.CellSizeM, g.Width)
 	z0, z1 := columnRange(float64(f.minZ), float64(f.maxZ), g.OriginM.Z, g.CellSizeM, g.Height)
-	_, r := markColumns(cols, g, areas, x0, x1, z0, z1, float64(v.MinYM), float64(v.MaxYM), v.Area, f)
+	_, r := markColumns(cols, g, areas, x0, x1, z0, z1, float64(v.MinYM), float64(v.MaxYM), v.Area, f, false)
 	return r
 }
 
