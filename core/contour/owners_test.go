@@ -4,7 +4,7 @@ import "testing"
 
 // TestLoopOwners: the narrow owners a repair base keeps answer as
 // Set.EdgeOwners does, at each width (1, 2 and 4 bytes a key), keys out of
-// range ignored.
+// range ignored; none tells the spans none of whose edges is owned.
 func TestLoopOwners(t *testing.T) {
 	cases := []struct {
 		loops, width int
@@ -29,6 +29,17 @@ func TestLoopOwners(t *testing.T) {
 		for k, w := range want {
 			if got := o.at(k); got != int(w) {
 				t.Fatalf("%d loops: key %d owned by %d, want %d", tc.loops, k, got, w)
+			}
+		}
+		// none: no key of the span owned; the keys 2li, 2li+1 leave spans
+		// of no loop at the end when there are few loops.
+		for k := range spans {
+			wantNone := true
+			for d := range 4 {
+				wantNone = wantNone && want[4*k+d] < 0
+			}
+			if got := o.none(k); got != wantNone {
+				t.Fatalf("%d loops: span %d none %v, want %v", tc.loops, k, got, wantNone)
 			}
 		}
 	}

@@ -181,6 +181,20 @@ func (o *loopOwners) at(key int) int {
 	return int(binary.LittleEndian.Uint32(o.b[i:])) - 1
 }
 
+// none reports whether no loop holds an edge of span k (keys 4k..4k+3,
+// 0 <= k < o.keys/4), reading them at once: most removed spans lie
+// inside their region.
+func (o *loopOwners) none(k int) bool {
+	i := 4 * o.width * k
+	switch o.width {
+	case 1:
+		return binary.LittleEndian.Uint32(o.b[i:]) == 0
+	case 2:
+		return binary.LittleEndian.Uint64(o.b[i:]) == 0
+	}
+	return binary.LittleEndian.Uint64(o.b[i:]) == 0 && binary.LittleEndian.Uint64(o.b[i+8:]) == 0
+}
+
 // View returns the layer the base was made from.
 func (b *RepairBase) View() *region.LayerView {
 	if b == nil {
@@ -369,6 +383,9 @@ func (b *RepairBase) Repair(areas []uint8, ids []uint16, removed []int32, r *Lay
 	for _, k := range removed {
 		r.gone[k] = st
 		flags[k] = 0
+		if owners.none(int(k)) {
+			continue
+		}
 		for d := range 4 {
 			if o := owners.at(4*int(k) + d); o >= 0 {
 				r.dead[o] = true
