@@ -44,3 +44,29 @@ func TestLoopOwners(t *testing.T) {
 		}
 	}
 }
+
+// TestRotateLeft: rotateLeft gives the naive rotation for every length up
+// to 80 and every start, on both sides of its buffer's size.
+func TestRotateLeft(t *testing.T) {
+	for n := 0; n <= 80; n++ {
+		for m := 0; m < max(n, 1); m++ {
+			s := make([]Vertex, n)
+			want := make([]Vertex, n)
+			for i := range s {
+				s[i] = Vertex{X: int32(i), Z: int32(-i)}
+			}
+			for i := range want {
+				want[i] = s[(i+m)%n]
+			}
+			if n == 0 {
+				m = 0
+			}
+			rotateLeft(s, m)
+			for i := range want {
+				if s[i] != want[i] {
+					t.Fatalf("n %d m %d: position %d holds %v, want %v", n, m, i, s[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -38,11 +38,25 @@ func RotateLoop(l *Loop) {
 	rotateLeft(l.Keys, m)
 }
 
-// rotateLeft moves s[m] to s[0] keeping the cyclic order, in place.
+// rotateLeft moves s[m] to s[0] keeping the cyclic order, in place: the
+// shorter side through a small buffer when it fits (three block moves),
+// else by three reversals.
 func rotateLeft[T any](s []T, m int) {
-	slices.Reverse(s[:m])
-	slices.Reverse(s[m:])
-	slices.Reverse(s)
+	var buf [32]T
+	switch n := len(s); {
+	case m <= len(buf) && m <= n-m:
+		copy(buf[:], s[:m])
+		copy(s, s[m:])
+		copy(s[n-m:], buf[:m])
+	case n-m <= len(buf):
+		copy(buf[:], s[m:])
+		copy(s[n-m:], s[:m])
+		copy(s, buf[:n-m])
+	default:
+		slices.Reverse(s[:m])
+		slices.Reverse(s[m:])
+		slices.Reverse(s)
+	}
 }
 
 // SignedArea2 returns twice the signed area of the simplified loop in the
