@@ -367,11 +367,9 @@ func (b *builder) addContour(cset *contour.Set, ci int) bool {
 		return true
 	}
 	t := &b.tri
-	t.xs = t.xs[:0]
-	t.zs = t.zs[:0]
-	for _, v := range c.Verts {
-		t.xs = append(t.xs, int(v.X)-cset.Border)
-		t.zs = append(t.zs, int(v.Z)-cset.Border)
+	t.xs, t.zs = slices.Grow(t.xs[:0], n)[:n], slices.Grow(t.zs[:0], n)[:n]
+	for j, v := range c.Verts {
+		t.xs[j], t.zs[j] = int(v.X)-cset.Border, int(v.Z)-cset.Border
 	}
 	ok := t.run(n)
 	b.local = b.local[:0]
@@ -383,30 +381,38 @@ func (b *builder) addContour(cset *contour.Set, ci int) bool {
 		}
 	}
 	nvp := b.nvp
-	b.polys = b.polys[:0]
+	polys := slices.Grow(b.polys[:0], len(t.tris)/3*nvp)
 	for k := 0; k+2 < len(t.tris); k += 3 {
 		a, bb, cc := t.tris[k], t.tris[k+1], t.tris[k+2]
 		if a == bb || a == cc || bb == cc {
 			continue
 		}
-		b.polys = append(b.polys, uint16(b.local[a]), uint16(b.local[bb]), uint16(b.local[cc]))
+		p := polys[len(polys) : len(polys)+nvp]
+		p[0], p[1], p[2] = uint16(b.local[a]), uint16(b.local[bb]), uint16(b.local[cc])
 		for s := 3; s < nvp; s++ {
-			b.polys = append(b.polys, NullIndex)
+			p[s] = NullIndex
 		}
+		polys = polys[:len(polys)+nvp]
 	}
-	np := len(b.polys) / nvp
+	b.polys = polys
+	np := len(polys) / nvp
 	if np == 0 {
 		return ok
 	}
-	np = b.mergePolys(b.polys, np, nil)
+	np = b.mergePolys(polys, np, nil)
+	// Each polygon takes 2·nvp slots in the mesh: its vertices, then its
+	// neighbours (set by buildAdjacency).
+	out := slices.Grow(b.m.Polys, 2*np*nvp)
 	for j := 0; j < np; j++ {
-		b.m.Polys = append(b.m.Polys, b.polys[j*nvp:(j+1)*nvp]...)
-		for s := 0; s < nvp; s++ {
-			b.m.Polys = append(b.m.Polys, NullIndex)
+		p := out[len(out) : len(out)+2*nvp]
+		for s, v := range polys[j*nvp : (j+1)*nvp] {
+			p[s], p[nvp+s] = v, NullIndex
 		}
+		out = out[:len(out)+2*nvp]
 		b.m.Regs = append(b.m.Regs, c.Region)
 		b.m.Areas = append(b.m.Areas, c.Area)
 	}
+	b.m.Polys = out
 	return ok
 }
 
