@@ -447,15 +447,7 @@ func TestMergeCacheMatchesFullScan(t *testing.T) {
 	polys := 0
 	for si, cset := range sets {
 		for nvp := MinVertsPerPoly; nvp <= MaxVertsPerPoly; nvp++ {
-			a, err := build(cset, nvp, nil, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := build(cset, nvp, nil, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			a.exactCalls, b.exactCalls = 0, 0
+			a, b := buildFastAndPlain(t, cset, nvp)
 			if !reflect.DeepEqual(a, b) {
 				t.Fatalf("set %d nvp %d: cached merge gives %d polygons, full scan %d, or they differ", si, nvp, a.PolyCount(), b.PolyCount())
 			}

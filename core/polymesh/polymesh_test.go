@@ -819,15 +819,7 @@ func TestMergeLargeStars(t *testing.T) {
 		}
 		set := handSet(200, 200, 0, handContour{1, 63, vs})
 		nvp := MinVertsPerPoly + it%(MaxVertsPerPoly-MinVertsPerPoly+1)
-		fast, err := build(set, nvp, nil, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plain, err := build(set, nvp, nil, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fast.exactCalls, plain.exactCalls = 0, 0
+		fast, plain := buildFastAndPlain(t, set, nvp)
 		if !reflect.DeepEqual(fast, plain) {
 			t.Fatalf("iteration %d (%d vertices, nvp %d): kept pairs give %d polygons, every pair %d, or they differ", it, n, nvp, fast.PolyCount(), plain.PolyCount())
 		}
@@ -835,4 +827,21 @@ func TestMergeLargeStars(t *testing.T) {
 			t.Fatalf("iteration %d: %d polygons from %d vertices", it, fast.PolyCount(), n)
 		}
 	}
+}
+
+// buildFastAndPlain builds set with the shortcuts and with the plain rules
+// (every merge pair every round, every edge of the ear tests), their exact
+// predicate counts cleared so that the meshes compare.
+func buildFastAndPlain(t *testing.T, set *contour.Set, nvp int) (fast, plain *Mesh) {
+	t.Helper()
+	fast, err := build(set, nvp, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err = build(set, nvp, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast.exactCalls, plain.exactCalls = 0, 0
+	return fast, plain
 }
