@@ -461,7 +461,7 @@ func markColumns[C spanColumns, F inside](cols C, g *Grid, areas []uint8, x0, x1
 	}
 	rlo, rhi := rowRange(g, ylo, yhi)
 	marked := 0
-	r := SpanRange{Lo: cols.first(x0, z0)}
+	looked := SpanRange{Lo: cols.first(x0, z0)}
 	for z := z0; z <= z1; z++ {
 		xa, xb := x0, x1
 		for xa <= xb && !in.contains(g.CellCenterM(xa, z)) {
@@ -494,9 +494,9 @@ func markColumns[C spanColumns, F inside](cols C, g *Grid, areas []uint8, x0, x1
 				}
 			}
 		}
-		r.Hi = i
+		looked.Hi = i
 	}
-	return marked, r
+	return marked, looked
 }
 
 // SpanRange is a range [Lo, Hi) of span indices of a heightfield (spans
