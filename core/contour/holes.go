@@ -357,10 +357,7 @@ func segCrossesLoop(d0, d1 Vertex, v []Vertex) bool {
 // inCone reports whether p lies in the interior angle of the loop v at
 // vertex i (between the edges to its neighbours), Recast's inCone.
 func inCone(v []Vertex, i int, p Vertex) bool {
-	pi, next, prev := v[i], v[0], v[len(v)-1]
-	if i+1 < len(v) {
-		next = v[i+1]
-	}
+	pi, next, prev := v[i], v[nextRaw(i, len(v))], v[len(v)-1]
 	if i > 0 {
 		prev = v[i-1]
 	}

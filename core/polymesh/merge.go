@@ -78,21 +78,14 @@ func (b *builder) mergeValueEdges(pa, pb []uint16, ka, kb *polyEdges) (val, ea, 
 	corner := func(a, bv, c uint16) bool {
 		return b.o.convex(int(vs[a][0]), int(vs[a][2]), int(vs[bv][0]), int(vs[bv][2]), int(vs[c][0]), int(vs[c][2]))
 	}
-	// Slots around the shared edge, wrapped without a division (both
-	// polygons have at least three vertices).
-	wrap := func(i, n int) int {
-		if i >= n {
-			return i - n
-		}
-		return i
-	}
-	if !corner(pa[wrap(ea+na-1, na)], pa[ea], pb[wrap(eb+2, nb)]) {
+	// Slots around the shared edge (next and prev: no division).
+	if !corner(pa[prev(ea, na)], pa[ea], pb[next(next(eb, nb), nb)]) {
 		return -1, ea, eb, shared
 	}
-	if !corner(pb[wrap(eb+nb-1, nb)], pb[eb], pa[wrap(ea+2, na)]) {
+	if !corner(pb[prev(eb, nb)], pb[eb], pa[next(next(ea, na), na)]) {
 		return -1, ea, eb, shared
 	}
-	v0, v1 := vs[pa[ea]], vs[pa[wrap(ea+1, na)]]
+	v0, v1 := vs[pa[ea]], vs[pa[next(ea, na)]]
 	dx := int(v0[0]) - int(v1[0])
 	dz := int(v0[2]) - int(v1[2])
 	return dx*dx + dz*dz, ea, eb, shared

@@ -79,6 +79,8 @@ func (t *triangulator) setBox(k, n int) {
 	t.rem[k].box = boxOf(min(ax, bx), max(ax, bx), min(az, bz), max(az, bz))
 }
 
+// next and prev step a position i of a loop of n (0..n-1) forward and
+// back, wrapping without a division (the ear clipping and the merge).
 func next(i, n int) int {
 	if i+1 < n {
 		return i + 1
