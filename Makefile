@@ -13,7 +13,7 @@ XRUN := $(if $(DISPLAY),,xvfb-run -a)
 
 LEVEL ?= city
 
-.PHONY: deps run test bench instr fmt vet build
+.PHONY: deps run test bench instr pgo fmt vet build
 
 ## deps: install the missing Debian packages (apt-get as root, else print the command)
 deps:
@@ -64,11 +64,14 @@ bench: deps
 ## UpdateInto's instructions over 50 cycles minus those over 10 (which hold the
 ## first cycle's one-time work), per layer build. INSTR_LEVEL=dungeon or
 ## nav_test counts BenchmarkLevelCycle's cycle of that level instead (12
-## points on open floor). Needs valgrind (apt-get install valgrind).
+## points on open floor). The test binary is built with navmesh's profile
+## (INSTR_PGO, default cmd/navmesh/default.pgo; off: none), as navmesh is.
+## Needs valgrind (apt-get install valgrind).
 INSTR_BIN ?= /tmp/navviz-instr-tilecache.test
 INSTR_LEVEL ?= city
+INSTR_PGO ?= cmd/navmesh/default.pgo
 instr:
-	go test -c -o $(INSTR_BIN) ./tilecache
+	go test -c -pgo=$(INSTR_PGO) -o $(INSTR_BIN) ./tilecache
 	@bench='BenchmarkCityCycle$$/repair'; \
 	if [ "$(INSTR_LEVEL)" != city ]; then bench='BenchmarkLevelCycle/$(INSTR_LEVEL)/repair'; fi; \
 	cd tilecache && for n in 10 50; do \
@@ -80,3 +83,23 @@ instr:
 	layers=$$(grep -o '[0-9.]* layers/cycle' $(INSTR_BIN).50.log | cut -d' ' -f1 | cut -d. -f1); \
 	a=$$(total $(INSTR_BIN).10.out); b=$$(total $(INSTR_BIN).50.out); \
 	echo "$(INSTR_LEVEL) cycle: $$(( (b - a) / 40 / layers )) instructions per layer build ($$layers layer builds a cycle; callgrind files $(INSTR_BIN).{10,50}.out)"
+
+## pgo: remake cmd/navmesh/default.pgo, the CPU profile `go build` optimizes
+## navmesh and navviz with (profile-guided optimization: hot calls inlined).
+## Profiled, built without a profile: navmesh bench's cycles on city,
+## dungeon and nav_test (one worker) and the full builds of city
+## (BenchmarkBuildLevelCity). Rerun after large changes to the hot paths.
+PGO_DIR ?= /tmp/navviz-pgo
+pgo:
+	@mkdir -p $(PGO_DIR)
+	go build -pgo=off -o $(PGO_DIR)/navmesh ./cmd/navmesh
+	$(PGO_DIR)/navmesh bench city --workers 1 --cycles 400 --cpuprofile $(PGO_DIR)/city.prof > /dev/null
+	for l in dungeon nav_test; do \
+		$(PGO_DIR)/navmesh bench ../shared/levels/$$l.obj --auto-points 12 --workers 1 --cycles 1000 --cpuprofile $(PGO_DIR)/$$l.prof > /dev/null || exit 1; \
+	done
+	go test -pgo=off -c -o $(PGO_DIR)/pipeline.test ./core/pipeline
+	cd core/pipeline && $(PGO_DIR)/pipeline.test -test.run '^$$' -test.bench 'BenchmarkBuildLevelCity$$' \
+		-test.benchtime 2s -test.cpuprofile $(PGO_DIR)/build.prof > /dev/null
+	go tool pprof -proto $(PGO_DIR)/city.prof $(PGO_DIR)/dungeon.prof $(PGO_DIR)/nav_test.prof \
+		$(PGO_DIR)/build.prof > cmd/navmesh/default.pgo
+	@echo "wrote cmd/navmesh/default.pgo ($$(wc -c < cmd/navmesh/default.pgo) bytes)"

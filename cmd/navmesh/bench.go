@@ -149,7 +149,7 @@ func (v *verdictCount) Layer(lt *tilecache.LayerTrace) {
 
 // runBench implements
 //
-//	navmesh bench [LEVEL] [--level FILE.obj] [--points FILE.txt | --auto-points N] [--cycles N] [--warmup N] [--workers N] [--json]
+//	navmesh bench [LEVEL] [--level FILE.obj] [--points FILE.txt | --auto-points N] [--cycles N] [--warmup N] [--workers N] [--json] [--cpuprofile FILE]
 //
 // It builds the level with a cache (tile 64 cells, layers, no detail
 // sampling: the spec's cheap rebuild setting), then runs the cycle of
@@ -165,9 +165,10 @@ func (v *verdictCount) Layer(lt *tilecache.LayerTrace) {
 // layer builds (repaired, from scratch), the wall time of Update's parts
 // per layer build over as many more cycles (tilecache.UpdateTimes) and the
 // verdicts of one traced cycle; and the peak memory (Go runtime and the process's peak RSS). With
-// --json it prints benchResult as JSON instead.
+// --json it prints benchResult as JSON instead. --cpuprofile writes a CPU
+// profile of the build and the cycles.
 func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "[LEVEL] [--level FILE.obj] [--points FILE.txt | --auto-points N] [--cycles N] [--warmup N] [--workers N] [--json]", stdout)
+	fs := newFlagSet("bench", "[LEVEL] [--level FILE.obj] [--points FILE.txt | --auto-points N] [--cycles N] [--warmup N] [--workers N] [--json] [--cpuprofile FILE]", stdout)
 	levelFlag := fs.String("level", "", "the level: a built-in name (city, terrain, city4x4) or a Wavefront OBJ `file` (same as the LEVEL argument)")
 	pointsFlag := fs.String("points", "", "obstacle base points, one `x y z` per line (metres; default on city: its 16 street points)")
 	autoPoints := fs.Int("auto-points", 0, "instead of --points: `N` base points on open floor of the built mesh (the centres of its N largest polygons at least 10 m apart; deterministic)")
@@ -175,6 +176,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	warmup := fs.Int("warmup", 200, "cycles run before measuring (until the heap stops growing, the first cycles run slower: fresh pages fault in)")
 	workers := fs.Int("workers", 0, "goroutines building tiles (tilecache.Options.Workers; 0: every CPU)")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
+	profile := profileFlag(fs)
 	limits := limitFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -218,8 +220,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := bench(name, soup, pts, *autoPoints, *cycles, *warmup, *workers, *limits)
-	if err != nil {
+	var r *benchResult
+	if err := withCPUProfile(*profile, func() (err error) {
+		r, err = bench(name, soup, pts, *autoPoints, *cycles, *warmup, *workers, *limits)
+		return err
+	}); err != nil {
 		return err
 	}
 	if *asJSON {

@@ -44,7 +44,7 @@ func stageMs(b *pipeline.Build) map[string]float64 {
 //
 //	navmesh build LEVEL [--partition watershed|monotone|layers] [--solo]
 //	                    [--tile-size N] [--detail-sample-dist X] [--workers N]
-//	                    [--json] [-o mesh.bin]
+//	                    [--json] [-o mesh.bin] [--cpuprofile FILE]
 //	                    [--max-tiles N] [--max-columns N] [--max-memory-mib N]
 //
 // It builds the level (a built-in name or a .obj file) with the default
@@ -54,8 +54,9 @@ func stageMs(b *pipeline.Build) map[string]float64 {
 // the navmesh (navmesh.Mesh.MarshalBinary; "-o -" writes it to stdout and
 // the report to stderr). A level over the size limits (pipeline.BuildLimits;
 // the --max-* flags raise them) fails before anything is built.
+// --cpuprofile writes a CPU profile of the build.
 func runBuild(args []string, stdout, stderr io.Writer) (err error) {
-	fs := newFlagSet("build", "LEVEL [--partition watershed|monotone|layers] [--solo] [--tile-size N] [--detail-sample-dist X] [--workers N] [--offmesh FILE] [--json] [-o mesh.bin]", stdout)
+	fs := newFlagSet("build", "LEVEL [--partition watershed|monotone|layers] [--solo] [--tile-size N] [--detail-sample-dist X] [--workers N] [--offmesh FILE] [--json] [-o mesh.bin] [--cpuprofile FILE]", stdout)
 	settings := settingsFlags(fs)
 	solo := fs.Bool("solo", false, "build the whole level as one tile with no border (Recast's solo mesh)")
 	workers := fs.Int("workers", 0, "goroutines building tiles (0: every CPU)")
@@ -63,6 +64,7 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	out := fs.String("o", "", "write the navmesh (Mesh.MarshalBinary) to `file` (- for stdout)")
 	offMesh := fs.String("offmesh", "", "`file` of off-mesh links, one \"sx sy sz ex ey ez radius bidir area\" a line")
 	limits := limitFlags(fs)
+	profile := profileFlag(fs)
 	name, err := parseOneArg(fs, args, levelArg)
 	if err != nil {
 		return err
@@ -85,12 +87,14 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	opt := pipeline.BuildOptions{Workers: *workers, Limits: *limits, OffMeshLinks: links}
 	var b *pipeline.Build
-	if *solo {
-		b, err = pipeline.BuildSolo(context.Background(), &s, src, opt)
-	} else {
-		b, err = pipeline.BuildLevel(context.Background(), &s, src, opt)
-	}
-	if err != nil {
+	if err := withCPUProfile(*profile, func() (err error) {
+		if *solo {
+			b, err = pipeline.BuildSolo(context.Background(), &s, src, opt)
+		} else {
+			b, err = pipeline.BuildLevel(context.Background(), &s, src, opt)
+		}
+		return err
+	}); err != nil {
 		return err
 	}
 
