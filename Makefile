@@ -51,12 +51,15 @@ vet:
 	go vet -tags nodialog ./ui/ ./cmd/navviz/
 
 ## bench: every benchmark, recorded in BENCH_OUT (default bench/DATE-COMMIT.txt)
-## for benchstat: benchstat bench/old.txt bench/new.txt
+## for benchstat: benchstat bench/old.txt bench/new.txt. Built with navmesh's
+## profile (BENCH_PGO, default cmd/navmesh/default.pgo; off: none), as the
+## binaries are.
 BENCH_OUT ?= bench/$(shell date -u +%Y%m%dT%H%M%S)-$(shell git rev-parse --short HEAD 2>/dev/null || echo nogit).txt
 BENCH_COUNT ?= 1
+BENCH_PGO ?= cmd/navmesh/default.pgo
 bench: deps
 	@mkdir -p $(dir $(BENCH_OUT))
-	set -o pipefail; $(XRUN) go test -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) ./... | tee $(BENCH_OUT)
+	set -o pipefail; $(XRUN) go test -pgo=$(BENCH_PGO) -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) ./... | tee $(BENCH_OUT)
 	@echo "recorded in $(BENCH_OUT)"
 
 ## instr: instructions per layer build of the city cycle, counted by valgrind's
