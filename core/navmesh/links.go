@@ -87,33 +87,30 @@ type slotPoly struct {
 // disconnect drops every link of the tiles at the neighbouring positions of
 // slot s's tile that points into s, and every off-mesh link of any tile
 // that points into s. The tile's own links go with it.
+//
+// Border links come in pairs (connectPair makes both ends at once, and
+// either tile leaving drops both), so the polygons holding links into s
+// are the targets of s's own border links: only those are visited, not
+// every portal polygon of the neighbours (a polygon named twice is
+// filtered twice, which changes nothing the second time).
 func (m *Mesh) disconnect(s uint32) {
 	m.disconnectOffMesh(s)
-	h := &m.slots[s].tile.t.Header
-	for _, dir := range borderDirs {
-		nx, nz, ok := neighbourPos(h.TileX, h.TileZ, dir)
-		if !ok {
-			continue
-		}
-		for _, n := range m.cols[[2]int32{nx, nz}] {
-			// Border links into s are on n's polygons with a portal
-			// edge facing s (connectPair makes them; off-mesh links
-			// went above), a polygon once per such edge.
-			nt := m.slots[n].tile
-			for _, pe := range nt.portalEdges(OppositeDir(dir)) {
-				p := pe.poly
-				ls := nt.links[p]
-				kept := ls[:0]
-				for _, l := range ls {
-					if l.Ref.Slot() != s {
-						kept = append(kept, l)
-					}
-				}
-				for i := len(kept); i < len(ls); i++ {
-					ls[i] = Link{}
-				}
-				nt.links[p] = kept
+	for _, own := range m.slots[s].tile.links {
+		for _, l := range own {
+			if l.Side == InternalSide || l.Side == OffMeshSide {
+				continue
 			}
+			nt := m.slots[l.Ref.Slot()].tile
+			p := l.Ref.Poly()
+			ls := nt.links[p]
+			kept := ls[:0]
+			for _, nl := range ls {
+				if nl.Ref.Slot() != s {
+					kept = append(kept, nl)
+				}
+			}
+			clear(ls[len(kept):])
+			nt.links[p] = kept
 		}
 	}
 }

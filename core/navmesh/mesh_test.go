@@ -2,6 +2,7 @@ package navmesh
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -304,6 +305,93 @@ func TestLinksIndependentOfOrder(t *testing.T) {
 	}
 	if len(first) == 0 {
 		t.Fatal("no links")
+	}
+}
+
+// TestLinksAfterReplaceAndRemove replaces, removes and adds tiles of a 3 x 3
+// grid (two layers at some positions, two versions of each tile) in a
+// fixed pseudo-random order and checks after every step that the links are
+// those of the same tiles linked from scratch (the mesh decoded from its
+// serialization): what disconnect drops and connect makes leaves nothing
+// stale and misses nothing.
+func TestLinksAfterReplaceAndRemove(t *testing.T) {
+	type pos struct {
+		x, z  int32
+		layer uint8
+	}
+	var all []pos
+	versions := map[pos][2][]byte{}
+	for z := int32(0); z < 3; z++ {
+		for x := int32(0); x < 3; x++ {
+			p := pos{x, z, 0}
+			all = append(all, p)
+			versions[p] = [2][]byte{
+				mustBuild(t, twoColumns(x, z, uint16(10+x)), nil, params(x, z, 0)),
+				mustBuild(t, twoRows(x, z, uint16(10+z)), nil, params(x, z, 0)),
+			}
+			if (x+z)%2 == 1 {
+				p1 := pos{x, z, 1}
+				all = append(all, p1)
+				versions[p1] = [2][]byte{
+					mustBuild(t, twoRows(x, z, 13), nil, params(x, z, 1)),
+					mustBuild(t, twoColumns(x, z, 13), centreDetail(twoColumns(x, z, 13), 0.1), params(x, z, 1)),
+				}
+			}
+		}
+	}
+	bySource := func(ds []linkDesc) string {
+		slices.SortStableFunc(ds, func(a, b linkDesc) int {
+			if c := cmp.Compare(a.fromX, b.fromX); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(a.fromZ, b.fromZ); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(a.fromLayer, b.fromLayer); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.fromPoly, b.fromPoly)
+		})
+		return fmt.Sprint(ds)
+	}
+	m := NewMesh()
+	held := map[pos]int{} // the version held at a position
+	for _, p := range all {
+		mustAdd(t, m, versions[p][0])
+		held[p] = 0
+	}
+	seed := uint32(11)
+	for step := range 200 {
+		seed = seed*1664525 + 1013904223
+		p := all[int(seed>>8)%len(all)]
+		v, ok := held[p]
+		switch {
+		case !ok:
+			mustAdd(t, m, versions[p][0])
+			held[p] = 0
+		case seed>>28 < 4:
+			if err := m.RemoveTile(p.x, p.z, p.layer); err != nil {
+				t.Fatal(err)
+			}
+			delete(held, p)
+		default:
+			if _, err := m.ReplaceTile(versions[p][1-v]); err != nil {
+				t.Fatal(err)
+			}
+			held[p] = 1 - v
+		}
+		checkReciprocal(t, m)
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fresh Mesh
+		if err := fresh.UnmarshalBinary(b); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := bySource(describeLinks(t, m)), bySource(describeLinks(t, &fresh)); got != want {
+			t.Fatalf("step %d (%v): links\n%s\nwant (linked from scratch)\n%s", step, p, got, want)
+		}
 	}
 }
 
