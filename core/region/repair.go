@@ -318,6 +318,8 @@ type RegionRepair struct {
 	lost        []int32 // per component: spans removed
 	lostIn      []int32 // per component: spans removed outside the ring
 	comps       []int32 // components that lost spans, in the order met
+	ringEnd     []int32 // per entry of comps: the end of its ring in Ring
+	ringTmp     []int32 // Ring grouped by component (Repair)
 	queue       []int32
 }
 
@@ -429,8 +431,11 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 			r.lost[c], r.lostIn[c] = 0, 0
 		}
 	}()
+	// The same pass gathers the rings of (c), marked in band: the walkable
+	// spans of a removed span's component linked to it, each once.
 	for _, k := range r.Removed {
-		if c := comp[k]; c != NoRegion {
+		c := comp[k]
+		if c != NoRegion {
 			if r.lost[c] == 0 {
 				r.comps = append(r.comps, int32(c))
 			}
@@ -443,9 +448,15 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 			if j < 0 || r.gone[j] == st {
 				continue
 			}
-			if c := comp[j]; c != NoRegion && b.keptByTouch(c) {
-				fail(ReasonSmallTouched, c, j)
+			cj := comp[j]
+			if cj != NoRegion && b.keptByTouch(cj) {
+				r.Ring = r.Ring[:0]
+				fail(ReasonSmallTouched, cj, j)
 				return nil
+			}
+			if cj == c && c != NoRegion && r.band[j] != st {
+				r.band[j] = st
+				r.Ring = append(r.Ring, j)
 			}
 		}
 	}
@@ -454,17 +465,25 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 		left := size[c] - r.lost[c]
 		switch {
 		case left == 0 || (b.inner[c] > 0 && b.inner[c] == r.lostIn[c]):
+			r.Ring = r.Ring[:0]
 			fail(ReasonVanishes, c, -1)
 			return nil
 		case int(left) < b.minArea:
+			r.Ring = r.Ring[:0]
 			fail(ReasonShrinks, c, -1)
 			return nil
 		}
 	}
+	r.groupRing(comp)
 
 	// (c) Each component that lost spans is one piece.
-	for _, c32 := range r.comps {
-		if !r.connected(b, uint16(c32), st) {
+	for i, c32 := range r.comps {
+		start := int32(0)
+		if i > 0 {
+			start = r.ringEnd[i-1]
+		}
+		if !r.connected(b, uint16(c32), st, r.Ring[start:r.ringEnd[i]]) {
+			r.Ring = r.Ring[:r.ringEnd[i]] // as far as the checks got
 			return nil
 		}
 	}
@@ -510,8 +529,29 @@ func (r *RegionRepair) firstLeft(b *RepairBase, c uint16, st uint32) int32 {
 	return int32(len(comp)) // none: (b) rules this out
 }
 
-// connected runs precondition (c) for component c: it appends the ring of c
-// to r.Ring, splits the removed spans of c into blobs (pieces linked
+// groupRing puts r.Ring, the rings of every component in the order found,
+// component by component in the order of r.comps (each in the order
+// found) and sets r.ringEnd.
+func (r *RegionRepair) groupRing(comp []uint16) {
+	r.ringEnd = append(r.ringEnd[:0], int32(len(r.Ring)))
+	if len(r.comps) == 1 {
+		return
+	}
+	g := r.ringTmp[:0]
+	r.ringEnd = r.ringEnd[:0]
+	for _, c := range r.comps {
+		for _, j := range r.Ring {
+			if int32(comp[j]) == c {
+				g = append(g, j)
+			}
+		}
+		r.ringEnd = append(r.ringEnd, int32(len(g)))
+	}
+	r.Ring, r.ringTmp = g, r.Ring[:0]
+}
+
+// connected runs precondition (c) for component c, whose ring is ring
+// (marked in band): it splits the removed spans of c into blobs (pieces linked
 // through removed spans of c) and, for each blob in the order of its first
 // removed span, searches from the first span of the blob's ring (the ring
 // spans next to the blob), first through the band (the ring and the spans
@@ -524,24 +564,10 @@ func (r *RegionRepair) firstLeft(b *RepairBase, c uint16, st uint32) int32 {
 // enters and leaves each blob it crosses at ring spans of that blob, and
 // those are linked outside the removed spans, so c minus its removed spans
 // stays connected when every blob's ring does.
-func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32) bool {
+func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32, ring []int32) bool {
 	v := b.view
 	comp, links := b.comps.IDs, &v.Links
 	n := len(comp)
-	// The ring, marked in band (then widened to the band).
-	start := len(r.Ring)
-	for _, k := range r.Removed {
-		if comp[k] != c {
-			continue
-		}
-		for _, j := range links.Four(int(k)) {
-			if j >= 0 && r.gone[j] != st && comp[j] == c && r.band[j] != st {
-				r.band[j] = st
-				r.Ring = append(r.Ring, j)
-			}
-		}
-	}
-	ring := r.Ring[start:]
 	if len(ring) <= 1 {
 		return true // (b) guarantees spans are left; one ring span holds together
 	}

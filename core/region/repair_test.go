@@ -36,6 +36,47 @@ func cutAreas(v *region.LayerView, areas []uint8, cut []string) []uint8 {
 	return out
 }
 
+// wantRing is RegionRepair.Ring by its definition: for each component
+// that lost spans, in the order of its first removed span, its spans not
+// removed linked to one of its removed spans (removed spans ascending,
+// links in direction order), each once; empty when the repair failed
+// before (c), and up to the failing component's when (c) failed.
+func wantRing(v *region.LayerView, b *region.RepairBase, removed []int32, vd region.Verdict) []int32 {
+	switch vd.Reason {
+	case region.RepairOK, region.ReasonOrder, region.ReasonSplit, region.ReasonBudget:
+	default:
+		return nil
+	}
+	comp := b.Components().IDs
+	gone := map[int32]bool{}
+	var comps []uint16
+	for _, k := range removed {
+		gone[k] = true
+		if c := comp[k]; c != region.NoRegion && !slices.Contains(comps, c) {
+			comps = append(comps, c)
+		}
+	}
+	var ring []int32
+	for _, c := range comps {
+		in := map[int32]bool{}
+		for _, k := range removed {
+			if comp[k] != c {
+				continue
+			}
+			for _, j := range v.Links.Four(int(k)) {
+				if j >= 0 && !gone[j] && comp[j] == c && !in[j] {
+					in[j] = true
+					ring = append(ring, j)
+				}
+			}
+		}
+		if (vd.Reason == region.ReasonSplit || vd.Reason == region.ReasonBudget) && int(c) == vd.Comp {
+			break
+		}
+	}
+	return ring
+}
+
 // checkRepaired checks a repair whose preconditions held against the
 // from-scratch partition of the same areas.
 func checkRepaired(t *testing.T, v *region.LayerView, areas []uint8, min int, r *region.RegionRepair) {
@@ -385,6 +426,9 @@ func TestRepairRandom(t *testing.T) {
 			t.Fatal(err)
 		}
 		seen[r.Verdict.Reason]++
+		if want := wantRing(v, b, r.Removed, r.Verdict); !slices.Equal(r.Ring, want) {
+			t.Fatalf("iteration %d (%v): ring %v, want %v", iter, r.Verdict, r.Ring, want)
+		}
 		if r.Verdict.OK() {
 			var lab region.Labels
 			if err := v.Regions(areas, minArea, &lab); err != nil {
