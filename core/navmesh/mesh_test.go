@@ -294,12 +294,7 @@ func TestLinksIndependentOfOrder(t *testing.T) {
 			t.Errorf("order %d gives different links", k)
 		}
 		// Decoding the serialization rebuilds the same links.
-		b, _ := m.MarshalBinary()
-		var m2 Mesh
-		if err := m2.UnmarshalBinary(b); err != nil {
-			t.Fatal(err)
-		}
-		if fmt.Sprint(describeLinks(t, &m2)) != fmt.Sprint(first) {
+		if fmt.Sprint(describeLinks(t, relinked(t, m))) != fmt.Sprint(first) {
 			t.Errorf("decoded mesh %d gives different links", k)
 		}
 	}
@@ -381,18 +376,25 @@ func TestLinksAfterReplaceAndRemove(t *testing.T) {
 			held[p] = 1 - v
 		}
 		checkReciprocal(t, m)
-		b, err := m.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var fresh Mesh
-		if err := fresh.UnmarshalBinary(b); err != nil {
-			t.Fatal(err)
-		}
-		if got, want := bySource(describeLinks(t, m)), bySource(describeLinks(t, &fresh)); got != want {
+		if got, want := bySource(describeLinks(t, m)), bySource(describeLinks(t, relinked(t, m))); got != want {
 			t.Fatalf("step %d (%v): links\n%s\nwant (linked from scratch)\n%s", step, p, got, want)
 		}
 	}
+}
+
+// relinked returns m decoded from its serialization: the same tiles,
+// linked from scratch.
+func relinked(t *testing.T, m *Mesh) *Mesh {
+	t.Helper()
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fresh Mesh
+	if err := fresh.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	return &fresh
 }
 
 func identity(n int) []int {
