@@ -531,7 +531,8 @@ func (r *RegionRepair) firstLeft(b *RepairBase, c uint16, st uint32) int32 {
 
 // groupRing puts r.Ring, the rings of every component in the order found,
 // component by component in the order of r.comps (each in the order
-// found) and sets r.ringEnd.
+// found) and sets r.ringEnd. The obstacles of an update reach a few
+// components, so one scan of the rings per component is short.
 func (r *RegionRepair) groupRing(comp []uint16) {
 	r.ringEnd = append(r.ringEnd[:0], int32(len(r.Ring)))
 	if len(r.comps) == 1 {
