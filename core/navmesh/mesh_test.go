@@ -336,16 +336,8 @@ func TestLinksAfterReplaceAndRemove(t *testing.T) {
 	}
 	bySource := func(ds []linkDesc) string {
 		slices.SortStableFunc(ds, func(a, b linkDesc) int {
-			if c := cmp.Compare(a.fromX, b.fromX); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(a.fromZ, b.fromZ); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(a.fromLayer, b.fromLayer); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.fromPoly, b.fromPoly)
+			return cmp.Or(cmp.Compare(a.fromX, b.fromX), cmp.Compare(a.fromZ, b.fromZ),
+				cmp.Compare(a.fromLayer, b.fromLayer), cmp.Compare(a.fromPoly, b.fromPoly))
 		})
 		return fmt.Sprint(ds)
 	}
