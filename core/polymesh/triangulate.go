@@ -1,6 +1,10 @@
 package polymesh
 
-import "slices"
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
 
 // Ear-clipping triangulation of a simple polygon given by vertex cell
 // coordinates (x, z), after Recast's triangulate (itself after O'Rourke,
@@ -9,12 +13,21 @@ import "slices"
 // triangulator holds the scratch of a triangulation.
 type triangulator struct {
 	xs, zs []int // vertex coordinates, by vertex number (0..65535)
-	// rem is the remaining polygon, by position: one array, so that a
-	// clip moves one block.
-	rem    []remVert
+	// vs is the remaining polygon, a loop linked by vertex number: a clip
+	// unlinks one vertex. Clipping keeps the other vertices in their
+	// order, so positions 0..n-1 of the remaining polygon are its vertex
+	// numbers in increasing order, from head.
+	vs   []triVert
+	head int // the remaining vertex of smallest number: position 0
+	// ears is a tournament tree of the tips' ear keys (earKey): leaf
+	// len(ears)/2+b holds tip b's key, every inner node the smaller of its
+	// two children, so ears[1] is the key of the ear to clip.
+	ears   []uint64
 	ox, oz int  // the polygon's smallest x and z, the boxes' origin
 	wide   bool // the polygon spans more than boxMax cells: every box meets every box
-	plain  bool // no box shortcut in diagonalie (tests)
+	// plain tests every edge in diagonalie and picks the ear by a scan of
+	// the positions (tests).
+	plain bool
 	// slivers counts the triangles emit dropped (not strictly convex in
 	// cells or in stored positions).
 	slivers int
@@ -22,18 +35,17 @@ type triangulator struct {
 	o       *orienter
 }
 
-// remVert is a vertex of the remaining polygon at its position k.
-type remVert struct {
-	// earD is the squared length of the diagonal of the ear with tip at k
-	// (earDist) when that tip is clippable, else -1.
-	earD int64
-	// box bounds the edge from k to the next position (boxOf); an edge of
-	// zero length gets a box that meets every box (diagonalie tests it
-	// always).
-	box  edgeBox
-	x, z int // coordinates
-	v    int // vertex number
+// triVert is a vertex of the remaining polygon, by its number.
+type triVert struct {
+	// box bounds the edge from the vertex to nxt (boxOf); an edge of zero
+	// length gets a box that meets every box (diagonalie tests it always).
+	box      edgeBox
+	x, z     int // coordinates
+	nxt, prv int // the next and previous remaining vertices
 }
+
+// noEar is the ear key of a tip that is no clippable ear (or is clipped).
+const noEar = math.MaxUint64
 
 // edgeBox is the x/z box [x0, x1] x [z0, z1] of an edge of the remaining
 // polygon, in cells from the polygon's smallest x and z (ox, oz), packed in
@@ -67,16 +79,15 @@ func (e edgeBox) overlaps(q edgeBox) bool {
 	return ((uint64(e)|boxHigh)-uint64(q))&boxHigh == boxHigh
 }
 
-// setBox sets the box of position k from positions k and next(k).
-func (t *triangulator) setBox(k, n int) {
-	ax, az := t.pt(k)
-	bx, bz := t.pt(next(k, n))
-	ax, az, bx, bz = ax-t.ox, az-t.oz, bx-t.ox, bz-t.oz
+// setBox sets the box of the edge from vertex k to the next.
+func (t *triangulator) setBox(k int) {
+	a, b := &t.vs[k], &t.vs[t.vs[k].nxt]
+	ax, az, bx, bz := a.x-t.ox, a.z-t.oz, b.x-t.ox, b.z-t.oz
 	if (ax == bx && az == bz) || t.wide {
-		t.rem[k].box = boxOf(0, boxMax, 0, boxMax)
+		a.box = boxOf(0, boxMax, 0, boxMax)
 		return
 	}
-	t.rem[k].box = boxOf(min(ax, bx), max(ax, bx), min(az, bz), max(az, bz))
+	a.box = boxOf(min(ax, bx), max(ax, bx), min(az, bz), max(az, bz))
 }
 
 // next and prev step a position i of a loop of n (0..n-1) forward and
@@ -93,11 +104,6 @@ func prev(i, n int) int {
 		return i - 1
 	}
 	return n - 1
-}
-
-// pt returns the coordinates of remaining-polygon position k.
-func (t *triangulator) pt(k int) (int, int) {
-	return t.rem[k].x, t.rem[k].z
 }
 
 func left(ax, az, bx, bz, cx, cz int) bool   { return area2(ax, az, bx, bz, cx, cz) < 0 }
@@ -153,54 +159,71 @@ func within(ax, az, bx, bz, cx, cz int) bool {
 }
 
 // diagonalie reports whether segment (i, j) of the remaining polygon (n
-// vertices) crosses no edge that does not touch i or j; with loose, only
-// proper crossings count. Edges with an end at the position of d0 or d1 are
-// skipped.
+// vertices; j is two after i) crosses no edge that does not touch i or j;
+// with loose, only proper crossings count. Edges with an end at the same
+// point as i or j are skipped.
 func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
-	d0x, d0z := t.pt(i)
-	d1x, d1z := t.pt(j)
+	vs := t.vs
+	d0x, d0z := vs[i].x, vs[i].z
+	d1x, d1z := vs[j].x, vs[j].z
+	if t.plain {
+		// Every edge, those touching i or j skipped by their ends.
+		for k, c := t.head, 0; c < n; k, c = vs[k].nxt, c+1 {
+			k1 := vs[k].nxt
+			if k == i || k1 == i || k == j || k1 == j {
+				continue
+			}
+			if blocks(d0x, d0z, d1x, d1z, vs[k].x, vs[k].z, vs[k1].x, vs[k1].z, loose) {
+				return false
+			}
+		}
+		return true
+	}
+	if n < 5 {
+		return true // every edge touches i, next(i) or j
+	}
 	// Box of the diagonal: an edge of non-zero length entirely to one side
 	// of it cannot meet it (see segmentsMeet), whatever the rules below.
 	q := boxQuery(min(d0x, d1x)-t.ox, max(d0x, d1x)-t.ox, min(d0z, d1z)-t.oz, max(d0z, d1z)-t.oz)
-	if (d0x == d1x && d0z == d1z) || t.plain || t.wide {
+	if (d0x == d1x && d0z == d1z) || t.wide {
 		q = boxQuery(0, boxMax, 0, boxMax) // every edge's box meets it
 	}
-	rem := t.rem[:n]
-	for k := range rem {
-		if !rem[k].box.overlaps(q) {
+	// The edges touching neither i nor j: from next(j) to the one that
+	// ends at prev(i).
+	for k, stop := vs[j].nxt, vs[i].prv; k != stop; k = vs[k].nxt {
+		if !vs[k].box.overlaps(q) {
 			continue
 		}
-		k1 := k + 1
-		if k1 == n {
-			k1 = 0
-		}
-		p0x, p0z := rem[k].x, rem[k].z
-		p1x, p1z := rem[k1].x, rem[k1].z
-		if k == i || k1 == i || k == j || k1 == j {
-			continue
-		}
-		if (d0x == p0x && d0z == p0z) || (d1x == p0x && d1z == p0z) ||
-			(d0x == p1x && d0z == p1z) || (d1x == p1x && d1z == p1z) {
-			continue
-		}
-		if loose {
-			if intersectProp(d0x, d0z, d1x, d1z, p0x, p0z, p1x, p1z) {
-				return false
-			}
-		} else if intersect(d0x, d0z, d1x, d1z, p0x, p0z, p1x, p1z) {
+		k1 := vs[k].nxt
+		if blocks(d0x, d0z, d1x, d1z, vs[k].x, vs[k].z, vs[k1].x, vs[k1].z, loose) {
 			return false
 		}
 	}
 	return true
 }
 
+// blocks reports whether the edge p0p1 keeps d0d1 from being a diagonal:
+// it has no end at the same point as d0 or d1, and meets d0d1 (loose:
+// crosses it properly).
+func blocks(d0x, d0z, d1x, d1z, p0x, p0z, p1x, p1z int, loose bool) bool {
+	if (d0x == p0x && d0z == p0z) || (d1x == p0x && d1z == p0z) ||
+		(d0x == p1x && d0z == p1z) || (d1x == p1x && d1z == p1z) {
+		return false
+	}
+	if loose {
+		return intersectProp(d0x, d0z, d1x, d1z, p0x, p0z, p1x, p1z)
+	}
+	return intersect(d0x, d0z, d1x, d1z, p0x, p0z, p1x, p1z)
+}
+
 // inCone reports whether the diagonal (i, j) leaves vertex i into the
 // polygon's interior (strictly; loose accepts the cone's sides).
-func (t *triangulator) inCone(i, j, n int, loose bool) bool {
-	pix, piz := t.pt(i)
-	pjx, pjz := t.pt(j)
-	pnx, pnz := t.pt(next(i, n))
-	ppx, ppz := t.pt(prev(i, n))
+func (t *triangulator) inCone(i, j int, loose bool) bool {
+	vs := t.vs
+	pix, piz := vs[i].x, vs[i].z
+	pjx, pjz := vs[j].x, vs[j].z
+	pn, pp := &vs[vs[i].nxt], &vs[vs[i].prv]
+	pnx, pnz, ppx, ppz := pn.x, pn.z, pp.x, pp.z
 	if leftOn(ppx, ppz, pix, piz, pnx, pnz) { // convex corner at i
 		if loose {
 			return leftOn(pix, piz, pjx, pjz, ppx, ppz) && leftOn(pjx, pjz, pix, piz, pnx, pnz)
@@ -211,34 +234,37 @@ func (t *triangulator) inCone(i, j, n int, loose bool) bool {
 	return !(leftOn(pix, piz, pjx, pjz, pnx, pnz) && leftOn(pjx, pjz, pix, piz, ppx, ppz))
 }
 
-func (t *triangulator) diagonal(i, j, n int) bool {
-	return t.inCone(i, j, n, false) && t.diagonalie(i, j, n, false)
-}
-
-// isEar reports whether position k1 = next(i) is a clippable ear tip: the
-// diagonal (i, next(k1)) is proper and the tip is a strictly convex corner
-// in the stored float32 positions too (this last test only decides anything
-// when the corner's integer turn is below the orientation bound).
-func (t *triangulator) isEar(i, n int) bool {
-	i1 := next(i, n)
-	i2 := next(i1, n)
-	ax, az := t.pt(i)
-	bx, bz := t.pt(i1)
-	cx, cz := t.pt(i2)
+// earKey is the key of the tip after vertex a as an ear: the squared
+// length of its diagonal (from a to the vertex after the tip) above a's
+// number in the low 16 bits, or noEar when the tip is no clippable ear:
+// the diagonal is not proper (inCone, diagonalie) or the tip is not a
+// strictly convex corner, in cells and in the stored float32 positions.
+// The smallest key is the shortest diagonal, ties to the smallest a.
+func (t *triangulator) earKey(a, n int) uint64 {
+	vs := t.vs
+	b := vs[a].nxt
+	c := vs[b].nxt
+	ax, az := vs[a].x, vs[a].z
+	bx, bz := vs[b].x, vs[b].z
+	cx, cz := vs[c].x, vs[c].z
 	// A tip that is not convex in cells fails convex without its exact
 	// test: decide that first, before the diagonal's edge tests.
-	if area2(ax, az, bx, bz, cx, cz) >= 0 || !t.diagonal(i, i2, n) {
-		return false
+	turn := area2(ax, az, bx, bz, cx, cz)
+	if turn >= 0 {
+		return noEar
 	}
-	return t.o.convex(ax, az, bx, bz, cx, cz)
-}
-
-// earDist is the squared length of the diagonal of the ear with tip at
-// position i1 (from the vertex before it to the vertex after it).
-func (t *triangulator) earDist(i1, n int) int64 {
-	ax, az := t.pt(prev(i1, n))
-	bx, bz := t.pt(next(i1, n))
-	return dist2(ax, az, bx, bz)
+	// inCone(a, c) for a convex tip: its tests left(c, a, b) and
+	// leftOn(a, c, b) are the tip's turn (the same for a rotated triple),
+	// so only the convex-corner test at a is left.
+	p := &vs[vs[a].prv]
+	if (leftOn(p.x, p.z, ax, az, bx, bz) && !left(ax, az, cx, cz, p.x, p.z)) || !t.diagonalie(a, c, n, false) {
+		return noEar
+	}
+	// The exact test of convex only runs for turns below the bound.
+	if -turn < t.o.bound && !t.o.convex(ax, az, bx, bz, cx, cz) {
+		return noEar
+	}
+	return uint64(dist2(ax, az, cx, cz))<<16 | uint64(a)
 }
 
 func dist2(ax, az, bx, bz int) int64 {
@@ -246,30 +272,77 @@ func dist2(ax, az, bx, bz int) int64 {
 	return dx*dx + dz*dz
 }
 
-// emit outputs the triangle at positions a, b, c of the remaining polygon.
-// A proper ear is strictly convex in cells and in stored positions (isEar);
-// the last triangle and one found by the loose rule are checked, and
-// dropped (counted in slivers) unless they are too.
+// setEar sets tip b's ear key, with its ancestors in the tree: up to the
+// first whose smaller child is unchanged.
+func (t *triangulator) setEar(b int, key uint64) {
+	e := t.ears
+	k := len(e)/2 + b
+	e[k] = key
+	for k > 1 {
+		m := min(e[k], e[k^1])
+		k >>= 1
+		if e[k] == m {
+			return
+		}
+		e[k] = m
+	}
+}
+
+// nextEar returns the vertex before the tip of the ear to clip, or -1
+// when no tip is an ear. The plain form applies the rule as stated: the
+// smallest distance, ties to the smallest position of the vertex before
+// the tip (tips at positions 1..n-1, then tip 0 with position n-1).
+// Positions and vertex numbers have the same order, so the tree's keys
+// (ties to the smallest number) pick the same ear.
+func (t *triangulator) nextEar(n int) int {
+	if !t.plain {
+		if t.ears[1] == noEar {
+			return -1
+		}
+		return int(t.ears[1] & 0xffff)
+	}
+	leaves := t.ears[len(t.ears)/2:]
+	best, mini := uint64(noEar>>16), -1
+	for b, c := t.vs[t.head].nxt, 0; c < n; b, c = t.vs[b].nxt, c+1 {
+		if d := leaves[b] >> 16; d < best {
+			best, mini = d, t.vs[b].prv
+		}
+	}
+	return mini
+}
+
+// looseEar returns the vertex i whose loose diagonal (i, next(next(i)))
+// is the shortest by Recast's key, the distance from i to the vertex after
+// next(next(i)) (first position on ties), or -1 when there is none.
+func (t *triangulator) looseEar(n int) int {
+	vs := t.vs
+	best, mini := int64(-1), -1
+	for i, c := t.head, 0; c < n; i, c = vs[i].nxt, c+1 {
+		i2 := vs[vs[i].nxt].nxt
+		if !(t.inCone(i, i2, true) && t.diagonalie(i, i2, n, true)) {
+			continue
+		}
+		p := &vs[vs[i2].nxt]
+		if d := dist2(vs[i].x, vs[i].z, p.x, p.z); best < 0 || d < best {
+			best, mini = d, i
+		}
+	}
+	return mini
+}
+
+// emit outputs the triangle of vertices a, b, c. A proper ear is strictly
+// convex in cells and in stored positions (earKey); the last triangle and
+// one found by the loose rule are checked, and dropped (counted in
+// slivers) unless they are too.
 func (t *triangulator) emit(a, b, c int, check bool) {
 	if check {
-		ax, az := t.pt(a)
-		bx, bz := t.pt(b)
-		cx, cz := t.pt(c)
-		if !t.o.convex(ax, az, bx, bz, cx, cz) {
+		vs := t.vs
+		if !t.o.convex(vs[a].x, vs[a].z, vs[b].x, vs[b].z, vs[c].x, vs[c].z) {
 			t.slivers++
 			return
 		}
 	}
-	t.tris = append(t.tris, t.rem[a].v, t.rem[b].v, t.rem[c].v)
-}
-
-// setEar sets earD of the tip next(i) (isEar, then earDist).
-func (t *triangulator) setEar(i, n int) {
-	i1 := next(i, n)
-	t.rem[i1].earD = -1
-	if t.isEar(i, n) {
-		t.rem[i1].earD = t.earDist(i1, n)
-	}
+	t.tris = append(t.tris, a, b, c)
 }
 
 // run triangulates vertices 0..n-1 (in t.xs, t.zs) and reports whether it
@@ -277,74 +350,64 @@ func (t *triangulator) setEar(i, n int) {
 // are the ones found before the polygon could not be clipped further.
 func (t *triangulator) run(n int) bool {
 	t.tris = t.tris[:0]
-	t.rem = t.rem[:0]
-	for i := 0; i < n; i++ {
-		t.rem = append(t.rem, remVert{earD: -1, x: t.xs[i], z: t.zs[i], v: i})
-	}
 	if n < 3 {
 		return false
 	}
+	t.vs = slices.Grow(t.vs[:0], n)[:n]
+	vs := t.vs
+	for i := range vs {
+		vs[i] = triVert{x: t.xs[i], z: t.zs[i], nxt: next(i, n), prv: prev(i, n)}
+	}
+	t.head = 0
 	t.ox, t.oz = slices.Min(t.xs[:n]), slices.Min(t.zs[:n])
 	t.wide = slices.Max(t.xs[:n])-t.ox > boxMax || slices.Max(t.zs[:n])-t.oz > boxMax
-	for k := 0; k < n; k++ {
-		t.setBox(k, n)
+	for k := range vs {
+		t.setBox(k)
 	}
-	for i := 0; i < n; i++ {
-		t.setEar(i, n)
+	// The tree: a leaf per vertex number (a power of two of them), the
+	// inner nodes filled bottom up.
+	half := 1 << bits.Len(uint(n-1))
+	t.ears = slices.Grow(t.ears[:0], 2*half)[:2*half]
+	e := t.ears
+	for a := range vs {
+		e[half+vs[a].nxt] = t.earKey(a, n)
+	}
+	for b := half + n; b < 2*half; b++ {
+		e[b] = noEar
+	}
+	for k := half - 1; k >= 1; k-- {
+		e[k] = min(e[2*k], e[2*k+1])
 	}
 	for n > 3 {
-		best := int64(-1)
-		mini := -1
 		loose := false
-		// The shortest ear diagonal, ties to the smallest i (the vertex
-		// before the tip): tips 1..n-1, then tip 0 (i = n-1). Each tip is
-		// keyed distance<<16 | i and the smallest key taken (a branch-free
-		// min); distances are below 2^34 and i below 2^16, and as unsigned
-		// numbers the -1 of a tip that is no ear stays above every ear.
-		rem := t.rem[:n]
-		bk := uint64(rem[0].earD)<<16 | uint64(n-1)
-		for i1 := 1; i1 < n; i1++ {
-			bk = min(bk, uint64(rem[i1].earD)<<16|uint64(i1-1))
-		}
-		if bi := next(int(bk&0xffff), n); rem[bi].earD >= 0 {
-			best, mini = rem[bi].earD, prev(bi, n)
-		}
-		if mini < 0 {
+		a := t.nextEar(n)
+		if a < 0 {
 			// No proper ear (overlapping contour segments): accept a loose
-			// diagonal, keyed like Recast by the distance from i to the
-			// vertex after i+2.
-			for i := 0; i < n; i++ {
-				i2 := next(next(i, n), n)
-				if !(t.inCone(i, i2, n, true) && t.diagonalie(i, i2, n, true)) {
-					continue
-				}
-				p0x, p0z := t.pt(i)
-				p2x, p2z := t.pt(next(i2, n))
-				if d := dist2(p0x, p0z, p2x, p2z); best < 0 || d < best {
-					best, mini = d, i
-				}
-			}
-			if mini < 0 {
+			// diagonal.
+			if a = t.looseEar(n); a < 0 {
 				return false
 			}
 			loose = true
 		}
-		i := mini
-		i1 := next(i, n)
-		i2 := next(i1, n)
-		t.emit(i, i1, i2, loose)
-		// Drop position i1.
-		n--
-		copy(t.rem[i1:], t.rem[i1+1:n+1])
-		t.rem = t.rem[:n]
-		if i1 >= n {
-			i1 = 0
+		b := vs[a].nxt
+		c := vs[b].nxt
+		t.emit(a, b, c, loose)
+		// Unlink the tip b; a's edge now ends at c, and the tips a and c
+		// have new diagonals.
+		vs[a].nxt, vs[c].prv = c, a
+		if b == t.head {
+			t.head = c
 		}
-		i = prev(i1, n)
-		t.setBox(i, n) // its edge now ends at i1
-		t.setEar(prev(i, n), n)
-		t.setEar(i, n)
+		n--
+		if n == 3 {
+			break // the last triangle needs no ears
+		}
+		t.setBox(a)
+		t.setEar(b, noEar)
+		t.setEar(a, t.earKey(vs[a].prv, n))
+		t.setEar(c, t.earKey(a, n))
 	}
-	t.emit(0, 1, 2, true)
+	h := t.head
+	t.emit(h, vs[h].nxt, vs[vs[h].nxt].nxt, true)
 	return true
 }
