@@ -50,9 +50,9 @@ const noEar = math.MaxUint64
 // edgeBox is the x/z box [x0, x1] x [z0, z1] of an edge of the remaining
 // polygon, in cells from the polygon's smallest x and z (ox, oz), packed in
 // four 16-bit lanes for a branch-free overlap test (overlaps): x1,
-// boxMax-x0, z1 and boxMax-z0 from the top lane down. run keeps every
-// coordinate in 0..boxMax (a polygon wider than that has boxes that meet
-// every box), so the top bit of each lane is free.
+// boxMax-x0, z1 and boxMax-z0 from the top lane down, each with its top bit
+// set. run keeps every coordinate in 0..boxMax (a polygon wider than that
+// has boxes that meet every box), so the values fit below that bit.
 type edgeBox uint64
 
 const (
@@ -62,7 +62,7 @@ const (
 
 // boxOf packs the box [x0, x1] x [z0, z1].
 func boxOf(x0, x1, z0, z1 int) edgeBox {
-	return edgeBox(uint64(x1)<<48 | uint64(boxMax-x0)<<32 | uint64(z1)<<16 | uint64(boxMax-z0))
+	return edgeBox(uint64(x1)<<48 | uint64(boxMax-x0)<<32 | uint64(z1)<<16 | uint64(boxMax-z0) | boxHigh)
 }
 
 // boxQuery is the diagonal's box [x0, x1] x [z0, z1] packed so that
@@ -76,7 +76,7 @@ func boxQuery(x0, x1, z0, z1 int) edgeBox {
 // set in e, subtracting q's lane (at most boxMax) borrows from that bit
 // exactly when e's lane is the smaller, and never across lanes.
 func (e edgeBox) overlaps(q edgeBox) bool {
-	return ((uint64(e)|boxHigh)-uint64(q))&boxHigh == boxHigh
+	return (uint64(e)-uint64(q))&boxHigh == boxHigh
 }
 
 // setBox sets the box of the edge from vertex k to the next.
@@ -164,16 +164,11 @@ func within(ax, az, bx, bz, cx, cz int) bool {
 // point as i or j are skipped.
 func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
 	vs := t.vs
-	d0x, d0z := vs[i].x, vs[i].z
-	d1x, d1z := vs[j].x, vs[j].z
 	if t.plain {
 		// Every edge, those touching i or j skipped by their ends.
 		for k, c := t.head, 0; c < n; k, c = vs[k].nxt, c+1 {
 			k1 := vs[k].nxt
-			if k == i || k1 == i || k == j || k1 == j {
-				continue
-			}
-			if blocks(d0x, d0z, d1x, d1z, vs[k].x, vs[k].z, vs[k1].x, vs[k1].z, loose) {
+			if k != i && k1 != i && k != j && k1 != j && t.blocks(i, j, k, loose) {
 				return false
 			}
 		}
@@ -184,6 +179,8 @@ func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
 	}
 	// Box of the diagonal: an edge of non-zero length entirely to one side
 	// of it cannot meet it (see segmentsMeet), whatever the rules below.
+	d0x, d0z := vs[i].x, vs[i].z
+	d1x, d1z := vs[j].x, vs[j].z
 	q := boxQuery(min(d0x, d1x)-t.ox, max(d0x, d1x)-t.ox, min(d0z, d1z)-t.oz, max(d0z, d1z)-t.oz)
 	if (d0x == d1x && d0z == d1z) || t.wide {
 		q = boxQuery(0, boxMax, 0, boxMax) // every edge's box meets it
@@ -191,21 +188,23 @@ func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
 	// The edges touching neither i nor j: from next(j) to the one that
 	// ends at prev(i).
 	for k, stop := vs[j].nxt, vs[i].prv; k != stop; k = vs[k].nxt {
-		if !vs[k].box.overlaps(q) {
-			continue
-		}
-		k1 := vs[k].nxt
-		if blocks(d0x, d0z, d1x, d1z, vs[k].x, vs[k].z, vs[k1].x, vs[k1].z, loose) {
+		if vs[k].box.overlaps(q) && t.blocks(i, j, k, loose) {
 			return false
 		}
 	}
 	return true
 }
 
-// blocks reports whether the edge p0p1 keeps d0d1 from being a diagonal:
-// it has no end at the same point as d0 or d1, and meets d0d1 (loose:
-// crosses it properly).
-func blocks(d0x, d0z, d1x, d1z, p0x, p0z, p1x, p1z int, loose bool) bool {
+// blocks reports whether the edge from vertex k to the next keeps (i, j)
+// from being a diagonal: it has no end at the same point as i or j, and
+// meets the segment (loose: crosses it properly).
+func (t *triangulator) blocks(i, j, k int, loose bool) bool {
+	vs := t.vs
+	d0x, d0z := vs[i].x, vs[i].z
+	d1x, d1z := vs[j].x, vs[j].z
+	p0x, p0z := vs[k].x, vs[k].z
+	p1 := &vs[vs[k].nxt]
+	p1x, p1z := p1.x, p1.z
 	if (d0x == p0x && d0z == p0z) || (d1x == p0x && d1z == p0z) ||
 		(d0x == p1x && d0z == p1z) || (d1x == p1x && d1z == p1z) {
 		return false
