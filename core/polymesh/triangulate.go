@@ -2,7 +2,6 @@ package polymesh
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 )
 
@@ -19,10 +18,13 @@ type triangulator struct {
 	// numbers in increasing order, from head.
 	vs   []triVert
 	head int // the remaining vertex of smallest number: position 0
-	// ears is a tournament tree of the tips' ear keys (earKey): leaf
-	// len(ears)/2+b holds tip b's key, every inner node the smaller of its
-	// two children, so ears[1] is the key of the ear to clip.
+	// ears is a tree of the tips' ear keys (earKey), eight children a
+	// node: level 0 holds tip b's key at b, each level above the smallest
+	// key of each eight of the level below, the last level one node (the
+	// key of the ear to clip). Each level starts at levels[l] and but for
+	// the root is padded with noEar to a multiple of eight.
 	ears   []uint64
+	levels []int
 	ox, oz int  // the polygon's smallest x and z, the boxes' origin
 	wide   bool // the polygon spans more than boxMax cells: every box meets every box
 	// plain tests every edge in diagonalie and picks the ear by a scan of
@@ -271,20 +273,47 @@ func dist2(ax, az, bx, bz int) int64 {
 	return dx*dx + dz*dz
 }
 
-// setEar sets tip b's ear key, with its ancestors in the tree: up to the
-// first whose smaller child is unchanged.
-func (t *triangulator) setEar(b int, key uint64) {
+// setEars stores the ear keys of tips a and c, clears that of the
+// clipped tip b, and refreshes their ancestors level by level (the three
+// paths soon meet).
+func (t *triangulator) setEars(a, b, c int, ka, kc uint64) {
 	e := t.ears
-	k := len(e)/2 + b
-	e[k] = key
-	for k > 1 {
-		m := min(e[k], e[k^1])
-		k >>= 1
-		if e[k] == m {
-			return
+	e[a], e[b], e[c] = ka, noEar, kc
+	for l := 1; l < len(t.levels); l++ {
+		below, at := t.levels[l-1], t.levels[l]
+		a, b, c = a>>3, b>>3, c>>3
+		e[at+a] = min8(e[below+8*a:])
+		if b != a {
+			e[at+b] = min8(e[below+8*b:])
 		}
-		e[k] = m
+		if c != a && c != b {
+			e[at+c] = min8(e[below+8*c:])
+		}
 	}
+}
+
+// min8 is the smallest of the first eight keys of e.
+func min8(e []uint64) uint64 {
+	g := (*[8]uint64)(e)
+	return min(g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7])
+}
+
+// buildEars adds the levels above level 0, whose n keys are set.
+func (t *triangulator) buildEars(n int) {
+	e := t.ears[:n]
+	t.levels = append(t.levels[:0], 0)
+	for size := n; size > 1; size = (size + 7) / 8 {
+		below := t.levels[len(t.levels)-1]
+		for len(e)%8 != 0 {
+			e = append(e, noEar)
+		}
+		at := len(e)
+		t.levels = append(t.levels, at)
+		for g := below; g < at; g += 8 {
+			e = append(e, min8(e[g:]))
+		}
+	}
+	t.ears = e
 }
 
 // nextEar returns the vertex before the tip of the ear to clip, or -1
@@ -295,12 +324,13 @@ func (t *triangulator) setEar(b int, key uint64) {
 // (ties to the smallest number) pick the same ear.
 func (t *triangulator) nextEar(n int) int {
 	if !t.plain {
-		if t.ears[1] == noEar {
+		root := t.ears[len(t.ears)-1]
+		if root == noEar {
 			return -1
 		}
-		return int(t.ears[1] & 0xffff)
+		return int(root & 0xffff)
 	}
-	leaves := t.ears[len(t.ears)/2:]
+	leaves := t.ears
 	best, mini := uint64(noEar>>16), -1
 	for b, c := t.vs[t.head].nxt, 0; c < n; b, c = t.vs[b].nxt, c+1 {
 		if d := leaves[b] >> 16; d < best {
@@ -363,20 +393,11 @@ func (t *triangulator) run(n int) bool {
 	for k := range vs {
 		t.setBox(k)
 	}
-	// The tree: a leaf per vertex number (a power of two of them), the
-	// inner nodes filled bottom up.
-	half := 1 << bits.Len(uint(n-1))
-	t.ears = slices.Grow(t.ears[:0], 2*half)[:2*half]
-	e := t.ears
+	t.ears = slices.Grow(t.ears[:0], n)[:n]
 	for a := range vs {
-		e[half+vs[a].nxt] = t.earKey(a, n)
+		t.ears[vs[a].nxt] = t.earKey(a, n)
 	}
-	for b := half + n; b < 2*half; b++ {
-		e[b] = noEar
-	}
-	for k := half - 1; k >= 1; k-- {
-		e[k] = min(e[2*k], e[2*k+1])
-	}
+	t.buildEars(n)
 	for n > 3 {
 		loose := false
 		a := t.nextEar(n)
@@ -402,9 +423,7 @@ func (t *triangulator) run(n int) bool {
 			break // the last triangle needs no ears
 		}
 		t.setBox(a)
-		t.setEar(b, noEar)
-		t.setEar(a, t.earKey(vs[a].prv, n))
-		t.setEar(c, t.earKey(a, n))
+		t.setEars(a, b, c, t.earKey(vs[a].prv, n), t.earKey(a, n))
 	}
 	h := t.head
 	t.emit(h, vs[h].nxt, vs[vs[h].nxt].nxt, true)
