@@ -26,7 +26,7 @@ type triangulator struct {
 	ears   []uint64
 	levels []int
 	ox, oz int  // the polygon's smallest x and z, the boxes' origin
-	wide   bool // the polygon spans more than boxMax cells: every box meets every box
+	wide   bool // the polygon spans more than boxMax cells: diagonalie tests every edge
 	// plain tests every edge in diagonalie and picks the ear by a scan of
 	// the positions (tests).
 	plain bool
@@ -124,19 +124,13 @@ func intersect(ax, az, bx, bz, cx, cz, dx, dz int) bool {
 	return segmentsMeet(ax, az, bx, bz, cx, cz, dx, dz, false)
 }
 
-// segmentsMeet is intersectProp (proper) or intersect (not proper). The
-// four orientations are computed once, and two segments of non-zero length
-// whose bounding boxes are disjoint are rejected first (they can meet
-// neither way), which gives the same answers as testing every rule. A
-// segment of zero length is collinear with every point, and the rules then
-// compare one coordinate only (Recast's behaviour, kept), so it skips the
-// box test.
+// segmentsMeet is intersectProp (proper) or intersect (not proper), the
+// four orientations computed once. Two segments of non-zero length whose
+// bounding boxes are disjoint meet neither way: diagonalie rejects those
+// before (a segment of zero length is collinear with every point, and the
+// rules then compare one coordinate only, Recast's behaviour, kept, so it
+// is always tested).
 func segmentsMeet(ax, az, bx, bz, cx, cz, dx, dz int, proper bool) bool {
-	if (max(ax, bx) < min(cx, dx) || max(cx, dx) < min(ax, bx) ||
-		max(az, bz) < min(cz, dz) || max(cz, dz) < min(az, bz)) &&
-		(ax != bx || az != bz) && (cx != dx || cz != dz) {
-		return false
-	}
 	c1 := area2(ax, az, bx, bz, cx, cz)
 	c2 := area2(ax, az, bx, bz, dx, dz)
 	c3 := area2(cx, cz, dx, dz, ax, az)
@@ -166,7 +160,7 @@ func within(ax, az, bx, bz, cx, cz int) bool {
 // point as i or j are skipped.
 func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
 	vs := t.vs
-	if t.plain {
+	if t.plain || t.wide {
 		// Every edge, those touching i or j skipped by their ends.
 		for k, c := t.head, 0; c < n; k, c = vs[k].nxt, c+1 {
 			k1 := vs[k].nxt
@@ -180,11 +174,11 @@ func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
 		return true // every edge touches i, next(i) or j
 	}
 	// Box of the diagonal: an edge of non-zero length entirely to one side
-	// of it cannot meet it (see segmentsMeet), whatever the rules below.
+	// of it cannot meet it, whatever the rules below (see segmentsMeet).
 	d0x, d0z := vs[i].x, vs[i].z
 	d1x, d1z := vs[j].x, vs[j].z
 	q := boxQuery(min(d0x, d1x)-t.ox, max(d0x, d1x)-t.ox, min(d0z, d1z)-t.oz, max(d0z, d1z)-t.oz)
-	if (d0x == d1x && d0z == d1z) || t.wide {
+	if d0x == d1x && d0z == d1z {
 		q = boxQuery(0, boxMax, 0, boxMax) // every edge's box meets it
 	}
 	// The edges touching neither i nor j: from next(j) to the one that
