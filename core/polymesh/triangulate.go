@@ -182,13 +182,21 @@ func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
 		q = boxQuery(0, boxMax, 0, boxMax) // every edge's box meets it
 	}
 	// The edges touching neither i nor j: from next(j) to the one that
-	// ends at prev(i).
-	for k, stop := vs[j].nxt, vs[i].prv; k != stop; k = vs[k].nxt {
-		if vs[k].box.overlaps(q) && t.blocks(i, j, k, loose) {
+	// ends at prev(i). The next edge, from prev(i) to i, ends the walk:
+	// its box holds i as the diagonal's does, so it always meets it, and
+	// only the edges that pass the box test need the stop test.
+	stop := vs[i].prv
+	for k := vs[j].nxt; ; k = vs[k].nxt {
+		if !vs[k].box.overlaps(q) {
+			continue
+		}
+		if k == stop {
+			return true
+		}
+		if t.blocks(i, j, k, loose) {
 			return false
 		}
 	}
-	return true
 }
 
 // blocks reports whether the edge from vertex k to the next keeps (i, j)
