@@ -30,6 +30,7 @@ type triangulator struct {
 	// plain tests every edge in diagonalie and picks the ear by a scan of
 	// the positions (tests).
 	plain bool
+	high  uint64 // boxHigh (see overlapsHigh)
 	// slivers counts the triangles emit dropped (not strictly convex in
 	// cells or in stored positions).
 	slivers int
@@ -78,7 +79,15 @@ func boxQuery(x0, x1, z0, z1 int) edgeBox {
 // set in e, subtracting q's lane (at most boxMax) borrows from that bit
 // exactly when e's lane is the smaller, and never across lanes.
 func (e edgeBox) overlaps(q edgeBox) bool {
-	return (uint64(e)-uint64(q))&boxHigh == boxHigh
+	return e.overlapsHigh(q, boxHigh)
+}
+
+// overlapsHigh is overlaps with boxHigh given as high. diagonalie passes
+// triangulator.high, which holds it: a value read from memory stays in a
+// register through the loop over the edges, where the 64-bit constant
+// would be loaded again at every edge.
+func (e edgeBox) overlapsHigh(q edgeBox, high uint64) bool {
+	return (uint64(e)-uint64(q))&high == high
 }
 
 // setBox sets the box of the edge from vertex k to the next.
@@ -185,9 +194,9 @@ func (t *triangulator) diagonalie(i, j, n int, loose bool) bool {
 	// ends at prev(i). The next edge, from prev(i) to i, ends the walk:
 	// its box holds i as the diagonal's does, so it always meets it, and
 	// only the edges that pass the box test need the stop test.
-	stop := vs[i].prv
+	stop, high := vs[i].prv, t.high
 	for k := vs[j].nxt; ; k = vs[k].nxt {
-		if !vs[k].box.overlaps(q) {
+		if !vs[k].box.overlapsHigh(q, high) {
 			continue
 		}
 		if k == stop {
@@ -389,7 +398,7 @@ func (t *triangulator) run(n int) bool {
 	for i := range vs {
 		vs[i] = triVert{x: t.xs[i], z: t.zs[i], nxt: next(i, n), prv: prev(i, n)}
 	}
-	t.head = 0
+	t.head, t.high = 0, boxHigh
 	t.ox, t.oz = slices.Min(t.xs[:n]), slices.Min(t.zs[:n])
 	t.wide = slices.Max(t.xs[:n])-t.ox > boxMax || slices.Max(t.zs[:n])-t.oz > boxMax
 	for k := range vs {
