@@ -246,8 +246,6 @@ type builder struct {
 	local    []int  // contour vertex -> mesh vertex
 	polys    []uint16
 	tmp      []uint16
-	pairs    []mergePairEntry
-	mark     []bool
 	plain    bool // see build
 
 	// Scratch of canRemoveVertex, removeVertex and buildAdjacency.
@@ -262,14 +260,15 @@ type builder struct {
 	adjFirst  []int32
 	adjNext   []int32
 	adjEdges  []adjEdge
-	candA     []int
-	candL     []mergePairEntry
-	phead     []int32      // mergePolys: per polygon, its first node in pnext
-	pnext     []int32      // mergePolys: per pair node (2 per pair), the next in its list
-	ranked    []rankedPair // mergePolys: the pairs that can merge, best last
-	pedges    []polyEdges  // mergePolys: per polygon, its edges
-	etable    []int32      // mergePolys: the hash table of edge keys (chain heads in echain)
-	echain    []keyedEdge
+	pn        []int8        // mergePolys: per polygon, its vertex count
+	etable    []uint64      // mergePolys: the hash table of edge keys (firstPairs)
+	found     []foundPair   // mergePolys: the first pairs
+	cands     []mergeCand   // mergePolys: the merged polygon's candidate neighbours
+	flips     []uint16      // mergePolys: the moved polygon's partners to evaluate again
+	pairKeys  []uint64      // mergePolys: the pairs sharing an edge (rankKey)
+	pairSlots []pairSlots   // mergePolys: their shared edge slots
+	changed   []int32       // mergePolys: the pairs a round changes
+	touched   [1 << 16]bool // mergePolys: by 0xffff-polygon, the polygons a round changes (false between rounds)
 }
 
 // remEdge is an edge at a vertex being removed: its other end and how many

@@ -7,16 +7,59 @@ import "slices"
 
 // mergeValue returns the squared length of the edge pa and pb share when
 // they can merge into one convex polygon of at most nvp vertices, else -1;
-// ea and eb are the shared edge's slots in pa and pb, and shared the
-// number of edges of pa that pb also has (0: not adjacent) (Recast's
-// getPolyMergeValue, with convexity required in cells and in the stored
-// float32 positions). With one shared edge the value is the same for
-// (pb, pa), with ea and eb swapped.
-func (b *builder) mergeValue(pa, pb []uint16) (val, ea, eb, shared int) {
+// ea and eb are the shared edge's slots in pa and pb (-1: not adjacent)
+// (Recast's getPolyMergeValue, with convexity required in cells and in the
+// stored float32 positions). single reports that they share one edge,
+// which each has once: the value is then the same for (pb, pa), with ea
+// and eb swapped.
+func (b *builder) mergeValue(pa, pb []uint16) (val, ea, eb int, single bool) {
 	var ka, kb polyEdges
 	ka.set(pa)
 	kb.set(pb)
-	return b.mergeValueEdges(pa, pb, &ka, &kb)
+	if ka.mask&kb.mask == 0 {
+		return -1, -1, -1, false
+	}
+	na, nb := int(ka.n), int(kb.n)
+	// The shared edge is the last i of pa (first j of pb within it) with
+	// equal keys.
+	ea, eb = -1, -1
+	matches := 0
+	for i, a := range ka.key[:na] {
+		if keyBit(a)&kb.mask == 0 {
+			continue
+		}
+		for j := nb - 1; j >= 0; j-- {
+			if a == kb.key[j] {
+				ea, eb = i, j
+				matches++
+			}
+		}
+	}
+	if ea < 0 {
+		return -1, -1, -1, false
+	}
+	return b.mergeValueAt(pa, pb, na, nb, ea, eb), ea, eb, matches == 1
+}
+
+// mergeValueAt is mergeValue for pa and pb of na and nb vertices sharing
+// the edge at slots ea of pa and eb of pb.
+func (b *builder) mergeValueAt(pa, pb []uint16, na, nb, ea, eb int) int {
+	if na+nb-2 > b.nvp {
+		return -1
+	}
+	vs := b.m.Verts
+	corner := func(a, bv, c uint16) bool {
+		return b.o.convex(int(vs[a][0]), int(vs[a][2]), int(vs[bv][0]), int(vs[bv][2]), int(vs[c][0]), int(vs[c][2]))
+	}
+	// Slots around the shared edge (next and prev: no division).
+	if !corner(pa[prev(ea, na)], pa[ea], pb[next(next(eb, nb), nb)]) ||
+		!corner(pb[prev(eb, nb)], pb[eb], pa[next(next(ea, na), na)]) {
+		return -1
+	}
+	v0, v1 := vs[pa[ea]], vs[pa[next(ea, na)]]
+	dx := int(v0[0]) - int(v1[0])
+	dz := int(v0[2]) - int(v1[2])
+	return dx*dx + dz*dz
 }
 
 // polyEdges are the edges of a polygon as keys (vertPairKey), with its vertex
@@ -36,59 +79,10 @@ func keyBit(k uint32) uint64 { return 1 << ((k * 0x9e3779b1) >> 26) }
 func (e *polyEdges) set(p []uint16) {
 	n := countPolyVerts(p)
 	e.n, e.mask = int8(n), 0
-	if n == 0 {
-		return
-	}
-	for i := 0; i+1 < n; i++ {
-		e.key[i] = vertPairKey(p[i], p[i+1])
+	for i := range n {
+		e.key[i] = vertPairKey(p[i], p[next(i, n)])
 		e.mask |= keyBit(e.key[i])
 	}
-	e.key[n-1] = vertPairKey(p[n-1], p[0])
-	e.mask |= keyBit(e.key[n-1])
-}
-
-// mergeValueEdges is mergeValue given the edges of pa and pb.
-func (b *builder) mergeValueEdges(pa, pb []uint16, ka, kb *polyEdges) (val, ea, eb, shared int) {
-	if ka.mask&kb.mask == 0 {
-		return -1, -1, -1, 0
-	}
-	na, nb := int(ka.n), int(kb.n)
-	// The shared edge is the last i of pa (first j of pb within it) with
-	// equal keys.
-	ea, eb = -1, -1
-	for i, a := range ka.key[:na] {
-		if keyBit(a)&kb.mask == 0 {
-			continue
-		}
-		for j, b := range kb.key[:nb] {
-			if a == b {
-				ea, eb = i, j
-				shared++
-				break
-			}
-		}
-	}
-	if ea < 0 {
-		return -1, -1, -1, 0
-	}
-	if na+nb-2 > b.nvp {
-		return -1, ea, eb, shared
-	}
-	vs := b.m.Verts
-	corner := func(a, bv, c uint16) bool {
-		return b.o.convex(int(vs[a][0]), int(vs[a][2]), int(vs[bv][0]), int(vs[bv][2]), int(vs[c][0]), int(vs[c][2]))
-	}
-	// Slots around the shared edge (next and prev: no division).
-	if !corner(pa[prev(ea, na)], pa[ea], pb[next(next(eb, nb), nb)]) {
-		return -1, ea, eb, shared
-	}
-	if !corner(pb[prev(eb, nb)], pb[eb], pa[next(next(ea, na), na)]) {
-		return -1, ea, eb, shared
-	}
-	v0, v1 := vs[pa[ea]], vs[pa[next(ea, na)]]
-	dx := int(v0[0]) - int(v1[0])
-	dz := int(v0[2]) - int(v1[2])
-	return dx*dx + dz*dz, ea, eb, shared
 }
 
 // vertPairKey packs the edge between vertices a and b, smaller first.
@@ -117,236 +111,317 @@ func (b *builder) mergePolys(polys []uint16, np int, move func(dst, src int, mer
 		return b.mergePolysFullScan(polys, np, move, tmp)
 	}
 	// Only polygons sharing an edge can merge. The pairs that share one
-	// are kept with their merge values, each in the lists of both its
-	// polygons, and those that can merge in a list sorted by value, ties
-	// to the smaller (j, k) (the pair a scan of every j < k would meet
-	// first) last: each round takes the last live pair, and the pairs a
-	// round enters are then put in place (rankNew; a contour has some tens
-	// of pairs, so the moves are short). A merge changes only the two polygons it writes (the merged
-	// one, A, and the one moved into B's slot), so only their pairs die
-	// and are evaluated again; every other pair stays valid. The result
-	// equals evaluating every pair in every round
-	// (TestMergeCacheMatchesFullScan).
-	b.pairs, b.pnext, b.ranked = b.pairs[:0], b.pnext[:0], b.ranked[:0]
-	b.phead = slices.Grow(b.phead[:0], np)[:np]
-	for i := range b.phead {
-		b.phead[i] = -1
+	// are kept in one list with their merge values and shared edge slots
+	// (pairKeys, pairSlots); a merge changes only the two polygons it
+	// writes (the merged one, a, and the one moved into b's slot), so one
+	// pass over the list per round finds the pairs of a, b and the moved
+	// polygon, and the best of the others. The result equals evaluating
+	// every pair in every round (TestMergeCacheMatchesFullScan).
+	best := b.firstPairs(polys, np)
+	for best >= 0 {
+		r := mergeRound{last: np - 1}
+		r.a, r.b = pairPolys(b.pairKeys[best])
+		r.ea, r.eb = int(b.pairSlots[best].ea), int(b.pairSlots[best].eb)
+		r.na, r.nb = int(b.pn[r.a]), int(b.pn[r.b])
+		reversed := polys[r.a*nvp+r.ea] == polys[r.b*nvp+next(r.eb, r.nb)]
+		np = b.mergePair(polys, np, r.a, r.b, r.ea, r.eb, move, tmp)
+		if !reversed {
+			// The shared edge runs the same way in both (overlapping
+			// polygons): the merged polygon has edges neither had, so
+			// the pairs are found again.
+			best = b.firstPairs(polys, np)
+			continue
+		}
+		b.pn[r.a], b.pn[r.b] = int8(r.na+r.nb-2), b.pn[r.last]
+		best = b.updatePairs(polys, &r)
 	}
-	mark := slices.Grow(b.mark[:0], np)[:np]
-	clear(mark)
-	defer func() { b.mark = mark[:0] }()
-	b.pedges = slices.Grow(b.pedges[:0], np)[:np]
-	for k := range np {
-		b.pedges[k].set(polys[k*nvp : (k+1)*nvp])
+	return np
+}
+
+// mergeRound is the merge of a round: polygon b (nb vertices, shared edge
+// at slot eb) into a (na, ea), and the last polygon moved into b's slot.
+type mergeRound struct {
+	a, b, last     int
+	ea, eb, na, nb int
+}
+
+// mergedSlot returns the slot in the merged polygon of edge s of a (fromB
+// false) or of b, not the shared edge: mergePair writes a's vertices
+// from ea+1 round to ea-1, then b's from eb+1 round to eb-1.
+func (r *mergeRound) mergedSlot(s int, fromB bool) int {
+	if fromB {
+		s -= r.eb + 1
+		if s < 0 {
+			s += r.nb
+		}
+		return r.na - 1 + s
 	}
-	// Pairs sharing an edge: every edge goes into a hash table of edge
-	// keys (chained); an edge meeting an earlier polygon's equal key pairs
-	// the two (entered once, however many edges they share).
+	s -= r.ea + 1
+	if s < 0 {
+		s += r.na
+	}
+	return s
+}
+
+// firstPairs enters the pairs of polygons 0..np-1 that share an edge
+// (addPair), sets their vertex counts (pn), and returns the index of the
+// best pair (-1: none can merge). The edges meet in a hash table of edge
+// keys (open addressing, at most half full); an edge meeting an earlier
+// polygon's equal key pairs the two, and a pair met twice shares more
+// than one edge.
+func (b *builder) firstPairs(polys []uint16, np int) int {
+	nvp := b.nvp
+	b.pn = slices.Grow(b.pn[:0], np)[:np]
 	edges := 0
 	for k := range np {
-		edges += int(b.pedges[k].n)
+		n := countPolyVerts(polys[k*nvp : (k+1)*nvp])
+		b.pn[k] = int8(n)
+		edges += n
 	}
 	shift := uint(32 - 6) // 64 slots at least, twice the edges
 	for 1<<(32-shift) < 2*edges {
 		shift--
 	}
 	table := slices.Grow(b.etable[:0], 1<<(32-shift))[:1<<(32-shift)]
-	for i := range table {
-		table[i] = -1
+	clear(table)
+	found := b.found[:0]
+	for k := range np {
+		found = matchEdges(polys[k*nvp:k*nvp+int(b.pn[k])], k, table, shift, found)
 	}
-	chain := b.echain[:0]
-	for k := 0; k < np; k++ {
-		e := &b.pedges[k]
-		seen := len(b.pairs)
-		for _, key := range e.key[:e.n] {
-			h := (key * 0x9e3779b1) >> shift
-			for c := table[h]; c >= 0; c = chain[c].next {
-				if e := chain[c]; e.key == key && int(e.poly) != k {
-					j, dup := int(e.poly), false
-					for _, pr := range b.pairs[seen:] {
-						dup = dup || int(pr.j) == j
-					}
-					if !dup {
-						b.addPair(polys, j, k)
-					}
-				}
-			}
-			chain = append(chain, keyedEdge{key, int32(k), table[h]})
-			table[h] = int32(len(chain) - 1)
-		}
+	b.etable = table[:0]
+	b.pairKeys, b.pairSlots = b.pairKeys[:0], b.pairSlots[:0]
+	best := -1
+	for _, f := range found {
+		_, best = b.addPair(polys, int(f.j), int(f.k), int(f.ea), int(f.eb), f.single, nil, best)
 	}
-	b.etable, b.echain = table[:0], chain[:0]
-	candA, candL := b.candA[:0], b.candL[:0]
-	defer func() { b.candA, b.candL = candA[:0], candL[:0] }()
-	b.rankNew(0)
-	for {
-		r := b.ranked
-		for len(r) > 0 && b.pairs[r[len(r)-1].id].dead {
-			r = r[:len(r)-1]
-		}
-		if len(r) == 0 {
-			b.ranked = r
-			return np
-		}
-		bp := b.pairs[r[len(r)-1].id]
-		b.ranked = r[:len(r)-1]
-		entered := len(b.ranked)
-		bestA, bestB, last := int(bp.j), int(bp.k), np-1
-		// The pairs of A and B die; their other polygons are the merged
-		// polygon's candidate neighbours. The pairs of the polygon that
-		// moves into B's slot die too, to be entered again under B.
-		candA, candL = candA[:0], candL[:0]
-		for _, x := range [2]int{bestA, bestB} {
-			for n := b.phead[x]; n >= 0; n = b.pnext[n] {
-				pr := &b.pairs[n>>1]
-				if pr.dead {
-					continue
-				}
-				pr.dead = true
-				y := int(pr.k) // the other polygon: node 2i is in j's list
-				if n&1 != 0 {
-					y = int(pr.j)
-				}
-				if y != bestA && y != bestB && !mark[y] {
-					mark[y] = true
-					candA = append(candA, y)
-				}
-			}
-			b.phead[x] = -1
-		}
-		if bestB != last {
-			for n := b.phead[last]; n >= 0; n = b.pnext[n] {
-				if pr := &b.pairs[n>>1]; !pr.dead {
-					pr.dead = true
-					candL = append(candL, *pr)
-				}
-			}
-		}
-		b.phead[last] = -1
-		for _, x := range candA {
-			mark[x] = false
-		}
-		np = b.mergePair(polys, np, bestA, bestB, int(bp.ea), int(bp.eb), move, tmp)
-		b.pedges[bestA].set(polys[bestA*nvp : (bestA+1)*nvp])
-		if bestB != last {
-			b.pedges[bestB] = b.pedges[last]
-		}
-		for _, x := range candA {
-			if x == last {
-				x = bestB
-			}
-			b.addPair(polys, bestA, x)
-		}
-		// The moved polygon's pairs with A or B are the merged polygon's,
-		// entered above (it is then a neighbour of A or B). Its others keep
-		// their value: the same two polygons in the same order give the
-		// same value, and so do both orders with one shared edge (slots
-		// swapped). A pair with several shared edges whose order flips is
-		// evaluated again (the first polygon's last shared edge is taken).
-		for _, pr := range candL {
-			y := int(pr.j) // the partner: the moved polygon was the last, the larger index
-			if y == bestA || y == bestB {
+	b.found = found[:0]
+	return best
+}
+
+// matchEdges enters the edges of polygon k (its vertices p) in table (the
+// hash table of firstPairs: entries key<<32 | 1<<31 | polygon<<3 | slot,
+// 0 empty) and appends to found the pairs they make with earlier polygons
+// (a pair already found for k is marked as sharing several edges).
+func matchEdges(p []uint16, k int, table []uint64, shift uint, found []foundPair) []foundPair {
+	seen := len(found)
+	mask := uint32(len(table) - 1)
+	for s := range p {
+		key := vertPairKey(p[s], p[next(s, len(p))])
+		h := (key * 0x9e3779b1) >> shift
+		for ; table[h] != 0; h = (h + 1) & mask {
+			e := table[h]
+			if uint32(e>>32) != key {
 				continue
 			}
-			if y > bestB {
-				if !pr.single {
-					b.addPair(polys, bestB, y)
-					continue
-				}
-				pr.j, pr.k, pr.ea, pr.eb = int32(bestB), int32(y), pr.eb, pr.ea
-			} else {
-				pr.k = int32(bestB)
+			j, js := uint16(e>>3), int8(e&7)
+			if int(j) == k {
+				continue
 			}
-			pr.dead = false
-			b.pushPair(pr)
-		}
-		b.rankNew(entered)
-	}
-}
-
-// addPair enters the pair of polygons j and k (either order), which
-// shared an edge before the round, when they share one (pushPair), with
-// its merge value (from the polygons' kept edges, pedges). A pair too big
-// to merge is entered without its edges looked at (value -1, taken as
-// sharing one edge): an extra pair of value -1 only makes its polygons
-// each other's candidates when one of them next changes, which
-// evaluates them again, so the merges are the same.
-func (b *builder) addPair(polys []uint16, j, k int) {
-	if j > k {
-		j, k = k, j
-	}
-	nvp := b.nvp
-	if int(b.pedges[j].n)+int(b.pedges[k].n)-2 > nvp {
-		b.pushPair(mergePairEntry{j: int32(j), k: int32(k), val: -1, ea: -1, eb: -1, single: true})
-		return
-	}
-	v, ea, eb, shared := b.mergeValueEdges(polys[j*nvp:(j+1)*nvp], polys[k*nvp:(k+1)*nvp], &b.pedges[j], &b.pedges[k])
-	if shared > 0 {
-		b.pushPair(mergePairEntry{j: int32(j), k: int32(k), val: int32(v), ea: int8(ea), eb: int8(eb), single: shared == 1})
-	}
-}
-
-// pushPair adds pair e to the lists of its polygons and, when it can
-// merge, to the end of the ranked list (rankNew puts it in place).
-func (b *builder) pushPair(e mergePairEntry) {
-	id := int32(len(b.pairs))
-	b.pairs = append(b.pairs, e)
-	b.pnext = append(b.pnext, b.phead[e.j], b.phead[e.k])
-	b.phead[e.j], b.phead[e.k] = 2*id, 2*id+1
-	if e.val > 0 {
-		b.ranked = append(b.ranked, rankedPair{e.rankKey(), id})
-	}
-}
-
-// rankNew puts the ranked pairs from index from on, one by one, in place
-// among those before them (sorted by key, ascending).
-func (b *builder) rankNew(from int) {
-	r := b.ranked
-	for i := max(from, 1); i < len(r); i++ {
-		e := r[i]
-		lo, hi := 0, i // the first position whose key is above e's
-		for lo < hi {
-			if m := int(uint(lo+hi) >> 1); r[m].key > e.key {
-				hi = m
+			i := seen
+			for i < len(found) && found[i].j != j {
+				i++
+			}
+			if i < len(found) {
+				found[i].single = false
 			} else {
-				lo = m + 1
+				found = append(found, foundPair{j, uint16(k), js, int8(s), true})
 			}
 		}
-		copy(r[lo+1:i+1], r[lo:i])
-		r[lo] = e
+		table[h] = uint64(key)<<32 | 1<<31 | uint64(k)<<3 | uint64(s)
 	}
+	return found
 }
 
-// rankedPair is a pair that can merge in the ranked list of mergePolys:
-// its key (rankKey) and its index in the builder's pairs.
-type rankedPair struct {
-	key uint64
-	id  int32
-}
-
-// rankKey orders the pairs that can merge as numbers, the pair to merge
-// first the largest: the value (positive, below 2^31) in the high 32 bits,
-// then 0xffff-j and 0xffff-k (polygon indices are below MaxVerts), so ties
-// go to the smaller (j, k). Live pairs never share (j, k).
-func (e *mergePairEntry) rankKey() uint64 {
-	return uint64(uint32(e.val))<<32 | uint64(0xffff-uint32(e.j))<<16 | uint64(0xffff-uint32(e.k))
-}
-
-// mergePairEntry is a pair of polygons j < k sharing an edge, with its merge
-// value and shared edge slots.
-type mergePairEntry struct {
-	j, k   int32
-	val    int32
+// foundPair is a pair of polygons j < k sharing the edge at slots ea and
+// eb, the only edge they share when single.
+type foundPair struct {
+	j, k   uint16
 	ea, eb int8
-	single bool // they share one edge (see mergeValue)
-	dead   bool // a polygon of the pair changed since (mergePolys)
+	single bool
 }
 
-// keyedEdge is a polygon edge in its chain of the hash table of edge keys
-// (the initial pairs of mergePolys).
-type keyedEdge struct {
-	key        uint32
-	poly, next int32
+// updatePairs brings the pairs up to date after round r, and returns the
+// index of the best pair (-1: none can merge). The pairs of a and b go;
+// their partners are the merged polygon's candidate neighbours, evaluated
+// again (its edges are theirs less the one merged, at the slots
+// mergedSlot gives). The moved polygon's other pairs keep their value:
+// the same two polygons in the same order give the same value, and so do
+// both orders with one shared edge (slots swapped). A pair sharing
+// several edges whose order flips is evaluated again (the first polygon's
+// last shared edge is taken). The new pairs fill the places of those
+// gone; places left over take the list's last pairs.
+func (b *builder) updatePairs(polys []uint16, r *mergeRound) int {
+	a, bi, last := r.a, r.b, r.last
+	keys, slots := b.pairKeys, b.pairSlots
+	t := &b.touched
+	t[0xffff-a], t[0xffff-bi], t[0xffff-last] = true, true, true
+	changed := slices.Grow(b.changed[:0], len(keys))[:len(keys)]
+	nc, best := scanPairs(keys, changed, t)
+	t[0xffff-a], t[0xffff-bi], t[0xffff-last] = false, false, false
+	cands, flips := b.cands[:0], b.flips[:0]
+	holes := changed[:0] // the places of the pairs gone (changed[:nc] read ahead)
+	for _, i32 := range changed[:nc] {
+		i := int(i32)
+		j, k := pairPolys(keys[i])
+		sl := slots[i]
+		switch {
+		case j == a && k == bi: // the pair merged
+		case j == a || k == a || j == bi || k == bi:
+			y, ys, s := k, sl.eb, int(sl.ea)
+			if k == a || k == bi {
+				y, ys, s = j, sl.ea, int(sl.eb)
+			}
+			c := mergeCand{uint16(y), ys, int8(r.mergedSlot(s, j == bi || k == bi)), sl.single}
+			if n := slices.IndexFunc(cands, func(o mergeCand) bool { return o.y == c.y }); n >= 0 {
+				cands[n].single = false // a neighbour of both
+			} else {
+				cands = append(cands, c)
+			}
+		case j < bi: // k is the moved polygon, the largest index
+			keys[i] = rankKey(pairValue(keys[i]), j, bi)
+			best = betterPair(keys, i, best)
+			continue
+		case sl.single:
+			keys[i] = rankKey(pairValue(keys[i]), bi, j)
+			slots[i].ea, slots[i].eb = sl.eb, sl.ea
+			best = betterPair(keys, i, best)
+			continue
+		default:
+			flips = append(flips, uint16(j))
+		}
+		holes = append(holes, i32)
+	}
+	for _, c := range cands {
+		y := int(c.y)
+		if y == last {
+			y = bi
+		}
+		if y < a {
+			holes, best = b.addPair(polys, y, a, int(c.ys), int(c.ns), c.single, holes, best)
+		} else {
+			holes, best = b.addPair(polys, a, y, int(c.ns), int(c.ys), c.single, holes, best)
+		}
+	}
+	for _, y := range flips {
+		holes, best = b.addPair(polys, bi, int(y), -1, -1, false, holes, best)
+	}
+	// Places left: the last pair moves in (from the largest place down, so
+	// that the pair moved is never a place left).
+	keys, slots = b.pairKeys, b.pairSlots
+	for h := len(holes) - 1; h >= 0; h-- {
+		i, end := holes[h], int32(len(keys)-1)
+		keys[i], slots[i] = keys[end], slots[end]
+		if best == int(end) {
+			best = int(i)
+		}
+		keys, slots = keys[:end], slots[:end]
+	}
+	b.pairKeys, b.pairSlots = keys, slots
+	b.cands, b.flips, b.changed = cands[:0], flips[:0], changed[:0]
+	return best
+}
+
+// mergeCand is a candidate neighbour y of the merged polygon: the shared
+// edge's slots in y and in the merged polygon, the only edge they share
+// when single.
+type mergeCand struct {
+	y      uint16
+	ys, ns int8
+	single bool
+}
+
+// scanPairs lists in changed (room for all) the indices of the pairs with
+// a polygon flagged in touched (by 0xffff-polygon, as in the keys) and
+// returns their count and the index of the best of the others (-1: none
+// can merge). Not inlined: alone, its loop keeps its values in registers
+// (inlined into updatePairs, it spilled them in every turn).
+//
+//go:noinline
+func scanPairs(keys []uint64, changed []int32, touched *[1 << 16]bool) (nc, best int) {
+	best = -1
+	bestKey := uint64(1)<<32 - 1 // below every pair that can merge
+	for i, key := range keys {
+		if touched[uint16(key>>16)] || touched[uint16(key)] {
+			changed[nc] = int32(i)
+			nc++
+			continue
+		}
+		if key > bestKey {
+			bestKey, best = key, i
+		}
+	}
+	return nc, best
+}
+
+// betterPair returns i if pair i can merge and ranks above pair best
+// (-1: none), else best.
+func betterPair(keys []uint64, i, best int) int {
+	bestKey := uint64(1)<<32 - 1
+	if best >= 0 {
+		bestKey = max(bestKey, keys[best])
+	}
+	if keys[i] > bestKey {
+		return i
+	}
+	return best
+}
+
+// addPair enters the pair of polygons j < k, which share the edge at
+// slots ea and eb and no other when single (else they are looked for),
+// with its merge value, at the last of the places holes (appended when
+// there is none), and returns the places left and the better of it and
+// pair best (betterPair). A pair with more than nvp+2 vertices between
+// them is left out: polygons only grow, so it can never merge, and the
+// pairs of a merged polygon are found from those of its two parts.
+func (b *builder) addPair(polys []uint16, j, k, ea, eb int, single bool, holes []int32, best int) ([]int32, int) {
+	nvp := b.nvp
+	nj, nk := int(b.pn[j]), int(b.pn[k])
+	if nj+nk-2 > nvp {
+		return holes, best
+	}
+	pj, pk := polys[j*nvp:(j+1)*nvp], polys[k*nvp:(k+1)*nvp]
+	var v int
+	if single {
+		v = b.mergeValueAt(pj, pk, nj, nk, ea, eb)
+	} else if v, ea, eb, single = b.mergeValue(pj, pk); ea < 0 {
+		return holes, best
+	}
+	key, sl := rankKey(v, j, k), pairSlots{int8(ea), int8(eb), single}
+	at := len(b.pairKeys)
+	if n := len(holes); n > 0 {
+		at, holes = int(holes[n-1]), holes[:n-1]
+		b.pairKeys[at], b.pairSlots[at] = key, sl
+	} else {
+		b.pairKeys, b.pairSlots = append(b.pairKeys, key), append(b.pairSlots, sl)
+	}
+	return holes, betterPair(b.pairKeys, at, best)
+}
+
+// rankKey is the key of pair j < k in the pair list: its merge value in the
+// high 32 bits (0 when it cannot merge), then 0xffff-j and 0xffff-k
+// (polygon indices are below MaxVerts), so that among the pairs that can
+// merge the largest key is the pair to merge first, ties to the smaller
+// (j, k). No two pairs have the same (j, k).
+func rankKey(val, j, k int) uint64 {
+	v := uint64(uint32(val))
+	if int32(val) <= 0 {
+		v = 0
+	}
+	return v<<32 | uint64(0xffff-uint32(j))<<16 | uint64(0xffff-uint32(k))
+}
+
+// pairPolys returns the polygons j < k of a pair's key.
+func pairPolys(key uint64) (j, k int) {
+	return 0xffff - int(key>>16&0xffff), 0xffff - int(key&0xffff)
+}
+
+// pairValue returns the merge value a pair's key holds (0: cannot merge).
+func pairValue(key uint64) int { return int(key >> 32) }
+
+// pairSlots are the shared edge slots of a pair (mergeValue).
+type pairSlots struct {
+	ea, eb int8
+	single bool // they share one edge, which each has once (see mergeValue)
 }
 
 // mergePolysFullScan is mergePolys evaluating every pair in every round.
