@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"navviz/core/level"
+	"navviz/internal/cputime"
 )
 
 // TestBuiltinLevels builds steps 1-3 of every tile of the generated levels
@@ -90,6 +91,51 @@ func benchTiles(b *testing.B, soup *level.Soup) {
 	}
 	b.Run("all", func(b *testing.B) { run(b, tiles) })
 	b.Run("busiest", func(b *testing.B) { run(b, []tile{busiest}) })
+}
+
+// BenchmarkTileSpansStagesCity runs steps 1-3 on every tile of city (one
+// op: the whole level) as a one-worker BuildLevel does, but each tile's
+// compact heightfield built into the previous one's memory, and reports
+// each stage's thread CPU time per level in ms: the stages' own work,
+// without the page faults a build pays for the memory it keeps (its
+// compact stage's larger part, docs/build.md §10).
+func BenchmarkTileSpansStagesCity(b *testing.B) {
+	soup, err := level.Builtin("city")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := layerSettings()
+	src := chunkySource(b, soup)
+	g, err := src.TileGrid(&s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var scratch Scratch
+	_, scratch.threadClock = cputime.Thread()
+	var times StageTimes
+	n := 0
+	for b.Loop() {
+		for tz := 0; tz < g.TilesZ; tz++ {
+			for tx := 0; tx < g.TilesX; tx++ {
+				bg, err := g.BuildGrid(tx, tz)
+				if err != nil {
+					b.Fatal(err)
+				}
+				gx0, gz0 := g.BuildGridCellOffset(tx, tz)
+				chf, err := tileSpans(&s, src, bg, gx0, gz0, &scratch, &times, nil, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				scratch.spare = chf
+			}
+		}
+		n++
+	}
+	for st := StageRasterize; st <= StageErode; st++ {
+		b.ReportMetric(float64(times[st].Microseconds())/1000/float64(n), st.String()+"-ms")
+	}
 }
 
 func BenchmarkTileSpansCity(b *testing.B) {

@@ -127,29 +127,31 @@ func buildCompact(dst *CompactHeightfield, h *Heightfield, heightCells, climbCel
 		// clearing.
 		cells, spans = resized(c.Cells, w*ht), resized(c.Spans, count)
 	}
+	areas := make([]uint8, count)
 	*c = CompactHeightfield{
 		Grid:                h.Grid,
 		WalkableHeightCells: heightCells,
 		WalkableClimbCells:  climbCells,
 		Cells:               cells,
 		Spans:               spans,
-		Areas:               make([]uint8, count),
+		Areas:               areas,
 	}
+	pool := h.pool
 	idx := 0
 	for ci, head := range h.heads {
-		c.Cells[ci].Index = uint32(idx)
-		for n := head; n >= 0; n = h.pool[n].next {
-			s := &h.pool[n]
+		start := idx
+		for n := head; n >= 0; n = pool[n].next {
+			s := &pool[n]
 			if s.Area == AreaNull {
 				continue
 			}
 			bot := int(s.MaxRow)
 			clear := min(h.ceilingOf(n)-bot, MaxClearanceCells)
-			c.Spans[idx] = CompactSpan{Y: uint16(bot), H: uint8(clear), Con: 0xffffffff}
-			c.Areas[idx] = s.Area
+			spans[idx] = CompactSpan{Y: uint16(bot), H: uint8(clear), Con: 0xffffffff}
+			areas[idx] = s.Area
 			idx++
 		}
-		c.Cells[ci].Count = uint32(idx) - c.Cells[ci].Index
+		cells[ci] = CompactCell{Index: uint32(start), Count: uint32(idx - start)}
 	}
 	if withGraph {
 		graph = growInt32(graph, 4*count)
@@ -202,81 +204,89 @@ func (c *CompactHeightfield) SpanGraph(dst []int32) []int32 {
 
 // linkSpans sets the links of every span of c from the spans' floors and
 // clearances, with c.WalkableHeightCells and c.WalkableClimbCells (the rule
-// of BuildCompactHeightfield; every earlier link is overwritten). graph,
-// when not nil (4 per span), receives the span graph (SpanGraph).
+// of BuildCompactHeightfield); every span must come unlinked (Con
+// 0xffffffff). graph, when not nil (4 per span), receives the span graph
+// (SpanGraph).
+//
+// The links are made a pair of adjacent columns at a time, first along x,
+// then along z: the spans of both columns are linked toward each other.
 func (c *CompactHeightfield) linkSpans(graph []int32) {
-	w, ht := c.Width, c.Height
-	heightCells, climbCells := c.WalkableHeightCells, c.WalkableClimbCells
-	cells, spans := c.Cells, c.Spans
-	off := [4]int{-1, w, 1, -w} // column index step of each direction
-	// link returns the index within column nc of the first span linked
-	// from a span with floor y and top (floor plus clearance), or
-	// NotConnected.
-	link := func(nc CompactCell, y, top int) uint32 {
-		col := spans[nc.Index : nc.Index+nc.Count]
-		for k := range col {
-			ny := int(col[k].Y)
-			dy := ny - y
-			if min(top, ny+int(col[k].H))-max(y, ny) >= heightCells && dy <= climbCells && -dy <= climbCells {
-				if k <= MaxLinkLayer {
-					return uint32(k)
-				}
-				break
-			}
-		}
-		return NotConnected
+	for i := range graph {
+		graph[i] = -1
 	}
-	for z := 0; z < ht; z++ {
-		for x := 0; x < w; x++ {
-			ci := x + z*w
-			cell := cells[ci]
-			if cell.Count == 0 {
+	c.linkPairs(2, graph)
+	c.linkPairs(1, graph)
+}
+
+// linkPairs links every pair of adjacent columns (ci-step, ci) in the grid
+// whose second lies in direction d (2: +x, step 1; 1: +z, step Width) of
+// the first, both ways. The link test is symmetric, so between two
+// one-span columns (most pairs) one test decides both links.
+func (c *CompactHeightfield) linkPairs(d int, graph []int32) {
+	w, ht := c.Width, c.Height
+	cells, spans := c.Cells, c.Spans
+	step, x0, z0 := 1, 1, 0
+	if d == 1 {
+		step, x0, z0 = w, 0, 1
+	}
+	back := d ^ 2 // the opposite direction
+	for z := z0; z < ht; z++ {
+		for ci := z*w + x0; ci < z*w+w; ci++ {
+			a, b := cells[ci-step], cells[ci]
+			if a.Count != 1 || b.Count != 1 {
+				if a.Count > 0 && b.Count > 0 {
+					c.linkColumns(a, b, d, graph)
+				}
 				continue
 			}
-			// in[d]: the neighbour column of direction d is in the grid.
-			in := [4]bool{x > 0, z < ht-1, x < w-1, z > 0}
-			var ncs [4]CompactCell // neighbour columns, empty outside the grid
-			for d := range 4 {
-				if in[d] {
-					ncs[d] = cells[ci+off[d]]
-				}
-			}
-			for i := cell.Index; i < cell.Index+cell.Count; i++ {
-				s := &spans[i]
-				y, top := int(s.Y), int(s.Y)+int(s.H)
-				// Between two one-span columns the link test is symmetric,
-				// so the −x and −z links of a lone span are the mirror of
-				// what the neighbour's +x and +z links (made already, its
-				// column coming first) found: 0 both ways, or neither.
-				var l0, l3 uint32
-				if cell.Count == 1 && ncs[0].Count == 1 {
-					l0 = spans[ncs[0].Index].Con >> 16 & 0xff
-				} else {
-					l0 = link(ncs[0], y, top)
-				}
-				if cell.Count == 1 && ncs[3].Count == 1 {
-					l3 = spans[ncs[3].Index].Con >> 8 & 0xff
-				} else {
-					l3 = link(ncs[3], y, top)
-				}
-				l1, l2 := link(ncs[1], y, top), link(ncs[2], y, top)
-				s.Con = l0 | l1<<8 | l2<<16 | l3<<24
+			if i, j := a.Index, b.Index; c.canLink(spans[i], spans[j]) {
+				// Link 0 both ways: the direction's byte goes from 0xff to 0.
+				spans[i].Con &^= 0xff << (8 * d)
+				spans[j].Con &^= 0xff << (8 * back)
 				if graph != nil {
-					g := (*[4]int32)(graph[4*i : 4*i+4])
-					g[0], g[1], g[2], g[3] = graphLink(ncs[0], l0), graphLink(ncs[1], l1), graphLink(ncs[2], l2), graphLink(ncs[3], l3)
+					graph[4*int(i)+d] = int32(j)
+					graph[4*int(j)+back] = int32(i)
 				}
 			}
 		}
 	}
 }
 
-// graphLink returns the span index of link l into column nc, or -1 for
-// NotConnected.
-func graphLink(nc CompactCell, l uint32) int32 {
-	if l == NotConnected {
-		return -1
+// canLink reports whether open spans s and t of adjacent columns pass the
+// link test: min(s.Y+s.H, t.Y+t.H) - max(s.Y, t.Y) >= WalkableHeightCells
+// and |t.Y - s.Y| <= WalkableClimbCells (uint(dy+climb) <= 2*climb). The
+// test is symmetric in s and t.
+func (c *CompactHeightfield) canLink(s, t CompactSpan) bool {
+	dy := int(t.Y) - int(s.Y)
+	return min(int(s.Y)+int(s.H), int(t.Y)+int(t.H))-max(int(s.Y), int(t.Y)) >= c.WalkableHeightCells &&
+		uint(dy+c.WalkableClimbCells) <= uint(2*c.WalkableClimbCells)
+}
+
+// linkColumns links the spans of column a in direction d to column b (the
+// neighbour column there) and those of b in the opposite direction to a,
+// each to the first span (bottom up) of the other column that passes the
+// link test, unless its index in that column exceeds MaxLinkLayer.
+func (c *CompactHeightfield) linkColumns(a, b CompactCell, d int, graph []int32) {
+	spans := c.Spans
+	// link links the spans of column from in direction dir to column to.
+	link := func(from, to CompactCell, dir int) {
+		for i := from.Index; i < from.Index+from.Count; i++ {
+			// The first match past MaxLinkLayer is none: the search stops
+			// there.
+			for k := range min(to.Count, MaxLinkLayer+1) {
+				if c.canLink(spans[i], spans[to.Index+k]) {
+					sh := 8 * uint(dir)
+					spans[i].Con = spans[i].Con&^(0xff<<sh) | k<<sh
+					if graph != nil {
+						graph[4*int(i)+dir] = int32(to.Index + k)
+					}
+					break
+				}
+			}
+		}
 	}
-	return int32(nc.Index + l)
+	link(a, b, d)
+	link(b, a, d^2) // the opposite direction
 }
 
 // SpanCount returns the number of open spans.

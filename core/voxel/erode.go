@@ -31,7 +31,10 @@ func (c *CompactHeightfield) ErosionDistances(dst []uint8) []uint8 {
 // erosionDistances is ErosionDistances with c's span graph. The spans are
 // in column order, so pass 1 is ascending span order and pass 2 descending
 // (spans of one column never read each other: the order within a column
-// does not matter).
+// does not matter). Pass 1 reads only spans before the one it lowers (its
+// −x and −z neighbours and their −z and +x ones lie in earlier columns), so
+// each span's start value is set in the same loop, just before its own
+// pass-1 updates.
 func (c *CompactHeightfield) erosionDistances(graph []int32, dst []uint8) []uint8 {
 	n := len(c.Spans)
 	if cap(dst) < n {
@@ -40,49 +43,35 @@ func (c *CompactHeightfield) erosionDistances(graph []int32, dst []uint8) []uint
 	dist := dst[:n]
 	areas := c.Areas[:n]
 	graph = graph[:4*n]
+	// lower returns v lowered through neighbour a (a span index) and the
+	// diagonal b reached from a in direction d2 (when linked): min(v,
+	// dist[a]+2, dist[b]+3).
+	lower := func(v int, a int32, d2 int) int {
+		v = min(v, int(dist[a])+2)
+		if b := graph[4*int(a)+d2]; b >= 0 {
+			v = min(v, int(dist[b])+3)
+		}
+		return v
+	}
+	// A span at 0 cannot go lower: its updates are skipped. Any other span
+	// is linked in all four directions (else it would start at 0).
 	for i := range n {
-		if areas[i] == AreaNull {
+		g := (*[4]int32)(graph[4*i : 4*i+4])
+		if areas[i] == AreaNull || g[0] < 0 || g[1] < 0 || g[2] < 0 || g[3] < 0 ||
+			areas[g[0]] == AreaNull || areas[g[1]] == AreaNull || areas[g[2]] == AreaNull || areas[g[3]] == AreaNull {
 			dist[i] = 0
 			continue
 		}
-		v := uint8(0xff)
-		for _, j := range graph[4*i : 4*i+4 : 4*i+4] {
-			if j < 0 || areas[j] == AreaNull {
-				v = 0
-				break
-			}
-		}
-		dist[i] = v
-	}
-	// relax lowers dist[i] through its neighbour in direction d and the
-	// diagonal reached from there in direction d2.
-	relax := func(i, d, d2 int) {
-		a := int(graph[4*i+d])
-		if a < 0 {
-			return
-		}
-		v := int(dist[i])
-		if u := int(dist[a]) + 2; u < v {
-			v = u
-		}
-		if b := int(graph[4*a+d2]); b >= 0 {
-			if u := int(dist[b]) + 3; u < v {
-				v = u
-			}
-		}
+		v := lower(0xff, g[0], 3) // (-1,0) then (-1,-1)
+		v = lower(v, g[3], 2)     // (0,-1) then (1,-1)
 		dist[i] = uint8(v)
 	}
-	// A span at 0 cannot go lower: its relaxations are skipped.
-	for i := range n {
-		if dist[i] != 0 {
-			relax(i, 0, 3) // (-1,0) then (-1,-1)
-			relax(i, 3, 2) // (0,-1) then (1,-1)
-		}
-	}
 	for i := n - 1; i >= 0; i-- {
-		if dist[i] != 0 {
-			relax(i, 2, 1) // (1,0) then (1,1)
-			relax(i, 1, 0) // (0,1) then (-1,1)
+		if v := int(dist[i]); v != 0 {
+			g := (*[4]int32)(graph[4*i : 4*i+4])
+			v = lower(v, g[2], 1) // (1,0) then (1,1)
+			v = lower(v, g[1], 0) // (0,1) then (-1,1)
+			dist[i] = uint8(v)
 		}
 	}
 	return dist
@@ -102,7 +91,7 @@ func (c *CompactHeightfield) ErodeWalkableArea(radiusCells int, buf []uint8) ([]
 // ErodeWalkableAreaGraph is ErodeWalkableArea given c's span graph
 // (SpanGraph, or BuildCompactHeightfieldGraph's): the graph must have four
 // entries per span, each -1 or a span index; one that is not c's gives
-// wrong distances, never a panic.
+// wrong distances (which may then depend on buf's contents), never a panic.
 func (c *CompactHeightfield) ErodeWalkableAreaGraph(radiusCells int, graph []int32, buf []uint8) ([]uint8, error) {
 	if c == nil {
 		return buf, fmt.Errorf("voxel: ErodeWalkableAreaGraph of a nil compact heightfield")

@@ -101,22 +101,32 @@ func (h *Heightfield) FilterLedgeSpans(heightCells, climbCells int) error {
 	return nil
 }
 
-// flatAround reports whether the four neighbour columns of column ci (in
-// the grid) each hold one span, with the given floor: then a span there
-// with that floor and at least the walkable height above it is no ledge
-// (isLedge: no drop below a neighbour, whose first span starts below the
-// floor; every neighbour counts, at the same floor).
-func (h *Heightfield) flatAround(ci int, off *[4]int, floor uint16) bool {
-	for d := range 4 {
-		m := h.heads[ci+off[d]]
-		if m < 0 {
-			return false
+// noLoneFloor marks, in loneFloors' result, a column that does not hold
+// exactly one span (no MaxRow is this high).
+const noLoneFloor = 0xffff
+
+// loneFloors returns, for every column of h, the MaxRow of its span when
+// it holds exactly one, else noLoneFloor (in h's scratch memory).
+func (h *Heightfield) loneFloors() []uint16 {
+	floors := resized(h.lone, len(h.heads))
+	for ci, m := range h.heads {
+		f := uint16(noLoneFloor)
+		if m >= 0 && h.pool[m].next < 0 {
+			f = h.pool[m].MaxRow
 		}
-		if nn := &h.pool[m]; nn.next >= 0 || nn.MaxRow != floor {
-			return false
-		}
+		floors[ci] = f
 	}
-	return true
+	h.lone = floors
+	return floors
+}
+
+// flatAround reports whether the four neighbour columns of column ci (in
+// the grid; lone is loneFloors') each hold one span, with the given floor:
+// then a span there with that floor and at least the walkable height above
+// it is no ledge (isLedge: no drop below a neighbour, whose first span
+// starts below the floor; every neighbour counts, at the same floor).
+func flatAround(lone []uint16, ci, w int, floor uint16) bool {
+	return lone[ci-1] == floor && lone[ci+1] == floor && lone[ci-w] == floor && lone[ci+w] == floor
 }
 
 // isLedge reports whether the span with the given floor and ceiling in
@@ -199,7 +209,8 @@ func (h *Heightfield) FilterSpans(heightCells, climbCells int) error {
 	w, ht := h.Width, h.Height
 	heads, pool := h.heads, h.pool
 	off := [4]int{-1, w, 1, -w} // column index step of each direction
-	nwalk := 0                  // spans left walkable
+	lone := h.loneFloors()
+	nwalk := 0 // spans left walkable
 	for z := 0; z < ht; z++ {
 		for x := 0; x < w; x++ {
 			ci := x + z*w
@@ -218,7 +229,7 @@ func (h *Heightfield) FilterSpans(heightCells, climbCells int) error {
 				if area != AreaNull {
 					ceiling := h.ceilingOf(n)
 					if ceiling-int(s.MaxRow) < heightCells || edge ||
-						!h.flatAround(ci, &off, s.MaxRow) && h.isLedge(ci, &off, int(s.MaxRow), ceiling, heightCells, climbCells) {
+						!flatAround(lone, ci, w, s.MaxRow) && h.isLedge(ci, &off, int(s.MaxRow), ceiling, heightCells, climbCells) {
 						area = AreaNull
 					}
 				}

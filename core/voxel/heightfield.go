@@ -173,6 +173,8 @@ type Heightfield struct {
 	// change of a span sets it to -1), else -1: compaction then need not
 	// count them again.
 	walkable int
+	// lone is FilterSpans' scratch (loneFloors).
+	lone []uint16
 }
 
 // NewHeightfield returns an empty heightfield on grid g (validated).

@@ -220,7 +220,7 @@ func (p *PackedHeightfield) Unpack(dst *CompactHeightfield) *CompactHeightfield 
 		idx += k
 	}
 	for i := range dst.Spans {
-		dst.Spans[i] = CompactSpan{Y: p.y[i], H: p.h[i]}
+		dst.Spans[i] = CompactSpan{Y: p.y[i], H: p.h[i], Con: 0xffffffff}
 	}
 	dst.linkSpans(nil)
 	return dst

@@ -443,3 +443,122 @@ func TestSpanGraph(t *testing.T) {
 		t.Error("ErodeWalkableAreaGraph with a link past the spans: no error")
 	}
 }
+
+// refErosionDistances is docs/spans.md §10 as written: the start values in
+// one pass, then the two passes over the columns (x, z), spans bottom up,
+// through Neighbour.
+func refErosionDistances(c *CompactHeightfield) []uint8 {
+	dist := make([]uint8, len(c.Spans))
+	w, h := c.Width, c.Height
+	for z := 0; z < h; z++ {
+		for x := 0; x < w; x++ {
+			cell := c.Cells[x+z*w]
+			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+				dist[i] = 0xff
+				if c.Areas[i] == AreaNull {
+					dist[i] = 0
+				}
+				for d := range 4 {
+					if j := c.Neighbour(x, z, i, d); j < 0 || c.Areas[j] == AreaNull {
+						dist[i] = 0
+					}
+				}
+			}
+		}
+	}
+	// relax lowers span i of column (x, z) through direction d and then d2.
+	relax := func(x, z, i, d, d2 int) {
+		a := c.Neighbour(x, z, i, d)
+		if a < 0 {
+			return
+		}
+		dist[i] = uint8(min(int(dist[i]), int(dist[a])+2, 0xff))
+		ax, az := x+DirOffsetX[d], z+DirOffsetZ[d]
+		if b := c.Neighbour(ax, az, a, d2); b >= 0 {
+			dist[i] = uint8(min(int(dist[i]), int(dist[b])+3, 0xff))
+		}
+	}
+	for z := 0; z < h; z++ {
+		for x := 0; x < w; x++ {
+			cell := c.Cells[x+z*w]
+			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+				relax(x, z, i, 0, 3)
+				relax(x, z, i, 3, 2)
+			}
+		}
+	}
+	for z := h - 1; z >= 0; z-- {
+		for x := w - 1; x >= 0; x-- {
+			cell := c.Cells[x+z*w]
+			for i := int(cell.Index); i < int(cell.Index+cell.Count); i++ {
+				relax(x, z, i, 2, 1)
+				relax(x, z, i, 1, 0)
+			}
+		}
+	}
+	return dist
+}
+
+// TestErosionMatchesReference compares ErosionDistances and the erosion
+// with the graph (into a reused buffer) with refErosionDistances on random
+// scenes, stacked floors included.
+func TestErosionMatchesReference(t *testing.T) {
+	g := Grid{Width: 17, Height: 14, BorderCells: 1, OriginM: geom.V3(0, 0, 0), MaxM: geom.V3(17*0.3, 6, 14*0.3),
+		CellSizeM: 0.3, CellHeightM: 0.2}
+	rng := rand.New(rand.NewPCG(11, 12))
+	var graph []int32
+	var buf []uint8
+	for round := 0; round < 300; round++ {
+		h, err := NewHeightfield(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Large flat quads at a few heights (interior spans far from any
+		// boundary) and random triangles.
+		for k := 0; k < 3; k++ {
+			y := float32(rng.IntN(20)) * 0.2
+			x0, z0 := rng.Float32()*2, rng.Float32()*2
+			x1, z1 := x0+1+rng.Float32()*3, z0+1+rng.Float32()*2.5
+			for _, tri := range [2][3]geom.Vec3{
+				{geom.V3(x0, y, z0), geom.V3(x0, y, z1), geom.V3(x1, y, z0)},
+				{geom.V3(x1, y, z0), geom.V3(x0, y, z1), geom.V3(x1, y, z1)},
+			} {
+				if err := h.RasterizeTriangle(tri[0], tri[1], tri[2], 63, 2); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for k := 0; k < 10; k++ {
+			var v [3]geom.Vec3
+			for i := range v {
+				v[i] = geom.V3(rng.Float32()*5, float32(rng.IntN(30))*0.2*rng.Float32(), rng.Float32()*4.2)
+			}
+			if err := h.RasterizeTriangle(v[0], v[1], v[2], uint8(rng.IntN(2))*63, 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c, err := BuildCompactHeightfield(h, 1+rng.IntN(4), rng.IntN(3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := refErosionDistances(c)
+		if got := c.ErosionDistances(nil); !slices.Equal(got, want) {
+			t.Fatalf("round %d: ErosionDistances\n%v\nwant\n%v", round, got, want)
+		}
+		r := 1 + rng.IntN(3)
+		wantAreas := slices.Clone(c.Areas)
+		for i, d := range want {
+			if int(d) < 2*r {
+				wantAreas[i] = AreaNull
+			}
+		}
+		// A reused buffer holding another round's distances must not matter.
+		graph = c.SpanGraph(graph)
+		if buf, err = c.ErodeWalkableAreaGraph(r, graph, buf); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(buf, want) || !slices.Equal(c.Areas, wantAreas) {
+			t.Fatalf("round %d: erosion by %d with the graph differs from the reference", round, r)
+		}
+	}
+}
