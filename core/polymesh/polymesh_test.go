@@ -805,7 +805,7 @@ func TestEdgeBoxOverlaps(t *testing.T) {
 // TestMergeLargeStars compares the merge's kept pairs with evaluating
 // every pair in every round (and the shortcuts with the plain rules) on
 // star polygons of up to 300 vertices: contours with hundreds of pairs,
-// which grow the merge's hash table of edge keys and its ranked list far
+// which grow the merge's table of first pairs and its pair list far
 // beyond what the level tiles need.
 func TestMergeLargeStars(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 41))
