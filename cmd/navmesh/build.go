@@ -86,6 +86,15 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	opt := pipeline.BuildOptions{Workers: *workers, Limits: *limits, OffMeshLinks: links}
+	// The command reads the counts and the mesh, never a tile's spans:
+	// letting them go as each tile is done lets the worker build its next
+	// tile's compact heightfield in the same memory (as Recast's tiled
+	// build frees each tile's), instead of faulting in fresh pages for
+	// the whole level's.
+	opt.Take = func(r *pipeline.TileBuild) error {
+		r.Spans, r.ErodedAreas = nil, nil
+		return nil
+	}
 	var b *pipeline.Build
 	if err := withCPUProfile(*profile, func() (err error) {
 		if *solo {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -117,6 +119,21 @@ func TestBuildCommandText(t *testing.T) {
 	}
 	if m.TileCount() == 0 {
 		t.Error("empty mesh written")
+	}
+	// The command lets each tile's spans go as it is built (Take): the mesh
+	// is the one a build keeping them gives.
+	s := pipeline.DefaultSettings()
+	s.Partition, s.DetailSampleDistCells, s.TileSizeCells = pipeline.Layers, 0, 48
+	src, err := loadSource("city")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := pipeline.BuildLevel(context.Background(), &s, src, pipeline.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, err := b.Mesh.MarshalBinary(); err != nil || !bytes.Equal(data, want) {
+		t.Errorf("written mesh (%d bytes) differs from a plain build's (%d bytes, %v)", len(data), len(want), err)
 	}
 	// -o - writes the mesh to stdout and the report to stderr.
 	code, out, errOut = runCmd(t, "build", "city", "--partition", "layers", "--detail-sample-dist", "0", "--tile-size", "48", "-o", "-")
