@@ -444,6 +444,10 @@ func (bv *bvScratch) build(t *Tile, nodes []BVNode) []BVNode {
 // sub appends the nodes of the polygons order[lo:hi] to nodes (build). The
 // sort key of a polygon is its bmin on the axis in the high 32 bits and its
 // index in the low ones: sorting the keys as numbers is the order above.
+// Only the split needs that order, not each half's: a half is ordered again
+// on its own axis, and a leaf holds one polygon. So the keys are only
+// partitioned at the split (selectLow); they are unique, so the halves are
+// those of the sort.
 func (bv *bvScratch) sub(nodes []BVNode, lo, hi int) []BVNode {
 	at := len(nodes)
 	nodes = append(nodes, BVNode{})
@@ -471,15 +475,59 @@ func (bv *bvScratch) sub(nodes []BVNode, lo, hi int) []BVNode {
 	for i, p := range part {
 		keys[i] = uint64(bv.boxes[p].bmin[axis])<<32 | uint64(uint32(p))
 	}
-	slices.Sort(keys)
+	mid := lo + (hi-lo)/2
+	selectLow(keys, mid-lo)
 	for i, k := range keys {
 		part[i] = int32(uint32(k))
 	}
 	bv.keys = keys[:0]
-	mid := lo + (hi-lo)/2
 	nodes = bv.sub(nodes, lo, mid)
 	nodes = bv.sub(nodes, mid, hi)
 	n.I = -int32(len(nodes) - at)
 	nodes[at] = n
 	return nodes
+}
+
+// selectLow reorders keys (distinct) so that keys[:k] are its k smallest,
+// in any order (quickselect).
+func selectLow(keys []uint64, k int) {
+	lo, hi := 0, len(keys)
+	for hi-lo > 8 {
+		// Median of three as the pivot, moved to keys[lo].
+		m := lo + (hi-lo)/2
+		a, b, c := keys[lo], keys[m], keys[hi-1]
+		switch {
+		case a < b && b < c || c < b && b < a:
+			keys[lo], keys[m] = b, a
+		case a < c && c < b || b < c && c < a:
+			keys[lo], keys[hi-1] = c, a
+		}
+		// Lomuto partition: keys[lo+1:p+1] below the pivot.
+		pivot, p := keys[lo], lo
+		for i := lo + 1; i < hi; i++ {
+			if keys[i] < pivot {
+				p++
+				keys[p], keys[i] = keys[i], keys[p]
+			}
+		}
+		keys[lo], keys[p] = keys[p], pivot
+		switch {
+		case p == k || p+1 == k:
+			return
+		case p < k:
+			lo = p + 1
+		default:
+			hi = p
+		}
+	}
+	// A short range: selection sort of the places up to k.
+	for i := lo; i < k; i++ {
+		m := i
+		for j := i + 1; j < hi; j++ {
+			if keys[j] < keys[m] {
+				m = j
+			}
+		}
+		keys[i], keys[m] = keys[m], keys[i]
+	}
 }

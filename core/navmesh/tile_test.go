@@ -2,6 +2,7 @@ package navmesh
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -464,4 +465,91 @@ func TestBuildTilePassesCheck(t *testing.T) {
 		}
 	}
 	t.Logf("%d tiles", tiles)
+}
+
+// bvTreeSorted is the BV tree of boxes as docs/format.md §2.6 states it:
+// each node sorts its polygons by (bmin[axis], index). bvScratch.sub only
+// partitions them; this is the plain form it must equal.
+func bvTreeSorted(boxes []bvItem, order []int32, nodes []BVNode) []BVNode {
+	at := len(nodes)
+	nodes = append(nodes, BVNode{})
+	if len(order) == 1 {
+		b := boxes[order[0]]
+		nodes[at] = BVNode{BMin: b.bmin, BMax: b.bmax, I: order[0]}
+		return nodes
+	}
+	n := BVNode{BMin: [3]uint16{0xffff, 0xffff, 0xffff}}
+	for _, p := range order {
+		for k := range 3 {
+			n.BMin[k] = min(n.BMin[k], boxes[p].bmin[k])
+			n.BMax[k] = max(n.BMax[k], boxes[p].bmax[k])
+		}
+	}
+	axis := 0
+	for k := 1; k < 3; k++ {
+		if n.BMax[k]-n.BMin[k] > n.BMax[axis]-n.BMin[axis] {
+			axis = k
+		}
+	}
+	order = slices.Clone(order)
+	slices.SortFunc(order, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(boxes[a].bmin[axis], boxes[b].bmin[axis]), cmp.Compare(a, b))
+	})
+	mid := len(order) / 2
+	nodes = bvTreeSorted(boxes, order[:mid], nodes)
+	nodes = bvTreeSorted(boxes, order[mid:], nodes)
+	n.I = -int32(len(nodes) - at)
+	nodes[at] = n
+	return nodes
+}
+
+// TestBVTreeSplitMatchesSort: the BV tree bvScratch builds by partitioning
+// equals the one sorting every node gives, on random boxes with many equal
+// minima (ties broken by index) and sizes around selectLow's cut-over.
+func TestBVTreeSplitMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 11))
+	var bv bvScratch
+	for it := range 2000 {
+		n := 1 + r.IntN(40)
+		if it%10 == 0 {
+			n = 1 + r.IntN(600)
+		}
+		spread := 1 + r.IntN(30)
+		boxes := make([]bvItem, n)
+		order := make([]int32, n)
+		for i := range boxes {
+			for k := range 3 {
+				lo := uint16(r.IntN(spread))
+				boxes[i].bmin[k], boxes[i].bmax[k] = lo, lo+uint16(r.IntN(4))
+			}
+			order[i] = int32(i)
+		}
+		want := bvTreeSorted(boxes, order, nil)
+		bv.boxes, bv.order = boxes, slices.Clone(order)
+		if got := bv.sub(nil, 0, n); !slices.Equal(got, want) {
+			t.Fatalf("iteration %d (%d boxes): tree differs from the sorted one", it, n)
+		}
+	}
+}
+
+// TestSelectLow: selectLow leaves the k smallest keys in front.
+func TestSelectLow(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	for it := range 3000 {
+		n := 1 + r.IntN(100)
+		keys := make([]uint64, n)
+		for i := range keys {
+			keys[i] = uint64(r.IntN(20))<<32 | uint64(i)
+		}
+		r.Shuffle(n, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+		k := r.IntN(n + 1)
+		got := slices.Clone(keys)
+		selectLow(got, k)
+		slices.Sort(keys)
+		slices.Sort(got[:k])
+		slices.Sort(got[k:])
+		if !slices.Equal(got, keys) {
+			t.Fatalf("iteration %d: n=%d k=%d: %v", it, n, k, got)
+		}
+	}
 }
