@@ -78,14 +78,23 @@ type BuiltTile struct {
 	// mem is the memory BuildTile made the tile in (shared by Mesh.Built
 	// and WithOffMesh tiles, which use the same arrays).
 	mem *tileMem
+	// portals[dir/2] are the tile's portal edges facing border dir
+	// (portalEdges), made with the tile (in mem for BuildTile's) and
+	// shared, read-only, by every BuiltTile and mesh tile of the same
+	// polygons: a mesh links a tile through them, so they are not made
+	// again at each place.
+	portals *[4][]portalEdge
 }
 
 // tileMem is the memory of one BuildTile: the BuiltTile, its Tile, their
-// arrays and the BV tree's scratch, recycled as a whole (BuiltTile.Recycle).
+// arrays, the portal edges and the BV tree's scratch, recycled as a whole
+// (BuiltTile.Recycle).
 type tileMem struct {
 	built BuiltTile
 	tile  Tile
 	bv    bvScratch
+	// portals are the tile's portal edges (BuiltTile.portals).
+	portals [4][]portalEdge
 	// holders counts the meshes holding a tile in this memory (Mesh.place
 	// and unplace; a Mesh.Clone holds its tiles for good).
 	holders atomic.Int32
@@ -166,7 +175,7 @@ func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Bui
 		return nil, err
 	}
 	t := &mem.tile
-	if err := buildTile(mesh, detail, p, t, &mem.bv); err != nil {
+	if err := buildTile(mesh, detail, p, mem); err != nil {
 		return fail(err)
 	}
 	if err := t.checkNeighbours(); err != nil {
@@ -176,13 +185,15 @@ func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Bui
 	if err != nil {
 		return fail(err)
 	}
-	mem.built = BuiltTile{data: data, t: t, id: ContentID(data), mem: mem}
+	mem.built = BuiltTile{data: data, t: t, id: ContentID(data), mem: mem, portals: &mem.portals}
 	return &mem.built, nil
 }
 
-// buildTile fills t (reusing its arrays; bv is the BV tree's scratch)
-// with the tile of mesh, detail and p.
-func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Tile, bv *bvScratch) error {
+// buildTile fills mem's tile (reusing its arrays) with the tile of mesh,
+// detail and p, and mem.portals with its portal edges as it translates
+// them (what portalEdges finds in the tile).
+func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, mem *tileMem) error {
+	t := &mem.tile
 	if mesh == nil {
 		return fmt.Errorf("navmesh: BuildTileData: nil mesh")
 	}
@@ -252,6 +263,10 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Ti
 	}
 
 	t.Polys = resized(t.Polys, np)
+	ps := &mem.portals
+	for k := range ps {
+		ps[k] = ps[k][:0]
+	}
 	for i := range t.Polys {
 		tp := &t.Polys[i]
 		verts, neis := mesh.Poly(i), mesh.Neighbours(i)
@@ -276,23 +291,22 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Ti
 				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d vertex slot %d is %d, beyond the %d vertices", i, j, verts[j], len(mesh.Verts))
 			}
 			tp.Verts[j] = verts[j]
+		}
+		for j := 0; j < nv; j++ {
 			n := neis[j]
 			switch {
 			case n == polymesh.NullIndex:
 			case n&polymesh.PortalFlag != 0:
-				switch n &^ polymesh.PortalFlag {
-				case 0:
-					tp.Neis[j] = ExtLink | DirNegX
-				case 1:
-					tp.Neis[j] = ExtLink | DirPosZ
-				case 2:
-					tp.Neis[j] = ExtLink | DirPosX
-				case 3:
-					tp.Neis[j] = ExtLink | DirNegZ
-				case 0xf: // Recast's border edge without a portal
-				default:
+				side := n &^ polymesh.PortalFlag
+				if side == 0xf { // Recast's border edge without a portal
+					break
+				}
+				if side >= uint16(len(sideDirs)) {
 					return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d = 0x%04x, a portal side outside 0..3", i, j, n)
 				}
+				dir := sideDirs[side]
+				tp.Neis[j] = ExtLink | uint16(dir)
+				ps[dir/2] = append(ps[dir/2], portalEdge{i, j, t.Verts[tp.Verts[j]], t.Verts[tp.Verts[(j+1)%nv]]})
 			case int(n) >= np:
 				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d = %d, beyond the %d polygons", i, j, n, np)
 			case int(n) == i:
@@ -317,7 +331,7 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Ti
 	lowest, box := t.vertBounds()
 	t.Header.OriginY = lowest
 	t.Header.BMin, t.Header.BMax = box.Min, box.Max
-	t.BVTree = bv.build(t, t.BVTree[:0])
+	t.BVTree = mem.bv.build(t, t.BVTree[:0])
 	keep, err := t.keepOffMesh(p.OffMeshLinks, "BuildTileData: TileParams.OffMeshLinks")
 	if err != nil {
 		return err
@@ -325,6 +339,10 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Ti
 	t.OffMesh = keep
 	return nil
 }
+
+// sideDirs maps a polymesh portal side (0 x = 0, 1 z = max, 2 x = max,
+// 3 z = 0) to the direction of its border.
+var sideDirs = [4]uint8{DirNegX, DirPosZ, DirPosX, DirNegZ}
 
 // buildDetail fills t's detail meshes, vertices and triangles from detail
 // (nil: the fan of each polygon).

@@ -114,44 +114,48 @@ type meshTile struct {
 	// mem is the memory of a tile BuildTile made (nil for decoded data):
 	// while a mesh holds the tile, mem.holders counts it.
 	mem *tileMem
-	// portals[dir/2] are the tile's portal edges facing border dir, once
-	// portalsSet says they are made (portalEdges).
-	portals    [4][]portalEdge
-	portalsSet bool
+	// portals are the tile's portal edges (BuiltTile.portals), shared.
+	portals *[4][]portalEdge
 }
 
-// portalEdges returns the portal edges of mt's tile facing border dir,
-// made on first need (the tile never changes while mt holds it).
+// portalEdges returns the portal edges of mt's tile facing border dir.
 func (mt *meshTile) portalEdges(dir uint8) []portalEdge {
-	if !mt.portalsSet {
-		portalEdges(&mt.portals, mt.t)
-		mt.portalsSet = true
-	}
 	return mt.portals[dir/2]
+}
+
+// decoded returns the BuiltTile of data, its decoded form t and its
+// content id (ContentID(data)): its portal edges made, no memory of
+// BuildTile's.
+func decoded(data []byte, t *Tile, id uint64) *BuiltTile {
+	b := &BuiltTile{data: data, t: t, id: id, portals: new([4][]portalEdge)}
+	portalEdges(b.portals, t)
+	return b
 }
 
 // newMeshTile returns a mesh tile for data, its decoded form t and its
 // content id (ContentID(data)).
 func newMeshTile(data []byte, t *Tile, id uint64) *meshTile {
-	return fillMeshTile(new(meshTile), data, t, id)
+	return fillMeshTile(new(meshTile), decoded(data, t, id))
 }
 
-// takeMeshTile is newMeshTile in the memory of the mesh's spare tile (the
-// run-time state of a tile replaced or removed, recycle) when there is
-// one: a replaced tile's memory serves its successor, so replacing tiles
-// allocates nothing once the buffers are large enough.
-func (m *Mesh) takeMeshTile(data []byte, t *Tile, id uint64) *meshTile {
+// takeMeshTile is newMeshTile of b in the memory of the mesh's spare tile
+// (the run-time state of a tile replaced or removed, recycle) when there
+// is one: a replaced tile's memory serves its successor, so replacing
+// tiles allocates nothing once the buffers are large enough.
+func (m *Mesh) takeMeshTile(b *BuiltTile) *meshTile {
 	mt := m.spare
 	m.spare = nil
 	if mt == nil {
 		mt = new(meshTile)
 	}
-	return fillMeshTile(mt, data, t, id)
+	return fillMeshTile(mt, b)
 }
 
-// fillMeshTile makes mt the mesh tile of data, t and id, reusing its
-// buffers where they are large enough.
-func fillMeshTile(mt *meshTile, data []byte, t *Tile, id uint64) *meshTile {
+// fillMeshTile makes mt the mesh tile of b (sharing its data, tile,
+// memory and portal edges), reusing mt's buffers where they are large
+// enough.
+func fillMeshTile(mt *meshTile, b *BuiltTile) *meshTile {
+	t := b.t
 	n := t.NodeCount()
 	edges := 2 * len(t.OffMesh) // an off-mesh link lands at both ends, most often
 	for i := range t.Polys {
@@ -159,12 +163,11 @@ func fillMeshTile(mt *meshTile, data []byte, t *Tile, id uint64) *meshTile {
 	}
 	// One backing array with room for a link per edge; a polygon with more
 	// links (several across one portal edge) grows its own slice.
-	*mt = meshTile{data: data, id: id, t: t,
+	*mt = meshTile{data: b.data, id: b.id, t: t, mem: b.mem, portals: b.portals,
 		flags:   resized(mt.flags, n),
 		areas:   resized(mt.areas, n),
 		links:   resized(mt.links, n),
-		backing: resized(mt.backing, edges),
-		portals: mt.portals} // made again on need (portalsSet false)
+		backing: resized(mt.backing, edges)}
 	base := 0
 	for i := range t.Polys {
 		mt.flags[i] = t.Polys[i].Flags
@@ -200,7 +203,7 @@ func (m *Mesh) recycle(mt *meshTile) {
 		return
 	}
 	clear(mt.links) // let go of links grown apart from the backing
-	*mt = meshTile{flags: mt.flags, areas: mt.areas, links: mt.links, backing: mt.backing, portals: mt.portals}
+	*mt = meshTile{flags: mt.flags, areas: mt.areas, links: mt.links, backing: mt.backing}
 	m.spare = mt
 }
 
@@ -264,7 +267,7 @@ func (m *Mesh) AddTile(data []byte) (TileRef, error) {
 		return 0, err
 	}
 	data = append([]byte(nil), data...)
-	return m.addTile(data, t, ContentID(data), nil, "AddTile")
+	return m.addTile(decoded(data, t, ContentID(data)), "AddTile")
 }
 
 // AddBuilt is AddTile for a tile BuildTile made: no decoding and no copy
@@ -276,19 +279,18 @@ func (m *Mesh) AddBuilt(b *BuiltTile) (TileRef, error) {
 	if err := b.check("AddBuilt"); err != nil {
 		return 0, err
 	}
-	return m.addTile(b.data, b.t, b.id, b.mem, "AddBuilt")
+	return m.addTile(b, "AddBuilt")
 }
 
-func (m *Mesh) addTile(data []byte, t *Tile, id uint64, mem *tileMem, fn string) (TileRef, error) {
-	h := &t.Header
+func (m *Mesh) addTile(b *BuiltTile, fn string) (TileRef, error) {
+	h := &b.t.Header
 	if s, ok := m.lookup(h.TileX, h.TileZ, h.Layer); ok {
 		return 0, fmt.Errorf("navmesh: %s: position (%d, %d) layer %d already holds tile %#x", fn, h.TileX, h.TileZ, h.Layer, uint64(m.tileRef(s)))
 	}
 	if len(m.free) == 0 && len(m.slots) >= MaxSlots {
 		return 0, fmt.Errorf("navmesh: %s: all %d slots are in use", fn, MaxSlots)
 	}
-	mt := m.takeMeshTile(data, t, id)
-	mt.mem = mem
+	mt := m.takeMeshTile(b)
 	var s uint32
 	if n := len(m.free); n > 0 {
 		s = m.free[n-1]
@@ -358,7 +360,7 @@ func (m *Mesh) ReplaceTile(data []byte) (TileRef, error) {
 		return 0, err
 	}
 	data = append([]byte(nil), data...)
-	return m.replaceTile(data, t, ContentID(data), nil, "ReplaceTile")
+	return m.replaceTile(decoded(data, t, ContentID(data)), "ReplaceTile")
 }
 
 // ReplaceBuilt is ReplaceTile for a tile BuildTile made: no decoding and
@@ -370,11 +372,11 @@ func (m *Mesh) ReplaceBuilt(b *BuiltTile) (TileRef, error) {
 	if err := b.check("ReplaceBuilt"); err != nil {
 		return 0, err
 	}
-	return m.replaceTile(b.data, b.t, b.id, b.mem, "ReplaceBuilt")
+	return m.replaceTile(b, "ReplaceBuilt")
 }
 
-func (m *Mesh) replaceTile(data []byte, t *Tile, id uint64, mem *tileMem, fn string) (TileRef, error) {
-	h := &t.Header
+func (m *Mesh) replaceTile(b *BuiltTile, fn string) (TileRef, error) {
+	h := &b.t.Header
 	s, ok := m.lookup(h.TileX, h.TileZ, h.Layer)
 	if !ok {
 		return 0, fmt.Errorf("navmesh: %s: no tile at position (%d, %d) layer %d", fn, h.TileX, h.TileZ, h.Layer)
@@ -382,8 +384,7 @@ func (m *Mesh) replaceTile(data []byte, t *Tile, id uint64, mem *tileMem, fn str
 	old := m.slots[s].tile
 	m.unplace(s)
 	m.slots[s].gen = nextGen(m.slots[s].gen)
-	mt := m.takeMeshTile(data, t, id)
-	mt.mem = mem
+	mt := m.takeMeshTile(b)
 	m.place(s, mt)
 	m.recycle(old)
 	return m.tileRef(s), nil
@@ -556,7 +557,7 @@ func (m *Mesh) Built(ref TileRef) (*BuiltTile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &BuiltTile{data: mt.data, t: mt.t, id: mt.id, mem: mt.mem}, nil
+	return &BuiltTile{data: mt.data, t: mt.t, id: mt.id, mem: mt.mem, portals: mt.portals}, nil
 }
 
 // TileContentID returns the content id (ContentID of its data) of the tile

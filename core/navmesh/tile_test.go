@@ -461,6 +461,13 @@ func TestBuildTilePassesCheck(t *testing.T) {
 			if !reflect.DeepEqual(dec, b.t) {
 				t.Fatalf("iteration %d: the decoded tile differs from the built one", it)
 			}
+			var ps [4][]portalEdge
+			portalEdges(&ps, dec)
+			for k := range ps {
+				if !slices.Equal(ps[k], b.mem.portals[k]) {
+					t.Fatalf("iteration %d: the built tile's portal edges differ from the decoded tile's", it)
+				}
+			}
 			tiles++
 		}
 	}
