@@ -49,13 +49,14 @@ func neighbourPos(x, z int32, dir uint8) (int32, int32, bool) {
 //
 // Every held tile's links are in link order between calls, and the links
 // a change leaves in place keep their order, so only the lists that got
-// links are sorted: the tile's own, the neighbours' polygons connectPair
-// gave links (m.linked) and the tiles an off-mesh link touched.
+// links are sorted: the tile's own (connectInternal makes them in edge
+// order, so only the polygons with a portal edge unless off-mesh links
+// landed), the neighbours' polygons connectPair gave links (m.linked) and
+// the tiles an off-mesh link touched.
 func (m *Mesh) connect(s uint32) {
 	mt := m.slots[s].tile
 	m.connectInternal(s)
 	var buf [16]uint32
-	touched := append(buf[:0], s)
 	h := &mt.t.Header
 	m.linked = m.linked[:0]
 	for _, dir := range borderDirs {
@@ -67,7 +68,18 @@ func (m *Mesh) connect(s uint32) {
 			m.connectPair(s, n, dir)
 		}
 	}
-	touched = m.connectOffMesh(s, touched)
+	touched := m.connectOffMesh(s, buf[:0])
+	if m.offMeshCount > 0 {
+		m.sortLinks(s)
+	} else {
+		for _, ps := range mt.portals {
+			for k, e := range ps {
+				if k == 0 || ps[k-1].poly != e.poly {
+					m.sortPolyLinks(mt.links[e.poly])
+				}
+			}
+		}
+	}
 	for _, t := range touched {
 		m.sortLinks(t)
 	}
@@ -92,26 +104,36 @@ type slotPoly struct {
 // either tile leaving drops both), so the polygons holding links into s
 // are the targets of s's own border links: only those are visited, not
 // every portal polygon of the neighbours (a polygon named twice is
-// filtered twice, which changes nothing the second time).
+// filtered twice, which changes nothing the second time). s's border
+// links lie on its portal edges, so only those edges' links are read.
 func (m *Mesh) disconnect(s uint32) {
 	m.disconnectOffMesh(s)
-	for _, own := range m.slots[s].tile.links {
-		for _, l := range own {
-			if l.Side == InternalSide || l.Side == OffMeshSide {
-				continue
-			}
-			nt := m.slots[l.Ref.Slot()].tile
-			p := l.Ref.Poly()
-			ls := nt.links[p]
-			kept := ls[:0]
-			for _, nl := range ls {
-				if nl.Ref.Slot() != s {
-					kept = append(kept, nl)
-				}
-			}
-			clear(ls[len(kept):])
-			nt.links[p] = kept
+	mt := m.slots[s].tile
+	for _, ps := range mt.portals {
+		for _, e := range ps {
+			m.dropLinksBack(s, mt.links[e.poly], e.edge)
 		}
+	}
+}
+
+// dropLinksBack drops, for every border link of own (a polygon's links in
+// slot s) on edge, the links of the polygon it names that point into s.
+func (m *Mesh) dropLinksBack(s uint32, own []Link, edge int) {
+	for _, l := range own {
+		if int(l.Edge) != edge || l.Side == InternalSide || l.Side == OffMeshSide {
+			continue
+		}
+		nt := m.slots[l.Ref.Slot()].tile
+		p := l.Ref.Poly()
+		ls := nt.links[p]
+		kept := ls[:0]
+		for _, nl := range ls {
+			if nl.Ref.Slot() != s {
+				kept = append(kept, nl)
+			}
+		}
+		clear(ls[len(kept):])
+		nt.links[p] = kept
 	}
 }
 
