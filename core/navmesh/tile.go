@@ -260,31 +260,50 @@ func (t *Tile) encodeInto(dst []byte) ([]byte, error) {
 		b = le.AppendUint16(b, p.Flags)
 		b = append(b, p.Area, p.VertCount)
 	}
+	// The fixed-size records are written in place through array pointers
+	// (one length check each, no appends).
+	o := len(b)
+	b = b[:size]
 	for _, d := range t.DetailMeshes {
-		b = le.AppendUint32(b, d.VertBase)
-		b = le.AppendUint32(b, d.TriBase)
-		b = le.AppendUint16(b, d.VertCount)
-		b = le.AppendUint16(b, d.TriCount)
+		r := (*[detailMeshSize]byte)(b[o:])
+		le.PutUint32(r[0:], d.VertBase)
+		le.PutUint32(r[4:], d.TriBase)
+		le.PutUint16(r[8:], d.VertCount)
+		le.PutUint16(r[10:], d.TriCount)
+		o += detailMeshSize
 	}
 	for _, v := range t.DetailVerts {
-		b = appendVec(b, v)
+		putVec((*[vertSize]byte)(b[o:]), v)
+		o += vertSize
 	}
 	for _, tr := range t.DetailTris {
-		b = append(b, tr[0], tr[1], tr[2], tr[3])
+		*(*[detailTriSize]byte)(b[o:]) = tr
+		o += detailTriSize
 	}
 	for _, n := range t.BVTree {
-		for k := 0; k < 3; k++ {
-			b = le.AppendUint16(b, n.BMin[k])
-		}
-		for k := 0; k < 3; k++ {
-			b = le.AppendUint16(b, n.BMax[k])
-		}
-		b = le.AppendUint32(b, uint32(n.I))
+		r := (*[bvNodeSize]byte)(b[o:])
+		le.PutUint16(r[0:], n.BMin[0])
+		le.PutUint16(r[2:], n.BMin[1])
+		le.PutUint16(r[4:], n.BMin[2])
+		le.PutUint16(r[6:], n.BMax[0])
+		le.PutUint16(r[8:], n.BMax[1])
+		le.PutUint16(r[10:], n.BMax[2])
+		le.PutUint32(r[12:], uint32(n.I))
+		o += bvNodeSize
 	}
 	for i := range t.OffMesh {
-		b = appendOffMesh(b, &t.OffMesh[i])
+		appendOffMesh(b[o:o], &t.OffMesh[i]) // in place: b has the room
+		o += OffMeshRecordSize
 	}
 	return b, nil
+}
+
+// putVec writes v as three f32.
+func putVec(r *[vertSize]byte, v geom.Vec3) {
+	le := binary.LittleEndian
+	le.PutUint32(r[0:], math.Float32bits(v.X))
+	le.PutUint32(r[4:], math.Float32bits(v.Y))
+	le.PutUint32(r[8:], math.Float32bits(v.Z))
 }
 
 // appendOffMesh appends the 36-byte record of off-mesh link c.
