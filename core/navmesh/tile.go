@@ -373,19 +373,19 @@ func quantize(v, base, cellSizeM float32, up bool) uint16 {
 }
 
 // polyBox returns the quantized box of polygon i: its vertices and its
-// detail vertices. The tile's counts and indices must be valid.
+// detail vertices. The tile's counts and indices must be valid and its
+// positions finite: the box is made with plain comparisons (no NaN
+// handling; of -0 and +0 it may keep either, which quantize to the same).
 func (t *Tile) polyBox(i int) (bmin, bmax [3]uint16) {
 	p := &t.Polys[i]
 	lo := t.Verts[p.Verts[0]]
 	hi := lo
 	for j := 1; j < int(p.VertCount); j++ {
-		v := t.Verts[p.Verts[j]]
-		lo, hi = lo.Min(v), hi.Max(v)
+		extendBox(&lo, &hi, t.Verts[p.Verts[j]])
 	}
 	d := t.DetailMeshes[i]
 	for k := 0; k < int(d.VertCount); k++ {
-		v := t.DetailVerts[int(d.VertBase)+k]
-		lo, hi = lo.Min(v), hi.Max(v)
+		extendBox(&lo, &hi, t.DetailVerts[int(d.VertBase)+k])
 	}
 	h := &t.Header
 	bmin = [3]uint16{
@@ -399,4 +399,23 @@ func (t *Tile) polyBox(i int) (bmin, bmax [3]uint16) {
 		quantize(hi.Z, h.BMin.Z, h.CellSizeM, true),
 	}
 	return bmin, bmax
+}
+
+// extendBox grows lo, hi to hold finite v (polyBox).
+func extendBox(lo, hi *geom.Vec3, v geom.Vec3) {
+	if v.X < lo.X {
+		lo.X = v.X
+	} else if v.X > hi.X {
+		hi.X = v.X
+	}
+	if v.Y < lo.Y {
+		lo.Y = v.Y
+	} else if v.Y > hi.Y {
+		hi.Y = v.Y
+	}
+	if v.Z < lo.Z {
+		lo.Z = v.Z
+	} else if v.Z > hi.Z {
+		hi.Z = v.Z
+	}
 }

@@ -646,3 +646,50 @@ func TestCheckNeighboursMatchesPlain(t *testing.T) {
 	}
 	t.Logf("%d of 20000 rejected", bad)
 }
+
+// TestPolyBoxMatchesMinMax: polyBox, which bounds a polygon by plain
+// comparisons, gives the box that Vec3.Min and Max (NaN- and
+// signed-zero-aware) give, quantized, on random polygons whose
+// coordinates repeat and include -0 and +0 around a zero base.
+func TestPolyBoxMatchesMinMax(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 5))
+	values := []float32{float32(math.Copysign(0, -1)), 0, 0.1, -0.1, 0.3, 1.7, -2.2, 5}
+	for it := range 5000 {
+		tl := &Tile{Header: Header{CellSizeM: 0.3}}
+		if it%2 == 1 {
+			tl.Header.BMin = geom.Vec3{X: -2.5, Y: -1, Z: -3}
+		}
+		pick := func() geom.Vec3 {
+			return geom.Vec3{X: values[r.IntN(len(values))], Y: values[r.IntN(len(values))], Z: values[r.IntN(len(values))]}
+		}
+		for range 8 {
+			tl.Verts = append(tl.Verts, pick())
+		}
+		p := Poly{VertCount: uint8(3 + r.IntN(4))}
+		for j := range int(p.VertCount) {
+			p.Verts[j] = uint16(r.IntN(len(tl.Verts)))
+		}
+		tl.Polys = []Poly{p}
+		d := DetailMesh{VertCount: uint16(r.IntN(3))}
+		for range int(d.VertCount) {
+			tl.DetailVerts = append(tl.DetailVerts, pick())
+		}
+		tl.DetailMeshes = []DetailMesh{d}
+		lo := tl.Verts[p.Verts[0]]
+		hi := lo
+		for j := 1; j < int(p.VertCount); j++ {
+			lo, hi = lo.Min(tl.Verts[p.Verts[j]]), hi.Max(tl.Verts[p.Verts[j]])
+		}
+		for _, v := range tl.DetailVerts {
+			lo, hi = lo.Min(v), hi.Max(v)
+		}
+		h := &tl.Header
+		want := [2][3]uint16{
+			{quantize(lo.X, h.BMin.X, h.CellSizeM, false), quantize(lo.Y, h.BMin.Y, h.CellSizeM, false), quantize(lo.Z, h.BMin.Z, h.CellSizeM, false)},
+			{quantize(hi.X, h.BMin.X, h.CellSizeM, true), quantize(hi.Y, h.BMin.Y, h.CellSizeM, true), quantize(hi.Z, h.BMin.Z, h.CellSizeM, true)},
+		}
+		if bmin, bmax := tl.polyBox(0); bmin != want[0] || bmax != want[1] {
+			t.Fatalf("iteration %d: polyBox %v %v, want %v", it, bmin, bmax, want)
+		}
+	}
+}
