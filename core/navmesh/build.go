@@ -306,7 +306,7 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, mem *
 				}
 				dir := sideDirs[side]
 				tp.Neis[j] = ExtLink | uint16(dir)
-				ps[dir/2] = append(ps[dir/2], portalEdge{i, j, t.Verts[tp.Verts[j]], t.Verts[tp.Verts[(j+1)%nv]]})
+				ps[dir/2] = append(ps[dir/2], newPortalEdge(i, j, t.Verts[tp.Verts[j]], t.Verts[tp.Verts[(j+1)%nv]], dir))
 			case int(n) >= np:
 				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d = %d, beyond the %d polygons", i, j, n, np)
 			case int(n) == i:

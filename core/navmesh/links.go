@@ -202,10 +202,26 @@ func (m *Mesh) connectInternal(s uint32) {
 	}
 }
 
-// portalEdge is a portal edge of a tile facing one direction.
+// portalEdge is a portal edge of a tile facing one direction, from va to
+// vb, with the values the portal test reads (slab, in double): w across
+// the border at va; the ends along it ordered by u, (u0, y0) and (u1,
+// y1); flip set when va is the (u1, y1) end.
 type portalEdge struct {
-	poly, edge int
-	va, vb     geom.Vec3
+	poly, edge     int
+	w              float64
+	u0, y0, u1, y1 float64
+	flip           bool
+}
+
+// newPortalEdge returns edge of polygon poly, from va to vb, facing dir.
+func newPortalEdge(poly, edge int, va, vb geom.Vec3, dir uint8) portalEdge {
+	w, ua := slab(va, dir)
+	_, ub := slab(vb, dir)
+	e := portalEdge{poly: poly, edge: edge, w: w, u0: ua, y0: float64(va.Y), u1: ub, y1: float64(vb.Y)}
+	if ua > ub {
+		e.u0, e.y0, e.u1, e.y1, e.flip = ub, float64(vb.Y), ua, float64(va.Y), true
+	}
+	return e
 }
 
 // portalEdges sets ps[dir/2] (reusing its memory) to the portal edges of
@@ -221,7 +237,7 @@ func portalEdges(ps *[4][]portalEdge, t *Tile) {
 		for j := 0; j < nv; j++ {
 			// ExtLink|dir with dir one of 0, 2, 4, 6 (DirPosX..DirNegZ).
 			if d := p.Neis[j] &^ ExtLink; p.Neis[j]&ExtLink != 0 && d < 8 && d%2 == 0 {
-				ps[d/2] = append(ps[d/2], portalEdge{i, j, t.Verts[p.Verts[j]], t.Verts[p.Verts[(j+1)%nv]]})
+				ps[d/2] = append(ps[d/2], newPortalEdge(i, j, t.Verts[p.Verts[j]], t.Verts[p.Verts[(j+1)%nv]], uint8(d)))
 			}
 		}
 	}
@@ -242,14 +258,16 @@ func (m *Mesh) connectPair(a, b uint32, dir uint8) {
 	}
 	climb := float64(min(ta.t.Header.WalkableClimbM, tb.t.Header.WalkableClimbM))
 	ga, gb := m.slots[a].gen, m.slots[b].gen
-	for _, pa := range ea {
-		for _, pb := range eb {
-			lo, hi, ok := portalOverlap(pa.va, pa.vb, pb.va, pb.vb, dir, climb)
+	for ia := range ea {
+		pa := &ea[ia]
+		for ib := range eb {
+			pb := &eb[ib]
+			lo, hi, ok := portalOverlap(pa, pb, climb)
 			if !ok {
 				continue
 			}
-			amin, amax := portalRange(pa.va, pa.vb, dir, lo, hi)
-			bmin, bmax := portalRange(pb.va, pb.vb, dir, lo, hi)
+			amin, amax := portalRange(pa, lo, hi)
+			bmin, bmax := portalRange(pb, lo, hi)
 			ta.links[pa.poly] = append(ta.links[pa.poly], Link{Ref: packRef(gb, b, uint32(pb.poly)), Edge: uint8(pa.edge), Side: dir, BMin: amin, BMax: amax})
 			tb.links[pb.poly] = append(tb.links[pb.poly], Link{Ref: packRef(ga, a, uint32(pa.poly)), Edge: uint8(pb.edge), Side: OppositeDir(dir), BMin: bmin, BMax: bmax})
 			m.linked = append(m.linked, slotPoly{b, int32(pb.poly)})
@@ -266,36 +284,26 @@ func slab(v geom.Vec3, dir uint8) (w, u float64) {
 	return float64(v.Z), float64(v.X)
 }
 
-// portalOverlap reports whether portal edges a (va-vb) and b (vc-vd) on one
-// border connect, and returns their overlap [lo, hi] along the border axis
-// (docs/format.md, "Links"). All arithmetic is in double.
-func portalOverlap(va, vb, vc, vd geom.Vec3, dir uint8, climb float64) (lo, hi float64, ok bool) {
-	wa, ua0 := slab(va, dir)
-	_, ua1 := slab(vb, dir)
-	wc, ub0 := slab(vc, dir)
-	_, ub1 := slab(vd, dir)
-	if math.Abs(wa-wc) > portalPlaneTolM {
-		return 0, 0, false
-	}
-	ya0, ya1 := float64(va.Y), float64(vb.Y)
-	yb0, yb1 := float64(vc.Y), float64(vd.Y)
-	if ua0 > ua1 {
-		ua0, ua1, ya0, ya1 = ua1, ua0, ya1, ya0
-	}
-	if ub0 > ub1 {
-		ub0, ub1, yb0, yb1 = ub1, ub0, yb1, yb0
-	}
-	lo, hi = max(ua0, ub0), min(ua1, ub1)
+// portalOverlap reports whether portal edges a and b on one border
+// connect, and returns their overlap [lo, hi] along the border axis
+// (docs/format.md, "Links"). All arithmetic is in double. The overlap is
+// tested before the plane (either failing fails): most pairs do not
+// overlap.
+func portalOverlap(a, b *portalEdge, climb float64) (lo, hi float64, ok bool) {
+	lo, hi = max(a.u0, b.u0), min(a.u1, b.u1)
 	slo, shi := lo+portalShrinkM, hi-portalShrinkM
 	if slo > shi {
 		return 0, 0, false
 	}
-	// Both segments are at least 2*portalShrinkM long here.
-	at := func(u0, y0, u1, y1, u float64) float64 {
-		return y0 + float64((y1-y0)*((u-u0)/(u1-u0)))
+	if math.Abs(a.w-b.w) > portalPlaneTolM {
+		return 0, 0, false
 	}
-	dlo := at(ub0, yb0, ub1, yb1, slo) - at(ua0, ya0, ua1, ya1, slo)
-	dhi := at(ub0, yb0, ub1, yb1, shi) - at(ua0, ya0, ua1, ya1, shi)
+	// Both segments are at least 2*portalShrinkM long here.
+	at := func(e *portalEdge, u float64) float64 {
+		return e.y0 + float64((e.y1-e.y0)*((u-e.u0)/(e.u1-e.u0)))
+	}
+	dlo := at(b, slo) - at(a, slo)
+	dhi := at(b, shi) - at(a, shi)
 	if dlo < 0 && dhi > 0 || dlo > 0 && dhi < 0 {
 		return lo, hi, true // the edges cross
 	}
@@ -305,18 +313,27 @@ func portalOverlap(va, vb, vc, vd geom.Vec3, dir uint8, climb float64) (lo, hi f
 	return 0, 0, false
 }
 
-// portalRange returns the part [lo, hi] of edge va-vb as fractions of the
-// edge from va, in 0..255: round(clamp(t, 0, 1) * 255), t in double.
-func portalRange(va, vb geom.Vec3, dir uint8, lo, hi float64) (uint8, uint8) {
-	_, u0 := slab(va, dir)
-	_, u1 := slab(vb, dir)
+// portalRange returns the part [lo, hi] of edge e (va to vb) as fractions
+// of the edge from va, in 0..255: round(clamp(t, 0, 1) * 255), t in
+// double.
+func portalRange(e *portalEdge, lo, hi float64) (uint8, uint8) {
+	u0, u1 := e.u0, e.u1 // u of va, vb
+	if e.flip {
+		u0, u1 = u1, u0
+	}
 	d := u1 - u0
 	t0, t1 := (lo-u0)/d, (hi-u0)/d
 	if t0 > t1 {
 		t0, t1 = t1, t0
 	}
 	q := func(t float64) uint8 {
-		t = min(max(t, 0), 1)
+		// A plain clamp: t is a number (the edge is longer than
+		// 2*portalShrinkM), and -0 rounds to the byte of +0.
+		if t < 0 {
+			t = 0
+		} else if t > 1 {
+			t = 1
+		}
 		return uint8(math.Round(t * 255))
 	}
 	return q(t0), q(t1)
