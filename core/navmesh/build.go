@@ -256,7 +256,7 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, mem *
 	t.Verts = resized(t.Verts, len(mesh.Verts))
 	for i := range mesh.Verts {
 		v := mesh.VertM(i)
-		if !v.Finite() {
+		if !finiteVec(v) {
 			return fmt.Errorf("navmesh: BuildTileData: mesh vertex %d %v is at %v m, not finite", i, mesh.Verts[i], v)
 		}
 		t.Verts[i] = v
@@ -270,9 +270,7 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, mem *
 	for i := range t.Polys {
 		tp := &t.Polys[i]
 		verts, neis := mesh.Poly(i), mesh.Neighbours(i)
-		for j := 0; j < MaxVertsPerPoly; j++ {
-			tp.Verts[j], tp.Neis[j] = NullIndex, NullIndex
-		}
+		tp.Verts, tp.Neis = emptySlots, emptySlots
 		nv := 0
 		for nv < nvp && verts[nv] != polymesh.NullIndex {
 			nv++
@@ -340,6 +338,10 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, mem *
 	return nil
 }
 
+// emptySlots are the vertex or neighbour slots of a polygon without
+// vertices (NullIndex in every slot).
+var emptySlots = [MaxVertsPerPoly]uint16{NullIndex, NullIndex, NullIndex, NullIndex, NullIndex, NullIndex}
+
 // sideDirs maps a polymesh portal side (0 x = 0, 1 z = max, 2 x = max,
 // 3 z = 0) to the direction of its border.
 var sideDirs = [4]uint8{DirNegX, DirPosZ, DirPosX, DirNegZ}
@@ -404,7 +406,7 @@ func buildDetail(t *Tile, detail *polymesh.Detail) error {
 		}
 		for j := vb + nv; j < vb+nd; j++ {
 			v := detail.Verts[j]
-			if !v.Finite() {
+			if !finiteVec(v) {
 				return fmt.Errorf("navmesh: BuildTileData: detail vertex %d = %v is not finite", j, v)
 			}
 			t.DetailVerts = append(t.DetailVerts, v)

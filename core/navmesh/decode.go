@@ -65,7 +65,7 @@ func (r *reader) finiteVecs(n int, what string) ([]geom.Vec3, error) {
 // is not finite, as what (such as "vertex") with its index and offset.
 func checkFinite(vs []geom.Vec3, off int, what string) error {
 	for i, v := range vs {
-		if !v.Finite() {
+		if !finiteVec(v) {
 			return corrupt(off+vertSize*i, "%s %d = %v is not finite", what, i, v)
 		}
 	}
@@ -223,7 +223,13 @@ func (t *Tile) check() error {
 	return nil
 }
 
-func finite32(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
+// finite32 reports whether v is a number other than an infinity: its
+// exponent bits are not all ones.
+func finite32(v float32) bool { return math.Float32bits(v)&0x7f800000 != 0x7f800000 }
+
+// finiteVec reports whether every component of v is finite (geom's
+// Vec3.Finite by the exponent bits, for the per-vertex checks).
+func finiteVec(v geom.Vec3) bool { return finite32(v.X) && finite32(v.Y) && finite32(v.Z) }
 
 // DecodeTile parses and checks tile data (docs/format.md, "Tile data"). It
 // never panics; corrupt data gives an error wrapping ErrCorruptTile that

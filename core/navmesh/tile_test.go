@@ -693,3 +693,22 @@ func TestPolyBoxMatchesMinMax(t *testing.T) {
 		}
 	}
 }
+
+// TestFinite32: the exponent-bits test equals !IsNaN && !IsInf.
+func TestFinite32(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 4))
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1, -1, math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32,
+		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), math.Float32frombits(0x7fc00001), math.Float32frombits(0xff800001)}
+	for range 10000 {
+		vals = append(vals, math.Float32frombits(r.Uint32()))
+	}
+	for _, v := range vals {
+		want := !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0)
+		if finite32(v) != want {
+			t.Fatalf("finite32(%v) (bits %#x) = %v", v, math.Float32bits(v), !want)
+		}
+		if vec := (geom.Vec3{X: 1, Y: v, Z: 2}); finiteVec(vec) != vec.Finite() {
+			t.Fatalf("finiteVec(%v) differs from Vec3.Finite", vec)
+		}
+	}
+}
