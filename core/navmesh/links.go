@@ -43,9 +43,10 @@ func neighbourPos(x, z int32, dir uint8) (int32, int32, bool) {
 	return int32(nx), int32(nz), true
 }
 
-// connect links the tile in slot s: its internal links, then the links
-// with every tile at the four neighbouring positions (both ways), then puts
-// the links of every touched tile in link order.
+// connect links the tile in slot s (its internal links are made with its
+// mesh tile, fillMeshTile) with every tile at the four neighbouring
+// positions (both ways), then puts the links of every touched tile in link
+// order.
 //
 // Every held tile's links are in link order between calls, and the links
 // a change leaves in place keep their order, so only the lists that got
@@ -55,7 +56,6 @@ func neighbourPos(x, z int32, dir uint8) (int32, int32, bool) {
 // the tiles an off-mesh link touched.
 func (m *Mesh) connect(s uint32) {
 	mt := m.slots[s].tile
-	m.connectInternal(s)
 	var buf [16]uint32
 	h := &mt.t.Header
 	m.linked = m.linked[:0]
@@ -188,18 +188,22 @@ func (m *Mesh) relinkAll() {
 // neighbour inside the tile.
 func (m *Mesh) connectInternal(s uint32) {
 	mt := m.slots[s].tile
-	gen := m.slots[s].gen
+	ref := m.tileRef(s)
 	for i := range mt.t.Polys {
-		p := &mt.t.Polys[i]
-		ls := mt.links[i]
-		for j, n := range p.Neis[:p.VertCount] {
-			if n == NullIndex || n&ExtLink != 0 {
-				continue
-			}
-			ls = append(ls, Link{Ref: packRef(gen, s, uint32(n)), Edge: uint8(j), Side: InternalSide, BMin: 0, BMax: 255})
-		}
-		mt.links[i] = ls
+		mt.links[i] = appendInternalLinks(mt.links[i], &mt.t.Polys[i], ref)
 	}
+}
+
+// appendInternalLinks appends to ls the links of polygon p of tile ref
+// with its neighbours inside the tile, one per such edge in edge order.
+func appendInternalLinks(ls []Link, p *Poly, ref TileRef) []Link {
+	for j, n := range p.Neis[:p.VertCount] {
+		if n == NullIndex || n&ExtLink != 0 {
+			continue
+		}
+		ls = append(ls, Link{Ref: ref.Poly(uint32(n)), Edge: uint8(j), Side: InternalSide, BMin: 0, BMax: 255})
+	}
+	return ls
 }
 
 // portalEdge is a portal edge of a tile facing one direction, from va to

@@ -133,28 +133,29 @@ func decoded(data []byte, t *Tile, id uint64) *BuiltTile {
 }
 
 // newMeshTile returns a mesh tile for data, its decoded form t and its
-// content id (ContentID(data)).
-func newMeshTile(data []byte, t *Tile, id uint64) *meshTile {
-	return fillMeshTile(new(meshTile), decoded(data, t, id))
+// content id (ContentID(data)), to be tile ref.
+func newMeshTile(data []byte, t *Tile, id uint64, ref TileRef) *meshTile {
+	return fillMeshTile(new(meshTile), decoded(data, t, id), ref)
 }
 
-// takeMeshTile is newMeshTile of b in the memory of the mesh's spare tile
-// (the run-time state of a tile replaced or removed, recycle) when there
-// is one: a replaced tile's memory serves its successor, so replacing
-// tiles allocates nothing once the buffers are large enough.
-func (m *Mesh) takeMeshTile(b *BuiltTile) *meshTile {
+// takeMeshTile is newMeshTile of b, to be the tile of slot s at its
+// generation, in the memory of the mesh's spare tile (the run-time state
+// of a tile replaced or removed, recycle) when there is one: a replaced
+// tile's memory serves its successor, so replacing tiles allocates
+// nothing once the buffers are large enough.
+func (m *Mesh) takeMeshTile(b *BuiltTile, s uint32) *meshTile {
 	mt := m.spare
 	m.spare = nil
 	if mt == nil {
 		mt = new(meshTile)
 	}
-	return fillMeshTile(mt, b)
+	return fillMeshTile(mt, b, m.tileRef(s))
 }
 
 // fillMeshTile makes mt the mesh tile of b (sharing its data, tile,
-// memory and portal edges), reusing mt's buffers where they are large
-// enough.
-func fillMeshTile(mt *meshTile, b *BuiltTile) *meshTile {
+// memory and portal edges) that is to be tile ref, with its internal
+// links, reusing mt's buffers where they are large enough.
+func fillMeshTile(mt *meshTile, b *BuiltTile, ref TileRef) *meshTile {
 	t := b.t
 	n := t.NodeCount()
 	edges := 2 * len(t.OffMesh) // an off-mesh link lands at both ends, most often
@@ -170,10 +171,11 @@ func fillMeshTile(mt *meshTile, b *BuiltTile) *meshTile {
 		backing: resized(mt.backing, edges)}
 	base := 0
 	for i := range t.Polys {
-		mt.flags[i] = t.Polys[i].Flags
-		mt.areas[i] = t.Polys[i].Area
-		vc := int(t.Polys[i].VertCount)
-		mt.links[i] = mt.backing[base : base : base+vc]
+		p := &t.Polys[i]
+		mt.flags[i] = p.Flags
+		mt.areas[i] = p.Area
+		vc := int(p.VertCount)
+		mt.links[i] = appendInternalLinks(mt.backing[base:base:base+vc], p, ref)
 		base += vc
 	}
 	for k, c := range t.OffMesh {
@@ -290,7 +292,6 @@ func (m *Mesh) addTile(b *BuiltTile, fn string) (TileRef, error) {
 	if len(m.free) == 0 && len(m.slots) >= MaxSlots {
 		return 0, fmt.Errorf("navmesh: %s: all %d slots are in use", fn, MaxSlots)
 	}
-	mt := m.takeMeshTile(b)
 	var s uint32
 	if n := len(m.free); n > 0 {
 		s = m.free[n-1]
@@ -299,7 +300,7 @@ func (m *Mesh) addTile(b *BuiltTile, fn string) (TileRef, error) {
 		s = uint32(len(m.slots))
 		m.slots = append(m.slots, slot{gen: 1})
 	}
-	m.place(s, mt)
+	m.place(s, m.takeMeshTile(b, s))
 	return m.tileRef(s), nil
 }
 
@@ -384,8 +385,7 @@ func (m *Mesh) replaceTile(b *BuiltTile, fn string) (TileRef, error) {
 	old := m.slots[s].tile
 	m.unplace(s)
 	m.slots[s].gen = nextGen(m.slots[s].gen)
-	mt := m.takeMeshTile(b)
-	m.place(s, mt)
+	m.place(s, m.takeMeshTile(b, s))
 	m.recycle(old)
 	return m.tileRef(s), nil
 }
