@@ -306,11 +306,7 @@ func (m *Mesh) addTile(b *BuiltTile, fn string) (TileRef, error) {
 
 // place puts mt in empty slot s, indexes it and links it.
 func (m *Mesh) place(s uint32, mt *meshTile) {
-	m.slots[s].tile = mt
-	if mt.mem != nil {
-		mt.mem.holders.Add(1)
-	}
-	m.count++
+	m.hold(s, mt)
 	if m.cols == nil {
 		m.cols = make(map[[2]int32][]uint32)
 	}
@@ -322,7 +318,6 @@ func (m *Mesh) place(s uint32, mt *meshTile) {
 	copy(col[i+1:], col[i:])
 	col[i] = s
 	m.cols[key] = col
-	m.offMeshCount += len(mt.t.OffMesh)
 	m.connect(s)
 }
 
@@ -330,7 +325,6 @@ func (m *Mesh) place(s uint32, mt *meshTile) {
 // the slot (its generation is left to the caller).
 func (m *Mesh) unplace(s uint32) {
 	m.disconnect(s)
-	m.offMeshCount -= len(m.slots[s].tile.t.OffMesh)
 	h := &m.slots[s].tile.t.Header
 	key := [2]int32{h.TileX, h.TileZ}
 	col := m.cols[key]
@@ -341,8 +335,26 @@ func (m *Mesh) unplace(s uint32) {
 		}
 	}
 	m.cols[key] = col // kept when empty: a tile added there again reuses it
-	if mem := m.slots[s].tile.mem; mem != nil {
-		mem.holders.Add(-1)
+	m.release(s)
+}
+
+// hold puts mt in empty slot s and counts it (not indexed, not linked).
+func (m *Mesh) hold(s uint32, mt *meshTile) {
+	m.slots[s].tile = mt
+	if mt.mem != nil {
+		mt.mem.holders.Add(1)
+	}
+	m.count++
+	m.offMeshCount += len(mt.t.OffMesh)
+}
+
+// release empties slot s (its tile unlinked, its index entry left to the
+// caller) and stops counting its tile.
+func (m *Mesh) release(s uint32) {
+	mt := m.slots[s].tile
+	m.offMeshCount -= len(mt.t.OffMesh)
+	if mt.mem != nil {
+		mt.mem.holders.Add(-1)
 	}
 	m.slots[s].tile = nil
 	m.count--
@@ -382,10 +394,14 @@ func (m *Mesh) replaceTile(b *BuiltTile, fn string) (TileRef, error) {
 	if !ok {
 		return 0, fmt.Errorf("navmesh: %s: no tile at position (%d, %d) layer %d", fn, h.TileX, h.TileZ, h.Layer)
 	}
+	// The new tile takes the old one's slot at the same position and
+	// layer, so the slot's index entry (cols) stays as it is.
 	old := m.slots[s].tile
-	m.unplace(s)
+	m.disconnect(s)
+	m.release(s)
 	m.slots[s].gen = nextGen(m.slots[s].gen)
-	m.place(s, m.takeMeshTile(b, s))
+	m.hold(s, m.takeMeshTile(b, s))
+	m.connect(s)
 	m.recycle(old)
 	return m.tileRef(s), nil
 }
