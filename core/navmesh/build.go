@@ -95,6 +95,7 @@ type tileMem struct {
 	bv    bvScratch
 	// portals are the tile's portal edges (BuiltTile.portals).
 	portals [4][]portalEdge
+	proof   neighbourProof
 	// holders counts the meshes holding a tile in this memory (Mesh.place
 	// and unplace; a Mesh.Clone holds its tiles for good).
 	holders atomic.Int32
@@ -163,10 +164,12 @@ func (b *BuiltTile) check(fn string) error {
 // ReplaceBuilt put in a mesh: a mesh that would break one is rejected here
 // rather than by AddTile later. The checks that depend on the mesh's
 // values are made as the tile is filled (counts, indices, areas, finite
-// positions, the detail mesh) and after (checkNeighbours); the others
-// (slots after the last vertex, bounds, vertical origin, the BV tree) hold
-// by construction (TestBuildTilePassesCheck checks every tile it builds
-// from random contour sets).
+// positions, the detail mesh, and the neighbour entries' symmetry and
+// portal edges, proven as the polygons are filled: neighbourProof, with
+// checkNeighbours for its error when the proof fails); the others (slots
+// after the last vertex, bounds, vertical origin, the BV tree) hold by
+// construction (TestBuildTilePassesCheck checks every tile it builds from
+// random contour sets).
 func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*BuiltTile, error) {
 	mem := takeTileMem()
 	fail := func(err error) (*BuiltTile, error) {
@@ -178,8 +181,10 @@ func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Bui
 	if err := buildTile(mesh, detail, p, mem); err != nil {
 		return fail(err)
 	}
-	if err := t.checkNeighbours(); err != nil {
-		return fail(fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err))
+	if !mem.proof.proven() {
+		if err := t.checkNeighbours(); err != nil {
+			return fail(fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err))
+		}
 	}
 	data, err := t.encodeInto(mem.built.data)
 	if err != nil {
@@ -267,6 +272,8 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, mem *
 	for k := range ps {
 		ps[k] = ps[k][:0]
 	}
+	proof := &mem.proof
+	proof.reset(np)
 	for i := range t.Polys {
 		tp := &t.Polys[i]
 		verts, neis := mesh.Poly(i), mesh.Neighbours(i)
@@ -304,13 +311,16 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, mem *
 				}
 				dir := sideDirs[side]
 				tp.Neis[j] = ExtLink | uint16(dir)
-				ps[dir/2] = append(ps[dir/2], newPortalEdge(i, j, t.Verts[tp.Verts[j]], t.Verts[tp.Verts[(j+1)%nv]], dir))
+				va, vb := t.Verts[tp.Verts[j]], t.Verts[tp.Verts[(j+1)%nv]]
+				proof.failed = proof.failed || !alongBorder(va, vb, uint16(dir))
+				ps[dir/2] = append(ps[dir/2], newPortalEdge(i, j, va, vb, dir))
 			case int(n) >= np:
 				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d = %d, beyond the %d polygons", i, j, n, np)
 			case int(n) == i:
 				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d names the polygon itself", i, j)
 			default:
 				tp.Neis[j] = n
+				proof.edge(t, i, j, int(n))
 			}
 		}
 		if mesh.Areas[i] > MaxArea {
@@ -337,6 +347,55 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, mem *
 	t.OffMesh = keep
 	return nil
 }
+
+// neighbourProof proves rules 5 and 6 of docs/format.md §2.7 (what
+// checkNeighbours checks) as buildTile fills the polygons in order, with
+// no pass of its own. A portal edge is checked as it is translated. An
+// edge of polygon i naming an earlier polygon n is searched for in n,
+// which is filled; the edge found names i, runs the other way and has
+// edge j as its reverse, so it is marked proven. An edge naming a later
+// polygon waits (pending) until that polygon's search marks it. The
+// proof holds when nothing failed and no edge is left pending; otherwise
+// checkNeighbours runs, for its error (or none: an edge left pending
+// may still have a reverse, such as a polygon's second copy of an edge).
+type neighbourProof struct {
+	// reversed[i] has bit j set when edge j of polygon i is proven.
+	reversed []uint8
+	pending  int // edges naming a later polygon, not proven yet
+	failed   bool
+}
+
+// reset starts a proof for np polygons.
+func (pr *neighbourProof) reset(np int) {
+	pr.reversed = resized(pr.reversed, np)
+	clear(pr.reversed)
+	pr.pending, pr.failed = 0, false
+}
+
+// edge takes edge j of polygon i, naming polygon n (another polygon of
+// t); the polygons up to i are filled.
+func (pr *neighbourProof) edge(t *Tile, i, j, n int) {
+	if n > i {
+		pr.pending++
+		return
+	}
+	p := &t.Polys[i]
+	a, b := p.Verts[j], p.Verts[0]
+	if j+1 < int(p.VertCount) {
+		b = p.Verts[j+1]
+	}
+	k, found := reverseEdge(&t.Polys[n], uint16(i), a, b)
+	switch {
+	case !found:
+		pr.failed = true
+	case pr.reversed[n]&(1<<k) == 0:
+		pr.reversed[n] |= 1 << k
+		pr.pending--
+	}
+}
+
+// proven reports whether the proof holds.
+func (pr *neighbourProof) proven() bool { return !pr.failed && pr.pending == 0 }
 
 // emptySlots are the vertex or neighbour slots of a polygon without
 // vertices (NullIndex in every slot).

@@ -519,9 +519,7 @@ func checkPolyNeighbours(t *Tile, i, off int, reversed []uint8) error {
 		nOff := off + 2*nvp + 2*j
 		if n&ExtLink != 0 {
 			va, vb := t.Verts[a], t.Verts[b]
-			d := n &^ ExtLink
-			if (d == DirPosX || d == DirNegX) && math.Float32bits(va.X) != math.Float32bits(vb.X) ||
-				(d == DirPosZ || d == DirNegZ) && math.Float32bits(va.Z) != math.Float32bits(vb.Z) {
+			if d := n &^ ExtLink; !alongBorder(va, vb, d) {
 				return corrupt(nOff, "polygon %d portal edge %d (direction %d) from %v to %v does not run along its border", i, j, d, va, vb)
 			}
 			continue
@@ -535,6 +533,18 @@ func checkPolyNeighbours(t *Tile, i, off int, reversed []uint8) error {
 		}
 	}
 	return nil
+}
+
+// alongBorder reports whether a portal edge from va to vb facing dir runs
+// along its border: both ends at the same x for ±x, the same z for ±z.
+func alongBorder(va, vb geom.Vec3, dir uint16) bool {
+	switch dir {
+	case DirPosX, DirNegX:
+		return math.Float32bits(va.X) == math.Float32bits(vb.X)
+	case DirPosZ, DirNegZ:
+		return math.Float32bits(va.Z) == math.Float32bits(vb.Z)
+	}
+	return true
 }
 
 // reverseEdge returns the first edge k of q that names polygon i and runs

@@ -414,7 +414,7 @@ func TestRepeatedVertexPolygon(t *testing.T) {
 // and without a detail mesh.
 func TestBuildTilePassesCheck(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 21))
-	tiles := 0
+	tiles, unproven := 0, 0
 	for it := range 3000 {
 		w := 8 + r.IntN(40)
 		border := r.IntN(4)
@@ -462,6 +462,9 @@ func TestBuildTilePassesCheck(t *testing.T) {
 			if !reflect.DeepEqual(dec, b.t) {
 				t.Fatalf("iteration %d: the decoded tile differs from the built one", it)
 			}
+			if !b.mem.proof.proven() {
+				unproven++
+			}
 			var ps [4][]portalEdge
 			portalEdges(&ps, dec)
 			for k := range ps {
@@ -472,7 +475,7 @@ func TestBuildTilePassesCheck(t *testing.T) {
 			tiles++
 		}
 	}
-	t.Logf("%d tiles", tiles)
+	t.Logf("%d tiles, %d of them checked by checkNeighbours after the neighbour proof failed", tiles, unproven)
 }
 
 // bvTreeSorted is the BV tree of boxes as docs/format.md §2.6 states it:
@@ -711,4 +714,97 @@ func TestFinite32(t *testing.T) {
 			t.Fatalf("finiteVec(%v) differs from Vec3.Finite", vec)
 		}
 	}
+}
+
+// TestBuildTileNeighbourProof: BuildTile, which proves the neighbour
+// entries as it fills the polygons (neighbourProof) and runs
+// checkNeighbours only when the proof fails, accepts and rejects exactly
+// as filling the tile and then running the plain check does, error for
+// error, on hand-made meshes whose polygons' vertex and neighbour slots
+// are randomly changed.
+func TestBuildTileNeighbourProof(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 23))
+	var accepted, fallbacks int
+	for it := range 20000 {
+		var m *polymesh.Mesh
+		switch it % 4 {
+		case 0:
+			m = gridMesh(4, true)
+			// Portals on the grid's outer edges, as a tile's border.
+			for i := range m.PolyCount() {
+				for j, n := range m.Neighbours(i)[:4] {
+					if n == polymesh.NullIndex {
+						m.Neighbours(i)[j] = polymesh.PortalFlag | uint16((j+3)%4)
+					}
+				}
+			}
+		case 1:
+			m = nineQuads(0, 0, 3)
+		case 2:
+			m = twoColumns(0, 0, 1)
+		default:
+			m = twoRows(0, 0, 2)
+		}
+		for range r.IntN(4) {
+			i := r.IntN(m.PolyCount())
+			verts, neis := m.Poly(i), m.Neighbours(i)
+			nv := m.PolyVertCount(i)
+			j := r.IntN(nv)
+			switch r.IntN(5) {
+			case 0:
+				neis[j] = uint16(r.IntN(m.PolyCount()))
+			case 1:
+				neis[j] = polymesh.NullIndex
+			case 2:
+				neis[j] = polymesh.PortalFlag | uint16(r.IntN(4))
+			case 3:
+				verts[j] = verts[r.IntN(nv)]
+			case 4: // copy a neighbour pair onto another edge: duplicate edges
+				k := r.IntN(nv)
+				verts[j], neis[j] = verts[k], neis[k]
+				if j+1 < nv && k+1 < nv {
+					verts[j+1] = verts[k+1]
+				}
+			}
+		}
+		if it == 0 {
+			// Polygon 0 holds edge 0-1, naming polygon 1, twice; polygon
+			// 1's edge 1-0 proves only the first, but the tile is valid:
+			// the proof fails and checkNeighbours accepts.
+			m = handMesh(0, 0, [][3]uint16{{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4}, {2, 0, 9}}, [][2][]uint16{
+				{{0, 1, 2, 0, 1, 3}, {1, null, null, 1, null, null}},
+				{{1, 0, 4}, {0, null, null}},
+			}, nil)
+		}
+		if it == 1 {
+			// Polygon 1 holds edge 1-0, naming polygon 0, twice; both
+			// find polygon 0's edge 0-1, which must count once: polygon
+			// 0's edge 1-2 has no reverse.
+			m = handMesh(0, 0, [][3]uint16{{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4}, {2, 0, 9}, {1, 0, 7}}, [][2][]uint16{
+				{{0, 1, 2}, {1, 1, null}},
+				{{1, 0, 5, 1, 0, 4}, {0, null, null, 0, null, null}},
+			}, nil)
+		}
+		_, got := BuildTile(m, nil, params(0, 0, 0))
+		var mem tileMem
+		want := buildTile(m, nil, params(0, 0, 0), &mem)
+		if want == nil {
+			if err := checkNeighboursPlain(&mem.tile); err != nil {
+				want = fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("iteration %d: BuildTile: %v\nfilled and checked: %v", it, got, want)
+		}
+		if want == nil {
+			accepted++
+			if !mem.proof.proven() {
+				fallbacks++
+			}
+		}
+	}
+	if fallbacks == 0 {
+		t.Errorf("no tile was accepted by checkNeighbours after the proof failed")
+	}
+	t.Logf("%d of 20000 accepted, %d of them by checkNeighbours after the proof failed", accepted, fallbacks)
 }
