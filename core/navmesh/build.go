@@ -531,11 +531,11 @@ func (bv *bvScratch) sub(nodes []BVNode, lo, hi int) []BVNode {
 	at := len(nodes)
 	nodes = append(nodes, BVNode{})
 	part := bv.order[lo:hi]
-	first := &bv.boxes[part[0]]
 	if hi-lo == 1 {
-		nodes[at] = BVNode{BMin: first.bmin, BMax: first.bmax, I: part[0]}
+		nodes[at] = bv.leaf(part[0])
 		return nodes
 	}
+	first := &bv.boxes[part[0]]
 	n := BVNode{BMin: first.bmin, BMax: first.bmax}
 	for _, p := range part[1:] {
 		it := &bv.boxes[p]
@@ -550,9 +550,19 @@ func (bv *bvScratch) sub(nodes []BVNode, lo, hi int) []BVNode {
 	if n.BMax[2]-n.BMin[2] > n.BMax[axis]-n.BMin[axis] {
 		axis = 2
 	}
+	if hi-lo == 2 {
+		// Two leaves, the smaller key first: no keys to partition.
+		a, b := part[0], part[1]
+		if bv.key(b, axis) < bv.key(a, axis) {
+			a, b = b, a
+		}
+		n.I = -3
+		nodes[at] = n
+		return append(nodes, bv.leaf(a), bv.leaf(b))
+	}
 	keys := resized(bv.keys, len(part))
 	for i, p := range part {
-		keys[i] = uint64(bv.boxes[p].bmin[axis])<<32 | uint64(uint32(p))
+		keys[i] = bv.key(p, axis)
 	}
 	mid := lo + (hi-lo)/2
 	selectLow(keys, mid-lo)
@@ -565,6 +575,17 @@ func (bv *bvScratch) sub(nodes []BVNode, lo, hi int) []BVNode {
 	n.I = -int32(len(nodes) - at)
 	nodes[at] = n
 	return nodes
+}
+
+// key returns the sort key of polygon p on axis (sub).
+func (bv *bvScratch) key(p int32, axis int) uint64 {
+	return uint64(bv.boxes[p].bmin[axis])<<32 | uint64(uint32(p))
+}
+
+// leaf returns the leaf node of polygon p.
+func (bv *bvScratch) leaf(p int32) BVNode {
+	b := &bv.boxes[p]
+	return BVNode{BMin: b.bmin, BMax: b.bmax, I: p}
 }
 
 // selectLow reorders keys (distinct) so that keys[:k] are its k smallest,
