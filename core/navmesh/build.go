@@ -276,13 +276,22 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, mem *
 	proof.reset(np)
 	for i := range t.Polys {
 		tp := &t.Polys[i]
-		verts, neis := mesh.Poly(i), mesh.Neighbours(i)
+		verts, neis := mesh.Poly(i)[:nvp], mesh.Neighbours(i)[:nvp]
 		tp.Verts, tp.Neis = emptySlots, emptySlots
-		nv := 0
-		for nv < nvp && verts[nv] != polymesh.NullIndex {
-			nv++
+		// One pass copies the vertices up to the end marker and finds the
+		// first beyond the mesh's; its error comes after the slot errors.
+		nv, beyond := nvp, -1
+		for j, v := range verts {
+			if v == polymesh.NullIndex {
+				nv = j
+				break
+			}
+			if int(v) >= len(mesh.Verts) && beyond < 0 {
+				beyond = j
+			}
+			tp.Verts[j] = v
 		}
-		for j := nv; j < nvp; j++ {
+		for j := nv + 1; j < nvp; j++ {
 			if verts[j] != polymesh.NullIndex {
 				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d vertex slot %d holds %d after the end marker", i, j, verts[j])
 			}
@@ -290,13 +299,10 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, mem *
 		if nv < MinVertsPerPoly {
 			return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d has %d vertices, want at least %d", i, nv, MinVertsPerPoly)
 		}
-		tp.VertCount = uint8(nv)
-		for j := 0; j < nv; j++ {
-			if int(verts[j]) >= len(mesh.Verts) {
-				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d vertex slot %d is %d, beyond the %d vertices", i, j, verts[j], len(mesh.Verts))
-			}
-			tp.Verts[j] = verts[j]
+		if beyond >= 0 {
+			return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d vertex slot %d is %d, beyond the %d vertices", i, beyond, verts[beyond], len(mesh.Verts))
 		}
+		tp.VertCount = uint8(nv)
 		for j := 0; j < nv; j++ {
 			n := neis[j]
 			switch {

@@ -198,7 +198,7 @@ func (m *Mesh) connectInternal(s uint32) {
 // with its neighbours inside the tile, one per such edge in edge order.
 func appendInternalLinks(ls []Link, p *Poly, ref TileRef) []Link {
 	for j, n := range p.Neis[:p.VertCount] {
-		if n == NullIndex || n&ExtLink != 0 {
+		if n&ExtLink != 0 { // a portal, or NullIndex (a wall)
 			continue
 		}
 		ls = append(ls, Link{Ref: ref.Poly(uint32(n)), Edge: uint8(j), Side: InternalSide, BMin: 0, BMax: 255})
