@@ -294,7 +294,15 @@ func slab(v geom.Vec3, dir uint8) (w, u float64) {
 // tested before the plane (either failing fails): most pairs do not
 // overlap.
 func portalOverlap(a, b *portalEdge, climb float64) (lo, hi float64, ok bool) {
-	lo, hi = max(a.u0, b.u0), min(a.u1, b.u1)
+	// The larger start and the smaller end by plain comparisons: the
+	// values are numbers, and of -0 and +0 either gives the same links.
+	lo, hi = a.u0, a.u1
+	if b.u0 > lo {
+		lo = b.u0
+	}
+	if b.u1 < hi {
+		hi = b.u1
+	}
 	slo, shi := lo+portalShrinkM, hi-portalShrinkM
 	if slo > shi {
 		return 0, 0, false
