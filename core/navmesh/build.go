@@ -95,9 +95,10 @@ type tileMem struct {
 	bv    bvScratch
 	// portals are the tile's portal edges (BuiltTile.portals).
 	portals [4][]portalEdge
-	proof   neighbourProof
-	// holders counts the meshes holding a tile in this memory (Mesh.place
-	// and unplace; a Mesh.Clone holds its tiles for good).
+	// proof is buildTile's proof of the neighbour entries.
+	proof neighbourProof
+	// holders counts the meshes holding a tile in this memory (Mesh.hold
+	// and release; a Mesh.Clone holds its tiles for good).
 	holders atomic.Int32
 	pooled  bool // in tilePool
 }

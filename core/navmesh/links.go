@@ -50,7 +50,7 @@ func neighbourPos(x, z int32, dir uint8) (int32, int32, bool) {
 //
 // Every held tile's links are in link order between calls, and the links
 // a change leaves in place keep their order, so only the lists that got
-// links are sorted: the tile's own (connectInternal makes them in edge
+// links are sorted: the tile's own (its internal links come in edge
 // order, so only the polygons with a portal edge unless off-mesh links
 // landed), the neighbours' polygons connectPair gave links (m.linked) and
 // the tiles an off-mesh link touched.
