@@ -78,16 +78,27 @@ type BuiltTile struct {
 	// mem is the memory BuildTile made the tile in (shared by Mesh.Built
 	// and WithOffMesh tiles, which use the same arrays).
 	mem *tileMem
+	// portals[dir/2] are the tile's portal edges facing border dir
+	// (portalEdges), made with the tile (in mem for BuildTile's) and
+	// shared, read-only, by every BuiltTile and mesh tile of the same
+	// polygons: a mesh links a tile through them, so they are not made
+	// again at each place.
+	portals *[4][]portalEdge
 }
 
 // tileMem is the memory of one BuildTile: the BuiltTile, its Tile, their
-// arrays and the BV tree's scratch, recycled as a whole (BuiltTile.Recycle).
+// arrays, the portal edges and the BV tree's scratch, recycled as a whole
+// (BuiltTile.Recycle).
 type tileMem struct {
 	built BuiltTile
 	tile  Tile
 	bv    bvScratch
-	// holders counts the meshes holding a tile in this memory (Mesh.place
-	// and unplace; a Mesh.Clone holds its tiles for good).
+	// portals are the tile's portal edges (BuiltTile.portals).
+	portals [4][]portalEdge
+	// proof is buildTile's proof of the neighbour entries.
+	proof neighbourProof
+	// holders counts the meshes holding a tile in this memory (Mesh.hold
+	// and release; a Mesh.Clone holds its tiles for good).
 	holders atomic.Int32
 	pooled  bool // in tilePool
 }
@@ -154,10 +165,12 @@ func (b *BuiltTile) check(fn string) error {
 // ReplaceBuilt put in a mesh: a mesh that would break one is rejected here
 // rather than by AddTile later. The checks that depend on the mesh's
 // values are made as the tile is filled (counts, indices, areas, finite
-// positions, the detail mesh) and after (checkNeighbours); the others
-// (slots after the last vertex, bounds, vertical origin, the BV tree) hold
-// by construction (TestBuildTilePassesCheck checks every tile it builds
-// from random contour sets).
+// positions, the detail mesh, and the neighbour entries' symmetry and
+// portal edges, proven as the polygons are filled: neighbourProof, with
+// checkNeighbours for its error when the proof fails); the others (slots
+// after the last vertex, bounds, vertical origin, the BV tree) hold by
+// construction (TestBuildTilePassesCheck checks every tile it builds from
+// random contour sets).
 func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*BuiltTile, error) {
 	mem := takeTileMem()
 	fail := func(err error) (*BuiltTile, error) {
@@ -166,23 +179,27 @@ func BuildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams) (*Bui
 		return nil, err
 	}
 	t := &mem.tile
-	if err := buildTile(mesh, detail, p, t, &mem.bv); err != nil {
+	if err := buildTile(mesh, detail, p, mem); err != nil {
 		return fail(err)
 	}
-	if err := t.checkNeighbours(); err != nil {
-		return fail(fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err))
+	if !mem.proof.proven() {
+		if err := t.checkNeighbours(); err != nil {
+			return fail(fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err))
+		}
 	}
 	data, err := t.encodeInto(mem.built.data)
 	if err != nil {
 		return fail(err)
 	}
-	mem.built = BuiltTile{data: data, t: t, id: ContentID(data), mem: mem}
+	mem.built = BuiltTile{data: data, t: t, id: ContentID(data), mem: mem, portals: &mem.portals}
 	return &mem.built, nil
 }
 
-// buildTile fills t (reusing its arrays; bv is the BV tree's scratch)
-// with the tile of mesh, detail and p.
-func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Tile, bv *bvScratch) error {
+// buildTile fills mem's tile (reusing its arrays) with the tile of mesh,
+// detail and p, and mem.portals with its portal edges as it translates
+// them (what portalEdges finds in the tile).
+func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, mem *tileMem) error {
+	t := &mem.tile
 	if mesh == nil {
 		return fmt.Errorf("navmesh: BuildTileData: nil mesh")
 	}
@@ -245,24 +262,37 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Ti
 	t.Verts = resized(t.Verts, len(mesh.Verts))
 	for i := range mesh.Verts {
 		v := mesh.VertM(i)
-		if !v.Finite() {
+		if !finiteVec(v) {
 			return fmt.Errorf("navmesh: BuildTileData: mesh vertex %d %v is at %v m, not finite", i, mesh.Verts[i], v)
 		}
 		t.Verts[i] = v
 	}
 
 	t.Polys = resized(t.Polys, np)
+	ps := &mem.portals
+	for k := range ps {
+		ps[k] = ps[k][:0]
+	}
+	proof := &mem.proof
+	proof.reset(np)
 	for i := range t.Polys {
 		tp := &t.Polys[i]
-		verts, neis := mesh.Poly(i), mesh.Neighbours(i)
-		for j := 0; j < MaxVertsPerPoly; j++ {
-			tp.Verts[j], tp.Neis[j] = NullIndex, NullIndex
+		verts, neis := mesh.Poly(i)[:nvp], mesh.Neighbours(i)[:nvp]
+		tp.Verts, tp.Neis = emptySlots, emptySlots
+		// One pass copies the vertices up to the end marker and finds the
+		// first beyond the mesh's; its error comes after the slot errors.
+		nv, beyond := nvp, -1
+		for j, v := range verts {
+			if v == polymesh.NullIndex {
+				nv = j
+				break
+			}
+			if int(v) >= len(mesh.Verts) && beyond < 0 {
+				beyond = j
+			}
+			tp.Verts[j] = v
 		}
-		nv := 0
-		for nv < nvp && verts[nv] != polymesh.NullIndex {
-			nv++
-		}
-		for j := nv; j < nvp; j++ {
+		for j := nv + 1; j < nvp; j++ {
 			if verts[j] != polymesh.NullIndex {
 				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d vertex slot %d holds %d after the end marker", i, j, verts[j])
 			}
@@ -270,35 +300,34 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Ti
 		if nv < MinVertsPerPoly {
 			return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d has %d vertices, want at least %d", i, nv, MinVertsPerPoly)
 		}
+		if beyond >= 0 {
+			return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d vertex slot %d is %d, beyond the %d vertices", i, beyond, verts[beyond], len(mesh.Verts))
+		}
 		tp.VertCount = uint8(nv)
 		for j := 0; j < nv; j++ {
-			if int(verts[j]) >= len(mesh.Verts) {
-				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d vertex slot %d is %d, beyond the %d vertices", i, j, verts[j], len(mesh.Verts))
-			}
-			tp.Verts[j] = verts[j]
 			n := neis[j]
 			switch {
 			case n == polymesh.NullIndex:
 			case n&polymesh.PortalFlag != 0:
-				switch n &^ polymesh.PortalFlag {
-				case 0:
-					tp.Neis[j] = ExtLink | DirNegX
-				case 1:
-					tp.Neis[j] = ExtLink | DirPosZ
-				case 2:
-					tp.Neis[j] = ExtLink | DirPosX
-				case 3:
-					tp.Neis[j] = ExtLink | DirNegZ
-				case 0xf: // Recast's border edge without a portal
-				default:
+				side := n &^ polymesh.PortalFlag
+				if side == 0xf { // Recast's border edge without a portal
+					break
+				}
+				if side >= uint16(len(sideDirs)) {
 					return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d = 0x%04x, a portal side outside 0..3", i, j, n)
 				}
+				dir := sideDirs[side]
+				tp.Neis[j] = ExtLink | uint16(dir)
+				va, vb := t.Verts[tp.Verts[j]], t.Verts[tp.Verts[(j+1)%nv]]
+				proof.failed = proof.failed || !alongBorder(va, vb, uint16(dir))
+				ps[dir/2] = append(ps[dir/2], newPortalEdge(i, j, va, vb, dir))
 			case int(n) >= np:
 				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d = %d, beyond the %d polygons", i, j, n, np)
 			case int(n) == i:
 				return fmt.Errorf("navmesh: BuildTileData: mesh polygon %d neighbour slot %d names the polygon itself", i, j)
 			default:
 				tp.Neis[j] = n
+				proof.edge(t, i, j, int(n))
 			}
 		}
 		if mesh.Areas[i] > MaxArea {
@@ -317,7 +346,7 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Ti
 	lowest, box := t.vertBounds()
 	t.Header.OriginY = lowest
 	t.Header.BMin, t.Header.BMax = box.Min, box.Max
-	t.BVTree = bv.build(t, t.BVTree[:0])
+	t.BVTree = mem.bv.build(t, t.BVTree[:0])
 	keep, err := t.keepOffMesh(p.OffMeshLinks, "BuildTileData: TileParams.OffMeshLinks")
 	if err != nil {
 		return err
@@ -325,6 +354,63 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, t *Ti
 	t.OffMesh = keep
 	return nil
 }
+
+// neighbourProof proves rules 5 and 6 of docs/format.md §2.7 (what
+// checkNeighbours checks) as buildTile fills the polygons in order, with
+// no pass of its own. A portal edge is checked as it is translated. An
+// edge of polygon i naming an earlier polygon n is searched for in n,
+// which is filled; the edge found names i, runs the other way and has
+// edge j as its reverse, so it is marked proven. An edge naming a later
+// polygon waits (pending) until that polygon's search marks it. The
+// proof holds when nothing failed and no edge is left pending; otherwise
+// checkNeighbours runs, for its error (or none: an edge left pending
+// may still have a reverse, such as a polygon's second copy of an edge).
+type neighbourProof struct {
+	// reversed[i] has bit j set when edge j of polygon i is proven.
+	reversed []uint8
+	pending  int // edges naming a later polygon, not proven yet
+	failed   bool
+}
+
+// reset starts a proof for np polygons.
+func (pr *neighbourProof) reset(np int) {
+	pr.reversed = resized(pr.reversed, np)
+	clear(pr.reversed)
+	pr.pending, pr.failed = 0, false
+}
+
+// edge takes edge j of polygon i, naming polygon n (another polygon of
+// t); the polygons up to i are filled.
+func (pr *neighbourProof) edge(t *Tile, i, j, n int) {
+	if n > i {
+		pr.pending++
+		return
+	}
+	p := &t.Polys[i]
+	a, b := p.Verts[j], p.Verts[0]
+	if j+1 < int(p.VertCount) {
+		b = p.Verts[j+1]
+	}
+	k, found := reverseEdge(&t.Polys[n], uint16(i), a, b)
+	switch {
+	case !found:
+		pr.failed = true
+	case pr.reversed[n]&(1<<k) == 0:
+		pr.reversed[n] |= 1 << k
+		pr.pending--
+	}
+}
+
+// proven reports whether the proof holds.
+func (pr *neighbourProof) proven() bool { return !pr.failed && pr.pending == 0 }
+
+// emptySlots are the vertex or neighbour slots of a polygon without
+// vertices (NullIndex in every slot).
+var emptySlots = [MaxVertsPerPoly]uint16{NullIndex, NullIndex, NullIndex, NullIndex, NullIndex, NullIndex}
+
+// sideDirs maps a polymesh portal side (0 x = 0, 1 z = max, 2 x = max,
+// 3 z = 0) to the direction of its border.
+var sideDirs = [4]uint8{DirNegX, DirPosZ, DirPosX, DirNegZ}
 
 // buildDetail fills t's detail meshes, vertices and triangles from detail
 // (nil: the fan of each polygon).
@@ -386,7 +472,7 @@ func buildDetail(t *Tile, detail *polymesh.Detail) error {
 		}
 		for j := vb + nv; j < vb+nd; j++ {
 			v := detail.Verts[j]
-			if !v.Finite() {
+			if !finiteVec(v) {
 				return fmt.Errorf("navmesh: BuildTileData: detail vertex %d = %v is not finite", j, v)
 			}
 			t.DetailVerts = append(t.DetailVerts, v)
@@ -444,15 +530,19 @@ func (bv *bvScratch) build(t *Tile, nodes []BVNode) []BVNode {
 // sub appends the nodes of the polygons order[lo:hi] to nodes (build). The
 // sort key of a polygon is its bmin on the axis in the high 32 bits and its
 // index in the low ones: sorting the keys as numbers is the order above.
+// Only the split needs that order, not each half's: a half is ordered again
+// on its own axis, and a leaf holds one polygon. So the keys are only
+// partitioned at the split (selectLow); they are unique, so the halves are
+// those of the sort.
 func (bv *bvScratch) sub(nodes []BVNode, lo, hi int) []BVNode {
 	at := len(nodes)
 	nodes = append(nodes, BVNode{})
 	part := bv.order[lo:hi]
-	first := &bv.boxes[part[0]]
 	if hi-lo == 1 {
-		nodes[at] = BVNode{BMin: first.bmin, BMax: first.bmax, I: part[0]}
+		nodes[at] = bv.leaf(part[0])
 		return nodes
 	}
+	first := &bv.boxes[part[0]]
 	n := BVNode{BMin: first.bmin, BMax: first.bmax}
 	for _, p := range part[1:] {
 		it := &bv.boxes[p]
@@ -467,19 +557,84 @@ func (bv *bvScratch) sub(nodes []BVNode, lo, hi int) []BVNode {
 	if n.BMax[2]-n.BMin[2] > n.BMax[axis]-n.BMin[axis] {
 		axis = 2
 	}
+	if hi-lo == 2 {
+		// Two leaves, the smaller key first: no keys to partition.
+		a, b := part[0], part[1]
+		if bv.key(b, axis) < bv.key(a, axis) {
+			a, b = b, a
+		}
+		n.I = -3
+		nodes[at] = n
+		return append(nodes, bv.leaf(a), bv.leaf(b))
+	}
 	keys := resized(bv.keys, len(part))
 	for i, p := range part {
-		keys[i] = uint64(bv.boxes[p].bmin[axis])<<32 | uint64(uint32(p))
+		keys[i] = bv.key(p, axis)
 	}
-	slices.Sort(keys)
+	mid := lo + (hi-lo)/2
+	selectLow(keys, mid-lo)
 	for i, k := range keys {
 		part[i] = int32(uint32(k))
 	}
 	bv.keys = keys[:0]
-	mid := lo + (hi-lo)/2
 	nodes = bv.sub(nodes, lo, mid)
 	nodes = bv.sub(nodes, mid, hi)
 	n.I = -int32(len(nodes) - at)
 	nodes[at] = n
 	return nodes
+}
+
+// key returns the sort key of polygon p on axis (sub).
+func (bv *bvScratch) key(p int32, axis int) uint64 {
+	return uint64(bv.boxes[p].bmin[axis])<<32 | uint64(uint32(p))
+}
+
+// leaf returns the leaf node of polygon p.
+func (bv *bvScratch) leaf(p int32) BVNode {
+	b := &bv.boxes[p]
+	return BVNode{BMin: b.bmin, BMax: b.bmax, I: p}
+}
+
+// selectLow reorders keys (distinct) so that keys[:k] are its k smallest,
+// in any order (quickselect).
+func selectLow(keys []uint64, k int) {
+	lo, hi := 0, len(keys)
+	for hi-lo > 8 {
+		// Median of three as the pivot, moved to keys[lo].
+		m := lo + (hi-lo)/2
+		a, b, c := keys[lo], keys[m], keys[hi-1]
+		switch {
+		case a < b && b < c || c < b && b < a:
+			keys[lo], keys[m] = b, a
+		case a < c && c < b || b < c && c < a:
+			keys[lo], keys[hi-1] = c, a
+		}
+		// Lomuto partition: keys[lo+1:p+1] below the pivot.
+		pivot, p := keys[lo], lo
+		for i := lo + 1; i < hi; i++ {
+			if keys[i] < pivot {
+				p++
+				keys[p], keys[i] = keys[i], keys[p]
+			}
+		}
+		keys[lo], keys[p] = keys[p], pivot
+		switch {
+		case p == k || p+1 == k:
+			return
+		case p < k:
+			lo = p + 1
+		default:
+			hi = p
+		}
+	}
+	// A short range: selection sort of the places up to k.
+	for i := lo; i < k; i++ {
+		m := i
+		for j := i + 1; j < hi; j++ {
+			if keys[j] < keys[m] {
+				m = j
+			}
+		}
+		keys[i], keys[m] = keys[m], keys[i]
+	}
 }

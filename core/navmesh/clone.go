@@ -46,5 +46,5 @@ func (mt *meshTile) clone() *meshTile {
 		// word, so memory it ever shared is never recycled.
 		mt.mem.holders.Add(1)
 	}
-	return &meshTile{data: mt.data, id: mt.id, t: mt.t, flags: slices.Clone(mt.flags), areas: slices.Clone(mt.areas), links: links, backing: backing}
+	return &meshTile{data: mt.data, id: mt.id, t: mt.t, portals: mt.portals, flags: slices.Clone(mt.flags), areas: slices.Clone(mt.areas), links: links, backing: backing}
 }

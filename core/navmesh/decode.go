@@ -65,7 +65,7 @@ func (r *reader) finiteVecs(n int, what string) ([]geom.Vec3, error) {
 // is not finite, as what (such as "vertex") with its index and offset.
 func checkFinite(vs []geom.Vec3, off int, what string) error {
 	for i, v := range vs {
-		if !v.Finite() {
+		if !finiteVec(v) {
 			return corrupt(off+vertSize*i, "%s %d = %v is not finite", what, i, v)
 		}
 	}
@@ -223,7 +223,13 @@ func (t *Tile) check() error {
 	return nil
 }
 
-func finite32(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
+// finite32 reports whether v is a number other than an infinity: its
+// exponent bits are not all ones.
+func finite32(v float32) bool { return math.Float32bits(v)&0x7f800000 != 0x7f800000 }
+
+// finiteVec reports whether every component of v is finite (geom's
+// Vec3.Finite by the exponent bits, for the per-vertex checks).
+func finiteVec(v geom.Vec3) bool { return finite32(v.X) && finite32(v.Y) && finite32(v.Z) }
 
 // DecodeTile parses and checks tile data (docs/format.md, "Tile data"). It
 // never panics; corrupt data gives an error wrapping ErrCorruptTile that
@@ -321,11 +327,8 @@ func DecodeTile(data []byte) (*Tile, error) {
 			return nil, err
 		}
 	}
-	recSize := polyRecordSize(nvp)
-	for i := range t.Polys {
-		if err := checkPolyNeighbours(t, i, polyOff+i*recSize); err != nil {
-			return nil, err
-		}
+	if err := t.checkNeighboursAt(polyOff); err != nil {
+		return nil, err
 	}
 
 	// Detail meshes.
@@ -468,10 +471,23 @@ func checkPolyRecord(t *Tile, i, off int) error {
 // checkNeighbours runs checkPolyNeighbours on every polygon; the polygon
 // records must be valid (checkPolyRecord, or BuildTile's filling).
 func (t *Tile) checkNeighbours() error {
-	off := t.headerSize() + vertSize*len(t.Verts)
+	return t.checkNeighboursAt(t.headerSize() + vertSize*len(t.Verts))
+}
+
+// checkNeighboursAt is checkNeighbours with the polygon records at offset
+// off of the data.
+func (t *Tile) checkNeighboursAt(off int) error {
 	recSize := polyRecordSize(int(t.Header.NVP))
+	// On the goroutine's stack for the tiles of usual sizes.
+	var reversedBuf [512]uint8
+	reversed := reversedBuf[:0]
+	if len(t.Polys) <= len(reversedBuf) {
+		reversed = reversedBuf[:len(t.Polys)]
+	} else {
+		reversed = make([]uint8, len(t.Polys))
+	}
 	for i := range t.Polys {
-		if err := checkPolyNeighbours(t, i, off+i*recSize); err != nil {
+		if err := checkPolyNeighbours(t, i, off+i*recSize, reversed); err != nil {
 			return err
 		}
 	}
@@ -482,46 +498,72 @@ func (t *Tile) checkNeighbours() error {
 // name: an internal neighbour shares the edge reversed and names i back; a
 // portal edge runs along its border (both ends at the same x for ±x, the
 // same z for ±z).
-func checkPolyNeighbours(t *Tile, i, off int) error {
+//
+// The reverse of an edge is the reverse of the edge it was found for, so
+// each pair is searched once: bit j of reversed[i] marks edge j of
+// polygon i as found, by a lower polygon, to be the reverse of one of its
+// edges (polygons are checked in order; only later ones are marked).
+func checkPolyNeighbours(t *Tile, i, off int, reversed []uint8) error {
 	p := &t.Polys[i]
 	nvp := int(t.Header.NVP)
 	nv := int(p.VertCount)
 	for j := 0; j < nv; j++ {
-		nOff := off + 2*nvp + 2*j
 		n := p.Neis[j]
+		if n == NullIndex || reversed[i]&(1<<j) != 0 {
+			continue
+		}
 		a, b := p.Verts[j], p.Verts[0]
 		if j+1 < nv {
 			b = p.Verts[j+1]
 		}
-		switch {
-		case n == NullIndex:
-		case n&ExtLink != 0:
+		nOff := off + 2*nvp + 2*j
+		if n&ExtLink != 0 {
 			va, vb := t.Verts[a], t.Verts[b]
-			d := n &^ ExtLink
-			if (d == DirPosX || d == DirNegX) && math.Float32bits(va.X) != math.Float32bits(vb.X) ||
-				(d == DirPosZ || d == DirNegZ) && math.Float32bits(va.Z) != math.Float32bits(vb.Z) {
+			if d := n &^ ExtLink; !alongBorder(va, vb, d) {
 				return corrupt(nOff, "polygon %d portal edge %d (direction %d) from %v to %v does not run along its border", i, j, d, va, vb)
 			}
-		default:
-			q := &t.Polys[n]
-			qn := int(q.VertCount)
-			found := false
-			for k := 0; k < qn; k++ {
-				next := q.Verts[0]
-				if k+1 < qn {
-					next = q.Verts[k+1]
-				}
-				if q.Neis[k] == uint16(i) && q.Verts[k] == b && next == a {
-					found = true
-					break
-				}
-			}
-			if !found {
-				return corrupt(nOff, "polygon %d edge %d (vertices %d-%d) names polygon %d, which has no edge %d-%d naming %d back", i, j, a, b, n, b, a, i)
-			}
+			continue
+		}
+		k, found := reverseEdge(&t.Polys[n], uint16(i), a, b)
+		if !found {
+			return corrupt(nOff, "polygon %d edge %d (vertices %d-%d) names polygon %d, which has no edge %d-%d naming %d back", i, j, a, b, n, b, a, i)
+		}
+		if int(n) > i {
+			reversed[n] |= 1 << k
 		}
 	}
 	return nil
+}
+
+// alongBorder reports whether a portal edge from va to vb facing dir runs
+// along its border: both ends at the same x for ±x, the same z for ±z.
+func alongBorder(va, vb geom.Vec3, dir uint16) bool {
+	switch dir {
+	case DirPosX, DirNegX:
+		return math.Float32bits(va.X) == math.Float32bits(vb.X)
+	case DirPosZ, DirNegZ:
+		return math.Float32bits(va.Z) == math.Float32bits(vb.Z)
+	}
+	return true
+}
+
+// reverseEdge returns the first edge k of q that names polygon i and runs
+// from b to a.
+func reverseEdge(q *Poly, i, a, b uint16) (int, bool) {
+	qn := int(q.VertCount)
+	for k := 0; k < qn; k++ {
+		if q.Neis[k] != i || q.Verts[k] != b {
+			continue
+		}
+		next := q.Verts[0]
+		if k+1 < qn {
+			next = q.Verts[k+1]
+		}
+		if next == a {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 // checkBVTree checks the tree's shape (preorder, escape counts, every

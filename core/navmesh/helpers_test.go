@@ -83,6 +83,36 @@ func twoRows(tx, tz int32, y uint16) *polymesh.Mesh {
 	}, nil)
 }
 
+// nineQuads is a tile split at x, z = 3 and 7 into 3 x 3 quads at height
+// y rows, with portal edges on the tile borders: the middle quad of each
+// side has a single portal edge, the corners two, the centre none.
+func nineQuads(tx, tz int32, y uint16) *polymesh.Mesh {
+	cuts := []uint16{0, 3, 7, 10}
+	var verts [][3]uint16
+	for _, z := range cuts {
+		for _, x := range cuts {
+			verts = append(verts, [3]uint16{x, y, z})
+		}
+	}
+	id := func(x, z int) uint16 { return uint16(z*4 + x) }
+	side := func(x, z int, portal uint16) uint16 {
+		if x < 0 || z < 0 || x > 2 || z > 2 {
+			return portal
+		}
+		return uint16(z*3 + x)
+	}
+	var polys [][2][]uint16
+	for z := range 3 {
+		for x := range 3 {
+			polys = append(polys, [2][]uint16{
+				{id(x, z), id(x, z+1), id(x+1, z+1), id(x+1, z)},
+				{side(x-1, z, pNegX), side(x, z+1, pPosZ), side(x+1, z, pPosX), side(x, z-1, pNegZ)},
+			})
+		}
+	}
+	return handMesh(tx, tz, verts, polys, nil)
+}
+
 // centreDetail returns a detail mesh of m with one extra vertex per polygon
 // (its centre, raised by raise metres) and a fan of triangles around it.
 func centreDetail(m *polymesh.Mesh, raise float32) *polymesh.Detail {

@@ -43,19 +43,20 @@ func neighbourPos(x, z int32, dir uint8) (int32, int32, bool) {
 	return int32(nx), int32(nz), true
 }
 
-// connect links the tile in slot s: its internal links, then the links
-// with every tile at the four neighbouring positions (both ways), then puts
-// the links of every touched tile in link order.
+// connect links the tile in slot s (its internal links are made with its
+// mesh tile, fillMeshTile) with every tile at the four neighbouring
+// positions (both ways), then puts the links of every touched tile in link
+// order.
 //
 // Every held tile's links are in link order between calls, and the links
 // a change leaves in place keep their order, so only the lists that got
-// links are sorted: the tile's own, the neighbours' polygons connectPair
-// gave links (m.linked) and the tiles an off-mesh link touched.
+// links are sorted: the tile's own (its internal links come in edge
+// order, so only the polygons with a portal edge unless off-mesh links
+// landed), the neighbours' polygons connectPair gave links (m.linked) and
+// the tiles an off-mesh link touched.
 func (m *Mesh) connect(s uint32) {
 	mt := m.slots[s].tile
-	m.connectInternal(s)
 	var buf [16]uint32
-	touched := append(buf[:0], s)
 	h := &mt.t.Header
 	m.linked = m.linked[:0]
 	for _, dir := range borderDirs {
@@ -67,7 +68,18 @@ func (m *Mesh) connect(s uint32) {
 			m.connectPair(s, n, dir)
 		}
 	}
-	touched = m.connectOffMesh(s, touched)
+	touched := m.connectOffMesh(s, buf[:0])
+	if m.offMeshCount > 0 {
+		m.sortLinks(s)
+	} else {
+		for _, ps := range mt.portals {
+			for k, e := range ps {
+				if k == 0 || ps[k-1].poly != e.poly {
+					m.sortPolyLinks(mt.links[e.poly])
+				}
+			}
+		}
+	}
 	for _, t := range touched {
 		m.sortLinks(t)
 	}
@@ -92,26 +104,36 @@ type slotPoly struct {
 // either tile leaving drops both), so the polygons holding links into s
 // are the targets of s's own border links: only those are visited, not
 // every portal polygon of the neighbours (a polygon named twice is
-// filtered twice, which changes nothing the second time).
+// filtered twice, which changes nothing the second time). s's border
+// links lie on its portal edges, so only those edges' links are read.
 func (m *Mesh) disconnect(s uint32) {
 	m.disconnectOffMesh(s)
-	for _, own := range m.slots[s].tile.links {
-		for _, l := range own {
-			if l.Side == InternalSide || l.Side == OffMeshSide {
-				continue
-			}
-			nt := m.slots[l.Ref.Slot()].tile
-			p := l.Ref.Poly()
-			ls := nt.links[p]
-			kept := ls[:0]
-			for _, nl := range ls {
-				if nl.Ref.Slot() != s {
-					kept = append(kept, nl)
-				}
-			}
-			clear(ls[len(kept):])
-			nt.links[p] = kept
+	mt := m.slots[s].tile
+	for _, ps := range mt.portals {
+		for _, e := range ps {
+			m.dropLinksBack(s, mt.links[e.poly], e.edge)
 		}
+	}
+}
+
+// dropLinksBack drops, for every border link of own (a polygon's links in
+// slot s) on edge, the links of the polygon it names that point into s.
+func (m *Mesh) dropLinksBack(s uint32, own []Link, edge int) {
+	for _, l := range own {
+		if int(l.Edge) != edge || l.Side == InternalSide || l.Side == OffMeshSide {
+			continue
+		}
+		nt := m.slots[l.Ref.Slot()].tile
+		p := l.Ref.Poly()
+		ls := nt.links[p]
+		kept := ls[:0]
+		for _, nl := range ls {
+			if nl.Ref.Slot() != s {
+				kept = append(kept, nl)
+			}
+		}
+		clear(ls[len(kept):])
+		nt.links[p] = kept
 	}
 }
 
@@ -166,24 +188,44 @@ func (m *Mesh) relinkAll() {
 // neighbour inside the tile.
 func (m *Mesh) connectInternal(s uint32) {
 	mt := m.slots[s].tile
-	gen := m.slots[s].gen
+	ref := m.tileRef(s)
 	for i := range mt.t.Polys {
-		p := &mt.t.Polys[i]
-		ls := mt.links[i]
-		for j, n := range p.Neis[:p.VertCount] {
-			if n == NullIndex || n&ExtLink != 0 {
-				continue
-			}
-			ls = append(ls, Link{Ref: packRef(gen, s, uint32(n)), Edge: uint8(j), Side: InternalSide, BMin: 0, BMax: 255})
-		}
-		mt.links[i] = ls
+		mt.links[i] = appendInternalLinks(mt.links[i], &mt.t.Polys[i], ref)
 	}
 }
 
-// portalEdge is a portal edge of a tile facing one direction.
+// appendInternalLinks appends to ls the links of polygon p of tile ref
+// with its neighbours inside the tile, one per such edge in edge order.
+func appendInternalLinks(ls []Link, p *Poly, ref TileRef) []Link {
+	for j, n := range p.Neis[:p.VertCount] {
+		if n&ExtLink != 0 { // a portal, or NullIndex (a wall)
+			continue
+		}
+		ls = append(ls, Link{Ref: ref.Poly(uint32(n)), Edge: uint8(j), Side: InternalSide, BMin: 0, BMax: 255})
+	}
+	return ls
+}
+
+// portalEdge is a portal edge of a tile facing one direction, from va to
+// vb, with the values the portal test reads (slab, in double): w across
+// the border at va; the ends along it ordered by u, (u0, y0) and (u1,
+// y1); flip set when va is the (u1, y1) end.
 type portalEdge struct {
-	poly, edge int
-	va, vb     geom.Vec3
+	poly, edge     int
+	w              float64
+	u0, y0, u1, y1 float64
+	flip           bool
+}
+
+// newPortalEdge returns edge of polygon poly, from va to vb, facing dir.
+func newPortalEdge(poly, edge int, va, vb geom.Vec3, dir uint8) portalEdge {
+	w, ua := slab(va, dir)
+	_, ub := slab(vb, dir)
+	e := portalEdge{poly: poly, edge: edge, w: w, u0: ua, y0: float64(va.Y), u1: ub, y1: float64(vb.Y)}
+	if ua > ub {
+		e.u0, e.y0, e.u1, e.y1, e.flip = ub, float64(vb.Y), ua, float64(va.Y), true
+	}
+	return e
 }
 
 // portalEdges sets ps[dir/2] (reusing its memory) to the portal edges of
@@ -199,7 +241,7 @@ func portalEdges(ps *[4][]portalEdge, t *Tile) {
 		for j := 0; j < nv; j++ {
 			// ExtLink|dir with dir one of 0, 2, 4, 6 (DirPosX..DirNegZ).
 			if d := p.Neis[j] &^ ExtLink; p.Neis[j]&ExtLink != 0 && d < 8 && d%2 == 0 {
-				ps[d/2] = append(ps[d/2], portalEdge{i, j, t.Verts[p.Verts[j]], t.Verts[p.Verts[(j+1)%nv]]})
+				ps[d/2] = append(ps[d/2], newPortalEdge(i, j, t.Verts[p.Verts[j]], t.Verts[p.Verts[(j+1)%nv]], uint8(d)))
 			}
 		}
 	}
@@ -220,14 +262,16 @@ func (m *Mesh) connectPair(a, b uint32, dir uint8) {
 	}
 	climb := float64(min(ta.t.Header.WalkableClimbM, tb.t.Header.WalkableClimbM))
 	ga, gb := m.slots[a].gen, m.slots[b].gen
-	for _, pa := range ea {
-		for _, pb := range eb {
-			lo, hi, ok := portalOverlap(pa.va, pa.vb, pb.va, pb.vb, dir, climb)
+	for ia := range ea {
+		pa := &ea[ia]
+		for ib := range eb {
+			pb := &eb[ib]
+			lo, hi, ok := portalOverlap(pa, pb, climb)
 			if !ok {
 				continue
 			}
-			amin, amax := portalRange(pa.va, pa.vb, dir, lo, hi)
-			bmin, bmax := portalRange(pb.va, pb.vb, dir, lo, hi)
+			amin, amax := portalRange(pa, lo, hi)
+			bmin, bmax := portalRange(pb, lo, hi)
 			ta.links[pa.poly] = append(ta.links[pa.poly], Link{Ref: packRef(gb, b, uint32(pb.poly)), Edge: uint8(pa.edge), Side: dir, BMin: amin, BMax: amax})
 			tb.links[pb.poly] = append(tb.links[pb.poly], Link{Ref: packRef(ga, a, uint32(pa.poly)), Edge: uint8(pb.edge), Side: OppositeDir(dir), BMin: bmin, BMax: bmax})
 			m.linked = append(m.linked, slotPoly{b, int32(pb.poly)})
@@ -244,36 +288,34 @@ func slab(v geom.Vec3, dir uint8) (w, u float64) {
 	return float64(v.Z), float64(v.X)
 }
 
-// portalOverlap reports whether portal edges a (va-vb) and b (vc-vd) on one
-// border connect, and returns their overlap [lo, hi] along the border axis
-// (docs/format.md, "Links"). All arithmetic is in double.
-func portalOverlap(va, vb, vc, vd geom.Vec3, dir uint8, climb float64) (lo, hi float64, ok bool) {
-	wa, ua0 := slab(va, dir)
-	_, ua1 := slab(vb, dir)
-	wc, ub0 := slab(vc, dir)
-	_, ub1 := slab(vd, dir)
-	if math.Abs(wa-wc) > portalPlaneTolM {
-		return 0, 0, false
+// portalOverlap reports whether portal edges a and b on one border
+// connect, and returns their overlap [lo, hi] along the border axis
+// (docs/format.md, "Links"). All arithmetic is in double. The overlap is
+// tested before the plane (either failing fails): most pairs do not
+// overlap.
+func portalOverlap(a, b *portalEdge, climb float64) (lo, hi float64, ok bool) {
+	// The larger start and the smaller end by plain comparisons: the
+	// values are numbers, and of -0 and +0 either gives the same links.
+	lo, hi = a.u0, a.u1
+	if b.u0 > lo {
+		lo = b.u0
 	}
-	ya0, ya1 := float64(va.Y), float64(vb.Y)
-	yb0, yb1 := float64(vc.Y), float64(vd.Y)
-	if ua0 > ua1 {
-		ua0, ua1, ya0, ya1 = ua1, ua0, ya1, ya0
+	if b.u1 < hi {
+		hi = b.u1
 	}
-	if ub0 > ub1 {
-		ub0, ub1, yb0, yb1 = ub1, ub0, yb1, yb0
-	}
-	lo, hi = max(ua0, ub0), min(ua1, ub1)
 	slo, shi := lo+portalShrinkM, hi-portalShrinkM
 	if slo > shi {
 		return 0, 0, false
 	}
-	// Both segments are at least 2*portalShrinkM long here.
-	at := func(u0, y0, u1, y1, u float64) float64 {
-		return y0 + float64((y1-y0)*((u-u0)/(u1-u0)))
+	if math.Abs(a.w-b.w) > portalPlaneTolM {
+		return 0, 0, false
 	}
-	dlo := at(ub0, yb0, ub1, yb1, slo) - at(ua0, ya0, ua1, ya1, slo)
-	dhi := at(ub0, yb0, ub1, yb1, shi) - at(ua0, ya0, ua1, ya1, shi)
+	// Both segments are at least 2*portalShrinkM long here.
+	at := func(e *portalEdge, u float64) float64 {
+		return e.y0 + float64((e.y1-e.y0)*((u-e.u0)/(e.u1-e.u0)))
+	}
+	dlo := at(b, slo) - at(a, slo)
+	dhi := at(b, shi) - at(a, shi)
 	if dlo < 0 && dhi > 0 || dlo > 0 && dhi < 0 {
 		return lo, hi, true // the edges cross
 	}
@@ -283,18 +325,27 @@ func portalOverlap(va, vb, vc, vd geom.Vec3, dir uint8, climb float64) (lo, hi f
 	return 0, 0, false
 }
 
-// portalRange returns the part [lo, hi] of edge va-vb as fractions of the
-// edge from va, in 0..255: round(clamp(t, 0, 1) * 255), t in double.
-func portalRange(va, vb geom.Vec3, dir uint8, lo, hi float64) (uint8, uint8) {
-	_, u0 := slab(va, dir)
-	_, u1 := slab(vb, dir)
+// portalRange returns the part [lo, hi] of edge e (va to vb) as fractions
+// of the edge from va, in 0..255: round(clamp(t, 0, 1) * 255), t in
+// double.
+func portalRange(e *portalEdge, lo, hi float64) (uint8, uint8) {
+	u0, u1 := e.u0, e.u1 // u of va, vb
+	if e.flip {
+		u0, u1 = u1, u0
+	}
 	d := u1 - u0
 	t0, t1 := (lo-u0)/d, (hi-u0)/d
 	if t0 > t1 {
 		t0, t1 = t1, t0
 	}
 	q := func(t float64) uint8 {
-		t = min(max(t, 0), 1)
+		// A plain clamp: t is a number (the edge is longer than
+		// 2*portalShrinkM), and -0 rounds to the byte of +0.
+		if t < 0 {
+			t = 0
+		} else if t > 1 {
+			t = 1
+		}
 		return uint8(math.Round(t * 255))
 	}
 	return q(t0), q(t1)

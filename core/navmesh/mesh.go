@@ -114,44 +114,49 @@ type meshTile struct {
 	// mem is the memory of a tile BuildTile made (nil for decoded data):
 	// while a mesh holds the tile, mem.holders counts it.
 	mem *tileMem
-	// portals[dir/2] are the tile's portal edges facing border dir, once
-	// portalsSet says they are made (portalEdges).
-	portals    [4][]portalEdge
-	portalsSet bool
+	// portals are the tile's portal edges (BuiltTile.portals), shared.
+	portals *[4][]portalEdge
 }
 
-// portalEdges returns the portal edges of mt's tile facing border dir,
-// made on first need (the tile never changes while mt holds it).
+// portalEdges returns the portal edges of mt's tile facing border dir.
 func (mt *meshTile) portalEdges(dir uint8) []portalEdge {
-	if !mt.portalsSet {
-		portalEdges(&mt.portals, mt.t)
-		mt.portalsSet = true
-	}
 	return mt.portals[dir/2]
 }
 
-// newMeshTile returns a mesh tile for data, its decoded form t and its
-// content id (ContentID(data)).
-func newMeshTile(data []byte, t *Tile, id uint64) *meshTile {
-	return fillMeshTile(new(meshTile), data, t, id)
+// decoded returns the BuiltTile of data, its decoded form t and its
+// content id (ContentID(data)): its portal edges made, no memory of
+// BuildTile's.
+func decoded(data []byte, t *Tile, id uint64) *BuiltTile {
+	b := &BuiltTile{data: data, t: t, id: id, portals: new([4][]portalEdge)}
+	portalEdges(b.portals, t)
+	return b
 }
 
-// takeMeshTile is newMeshTile in the memory of the mesh's spare tile (the
-// run-time state of a tile replaced or removed, recycle) when there is
-// one: a replaced tile's memory serves its successor, so replacing tiles
-// allocates nothing once the buffers are large enough.
-func (m *Mesh) takeMeshTile(data []byte, t *Tile, id uint64) *meshTile {
+// newMeshTile returns a mesh tile for data, its decoded form t and its
+// content id (ContentID(data)), to be tile ref.
+func newMeshTile(data []byte, t *Tile, id uint64, ref TileRef) *meshTile {
+	return fillMeshTile(new(meshTile), decoded(data, t, id), ref)
+}
+
+// takeMeshTile is newMeshTile of b, to be the tile of slot s at its
+// generation, in the memory of the mesh's spare tile (the run-time state
+// of a tile replaced or removed, recycle) when there is one: a replaced
+// tile's memory serves its successor, so replacing tiles allocates
+// nothing once the buffers are large enough.
+func (m *Mesh) takeMeshTile(b *BuiltTile, s uint32) *meshTile {
 	mt := m.spare
 	m.spare = nil
 	if mt == nil {
 		mt = new(meshTile)
 	}
-	return fillMeshTile(mt, data, t, id)
+	return fillMeshTile(mt, b, m.tileRef(s))
 }
 
-// fillMeshTile makes mt the mesh tile of data, t and id, reusing its
-// buffers where they are large enough.
-func fillMeshTile(mt *meshTile, data []byte, t *Tile, id uint64) *meshTile {
+// fillMeshTile makes mt the mesh tile of b (sharing its data, tile,
+// memory and portal edges) that is to be tile ref, with its internal
+// links, reusing mt's buffers where they are large enough.
+func fillMeshTile(mt *meshTile, b *BuiltTile, ref TileRef) *meshTile {
+	t := b.t
 	n := t.NodeCount()
 	edges := 2 * len(t.OffMesh) // an off-mesh link lands at both ends, most often
 	for i := range t.Polys {
@@ -159,18 +164,18 @@ func fillMeshTile(mt *meshTile, data []byte, t *Tile, id uint64) *meshTile {
 	}
 	// One backing array with room for a link per edge; a polygon with more
 	// links (several across one portal edge) grows its own slice.
-	*mt = meshTile{data: data, id: id, t: t,
+	*mt = meshTile{data: b.data, id: b.id, t: t, mem: b.mem, portals: b.portals,
 		flags:   resized(mt.flags, n),
 		areas:   resized(mt.areas, n),
 		links:   resized(mt.links, n),
-		backing: resized(mt.backing, edges),
-		portals: mt.portals} // made again on need (portalsSet false)
+		backing: resized(mt.backing, edges)}
 	base := 0
 	for i := range t.Polys {
-		mt.flags[i] = t.Polys[i].Flags
-		mt.areas[i] = t.Polys[i].Area
-		vc := int(t.Polys[i].VertCount)
-		mt.links[i] = mt.backing[base : base : base+vc]
+		p := &t.Polys[i]
+		mt.flags[i] = p.Flags
+		mt.areas[i] = p.Area
+		vc := int(p.VertCount)
+		mt.links[i] = appendInternalLinks(mt.backing[base:base:base+vc], p, ref)
 		base += vc
 	}
 	for k, c := range t.OffMesh {
@@ -200,7 +205,7 @@ func (m *Mesh) recycle(mt *meshTile) {
 		return
 	}
 	clear(mt.links) // let go of links grown apart from the backing
-	*mt = meshTile{flags: mt.flags, areas: mt.areas, links: mt.links, backing: mt.backing, portals: mt.portals}
+	*mt = meshTile{flags: mt.flags, areas: mt.areas, links: mt.links, backing: mt.backing}
 	m.spare = mt
 }
 
@@ -264,7 +269,7 @@ func (m *Mesh) AddTile(data []byte) (TileRef, error) {
 		return 0, err
 	}
 	data = append([]byte(nil), data...)
-	return m.addTile(data, t, ContentID(data), nil, "AddTile")
+	return m.addTile(decoded(data, t, ContentID(data)), "AddTile")
 }
 
 // AddBuilt is AddTile for a tile BuildTile made: no decoding and no copy
@@ -276,19 +281,17 @@ func (m *Mesh) AddBuilt(b *BuiltTile) (TileRef, error) {
 	if err := b.check("AddBuilt"); err != nil {
 		return 0, err
 	}
-	return m.addTile(b.data, b.t, b.id, b.mem, "AddBuilt")
+	return m.addTile(b, "AddBuilt")
 }
 
-func (m *Mesh) addTile(data []byte, t *Tile, id uint64, mem *tileMem, fn string) (TileRef, error) {
-	h := &t.Header
+func (m *Mesh) addTile(b *BuiltTile, fn string) (TileRef, error) {
+	h := &b.t.Header
 	if s, ok := m.lookup(h.TileX, h.TileZ, h.Layer); ok {
 		return 0, fmt.Errorf("navmesh: %s: position (%d, %d) layer %d already holds tile %#x", fn, h.TileX, h.TileZ, h.Layer, uint64(m.tileRef(s)))
 	}
 	if len(m.free) == 0 && len(m.slots) >= MaxSlots {
 		return 0, fmt.Errorf("navmesh: %s: all %d slots are in use", fn, MaxSlots)
 	}
-	mt := m.takeMeshTile(data, t, id)
-	mt.mem = mem
 	var s uint32
 	if n := len(m.free); n > 0 {
 		s = m.free[n-1]
@@ -297,17 +300,13 @@ func (m *Mesh) addTile(data []byte, t *Tile, id uint64, mem *tileMem, fn string)
 		s = uint32(len(m.slots))
 		m.slots = append(m.slots, slot{gen: 1})
 	}
-	m.place(s, mt)
+	m.place(s, m.takeMeshTile(b, s))
 	return m.tileRef(s), nil
 }
 
 // place puts mt in empty slot s, indexes it and links it.
 func (m *Mesh) place(s uint32, mt *meshTile) {
-	m.slots[s].tile = mt
-	if mt.mem != nil {
-		mt.mem.holders.Add(1)
-	}
-	m.count++
+	m.hold(s, mt)
 	if m.cols == nil {
 		m.cols = make(map[[2]int32][]uint32)
 	}
@@ -319,7 +318,6 @@ func (m *Mesh) place(s uint32, mt *meshTile) {
 	copy(col[i+1:], col[i:])
 	col[i] = s
 	m.cols[key] = col
-	m.offMeshCount += len(mt.t.OffMesh)
 	m.connect(s)
 }
 
@@ -327,7 +325,6 @@ func (m *Mesh) place(s uint32, mt *meshTile) {
 // the slot (its generation is left to the caller).
 func (m *Mesh) unplace(s uint32) {
 	m.disconnect(s)
-	m.offMeshCount -= len(m.slots[s].tile.t.OffMesh)
 	h := &m.slots[s].tile.t.Header
 	key := [2]int32{h.TileX, h.TileZ}
 	col := m.cols[key]
@@ -338,8 +335,26 @@ func (m *Mesh) unplace(s uint32) {
 		}
 	}
 	m.cols[key] = col // kept when empty: a tile added there again reuses it
-	if mem := m.slots[s].tile.mem; mem != nil {
-		mem.holders.Add(-1)
+	m.release(s)
+}
+
+// hold puts mt in empty slot s and counts it (not indexed, not linked).
+func (m *Mesh) hold(s uint32, mt *meshTile) {
+	m.slots[s].tile = mt
+	if mt.mem != nil {
+		mt.mem.holders.Add(1)
+	}
+	m.count++
+	m.offMeshCount += len(mt.t.OffMesh)
+}
+
+// release empties slot s (its tile unlinked, its index entry left to the
+// caller) and stops counting its tile.
+func (m *Mesh) release(s uint32) {
+	mt := m.slots[s].tile
+	m.offMeshCount -= len(mt.t.OffMesh)
+	if mt.mem != nil {
+		mt.mem.holders.Add(-1)
 	}
 	m.slots[s].tile = nil
 	m.count--
@@ -358,7 +373,7 @@ func (m *Mesh) ReplaceTile(data []byte) (TileRef, error) {
 		return 0, err
 	}
 	data = append([]byte(nil), data...)
-	return m.replaceTile(data, t, ContentID(data), nil, "ReplaceTile")
+	return m.replaceTile(decoded(data, t, ContentID(data)), "ReplaceTile")
 }
 
 // ReplaceBuilt is ReplaceTile for a tile BuildTile made: no decoding and
@@ -370,21 +385,23 @@ func (m *Mesh) ReplaceBuilt(b *BuiltTile) (TileRef, error) {
 	if err := b.check("ReplaceBuilt"); err != nil {
 		return 0, err
 	}
-	return m.replaceTile(b.data, b.t, b.id, b.mem, "ReplaceBuilt")
+	return m.replaceTile(b, "ReplaceBuilt")
 }
 
-func (m *Mesh) replaceTile(data []byte, t *Tile, id uint64, mem *tileMem, fn string) (TileRef, error) {
-	h := &t.Header
+func (m *Mesh) replaceTile(b *BuiltTile, fn string) (TileRef, error) {
+	h := &b.t.Header
 	s, ok := m.lookup(h.TileX, h.TileZ, h.Layer)
 	if !ok {
 		return 0, fmt.Errorf("navmesh: %s: no tile at position (%d, %d) layer %d", fn, h.TileX, h.TileZ, h.Layer)
 	}
+	// The new tile takes the old one's slot at the same position and
+	// layer, so the slot's index entry (cols) stays as it is.
 	old := m.slots[s].tile
-	m.unplace(s)
+	m.disconnect(s)
+	m.release(s)
 	m.slots[s].gen = nextGen(m.slots[s].gen)
-	mt := m.takeMeshTile(data, t, id)
-	mt.mem = mem
-	m.place(s, mt)
+	m.hold(s, m.takeMeshTile(b, s))
+	m.connect(s)
 	m.recycle(old)
 	return m.tileRef(s), nil
 }
@@ -556,7 +573,7 @@ func (m *Mesh) Built(ref TileRef) (*BuiltTile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &BuiltTile{data: mt.data, t: mt.t, id: mt.id, mem: mt.mem}, nil
+	return &BuiltTile{data: mt.data, t: mt.t, id: mt.id, mem: mt.mem, portals: mt.portals}, nil
 }
 
 // TileContentID returns the content id (ContentID of its data) of the tile

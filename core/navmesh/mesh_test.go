@@ -315,21 +315,23 @@ func TestLinksAfterReplaceAndRemove(t *testing.T) {
 		layer uint8
 	}
 	var all []pos
-	versions := map[pos][2][]byte{}
+	versions := map[pos][3][]byte{}
 	for z := int32(0); z < 3; z++ {
 		for x := int32(0); x < 3; x++ {
 			p := pos{x, z, 0}
 			all = append(all, p)
-			versions[p] = [2][]byte{
+			versions[p] = [3][]byte{
 				mustBuild(t, twoColumns(x, z, uint16(10+x)), nil, params(x, z, 0)),
 				mustBuild(t, twoRows(x, z, uint16(10+z)), nil, params(x, z, 0)),
+				mustBuild(t, nineQuads(x, z, 10), nil, params(x, z, 0)),
 			}
 			if (x+z)%2 == 1 {
 				p1 := pos{x, z, 1}
 				all = append(all, p1)
-				versions[p1] = [2][]byte{
+				versions[p1] = [3][]byte{
 					mustBuild(t, twoRows(x, z, 13), nil, params(x, z, 1)),
 					mustBuild(t, twoColumns(x, z, 13), centreDetail(twoColumns(x, z, 13), 0.1), params(x, z, 1)),
+					mustBuild(t, nineQuads(x, z, 13), nil, params(x, z, 1)),
 				}
 			}
 		}
@@ -362,10 +364,11 @@ func TestLinksAfterReplaceAndRemove(t *testing.T) {
 			}
 			delete(held, p)
 		default:
-			if _, err := m.ReplaceTile(versions[p][1-v]); err != nil {
+			next := (v + 1 + int(seed>>20)%2) % 3
+			if _, err := m.ReplaceTile(versions[p][next]); err != nil {
 				t.Fatal(err)
 			}
-			held[p] = 1 - v
+			held[p] = next
 		}
 		checkReciprocal(t, m)
 		if got, want := bySource(describeLinks(t, m)), bySource(describeLinks(t, relinked(t, m))); got != want {

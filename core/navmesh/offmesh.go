@@ -162,8 +162,9 @@ func (b *BuiltTile) WithOffMesh(links []OffMeshLink) (*BuiltTile, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The new tile shares b's arrays, so it shares their memory's holders.
-	return &BuiltTile{data: data, t: &nt, id: ContentID(data), mem: b.mem}, nil
+	// The new tile shares b's arrays, so it shares their memory's holders,
+	// and b's polygons, so their portal edges.
+	return &BuiltTile{data: data, t: &nt, id: ContentID(data), mem: b.mem, portals: b.portals}, nil
 }
 
 // sameOffMeshBits reports whether a and b encode to the same record.

@@ -155,7 +155,7 @@ func (m *Mesh) UnmarshalBinary(data []byte) error {
 				i, t.Header.TileX, t.Header.TileZ, t.Header.Layer, prev.TileX, prev.TileZ, prev.Layer)
 		}
 		prev = &t.Header
-		mt := newMeshTile(tdata, t, ContentID(tdata))
+		mt := newMeshTile(tdata, t, ContentID(tdata), TileRef(packRef(gens[s], s, 0)))
 		eoff := r.off
 		es, err := readEdits(r, MeshMagic, t.NodeCount())
 		if err != nil {
@@ -446,7 +446,7 @@ func (m *Mesh) RestoreState(st *State, lookup func(contentID uint64) []byte) err
 					i, ts.ContentID, t.Header.TileX, t.Header.TileZ, t.Header.Layer, ts.X, ts.Z, ts.Layer)
 			}
 		}
-		mt := newMeshTile(data, t, id)
+		mt := newMeshTile(data, t, id, TileRef(packRef(st.Generations[ts.Slot], ts.Slot, 0)))
 		for k, e := range ts.Edits {
 			if int(e.Poly) >= t.NodeCount() {
 				return fmt.Errorf("navmesh: RestoreState: tile %d edit %d names node %d of a tile with %d polygons and %d off-mesh links",

@@ -260,31 +260,50 @@ func (t *Tile) encodeInto(dst []byte) ([]byte, error) {
 		b = le.AppendUint16(b, p.Flags)
 		b = append(b, p.Area, p.VertCount)
 	}
+	// The fixed-size records are written in place through array pointers
+	// (one length check each, no appends).
+	o := len(b)
+	b = b[:size]
 	for _, d := range t.DetailMeshes {
-		b = le.AppendUint32(b, d.VertBase)
-		b = le.AppendUint32(b, d.TriBase)
-		b = le.AppendUint16(b, d.VertCount)
-		b = le.AppendUint16(b, d.TriCount)
+		r := (*[detailMeshSize]byte)(b[o:])
+		le.PutUint32(r[0:], d.VertBase)
+		le.PutUint32(r[4:], d.TriBase)
+		le.PutUint16(r[8:], d.VertCount)
+		le.PutUint16(r[10:], d.TriCount)
+		o += detailMeshSize
 	}
 	for _, v := range t.DetailVerts {
-		b = appendVec(b, v)
+		putVec((*[vertSize]byte)(b[o:]), v)
+		o += vertSize
 	}
 	for _, tr := range t.DetailTris {
-		b = append(b, tr[0], tr[1], tr[2], tr[3])
+		*(*[detailTriSize]byte)(b[o:]) = tr
+		o += detailTriSize
 	}
 	for _, n := range t.BVTree {
-		for k := 0; k < 3; k++ {
-			b = le.AppendUint16(b, n.BMin[k])
-		}
-		for k := 0; k < 3; k++ {
-			b = le.AppendUint16(b, n.BMax[k])
-		}
-		b = le.AppendUint32(b, uint32(n.I))
+		r := (*[bvNodeSize]byte)(b[o:])
+		le.PutUint16(r[0:], n.BMin[0])
+		le.PutUint16(r[2:], n.BMin[1])
+		le.PutUint16(r[4:], n.BMin[2])
+		le.PutUint16(r[6:], n.BMax[0])
+		le.PutUint16(r[8:], n.BMax[1])
+		le.PutUint16(r[10:], n.BMax[2])
+		le.PutUint32(r[12:], uint32(n.I))
+		o += bvNodeSize
 	}
 	for i := range t.OffMesh {
-		b = appendOffMesh(b, &t.OffMesh[i])
+		appendOffMesh(b[o:o], &t.OffMesh[i]) // in place: b has the room
+		o += OffMeshRecordSize
 	}
 	return b, nil
+}
+
+// putVec writes v as three f32.
+func putVec(r *[vertSize]byte, v geom.Vec3) {
+	le := binary.LittleEndian
+	le.PutUint32(r[0:], math.Float32bits(v.X))
+	le.PutUint32(r[4:], math.Float32bits(v.Y))
+	le.PutUint32(r[8:], math.Float32bits(v.Z))
 }
 
 // appendOffMesh appends the 36-byte record of off-mesh link c.
@@ -354,19 +373,19 @@ func quantize(v, base, cellSizeM float32, up bool) uint16 {
 }
 
 // polyBox returns the quantized box of polygon i: its vertices and its
-// detail vertices. The tile's counts and indices must be valid.
+// detail vertices. The tile's counts and indices must be valid and its
+// positions finite: the box is made with plain comparisons (no NaN
+// handling; of -0 and +0 it may keep either, which quantize to the same).
 func (t *Tile) polyBox(i int) (bmin, bmax [3]uint16) {
 	p := &t.Polys[i]
 	lo := t.Verts[p.Verts[0]]
 	hi := lo
 	for j := 1; j < int(p.VertCount); j++ {
-		v := t.Verts[p.Verts[j]]
-		lo, hi = lo.Min(v), hi.Max(v)
+		extendBox(&lo, &hi, t.Verts[p.Verts[j]])
 	}
 	d := t.DetailMeshes[i]
 	for k := 0; k < int(d.VertCount); k++ {
-		v := t.DetailVerts[int(d.VertBase)+k]
-		lo, hi = lo.Min(v), hi.Max(v)
+		extendBox(&lo, &hi, t.DetailVerts[int(d.VertBase)+k])
 	}
 	h := &t.Header
 	bmin = [3]uint16{
@@ -380,4 +399,23 @@ func (t *Tile) polyBox(i int) (bmin, bmax [3]uint16) {
 		quantize(hi.Z, h.BMin.Z, h.CellSizeM, true),
 	}
 	return bmin, bmax
+}
+
+// extendBox grows lo, hi to hold finite v (polyBox).
+func extendBox(lo, hi *geom.Vec3, v geom.Vec3) {
+	if v.X < lo.X {
+		lo.X = v.X
+	} else if v.X > hi.X {
+		hi.X = v.X
+	}
+	if v.Y < lo.Y {
+		lo.Y = v.Y
+	} else if v.Y > hi.Y {
+		hi.Y = v.Y
+	}
+	if v.Z < lo.Z {
+		lo.Z = v.Z
+	} else if v.Z > hi.Z {
+		hi.Z = v.Z
+	}
 }

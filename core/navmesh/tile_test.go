@@ -2,8 +2,10 @@ package navmesh
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -412,7 +414,7 @@ func TestRepeatedVertexPolygon(t *testing.T) {
 // and without a detail mesh.
 func TestBuildTilePassesCheck(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 21))
-	tiles := 0
+	tiles, unproven := 0, 0
 	for it := range 3000 {
 		w := 8 + r.IntN(40)
 		border := r.IntN(4)
@@ -460,8 +462,349 @@ func TestBuildTilePassesCheck(t *testing.T) {
 			if !reflect.DeepEqual(dec, b.t) {
 				t.Fatalf("iteration %d: the decoded tile differs from the built one", it)
 			}
+			if !b.mem.proof.proven() {
+				unproven++
+			}
+			var ps [4][]portalEdge
+			portalEdges(&ps, dec)
+			for k := range ps {
+				if !slices.Equal(ps[k], b.mem.portals[k]) {
+					t.Fatalf("iteration %d: the built tile's portal edges differ from the decoded tile's", it)
+				}
+			}
 			tiles++
 		}
 	}
-	t.Logf("%d tiles", tiles)
+	t.Logf("%d tiles, %d of them checked by checkNeighbours after the neighbour proof failed", tiles, unproven)
+}
+
+// bvTreeSorted is the BV tree of boxes as docs/format.md §2.6 states it:
+// each node sorts its polygons by (bmin[axis], index). bvScratch.sub only
+// partitions them; this is the plain form it must equal.
+func bvTreeSorted(boxes []bvItem, order []int32, nodes []BVNode) []BVNode {
+	at := len(nodes)
+	nodes = append(nodes, BVNode{})
+	if len(order) == 1 {
+		b := boxes[order[0]]
+		nodes[at] = BVNode{BMin: b.bmin, BMax: b.bmax, I: order[0]}
+		return nodes
+	}
+	n := BVNode{BMin: [3]uint16{0xffff, 0xffff, 0xffff}}
+	for _, p := range order {
+		for k := range 3 {
+			n.BMin[k] = min(n.BMin[k], boxes[p].bmin[k])
+			n.BMax[k] = max(n.BMax[k], boxes[p].bmax[k])
+		}
+	}
+	axis := 0
+	for k := 1; k < 3; k++ {
+		if n.BMax[k]-n.BMin[k] > n.BMax[axis]-n.BMin[axis] {
+			axis = k
+		}
+	}
+	order = slices.Clone(order)
+	slices.SortFunc(order, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(boxes[a].bmin[axis], boxes[b].bmin[axis]), cmp.Compare(a, b))
+	})
+	mid := len(order) / 2
+	nodes = bvTreeSorted(boxes, order[:mid], nodes)
+	nodes = bvTreeSorted(boxes, order[mid:], nodes)
+	n.I = -int32(len(nodes) - at)
+	nodes[at] = n
+	return nodes
+}
+
+// TestBVTreeSplitMatchesSort: the BV tree bvScratch builds by partitioning
+// equals the one sorting every node gives, on random boxes with many equal
+// minima (ties broken by index) and sizes around selectLow's cut-over.
+func TestBVTreeSplitMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 11))
+	var bv bvScratch
+	for it := range 2000 {
+		n := 1 + r.IntN(40)
+		if it%10 == 0 {
+			n = 1 + r.IntN(600)
+		}
+		spread := 1 + r.IntN(30)
+		boxes := make([]bvItem, n)
+		order := make([]int32, n)
+		for i := range boxes {
+			for k := range 3 {
+				lo := uint16(r.IntN(spread))
+				boxes[i].bmin[k], boxes[i].bmax[k] = lo, lo+uint16(r.IntN(4))
+			}
+			order[i] = int32(i)
+		}
+		want := bvTreeSorted(boxes, order, nil)
+		bv.boxes, bv.order = boxes, slices.Clone(order)
+		if got := bv.sub(nil, 0, n); !slices.Equal(got, want) {
+			t.Fatalf("iteration %d (%d boxes): tree differs from the sorted one", it, n)
+		}
+	}
+}
+
+// TestSelectLow: selectLow leaves the k smallest keys in front.
+func TestSelectLow(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	for it := range 3000 {
+		n := 1 + r.IntN(100)
+		keys := make([]uint64, n)
+		for i := range keys {
+			keys[i] = uint64(r.IntN(20))<<32 | uint64(i)
+		}
+		r.Shuffle(n, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+		k := r.IntN(n + 1)
+		got := slices.Clone(keys)
+		selectLow(got, k)
+		slices.Sort(keys)
+		slices.Sort(got[:k])
+		slices.Sort(got[k:])
+		if !slices.Equal(got, keys) {
+			t.Fatalf("iteration %d: n=%d k=%d: %v", it, n, k, got)
+		}
+	}
+}
+
+// checkNeighboursPlain is checkNeighbours as docs/format.md §2.7 rules 5
+// and 6 state it, every edge searched: the plain form the marking one
+// must equal.
+func checkNeighboursPlain(t *Tile) error {
+	off := t.headerSize() + vertSize*len(t.Verts)
+	nvp := int(t.Header.NVP)
+	for i := range t.Polys {
+		p := &t.Polys[i]
+		nv := int(p.VertCount)
+		for j := range nv {
+			nOff := off + i*polyRecordSize(nvp) + 2*nvp + 2*j
+			n := p.Neis[j]
+			a, b := p.Verts[j], p.Verts[(j+1)%nv]
+			switch {
+			case n == NullIndex:
+			case n&ExtLink != 0:
+				va, vb := t.Verts[a], t.Verts[b]
+				d := n &^ ExtLink
+				if (d == DirPosX || d == DirNegX) && math.Float32bits(va.X) != math.Float32bits(vb.X) ||
+					(d == DirPosZ || d == DirNegZ) && math.Float32bits(va.Z) != math.Float32bits(vb.Z) {
+					return corrupt(nOff, "polygon %d portal edge %d (direction %d) from %v to %v does not run along its border", i, j, d, va, vb)
+				}
+			default:
+				q := &t.Polys[n]
+				qn := int(q.VertCount)
+				found := false
+				for k := range qn {
+					found = found || q.Neis[k] == uint16(i) && q.Verts[k] == b && q.Verts[(k+1)%qn] == a
+				}
+				if !found {
+					return corrupt(nOff, "polygon %d edge %d (vertices %d-%d) names polygon %d, which has no edge %d-%d naming %d back", i, j, a, b, n, b, a, i)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// TestCheckNeighboursMatchesPlain: checkNeighbours, which searches each
+// neighbour pair once, gives the plain check's result (the same error or
+// none) on polymesh tiles whose neighbour entries and vertices are
+// randomly changed (entries naming other polygons, repeated vertices,
+// duplicate edges).
+func TestCheckNeighboursMatchesPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 17))
+	bases := []*Tile{}
+	for _, m := range []*polymesh.Mesh{gridMesh(4, true), nineQuads(0, 0, 3), twoColumns(0, 0, 1), twoRows(0, 0, 2)} {
+		b, err := BuildTile(m, nil, params(0, 0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bases = append(bases, b.t)
+	}
+	bad := 0
+	for it := range 20000 {
+		base := bases[it%len(bases)]
+		tl := *base
+		tl.Polys = slices.Clone(base.Polys)
+		for range r.IntN(4) {
+			p := &tl.Polys[r.IntN(len(tl.Polys))]
+			j := r.IntN(int(p.VertCount))
+			switch r.IntN(4) {
+			case 0: // another polygon, never the polygon itself
+				if n := uint16(r.IntN(len(tl.Polys))); &tl.Polys[n] != p {
+					p.Neis[j] = n
+				}
+			case 1:
+				p.Neis[j] = NullIndex
+			case 2:
+				p.Neis[j] = ExtLink | uint16(2*r.IntN(4))
+			case 3: // a vertex of a neighbour or repeated
+				p.Verts[j] = p.Verts[r.IntN(int(p.VertCount))]
+			}
+		}
+		got, want := tl.checkNeighbours(), checkNeighboursPlain(&tl)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("iteration %d: checkNeighbours: %v\nplain: %v", it, got, want)
+		}
+		if want != nil {
+			bad++
+		}
+	}
+	t.Logf("%d of 20000 rejected", bad)
+}
+
+// TestPolyBoxMatchesMinMax: polyBox, which bounds a polygon by plain
+// comparisons, gives the box that Vec3.Min and Max (NaN- and
+// signed-zero-aware) give, quantized, on random polygons whose
+// coordinates repeat and include -0 and +0 around a zero base.
+func TestPolyBoxMatchesMinMax(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 5))
+	values := []float32{float32(math.Copysign(0, -1)), 0, 0.1, -0.1, 0.3, 1.7, -2.2, 5}
+	for it := range 5000 {
+		tl := &Tile{Header: Header{CellSizeM: 0.3}}
+		if it%2 == 1 {
+			tl.Header.BMin = geom.Vec3{X: -2.5, Y: -1, Z: -3}
+		}
+		pick := func() geom.Vec3 {
+			return geom.Vec3{X: values[r.IntN(len(values))], Y: values[r.IntN(len(values))], Z: values[r.IntN(len(values))]}
+		}
+		for range 8 {
+			tl.Verts = append(tl.Verts, pick())
+		}
+		p := Poly{VertCount: uint8(3 + r.IntN(4))}
+		for j := range int(p.VertCount) {
+			p.Verts[j] = uint16(r.IntN(len(tl.Verts)))
+		}
+		tl.Polys = []Poly{p}
+		d := DetailMesh{VertCount: uint16(r.IntN(3))}
+		for range int(d.VertCount) {
+			tl.DetailVerts = append(tl.DetailVerts, pick())
+		}
+		tl.DetailMeshes = []DetailMesh{d}
+		lo := tl.Verts[p.Verts[0]]
+		hi := lo
+		for j := 1; j < int(p.VertCount); j++ {
+			lo, hi = lo.Min(tl.Verts[p.Verts[j]]), hi.Max(tl.Verts[p.Verts[j]])
+		}
+		for _, v := range tl.DetailVerts {
+			lo, hi = lo.Min(v), hi.Max(v)
+		}
+		h := &tl.Header
+		want := [2][3]uint16{
+			{quantize(lo.X, h.BMin.X, h.CellSizeM, false), quantize(lo.Y, h.BMin.Y, h.CellSizeM, false), quantize(lo.Z, h.BMin.Z, h.CellSizeM, false)},
+			{quantize(hi.X, h.BMin.X, h.CellSizeM, true), quantize(hi.Y, h.BMin.Y, h.CellSizeM, true), quantize(hi.Z, h.BMin.Z, h.CellSizeM, true)},
+		}
+		if bmin, bmax := tl.polyBox(0); bmin != want[0] || bmax != want[1] {
+			t.Fatalf("iteration %d: polyBox %v %v, want %v", it, bmin, bmax, want)
+		}
+	}
+}
+
+// TestFinite32: the exponent-bits test equals !IsNaN && !IsInf.
+func TestFinite32(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 4))
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1, -1, math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32,
+		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), math.Float32frombits(0x7fc00001), math.Float32frombits(0xff800001)}
+	for range 10000 {
+		vals = append(vals, math.Float32frombits(r.Uint32()))
+	}
+	for _, v := range vals {
+		want := !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0)
+		if finite32(v) != want {
+			t.Fatalf("finite32(%v) (bits %#x) = %v", v, math.Float32bits(v), !want)
+		}
+		if vec := (geom.Vec3{X: 1, Y: v, Z: 2}); finiteVec(vec) != vec.Finite() {
+			t.Fatalf("finiteVec(%v) differs from Vec3.Finite", vec)
+		}
+	}
+}
+
+// TestBuildTileNeighbourProof: BuildTile, which proves the neighbour
+// entries as it fills the polygons (neighbourProof) and runs
+// checkNeighbours only when the proof fails, accepts and rejects exactly
+// as filling the tile and then running the plain check does, error for
+// error, on hand-made meshes whose polygons' vertex and neighbour slots
+// are randomly changed.
+func TestBuildTileNeighbourProof(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 23))
+	var accepted, fallbacks int
+	for it := range 20000 {
+		var m *polymesh.Mesh
+		switch it % 4 {
+		case 0:
+			m = gridMesh(4, true)
+			// Portals on the grid's outer edges, as a tile's border.
+			for i := range m.PolyCount() {
+				for j, n := range m.Neighbours(i)[:4] {
+					if n == polymesh.NullIndex {
+						m.Neighbours(i)[j] = polymesh.PortalFlag | uint16((j+3)%4)
+					}
+				}
+			}
+		case 1:
+			m = nineQuads(0, 0, 3)
+		case 2:
+			m = twoColumns(0, 0, 1)
+		default:
+			m = twoRows(0, 0, 2)
+		}
+		for range r.IntN(4) {
+			i := r.IntN(m.PolyCount())
+			verts, neis := m.Poly(i), m.Neighbours(i)
+			nv := m.PolyVertCount(i)
+			j := r.IntN(nv)
+			switch r.IntN(5) {
+			case 0:
+				neis[j] = uint16(r.IntN(m.PolyCount()))
+			case 1:
+				neis[j] = polymesh.NullIndex
+			case 2:
+				neis[j] = polymesh.PortalFlag | uint16(r.IntN(4))
+			case 3:
+				verts[j] = verts[r.IntN(nv)]
+			case 4: // copy a neighbour pair onto another edge: duplicate edges
+				k := r.IntN(nv)
+				verts[j], neis[j] = verts[k], neis[k]
+				if j+1 < nv && k+1 < nv {
+					verts[j+1] = verts[k+1]
+				}
+			}
+		}
+		if it == 0 {
+			// Polygon 0 holds edge 0-1, naming polygon 1, twice; polygon
+			// 1's edge 1-0 proves only the first, but the tile is valid:
+			// the proof fails and checkNeighbours accepts.
+			m = handMesh(0, 0, [][3]uint16{{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4}, {2, 0, 9}}, [][2][]uint16{
+				{{0, 1, 2, 0, 1, 3}, {1, null, null, 1, null, null}},
+				{{1, 0, 4}, {0, null, null}},
+			}, nil)
+		}
+		if it == 1 {
+			// Polygon 1 holds edge 1-0, naming polygon 0, twice; both
+			// find polygon 0's edge 0-1, which must count once: polygon
+			// 0's edge 1-2 has no reverse.
+			m = handMesh(0, 0, [][3]uint16{{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4}, {2, 0, 9}, {1, 0, 7}}, [][2][]uint16{
+				{{0, 1, 2}, {1, 1, null}},
+				{{1, 0, 5, 1, 0, 4}, {0, null, null, 0, null, null}},
+			}, nil)
+		}
+		_, got := BuildTile(m, nil, params(0, 0, 0))
+		var mem tileMem
+		want := buildTile(m, nil, params(0, 0, 0), &mem)
+		if want == nil {
+			if err := checkNeighboursPlain(&mem.tile); err != nil {
+				want = fmt.Errorf("navmesh: BuildTileData: the mesh gives an invalid tile: %w", err)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("iteration %d: BuildTile: %v\nfilled and checked: %v", it, got, want)
+		}
+		if want == nil {
+			accepted++
+			if !mem.proof.proven() {
+				fallbacks++
+			}
+		}
+	}
+	if fallbacks == 0 {
+		t.Errorf("no tile was accepted by checkNeighbours after the proof failed")
+	}
+	t.Logf("%d of 20000 accepted, %d of them by checkNeighbours after the proof failed", accepted, fallbacks)
 }
