@@ -69,7 +69,8 @@ bench: deps
 ## nav_test counts BenchmarkLevelCycle's cycle of that level instead (12
 ## points on open floor). The test binary is built with navmesh's profile
 ## (INSTR_PGO, default cmd/navmesh/default.pgo; off: none), as navmesh is.
-## Needs valgrind (apt-get install valgrind).
+## Needs valgrind (apt-get install valgrind); cpu.rdtscp=off keeps the runtime
+## off RDTSCP, an instruction valgrind stops on.
 INSTR_BIN ?= /tmp/navviz-instr-tilecache.test
 INSTR_LEVEL ?= city
 INSTR_PGO ?= cmd/navmesh/default.pgo
@@ -78,7 +79,7 @@ instr:
 	@bench='BenchmarkCityCycle$$/repair'; \
 	if [ "$(INSTR_LEVEL)" != city ]; then bench='BenchmarkLevelCycle/$(INSTR_LEVEL)/repair'; fi; \
 	cd tilecache && for n in 10 50; do \
-		GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind --callgrind-out-file=$(INSTR_BIN).$$n.out \
+		GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off GOMAXPROCS=1 valgrind --tool=callgrind --callgrind-out-file=$(INSTR_BIN).$$n.out \
 			--toggle-collect='navviz/tilecache.(*Cache).UpdateInto' $(INSTR_BIN) -test.run '^$$' \
 			-test.bench "$$bench" -test.benchtime $${n}x > $(INSTR_BIN).$$n.log 2>&1 || { cat $(INSTR_BIN).$$n.log; exit 1; }; \
 	done; \
