@@ -333,7 +333,7 @@ func (t *tracer) walk(x, z, i, d int, l *Loop) error {
 			if ok {
 				// The first build's loop goes on as this one does while
 				// its spans are not near a removed span (reuse.follow).
-				last, closed := t.reuse.follow(l, int32(startI*4+startD), t.flags)
+				last, closed := t.reuse.follow(l, int32(startI*4+startD))
 				if closed {
 					return nil
 				}
