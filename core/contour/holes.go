@@ -172,11 +172,41 @@ func (s *joinScratch) sortLoops(loops []Loop) {
 	s.tmp = tmp
 }
 
-// holeRef is a hole to join: its loop and its lowest vertex in (x, z) order.
+// holeRef is a hole to join: its loop, its lowest vertex in (x, z) order
+// and the box of its vertices.
 type holeRef struct {
 	loop       int32
 	minX, minZ int32
 	leftmost   int
+	box        xzBox
+}
+
+// xzBox is the box [x0, x1] x [z0, z1] of a loop's vertices in x and z;
+// zeroEdge: the loop has an edge of zero length (two equal vertices in a
+// row, which no simplified loop has, but a caller's loops may).
+type xzBox struct {
+	x0, x1, z0, z1 int32
+	zeroEdge       bool
+}
+
+// boxOfLoop returns the box of the loop v (not empty).
+func boxOfLoop(v []Vertex) xzBox {
+	b := xzBox{v[0].X, v[0].X, v[0].Z, v[0].Z, sameXZ(v[0], v[len(v)-1])}
+	for i, p := range v[1:] {
+		b.x0, b.x1 = min(b.x0, p.X), max(b.x1, p.X)
+		b.z0, b.z1 = min(b.z0, p.Z), max(b.z1, p.Z)
+		b.zeroEdge = b.zeroEdge || sameXZ(p, v[i])
+	}
+	return b
+}
+
+// apart reports whether segCrossesLoop(d0, d1, v) is false for the loop v
+// of box b by its box rule alone: d0-d1 has non-zero length, so has every
+// edge of v, and the segment's box is apart from b, which holds every
+// edge's box.
+func (b xzBox) apart(d0, d1 Vertex) bool {
+	return !b.zeroEdge && !sameXZ(d0, d1) && (max(d0.X, d1.X) < b.x0 || min(d0.X, d1.X) > b.x1 ||
+		max(d0.Z, d1.Z) < b.z0 || min(d0.Z, d1.Z) > b.z1)
 }
 
 // mergedOutline is an outline with holes joined: the vertices and the loops
@@ -207,6 +237,7 @@ func (s *joinScratch) joinHoles(loops []Loop, outline int32, holes []holeRef) me
 		}
 		holes[k].leftmost = lm
 		holes[k].minX, holes[k].minZ = hv[lm].X, hv[lm].Z
+		holes[k].box = boxOfLoop(hv)
 	}
 	// Holes arrive in loop order; the stable sort keeps it among equals.
 	slices.SortStableFunc(holes, func(a, b holeRef) int {
@@ -252,8 +283,11 @@ func (s *joinScratch) joinHoles(loops []Loop, outline int32, holes []holeRef) me
 				}
 				pt := verts[dg.vert]
 				hit := segCrossesLoop(pt, corner, verts)
+				// A hole whose box is apart from the bridge has no edge it
+				// can meet (apart).
 				for k := hi; k < len(holes) && !hit; k++ {
-					hit = segCrossesLoop(pt, corner, loops[holes[k].loop].Simplified)
+					hit = !holes[k].box.apart(pt, corner) &&
+						segCrossesLoop(pt, corner, loops[holes[k].loop].Simplified)
 				}
 				if !hit {
 					index = dg.vert

@@ -76,9 +76,13 @@ func (u *reuse) vertex(i, key int) (Vertex, bool) {
 
 // follow appends to l the keys and raw vertices of the first build's loop
 // after the one vertex took last, up to the first whose span is near a
-// removed span, clearing their flags, and returns the last key appended
-// (-1: none). It stops early and reports closed when the next key is
-// start: the walk is back where it began. Why the walk goes on as the
+// removed span, and returns the last key appended (-1: none). It reports
+// closed when that key is start: the walk is back where it began (start,
+// an edge looking at a removed span, is always near one). The flags of
+// the keys copied are left set: a walk never comes back to an edge of its
+// own loop before it closes, no other loop's walk reaches them, and the
+// trace starts of Repair are edges of spans near a removed span, which
+// follow never copies; so nothing reads them again. Why the walk goes on as the
 // first build's did: from an edge of a span i with no removed span one
 // link or a diagonal away, the walk's next edge is decided by the flags
 // of the edges meeting at the edge's end corner, edges of i and of the
@@ -86,26 +90,20 @@ func (u *reuse) vertex(i, key int) (Vertex, bool) {
 // edges are among the same spans; none is removed, so those flags are the
 // first build's (ids and areas change only on removed spans), and so is
 // the next edge. Its vertex is reused when its span is not near either.
-func (u *reuse) follow(l *Loop, start int32, flags []uint8) (last int32, closed bool) {
+func (u *reuse) follow(l *Loop, start int32) (last int32, closed bool) {
 	lp := &u.loops[u.cur]
 	keys, raw := lp.Keys, lp.Raw
-	// Walk the keys after u.pos, clearing their flags, then append the
-	// run taken in one or two copies (it may wrap past the loop's end).
+	// Count the keys after u.pos to take, then append the run in one or
+	// two copies (it may wrap past the loop's end).
 	taken := 0
 	for m := u.pos; taken < len(keys)-1; taken++ {
 		if m++; m == len(keys) {
 			m = 0
 		}
-		key := keys[m]
-		if key == start {
-			closed = true
+		if key := keys[m]; u.near[key>>2] == u.stamp {
+			closed = key == start
 			break
 		}
-		s := key >> 2
-		if u.near[s] == u.stamp {
-			break
-		}
-		flags[s] &^= 1 << (key & 3)
 	}
 	if taken == 0 {
 		return -1, closed

@@ -25,10 +25,10 @@ func RotateLoop(l *Loop) {
 	if n == 0 || len(l.Raw) != n {
 		return
 	}
-	keys, m := l.Keys, 0
-	for k := 1; k < n; k++ {
-		if keys[k] < keys[m] {
-			m = k
+	m, least := 0, l.Keys[0]
+	for k, key := range l.Keys {
+		if key < least {
+			m, least = k, key
 		}
 	}
 	if m == 0 {

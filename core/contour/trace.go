@@ -253,6 +253,9 @@ func (t *tracer) corner(x, z, i, d int) (y int32, border bool) {
 			regs[2] = t.regArea(a2)
 		}
 	}
+	if (regs[0]|regs[1]|regs[2]|regs[3])&borderFlag == 0 {
+		return ch, false // no border region: no rotation has two
+	}
 	for j := 0; j < 4; j++ {
 		a, b, c, e := regs[j], regs[(j+1)&3], regs[(j+2)&3], regs[(j+3)&3]
 		twoSameBorder := a&b&borderFlag != 0 && a == b
@@ -330,7 +333,7 @@ func (t *tracer) walk(x, z, i, d int, l *Loop) error {
 			if ok {
 				// The first build's loop goes on as this one does while
 				// its spans are not near a removed span (reuse.follow).
-				last, closed := t.reuse.follow(l, int32(startI*4+startD), t.flags)
+				last, closed := t.reuse.follow(l, int32(startI*4+startD))
 				if closed {
 					return nil
 				}

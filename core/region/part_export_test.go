@@ -9,3 +9,6 @@ var (
 
 // SetOneLayerShortcut turns the split's one-layer shortcut on or off.
 func SetOneLayerShortcut(on bool) { noOneLayerShortcut = !on }
+
+// RepairBlob returns the blob Repair gave removed span k.
+func RepairBlob(r *RegionRepair, k int32) int32 { return r.blob[r.label[k]] }

@@ -313,7 +313,11 @@ type RegionRepair struct {
 	target      []uint32 // per span: the search stamp of the blob whose ring it is in (connected)
 	stamp       uint32
 	searchStamp uint32  // the last stamp of seen (nextSearch)
-	blob        []int32 // per removed span of the component searched: its blob
+	label       []int32 // per removed span: its provisional blob label (Repair)
+	labParent   []int32 // per label: union-find of the labels of one blob, never after the label
+	labComp     []uint16
+	blob        []int32 // per label: its blob, 0, 1, ... within its component
+	blobs       []int32 // per component: its number of blobs
 	sub         []int32 // the ring spans of one blob
 	lost        []int32 // per component: spans removed
 	lostIn      []int32 // per component: spans removed outside the ring
@@ -328,6 +332,7 @@ type RegionRepair struct {
 func (r *RegionRepair) nextStamp(n int) uint32 {
 	if len(r.gone) < n {
 		r.gone, r.band, r.seen, r.target = make([]uint32, n), make([]uint32, n), make([]uint32, n), make([]uint32, n)
+		r.label = make([]int32, n)
 		r.stamp, r.searchStamp = 0, 0
 	}
 	r.stamp++
@@ -419,7 +424,7 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 	comp := b.comps.IDs
 	size := b.comps.Size
 	if len(r.lost) < b.comps.Count+1 {
-		r.lost, r.lostIn = make([]int32, b.comps.Count+1), make([]int32, b.comps.Count+1)
+		r.lost, r.lostIn, r.blobs = make([]int32, b.comps.Count+1), make([]int32, b.comps.Count+1), make([]int32, b.comps.Count+1)
 	}
 	links := &v.Links
 	fail := func(reason RepairReason, c uint16, span int32) {
@@ -428,13 +433,18 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 	}
 	defer func() {
 		for _, c := range r.comps {
-			r.lost[c], r.lostIn[c] = 0, 0
+			r.lost[c], r.lostIn[c], r.blobs[c] = 0, 0, 0
 		}
 	}()
 	// The same pass gathers the rings of (c), marked in band: the walkable
-	// spans of a removed span's component linked to it, each once.
+	// spans of a removed span's component linked to it, each once; and
+	// labels the blobs in one scan: a removed span takes the label of a
+	// removed span of its component linked to it and met before it, or a
+	// new one; two such spans of different labels make them one blob.
+	labParent, labComp := r.labParent[:0], r.labComp[:0]
 	for _, k := range r.Removed {
 		c := comp[k]
+		lk := int32(-1)
 		if c != NoRegion {
 			if r.lost[c] == 0 {
 				r.comps = append(r.comps, int32(c))
@@ -445,7 +455,17 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 			}
 		}
 		for _, j := range links.Four(int(k)) {
-			if j < 0 || r.gone[j] == st {
+			if j < 0 {
+				continue
+			}
+			if r.gone[j] == st {
+				if j < k && comp[j] == c {
+					if lj := r.label[j]; lk < 0 {
+						lk = lj
+					} else if lj != lk {
+						joinLabels(labParent, lj, lk)
+					}
+				}
 				continue
 			}
 			cj := comp[j]
@@ -459,7 +479,13 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 				r.Ring = append(r.Ring, j)
 			}
 		}
+		if lk < 0 {
+			lk = int32(len(labParent))
+			labParent, labComp = append(labParent, lk), append(labComp, c)
+		}
+		r.label[k] = lk
 	}
+	r.labParent, r.labComp = labParent, labComp
 	for _, c32 := range r.comps {
 		c := uint16(c32)
 		left := size[c] - r.lost[c]
@@ -476,7 +502,21 @@ func (b *RepairBase) Repair(areas []uint8, r *RegionRepair) error {
 	}
 	r.groupRing(comp)
 
-	// (c) Each component that lost spans is one piece.
+	// (c) Each component that lost spans is one piece. Its blobs first:
+	// labels are made in the order of their first span, so numbering the
+	// root labels in label order numbers the blobs in the order of their
+	// first span; every other label takes its parent's number (an earlier
+	// label, numbered already).
+	r.blob = slices.Grow(r.blob[:0], len(labParent))[:len(labParent)]
+	for l, p := range labParent {
+		if c := labComp[l]; p == int32(l) {
+			r.blob[l] = r.blobs[c]
+			r.blobs[c]++
+		} else {
+			r.blob[l] = r.blob[p]
+		}
+	}
+	r.blobs[NoRegion] = 0 // the removed spans outside a component, labelled too, never searched
 	for i, c32 := range r.comps {
 		start := int32(0)
 		if i > 0 {
@@ -552,8 +592,9 @@ func (r *RegionRepair) groupRing(comp []uint16) {
 }
 
 // connected runs precondition (c) for component c, whose ring is ring
-// (marked in band): it splits the removed spans of c into blobs (pieces linked
-// through removed spans of c) and, for each blob in the order of its first
+// (marked in band): with the removed spans of c in blobs (pieces linked
+// through removed spans of c, numbered by Repair) it, for each
+// blob in the order of its first
 // removed span, searches from the first span of the blob's ring (the ring
 // spans next to the blob), first through the band (the ring and the spans
 // of c linked to it), then through all of c with what is left of the
@@ -581,7 +622,7 @@ func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32, ring []int3
 			}
 		}
 	}
-	blobs := r.splitBlobs(b, c)
+	blobs := r.blobs[c]
 	budget := max(n/4, 256)
 	spent := 0
 	for bl := range blobs {
@@ -619,43 +660,24 @@ func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32, ring []int3
 	return true
 }
 
-// splitBlobs labels the removed spans of component c (r.blob) with their
-// blob, 0, 1, ... in the order of each blob's first removed span, and
-// returns the number of blobs.
-func (r *RegionRepair) splitBlobs(b *RepairBase, c uint16) int32 {
-	comp, links := b.comps.IDs, &b.view.Links
-	if len(r.blob) < len(comp) {
-		r.blob = make([]int32, len(comp))
+// joinLabels makes labels a and b one blob in the union-find parent (the
+// root of each set its first label, so a label's parent is never after it).
+func joinLabels(parent []int32, a, b int32) {
+	a, b = findLabel(parent, a), findLabel(parent, b)
+	if a < b {
+		parent[b] = a
+	} else if b < a {
+		parent[a] = b
 	}
-	// r.blob[k] is valid for the removed spans of c once labelled here.
-	// r.seen holds pending on the removed spans of c not yet labelled, so
-	// that one load tells a span to take (the searches restamp it
-	// afterwards).
-	pending, done := r.nextSearch(), r.nextSearch()
-	for _, k := range r.Removed {
-		if comp[k] == c {
-			r.seen[k] = pending
-		}
+}
+
+// findLabel returns the root of label l in parent, halving the path.
+func findLabel(parent []int32, l int32) int32 {
+	for parent[l] != l {
+		parent[l] = parent[parent[l]]
+		l = parent[l]
 	}
-	var blobs int32
-	for _, k := range r.Removed {
-		if r.seen[k] != pending {
-			continue
-		}
-		q := append(r.queue[:0], k)
-		r.seen[k], r.blob[k] = done, blobs
-		for h := 0; h < len(q); h++ {
-			for _, l := range links.Four(int(q[h])) {
-				if l >= 0 && r.seen[l] == pending {
-					r.seen[l], r.blob[l] = done, blobs
-					q = append(q, l)
-				}
-			}
-		}
-		r.queue = q
-		blobs++
-	}
-	return blobs
+	return l
 }
 
 // nextToBlob reports whether span j of c is linked to a removed span of
@@ -663,7 +685,7 @@ func (r *RegionRepair) splitBlobs(b *RepairBase, c uint16) int32 {
 func (r *RegionRepair) nextToBlob(b *RepairBase, c uint16, st uint32, j int32, bl int32) bool {
 	comp, links := b.comps.IDs, &b.view.Links
 	for _, l := range links.Four(int(j)) {
-		if l >= 0 && r.gone[l] == st && comp[l] == c && r.blob[l] == bl {
+		if l >= 0 && r.gone[l] == st && comp[l] == c && r.blob[r.label[l]] == bl {
 			return true
 		}
 	}

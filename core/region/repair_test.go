@@ -382,6 +382,39 @@ func TestRepairAreasAndLinks(t *testing.T) {
 // walls, a border ring) and checks that whenever the preconditions hold,
 // the repaired ids equal the from-scratch partition, and counts the
 // verdicts (every reason of (b) to (d) shows up).
+// wantBlobs numbers the removed spans (ascending) of each component by a
+// breadth-first search through the removed spans of that component: 0, 1,
+// ... per component in the order of each blob's first span (-1 outside a
+// component), the plain form of the repair's blobs.
+func wantBlobs(v *region.LayerView, comp []uint16, removed []int32) []int32 {
+	blob := make([]int32, len(comp))
+	for k := range blob {
+		blob[k] = -2 // not removed
+	}
+	for _, k := range removed {
+		blob[k] = -1
+	}
+	count := map[uint16]int32{}
+	for _, k := range removed {
+		c := comp[k]
+		if c == region.NoRegion || blob[k] != -1 {
+			continue
+		}
+		n := count[c]
+		count[c]++
+		blob[k] = n
+		for q := []int32{k}; len(q) > 0; q = q[1:] {
+			for _, l := range v.Links.Four(int(q[0])) {
+				if l >= 0 && blob[l] == -1 && comp[l] == c {
+					blob[l] = n
+					q = append(q, l)
+				}
+			}
+		}
+	}
+	return blob
+}
+
 func TestRepairRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
 	var seen [region.NumRepairReasons]int
@@ -428,6 +461,14 @@ func TestRepairRandom(t *testing.T) {
 		seen[r.Verdict.Reason]++
 		if want := wantRing(v, b, r.Removed, r.Verdict); !slices.Equal(r.Ring, want) {
 			t.Fatalf("iteration %d (%v): ring %v, want %v", iter, r.Verdict, r.Ring, want)
+		}
+		if reached := r.Verdict.Reason; reached == region.RepairOK || reached == region.ReasonSplit || reached == region.ReasonBudget || reached == region.ReasonOrder {
+			want := wantBlobs(v, b.Components().IDs, r.Removed)
+			for _, k := range r.Removed {
+				if want[k] >= 0 && region.RepairBlob(&r, k) != want[k] {
+					t.Fatalf("iteration %d: removed span %d in blob %d, want %d", iter, k, region.RepairBlob(&r, k), want[k])
+				}
+			}
 		}
 		if r.Verdict.OK() {
 			var lab region.Labels
