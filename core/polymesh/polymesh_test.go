@@ -755,17 +755,7 @@ func TestTriangulateShortcutsRandom(t *testing.T) {
 				xs[k], zs[k] = xs[k]*f, zs[k]*f
 			}
 		}
-		var out [2]struct {
-			ok      bool
-			tris    []int
-			slivers int
-		}
-		for pi, plain := range []bool{false, true} {
-			tr := &triangulator{o: &o, plain: plain}
-			tr.xs, tr.zs = xs, zs
-			out[pi].ok = tr.run(n)
-			out[pi].tris, out[pi].slivers = slices.Clone(tr.tris), tr.slivers
-		}
+		out := triangulateBoth(&o, xs, zs)
 		if !reflect.DeepEqual(out[0], out[1]) {
 			t.Fatalf("iteration %d (%d vertices %v %v): shortcuts give %v, plain rules %v", it, n, xs, zs, out[0], out[1])
 		}

@@ -83,17 +83,7 @@ func TestTriangulateWalkRandom(t *testing.T) {
 			}
 		}
 		n := len(xs)
-		var out [2]struct {
-			ok      bool
-			tris    []int
-			slivers int
-		}
-		for pi, plain := range []bool{false, true} {
-			tr := &triangulator{o: &o, plain: plain}
-			tr.xs, tr.zs = xs, zs
-			out[pi].ok = tr.run(n)
-			out[pi].tris, out[pi].slivers = slices.Clone(tr.tris), tr.slivers
-		}
+		out := triangulateBoth(&o, xs, zs)
 		if !reflect.DeepEqual(out[0], out[1]) {
 			t.Fatalf("iteration %d (%d vertices %v %v): the walk gives %v, plain rules %v", it, n, xs, zs, out[0], out[1])
 		}
@@ -103,4 +93,25 @@ func TestTriangulateWalkRandom(t *testing.T) {
 		slivers += out[0].slivers
 	}
 	t.Logf("%d triangulations stopped part way, %d slivers", failed, slivers)
+}
+
+// triangulation is what one triangulation gives: whether it completed, its
+// triangles and its slivers.
+type triangulation struct {
+	ok      bool
+	tris    []int
+	slivers int
+}
+
+// triangulateBoth triangulates the polygon xs, zs with the shortcuts and
+// with the plain rules (in that order).
+func triangulateBoth(o *orienter, xs, zs []int) [2]triangulation {
+	var out [2]triangulation
+	for pi, plain := range []bool{false, true} {
+		tr := &triangulator{o: o, plain: plain}
+		tr.xs, tr.zs = xs, zs
+		out[pi].ok = tr.run(len(xs))
+		out[pi].tris, out[pi].slivers = slices.Clone(tr.tris), tr.slivers
+	}
+	return out
 }
