@@ -473,7 +473,7 @@ func (b *Build) run(ctx context.Context, opt BuildOptions, total int, job tileJo
 			clock := stageClock{times: &r.Times, cpu: cpuClock}
 			clock.start()
 			for li := range r.Layers {
-				if _, err := b.Mesh.AddTile(r.Layers[li].Data); err != nil {
+				if _, err := b.Mesh.AddBuilt(r.Layers[li].Built); err != nil {
 					return fmt.Errorf("pipeline: tile (%d, %d) layer %d: %w", r.TX, r.TZ, r.Layers[li].Layer, err)
 				}
 			}
