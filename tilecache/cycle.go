@@ -173,14 +173,14 @@ func OpenFloorPoints(m *navmesh.Mesh, n int) ([]geom.Vec3, error) {
 		}
 		for i := range t.Polys {
 			p := &t.Polys[i]
-			nv := int(p.VertCount)
 			var sx, sy, sz, a float64
-			for j := range nv {
-				u, w := t.Verts[p.Verts[j]], t.Verts[p.Verts[(j+1)%nv]]
+			for j := range int(p.VertCount) {
+				ui, wi := p.EdgeVerts(j)
+				u, w := t.Verts[ui], t.Verts[wi]
 				sx, sy, sz = sx+float64(u.X), sy+float64(u.Y), sz+float64(u.Z)
 				a += float64(float64(u.X)*float64(w.Z)) - float64(float64(w.X)*float64(u.Z))
 			}
-			k := float64(nv)
+			k := float64(p.VertCount)
 			cands = append(cands, cand{math.Abs(a) / 2, geom.V3(float32(sx/k), float32(sy/k), float32(sz/k))})
 		}
 	}

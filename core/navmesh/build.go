@@ -318,7 +318,8 @@ func buildTile(mesh *polymesh.Mesh, detail *polymesh.Detail, p TileParams, mem *
 				}
 				dir := sideDirs[side]
 				tp.Neis[j] = ExtLink | uint16(dir)
-				va, vb := t.Verts[tp.Verts[j]], t.Verts[tp.Verts[(j+1)%nv]]
+				a, b := tp.EdgeVerts(j)
+				va, vb := t.Verts[a], t.Verts[b]
 				proof.failed = proof.failed || !alongBorder(va, vb, uint16(dir))
 				ps[dir/2] = append(ps[dir/2], newPortalEdge(i, j, va, vb, dir))
 			case int(n) >= np:
@@ -386,11 +387,7 @@ func (pr *neighbourProof) edge(t *Tile, i, j, n int) {
 		pr.pending++
 		return
 	}
-	p := &t.Polys[i]
-	a, b := p.Verts[j], p.Verts[0]
-	if j+1 < int(p.VertCount) {
-		b = p.Verts[j+1]
-	}
+	a, b := t.Polys[i].EdgeVerts(j)
 	k, found := reverseEdge(&t.Polys[n], uint16(i), a, b)
 	switch {
 	case !found:
@@ -406,7 +403,12 @@ func (pr *neighbourProof) proven() bool { return !pr.failed && pr.pending == 0 }
 
 // emptySlots are the vertex or neighbour slots of a polygon without
 // vertices (NullIndex in every slot).
-var emptySlots = [MaxVertsPerPoly]uint16{NullIndex, NullIndex, NullIndex, NullIndex, NullIndex, NullIndex}
+var emptySlots = func() (s [MaxVertsPerPoly]uint16) {
+	for i := range s {
+		s[i] = NullIndex
+	}
+	return s
+}()
 
 // sideDirs maps a polymesh portal side (0 x = 0, 1 z = max, 2 x = max,
 // 3 z = 0) to the direction of its border.
@@ -563,9 +565,10 @@ func (bv *bvScratch) sub(nodes []BVNode, lo, hi int) []BVNode {
 		if bv.key(b, axis) < bv.key(a, axis) {
 			a, b = b, a
 		}
-		n.I = -3
+		nodes = append(nodes, bv.leaf(a), bv.leaf(b))
+		n.I = -int32(len(nodes) - at)
 		nodes[at] = n
-		return append(nodes, bv.leaf(a), bv.leaf(b))
+		return nodes
 	}
 	keys := resized(bv.keys, len(part))
 	for i, p := range part {

@@ -479,11 +479,9 @@ func (t *Tile) checkNeighbours() error {
 func (t *Tile) checkNeighboursAt(off int) error {
 	recSize := polyRecordSize(int(t.Header.NVP))
 	// On the goroutine's stack for the tiles of usual sizes.
-	var reversedBuf [512]uint8
-	reversed := reversedBuf[:0]
-	if len(t.Polys) <= len(reversedBuf) {
-		reversed = reversedBuf[:len(t.Polys)]
-	} else {
+	var buf [512]uint8
+	reversed := buf[:min(len(t.Polys), len(buf))]
+	if len(t.Polys) > len(buf) {
 		reversed = make([]uint8, len(t.Polys))
 	}
 	for i := range t.Polys {
@@ -512,10 +510,7 @@ func checkPolyNeighbours(t *Tile, i, off int, reversed []uint8) error {
 		if n == NullIndex || reversed[i]&(1<<j) != 0 {
 			continue
 		}
-		a, b := p.Verts[j], p.Verts[0]
-		if j+1 < nv {
-			b = p.Verts[j+1]
-		}
+		a, b := p.EdgeVerts(j)
 		nOff := off + 2*nvp + 2*j
 		if n&ExtLink != 0 {
 			va, vb := t.Verts[a], t.Verts[b]
@@ -555,11 +550,7 @@ func reverseEdge(q *Poly, i, a, b uint16) (int, bool) {
 		if q.Neis[k] != i || q.Verts[k] != b {
 			continue
 		}
-		next := q.Verts[0]
-		if k+1 < qn {
-			next = q.Verts[k+1]
-		}
-		if next == a {
+		if _, next := q.EdgeVerts(k); next == a {
 			return k, true
 		}
 	}

@@ -237,11 +237,11 @@ func portalEdges(ps *[4][]portalEdge, t *Tile) {
 	}
 	for i := range t.Polys {
 		p := &t.Polys[i]
-		nv := int(p.VertCount)
-		for j := 0; j < nv; j++ {
+		for j := range int(p.VertCount) {
 			// ExtLink|dir with dir one of 0, 2, 4, 6 (DirPosX..DirNegZ).
 			if d := p.Neis[j] &^ ExtLink; p.Neis[j]&ExtLink != 0 && d < 8 && d%2 == 0 {
-				ps[d/2] = append(ps[d/2], newPortalEdge(i, j, t.Verts[p.Verts[j]], t.Verts[p.Verts[(j+1)%nv]], uint8(d)))
+				a, b := p.EdgeVerts(j)
+				ps[d/2] = append(ps[d/2], newPortalEdge(i, j, t.Verts[a], t.Verts[b], uint8(d)))
 			}
 		}
 	}

@@ -121,6 +121,16 @@ type Poly struct {
 	VertCount uint8
 }
 
+// EdgeVerts returns the vertex indices of edge j (0 <= j < VertCount): from
+// Verts[j] to the next vertex, Verts[0] after the last.
+func (p Poly) EdgeVerts(j int) (a, b uint16) {
+	a, b = p.Verts[j], p.Verts[0]
+	if j+1 < int(p.VertCount) {
+		b = p.Verts[j+1]
+	}
+	return a, b
+}
+
 // DetailMesh locates a polygon's detail sub-mesh. Local vertex index k of a
 // detail triangle is the polygon's vertex k when k < Poly.VertCount, else
 // Tile.DetailVerts[VertBase + k - VertCount].

@@ -102,7 +102,7 @@ func (t *triangulator) setBox(k int) {
 }
 
 // next and prev step a position i of a loop of n (0..n-1) forward and
-// back, wrapping without a division (the ear clipping and the merge).
+// back, wrapping without a division (the merge and the detail hull).
 func next(i, n int) int {
 	if i+1 < n {
 		return i + 1
