@@ -663,21 +663,12 @@ func (r *RegionRepair) connected(b *RepairBase, c uint16, st uint32, ring []int3
 // joinLabels makes labels a and b one blob in the union-find parent (the
 // root of each set its first label, so a label's parent is never after it).
 func joinLabels(parent []int32, a, b int32) {
-	a, b = findLabel(parent, a), findLabel(parent, b)
+	a, b = findRoot(parent, a), findRoot(parent, b)
 	if a < b {
 		parent[b] = a
 	} else if b < a {
 		parent[a] = b
 	}
-}
-
-// findLabel returns the root of label l in parent, halving the path.
-func findLabel(parent []int32, l int32) int32 {
-	for parent[l] != l {
-		parent[l] = parent[parent[l]]
-		l = parent[l]
-	}
-	return l
 }
 
 // nextToBlob reports whether span j of c is linked to a removed span of
