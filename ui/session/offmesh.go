@@ -80,14 +80,14 @@ func (c *addOffMeshCmd) undo(e *cacheEditor) error {
 	return nil
 }
 
-func (c *addOffMeshCmd) String() string { return fmt.Sprintf("add link L%d", c.h.Id) }
+func (c *addOffMeshCmd) String() string { return "add link" + nowID("", "L", c.h) }
 
 // removeOffMeshCmd removes a link; undo adds it back (under a new id).
 type removeOffMeshCmd struct{ add addOffMeshCmd }
 
 func (c *removeOffMeshCmd) do(e *cacheEditor) error   { return c.add.undo(e) }
 func (c *removeOffMeshCmd) undo(e *cacheEditor) error { return c.add.do(e) }
-func (c *removeOffMeshCmd) String() string            { return "remove link" }
+func (c *removeOffMeshCmd) String() string            { return "remove link" + nowID("now", "L", c.add.h) }
 
 // moveOffMeshCmd moves a link's ends (same id); undo moves them back.
 type moveOffMeshCmd struct {
@@ -105,7 +105,7 @@ func (c *moveOffMeshCmd) move(e *cacheEditor, l navmesh.OffMeshLink) error {
 
 func (c *moveOffMeshCmd) do(e *cacheEditor) error   { return c.move(e, c.to) }
 func (c *moveOffMeshCmd) undo(e *cacheEditor) error { return c.move(e, c.from) }
-func (c *moveOffMeshCmd) String() string            { return fmt.Sprintf("move link L%d", c.h.Id) }
+func (c *moveOffMeshCmd) String() string            { return "move link" + nowID("", "L", c.h) }
 
 // AddOffMesh adds link l to the cache as an undoable command and selects
 // it.

@@ -178,8 +178,24 @@ type command interface {
 	do(e *cacheEditor) error
 	// undo reverts it.
 	undo(e *cacheEditor) error
-	// String names it for the status line, e.g. "add cylinder #3".
+	// String names it for the status line, after it was done or undone:
+	// the id it gives is the one its obstacle, volume or link has in the
+	// cache now (the id the lists show), and there is none when the
+	// thing is not in the cache, e.g. "add cylinder #3", "add cylinder"
+	// after its undo, "move cylinder (now #4)".
 	String() string
+}
+
+// nowID writes the id h holds for a command's name: "" when its thing is
+// not in the cache, else prefix and the id (" #3", " (now #4)").
+func nowID[ID ~uint32](prefix, mark string, h *handle[ID]) string {
+	if h.Id == 0 {
+		return ""
+	}
+	if prefix == "" {
+		return fmt.Sprintf(" %s%d", mark, h.Id)
+	}
+	return fmt.Sprintf(" (%s %s%d)", prefix, mark, h.Id)
 }
 
 // AddObstacleCmd adds an obstacle; undo removes it.
@@ -190,7 +206,9 @@ type AddObstacleCmd struct {
 
 func (c *AddObstacleCmd) do(e *cacheEditor) error   { return e.AddObstacle(c.H, c.O) }
 func (c *AddObstacleCmd) undo(e *cacheEditor) error { return e.removeObstacle(c.H) }
-func (c *AddObstacleCmd) String() string            { return fmt.Sprintf("add %s #%d", c.O.Shape, c.H.Id) }
+func (c *AddObstacleCmd) String() string {
+	return fmt.Sprintf("add %s", c.O.Shape) + nowID("", "#", c.H)
+}
 
 // RemoveObstacleCmd removes an obstacle; undo adds the same shape again
 // (under a new id).
@@ -201,7 +219,9 @@ type RemoveObstacleCmd struct {
 
 func (c *RemoveObstacleCmd) do(e *cacheEditor) error   { return e.removeObstacle(c.H) }
 func (c *RemoveObstacleCmd) undo(e *cacheEditor) error { return e.AddObstacle(c.H, c.o) }
-func (c *RemoveObstacleCmd) String() string            { return fmt.Sprintf("remove %s", c.o.Shape) }
+func (c *RemoveObstacleCmd) String() string {
+	return fmt.Sprintf("remove %s", c.o.Shape) + nowID("now", "#", c.H)
+}
 
 // ReplaceObstacleCmd replaces an obstacle by another shape (a move, a
 // turn, a resize: remove + add); undo puts the old shape back.
@@ -216,7 +236,7 @@ type ReplaceObstacleCmd struct {
 func (c *ReplaceObstacleCmd) do(e *cacheEditor) error   { return e.ReplaceObstacle(c.h, c.from, c.to) }
 func (c *ReplaceObstacleCmd) undo(e *cacheEditor) error { return e.ReplaceObstacle(c.h, c.to, c.from) }
 func (c *ReplaceObstacleCmd) String() string {
-	return fmt.Sprintf("%s %s (now #%d)", c.what, c.from.Shape, c.h.Id)
+	return fmt.Sprintf("%s %s", c.what, c.from.Shape) + nowID("now", "#", c.h)
 }
 
 // AddVolumeCmd adds a volume; undo removes it.
@@ -228,7 +248,7 @@ type AddVolumeCmd struct {
 func (c *AddVolumeCmd) do(e *cacheEditor) error   { return e.addVolume(c.H, c.v) }
 func (c *AddVolumeCmd) undo(e *cacheEditor) error { return e.removeVolume(c.H) }
 func (c *AddVolumeCmd) String() string {
-	return fmt.Sprintf("add volume #%d (area %d)", c.H.Id, c.v.Area)
+	return fmt.Sprintf("add volume%s (area %d)", nowID("", "#", c.H), c.v.Area)
 }
 
 // RemoveVolumeCmd removes a volume; undo adds it again (under a new id,
@@ -241,7 +261,7 @@ type RemoveVolumeCmd struct {
 func (c *RemoveVolumeCmd) do(e *cacheEditor) error   { return e.removeVolume(c.h) }
 func (c *RemoveVolumeCmd) undo(e *cacheEditor) error { return e.addVolume(c.h, c.v) }
 func (c *RemoveVolumeCmd) String() string {
-	return fmt.Sprintf("remove volume (area %d)", c.v.Area)
+	return fmt.Sprintf("remove volume (area %d)", c.v.Area) + nowID("now", "#", c.h)
 }
 
 // maxUndo is how many commands the stack keeps (the oldest are dropped).
@@ -275,21 +295,21 @@ func (s *UndoStack) Run(e *cacheEditor, cmd command) error {
 	return nil
 }
 
-// Undo reverts the last applied command and returns its name as it was
-// before the Undo (ok false when there is none). On error the stack is
-// unchanged.
+// Undo reverts the last applied command and returns its name as it is
+// after the Undo, so that the ids it gives are the ones the lists show (ok
+// false when there is none). On error the stack is unchanged and the name
+// is as before.
 func (s *UndoStack) Undo(e *cacheEditor) (name string, ok bool, err error) {
 	if len(s.Done) == 0 {
 		return "", false, nil
 	}
 	cmd := s.Done[len(s.Done)-1]
-	name = cmd.String()
 	if err := cmd.undo(e); err != nil {
-		return name, true, err
+		return cmd.String(), true, err
 	}
 	s.Done = s.Done[:len(s.Done)-1]
 	s.undone = append(s.undone, cmd)
-	return name, true, nil
+	return cmd.String(), true, nil
 }
 
 // Redo applies the last undone command again and returns its name as it

@@ -179,3 +179,51 @@ func TestUndoStack(t *testing.T) {
 		t.Error("an editor without a cache added an obstacle")
 	}
 }
+
+// TestUndoNamesTheIDsShown checks that the name undo and redo report gives
+// the id the obstacle or volume has in the cache after the step (the id the
+// lists show), and none when it left the cache.
+func TestUndoNamesTheIDsShown(t *testing.T) {
+	f := newFakeCache()
+	e := NewCacheEditor(f)
+	var s UndoStack
+	a := voxel.Obstacle{Shape: voxel.ShapeCylinder, CentreM: geom.Vec3{X: 1}, RadiusM: 1, HeightM: 2}
+	b := a
+	b.CentreM.X = 3
+	add := &AddObstacleCmd{H: e.Obstacle(0), O: a}
+	steps := []struct {
+		name string
+		run  func() (string, error)
+		want string
+	}{
+		{"add", func() (string, error) { return add.String(), s.Run(e, add) }, ""},
+		{"move", func() (string, error) {
+			return "", s.Run(e, &ReplaceObstacleCmd{h: add.H, from: a, to: b, what: "move"})
+		}, ""},
+		{"undo move", func() (string, error) { n, _, err := s.Undo(e); return n, err }, "move cylinder (now #3)"},
+		{"redo move", func() (string, error) { n, _, err := s.Redo(e); return n, err }, "move cylinder (now #4)"},
+		{"undo move again", func() (string, error) { n, _, err := s.Undo(e); return n, err }, "move cylinder (now #5)"},
+		{"undo add", func() (string, error) { n, _, err := s.Undo(e); return n, err }, "add cylinder"},
+		{"redo add", func() (string, error) { n, _, err := s.Redo(e); return n, err }, "add cylinder #6"},
+		{"remove", func() (string, error) { return "", s.Run(e, &RemoveObstacleCmd{H: add.H, o: a}) }, ""},
+		{"undo remove", func() (string, error) { n, _, err := s.Undo(e); return n, err }, "remove cylinder (now #7)"},
+		{"add volume", func() (string, error) {
+			return "", s.Run(e, &AddVolumeCmd{H: e.Volume(0), v: voxel.ConvexVolume{Area: 3}})
+		}, ""},
+		{"undo add volume", func() (string, error) { n, _, err := s.Undo(e); return n, err }, "add volume (area 3)"},
+		{"redo add volume", func() (string, error) { n, _, err := s.Redo(e); return n, err }, "add volume #2 (area 3)"},
+	}
+	for _, st := range steps {
+		name, err := st.run()
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if st.want != "" && name != st.want {
+			t.Errorf("%s: named %q, want %q", st.name, name, st.want)
+		}
+	}
+	// The ids named are the ones in the cache.
+	if _, ok := f.obs[7]; !ok || len(f.obs) != 1 {
+		t.Errorf("cache holds %v, want obstacle #7 alone", f.obs)
+	}
+}
