@@ -38,6 +38,9 @@ func (g *Game) drawMessages(screen *ebiten.Image) {
 	msg, col := g.App.Status(), statusTextColor
 	if g.App.Err() != "" {
 		msg, col = "error: "+g.App.Err(), errorTextColor
+		if g.App.ErrDetailShown() {
+			msg = "error (details): " + g.App.ErrDetail()
+		}
 	}
 	r := g.lay.status
 	if r.Empty() {

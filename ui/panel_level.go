@@ -50,6 +50,15 @@ func (g *Game) levelPanel(ctx *debugui.Context) {
 	g.cacheToggle(ctx) // the Cache panel's switch (panel_cache.go)
 	if a.Err() != "" {
 		ctx.Text("Last action failed: the error is at the bottom of the window.")
+		// Details swaps the bar's text for the whole error chain; the
+		// button keeps its place and width whichever it shows.
+		ctx.SetGridLayout([]int{-1, -1}, nil)
 		ctx.Button("Dismiss error").On(func() { a.DismissErr() })
+		details := "Details"
+		if a.ErrDetailShown() {
+			details = "Hide details"
+		}
+		ctx.Button(details).On(func() { a.ToggleErrDetail() })
+		ctx.SetGridLayout(nil, nil)
 	}
 }

@@ -24,9 +24,12 @@ type App struct {
 	// Camera is the view camera.
 	Camera render.Camera
 
-	// err is the text of the last failure (load, dialog, screenshot); empty
-	// when the last action succeeded. It is shown in the window.
-	err string
+	// err is the text of the last failure (load, dialog, screenshot) in
+	// the user's words (UserWords); empty when the last action succeeded.
+	// It is shown in the window; errDetail is the whole error chain,
+	// shown instead while errDetailShown (the "Details" button).
+	err, errDetail string
+	errDetailShown bool
 	// status is the last informational message (e.g. a saved screenshot).
 	status string
 
@@ -61,9 +64,27 @@ type App struct {
 }
 
 // Err returns the text of the last failure (load, dialog, screenshot, a
-// job; report.go) the window shows; "" when the last action succeeded or
-// the error was dismissed.
+// job; report.go) the window shows, in the user's words (UserWords); ""
+// when the last action succeeded or the error was dismissed.
 func (a *App) Err() string { return a.err }
+
+// ErrDetail returns the whole error chain of the failure Err words
+// (package and function names, values), for the "Details" button; "" when
+// Err is.
+func (a *App) ErrDetail() string {
+	if a.err == "" {
+		return ""
+	}
+	return a.errDetail
+}
+
+// ErrDetailShown reports whether the window shows the error's whole chain
+// (ErrDetail) instead of Err; ToggleErrDetail switches.
+func (a *App) ErrDetailShown() bool { return a.errDetailShown && a.err != "" }
+
+// ToggleErrDetail switches between the error in the user's words and its
+// whole chain.
+func (a *App) ToggleErrDetail() { a.errDetailShown = !a.errDetailShown }
 
 // DismissErr clears the error shown ("Dismiss error").
 func (a *App) DismissErr() { a.err = "" }
