@@ -108,8 +108,13 @@ type Agent struct {
 	// Ref is the polygon it stands on (0 when no polygon is near it).
 	Ref navmesh.PolyRef
 	// Corridor is the rest of its corridor, from Ref to the polygon of the
-	// path's end (nil when it has none).
+	// path's end (nil when it has none). It holds the node of each
+	// off-mesh link the path takes (navmesh.Mesh.IsOffMesh).
 	Corridor []navmesh.PolyRef
+	// OnLink: the agent is crossing an off-mesh link. Ref is then the
+	// link's node, or 0 when the corridor went stale during the crossing
+	// (the agent plans again when it lands).
+	OnLink bool
 	// Path is the rest of its straight path: Pos, then the corners and
 	// portal crossings ahead, the last being the path's end (just Pos
 	// when it is not walking).
@@ -129,10 +134,13 @@ type agent struct {
 	corridor []navmesh.PolyRef
 	ci       int
 	// pts is the last plan's straight path with every portal crossing
-	// (query.CrossAll), so that each leg lies in one polygon; next is
-	// the index of the point ahead (len(pts): none).
-	pts  []query.PathPoint
+	// (query.CrossAll), so that each leg lies in one polygon, and the
+	// points of its off-mesh link crossings (waypoints); next is the index
+	// of the point ahead (len(pts): none).
+	pts  []waypoint
 	next int
+	// replan: plan again when the link being crossed is left behind.
+	replan bool
 	// plans and replans count path searches (see Agent).
 	plans, replans int
 }
@@ -271,13 +279,13 @@ func (c *Crowd) Agents() []Agent {
 	for i := range c.agents {
 		a := &c.agents[i]
 		s := Agent{Pos: a.pos, Target: a.target, State: a.state, Reason: a.reason,
-			Plans: a.plans, Replans: a.replans, Path: []geom.Vec3{a.pos}}
+			Plans: a.plans, Replans: a.replans, Path: []geom.Vec3{a.pos}, OnLink: a.onLink()}
 		if a.ci < len(a.corridor) {
 			s.Ref = a.corridor[a.ci]
 			s.Corridor = slices.Clone(a.corridor[a.ci:])
 		}
 		for _, p := range a.pts[min(a.next, len(a.pts)):] {
-			s.Path = append(s.Path, p.Pos)
+			s.Path = append(s.Path, p.pos)
 		}
 		out[i] = s
 	}
@@ -297,8 +305,8 @@ func (c *Crowd) Counts() [Unreachable + 1]int {
 }
 
 // SetTarget sends every agent to p (metres) from where it stands: each
-// plans its path again. A nil mesh or a non-finite p is an error and
-// changes nothing.
+// plans its path again (one crossing an off-mesh link when it lands). A
+// nil mesh or a non-finite p is an error and changes nothing.
 func (c *Crowd) SetTarget(m *navmesh.Mesh, p geom.Vec3) error {
 	if c == nil || m == nil {
 		return fmt.Errorf("agent: SetTarget: nil crowd or mesh")
@@ -310,6 +318,10 @@ func (c *Crowd) SetTarget(m *navmesh.Mesh, p geom.Vec3) error {
 	for i := range c.agents {
 		a := &c.agents[i]
 		a.target, a.state = p, Moving
+		if a.onLink() {
+			a.replan = true
+			continue
+		}
 		c.plan(m, a)
 	}
 	return nil

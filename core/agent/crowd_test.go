@@ -158,19 +158,6 @@ func TestReplanAfterSwap(t *testing.T) {
 	}
 }
 
-// segDistXZ is the horizontal distance from p to segment a-b.
-func segDistXZ(p, a, b geom.Vec3) float64 {
-	ax, az := float64(a.X), float64(a.Z)
-	dx, dz := float64(b.X)-ax, float64(b.Z)-az
-	px, pz := float64(p.X)-ax, float64(p.Z)-az
-	l2 := float64(dx*dx) + float64(dz*dz)
-	t := 0.0
-	if l2 > 0 {
-		t = min(max((float64(px*dx)+float64(pz*dz))/l2, 0), 1)
-	}
-	return geom.Hypot(px-float64(t*dx), pz-float64(t*dz))
-}
-
 // TestDeterministic: two crowds with the same seed on two caches that see
 // the same edits and steps agree bit for bit (reflect.DeepEqual compares
 // the float32 positions exactly); another seed spawns elsewhere.

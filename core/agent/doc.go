@@ -3,6 +3,9 @@
 // (query.StraightPathDetailed) through its corridor (query.FindPath) at
 // walking speed, one fixed time step at a time, and re-plans from where it
 // stands as soon as a tile swap has made a polygon of its corridor stale.
+// The corridor may cross off-mesh links: the agent walks each from end to
+// end, standing on the link's node, and plans again only once it has
+// landed.
 // An agent that cannot reach its target (a partial corridor, or no polygon
 // near it or its target) is Unreachable.
 //

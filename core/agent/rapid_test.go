@@ -20,7 +20,7 @@ const onPolyToleranceM = 1e-3
 
 // edit is one step of a random history.
 type edit struct {
-	kind    int // editAdd, editRemove, editUpdate, editUpdateAll, editSteps
+	kind    int // editAdd, editRemove, editUpdate, editUpdateAll, editSteps, editLink
 	centre  geom.Vec3
 	radiusM float32
 	n       int // editRemove: index into the live obstacles; editUpdate: tiles; editSteps: steps
@@ -32,10 +32,12 @@ const (
 	editUpdate
 	editUpdateAll
 	editSteps
+	// editLink adds roofLink, or removes it when it is in force.
+	editLink
 )
 
 func (e edit) String() string {
-	return fmt.Sprintf("%s %v r %.2f n %d", [...]string{"add", "remove", "update", "update all", "steps"}[e.kind], e.centre, e.radiusM, e.n)
+	return fmt.Sprintf("%s %v r %.2f n %d", [...]string{"add", "remove", "update", "update all", "steps", "link"}[e.kind], e.centre, e.radiusM, e.n)
 }
 
 // play runs history on a new cache of the test level and a crowd of cfg,
@@ -54,8 +56,19 @@ func play(t fataler, cfg Config, history []edit, check func(i int, e edit, tc *t
 		t.Fatal(err)
 	}
 	var live []tilecache.ObstacleID
+	var link tilecache.OffMeshLinkID
 	for i, e := range history {
 		switch e.kind {
+		case editLink:
+			var err error
+			if link != 0 {
+				err, link = tc.RemoveOffMeshLink(link), 0
+			} else {
+				link, err = tc.AddOffMeshLink(roofLink)
+			}
+			if err != nil {
+				t.Fatalf("edit %d %v: %v", i, e, err)
+			}
 		case editAdd:
 			id, err := tc.AddObstacle(voxel.Cylinder(e.centre, e.radiusM, 4))
 			if err != nil {
@@ -107,8 +120,9 @@ type fataler interface {
 }
 
 // TestRandomEditHistories is the property of issue 12's acceptance: on
-// random histories of obstacles added and removed, partial and full
-// updates and runs of steps, after every Step every agent's remaining
+// random histories of obstacles added and removed, an off-mesh link onto
+// the platform's roof added and removed (agents cross it), partial and
+// full updates and runs of steps, after every Step every agent's remaining
 // corridor holds only polygons valid in the current mesh and the agent
 // stands on the polygon it believes it is on; an agent whose corridor a
 // swap made stale plans again in the first step after it (Replans grows
@@ -121,10 +135,13 @@ func TestRandomEditHistories(t *testing.T) {
 			Seed:    rapid.Uint64().Draw(rt, "seed"),
 			Arrival: Arrival(rapid.IntRange(0, 1).Draw(rt, "arrival")),
 		}
+		if rapid.Bool().Draw(rt, "to the roof") {
+			cfg.Target = &roofTarget // only roofLink leads there
+		}
 		n := rapid.IntRange(1, 25).Draw(rt, "edits")
 		history := make([]edit, n)
 		for i := range history {
-			e := edit{kind: rapid.IntRange(editAdd, editSteps).Draw(rt, "kind")}
+			e := edit{kind: rapid.IntRange(editAdd, editLink).Draw(rt, "kind")}
 			switch e.kind {
 			case editAdd:
 				e.centre = geom.V3(rapid.Float32Range(0, floorM).Draw(rt, "x"), -1, rapid.Float32Range(0, floorM).Draw(rt, "z"))

@@ -41,12 +41,13 @@ func (c *Crowd) Follow(m *navmesh.Mesh) error {
 // it is stale (its tile was swapped or removed), the agent plans again
 // from its position (snapped to the nearest polygon); after any change of
 // m's tiles an Unreachable agent plans again too (an obstacle removed may
-// have opened its way). Then each Moving or Unreachable agent walks
-// SpeedMPS × StepS metres along its straight path; one that reaches the
-// end of its path arrives (ArriveStop: Arrived; ArriveWander: a new
-// target and a new plan) unless it is Unreachable, which waits there. A
-// polygon is never read through a stale reference. A nil mesh is an error
-// and changes nothing.
+// have opened its way). An agent crossing an off-mesh link plans only
+// when it lands (a stale corridor is dropped meanwhile). Then each Moving
+// or Unreachable agent walks SpeedMPS × StepS metres along its straight
+// path; one that reaches the end of its path arrives (ArriveStop:
+// Arrived; ArriveWander: a new target and a new plan) unless it is
+// Unreachable, which waits there. A polygon is never read through a stale
+// reference. A nil mesh is an error and changes nothing.
 func (c *Crowd) Step(m *navmesh.Mesh) error {
 	if c == nil || m == nil {
 		return fmt.Errorf("agent: Step: nil crowd or mesh")
@@ -54,14 +55,12 @@ func (c *Crowd) Step(m *navmesh.Mesh) error {
 	other, swapped := c.see(m)
 	for i := range c.agents {
 		a := &c.agents[i]
-		switch {
-		case other:
-			c.plan(m, a)
-		case !a.corridorValid(m):
+		stale := !other && !a.corridorValid(m)
+		if stale {
 			a.replans++
-			c.plan(m, a)
-		case swapped && a.state == Unreachable:
-			c.plan(m, a)
+		}
+		if other || stale || swapped && a.state == Unreachable {
+			c.planOrDefer(m, a, other || stale)
 		}
 		c.walk(m, a)
 	}
@@ -101,6 +100,12 @@ func (c *Crowd) CheckRefs(m *navmesh.Mesh, toleranceM float64) error {
 		if a.ci >= len(a.corridor) {
 			continue
 		}
+		if m.IsOffMesh(a.corridor[a.ci]) {
+			if err := a.checkOnLink(m, a.corridor[a.ci], toleranceM); err != nil {
+				return fmt.Errorf("agent %d %w", i, err)
+			}
+			continue
+		}
 		q, err := query.ClosestPointOnPoly(m, a.corridor[a.ci], a.pos)
 		if err != nil {
 			return fmt.Errorf("agent %d: %w", i, err)
@@ -110,6 +115,20 @@ func (c *Crowd) CheckRefs(m *navmesh.Mesh, toleranceM float64) error {
 		}
 	}
 	return nil
+}
+
+// planOrDefer plans a's path again, or, when a is crossing an off-mesh
+// link, when it lands: drop (the corridor's references are stale or name
+// another mesh) then drops its corridor for the rest of the crossing.
+func (c *Crowd) planOrDefer(m *navmesh.Mesh, a *agent, drop bool) {
+	if !a.onLink() {
+		c.plan(m, a)
+		return
+	}
+	a.replan = true
+	if drop {
+		a.corridor, a.ci = nil, 0
+	}
 }
 
 // corridorValid reports whether every polygon of a's corridor from the one
@@ -139,7 +158,7 @@ func (a *agent) unreachable(reason string) {
 // target).
 func (c *Crowd) plan(m *navmesh.Mesh, a *agent) {
 	a.plans++
-	a.corridor, a.ci = nil, 0
+	a.corridor, a.ci, a.replan = nil, 0, false
 	sr, sp, err := query.NearestPolyFiltered(m, a.pos, HalfExtentsM, c.filter)
 	if err != nil {
 		a.unreachable("no polygon near the agent: " + err.Error())
@@ -163,6 +182,10 @@ func (c *Crowd) plan(m *navmesh.Mesh, a *agent) {
 	}
 	end := ep
 	if partial {
+		if m.IsOffMesh(corridor[len(corridor)-1]) {
+			// A link whose far end lands nowhere: wait before it.
+			corridor = corridor[:len(corridor)-1]
+		}
 		if end, err = query.ClosestPointOnPoly(m, corridor[len(corridor)-1], ep); err != nil {
 			a.unreachable(err.Error())
 			return
@@ -173,7 +196,11 @@ func (c *Crowd) plan(m *navmesh.Mesh, a *agent) {
 		a.unreachable(err.Error())
 		return
 	}
-	a.corridor, a.pts, a.next = corridor, pts, 1
+	if a.pts, err = waypoints(m, corridor, pts); err != nil {
+		a.unreachable(err.Error())
+		return
+	}
+	a.corridor, a.next = corridor, 1
 	a.enter(pts[0].Ref) // a start on a portal's end goes on in the polygon beyond
 	a.state, a.reason = Moving, ""
 	if partial {
@@ -192,17 +219,24 @@ func (c *Crowd) walk(m *navmesh.Mesh, a *agent) {
 	budget := c.stepM
 	for budget > 0 && a.next < len(a.pts) {
 		p := a.pts[a.next]
-		dx := float64(p.Pos.X) - float64(a.pos.X)
-		dy := float64(p.Pos.Y) - float64(a.pos.Y)
-		dz := float64(p.Pos.Z) - float64(a.pos.Z)
+		dx := float64(p.pos.X) - float64(a.pos.X)
+		dy := float64(p.pos.Y) - float64(a.pos.Y)
+		dz := float64(p.pos.Z) - float64(a.pos.Z)
 		d := geom.Hypot(dx, dz)
+		if a.pts[a.next-1].link {
+			d = geom.Hypot(d, dy)
+		}
 		if d <= budget {
-			a.pos = p.Pos
+			a.pos = p.pos
 			budget -= d
-			a.enter(p.Ref)
+			a.enter(p.ref)
 			a.next++
+			if a.replan && !a.onLink() {
+				c.plan(m, a) // landed from a link
+				continue
+			}
 			if a.next < len(a.pts) {
-				a.settle(m, a.pts[a.next].Pos)
+				a.settle(m, a.pts[a.next].pos)
 			}
 			continue
 		}
@@ -243,7 +277,7 @@ func (a *agent) settle(m *navmesh.Mesh, next geom.Vec3) {
 		Y: float32((float64(a.pos.Y) + float64(next.Y)) / 2),
 		Z: float32((float64(a.pos.Z) + float64(next.Z)) / 2),
 	}
-	last := a.pts[a.next].Ref
+	last := a.pts[a.next].ref
 	for k := a.ci; k < len(a.corridor); k++ {
 		if q, err := query.ClosestPointOnPoly(m, a.corridor[k], mid); err == nil && q.X == mid.X && q.Z == mid.Z {
 			a.ci = k

@@ -3,6 +3,8 @@ package query
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"navviz/core/geom"
@@ -200,5 +202,63 @@ func checkOffMeshPath(t *testing.T, m *navmesh.Mesh, link navmesh.OffMeshLink, f
 		if pts[0].Flags&PointStart == 0 || pts[len(pts)-1].Flags&PointEnd == 0 {
 			t.Errorf("%s: straight path ends flagged %d, %d", dir.name, pts[0].Flags, pts[len(pts)-1].Flags)
 		}
+	}
+}
+
+// TestOffMeshEndsRefused: a search whose start or end is an off-mesh link
+// node is an error naming the node (docs/query.md §3: both must be
+// polygons), from FindPath, FindPathLimited under both rules and
+// NewPathSearch alike; so are the queries on one polygon given the node.
+func TestOffMeshEndsRefused(t *testing.T) {
+	soup := leveltest.Soup(t, "dungeon")
+	src, err := pipeline.NewSoupSource(soup, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := pipeline.DefaultSettings()
+	link, from, _ := dungeonLink(t, levelMesh(t, "dungeon"))
+	built, err := pipeline.BuildLevel(context.Background(), &s, src, pipeline.BuildOptions{OffMeshLinks: []navmesh.OffMeshLink{link}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := built.Mesh
+	var node navmesh.PolyRef
+	for _, tr := range m.Tiles() {
+		tile, _ := m.Tile(tr)
+		for i := len(tile.Polys); i < tile.NodeCount(); i++ {
+			node = tr.Poly(uint32(i))
+		}
+	}
+	if !m.IsOffMesh(node) {
+		t.Fatal("no off-mesh link node in the mesh")
+	}
+	poly, p, err := NearestPoly(m, from, geom.V3(0.5, 1, 0.5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%#x is an off-mesh link, not a polygon", uint64(node))
+	for _, tc := range []struct {
+		name string
+		call func() error
+	}{
+		{"FindPath end", func() error { _, err := FindPath(m, poly, node, p, link.StartM, nil); return err }},
+		{"FindPath start", func() error { _, err := FindPath(m, node, poly, link.StartM, p, nil); return err }},
+		{"FindPathLimited detour end", func() error {
+			_, err := FindPathLimited(m, poly, node, p, link.StartM, nil, PathLimits{Rule: SearchDetour})
+			return err
+		}},
+		{"NewPathSearch end", func() error { _, err := NewPathSearch(m, poly, node, p, link.StartM, nil, PathLimits{}); return err }},
+		{"ClosestPointOnPoly", func() error { _, err := ClosestPointOnPoly(m, node, p); return err }},
+		{"PolyHeight", func() error { _, err := PolyHeight(m, node, p); return err }},
+		{"Raycast", func() error { _, err := Raycast(m, node, link.StartM, p, nil); return err }},
+		{"MoveAlongSurface", func() error { _, _, err := MoveAlongSurface(m, node, link.StartM, p, nil); return err }},
+		{"PolysAroundCircle", func() error { _, _, _, err := PolysAroundCircle(m, node, link.StartM, 2, nil); return err }},
+		{"StraightPath", func() error { _, err := StraightPath(m, link.StartM, p, []navmesh.PolyRef{node, poly}); return err }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.call(); err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("error %v, want one containing %q", err, want)
+			}
+		})
 	}
 }

@@ -288,7 +288,11 @@ func NewPathSearch(m *navmesh.Mesh, startRef, endRef navmesh.PolyRef, start, end
 	if limits.MaxNodes == 0 {
 		limits.MaxNodes = DefaultMaxNodes
 	}
+	// Both ends must be polygons (an off-mesh link node is not: docs/query.md §3).
 	if _, _, err := polyData(m, "FindPath start", startRef); err != nil {
+		return nil, err
+	}
+	if _, _, err := polyData(m, "FindPath end", endRef); err != nil {
 		return nil, err
 	}
 	endArea, err := m.PolyArea(endRef)

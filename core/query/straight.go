@@ -210,6 +210,11 @@ func straightRun(m *navmesh.Mesh, start, end geom.Vec3, corridor []navmesh.PolyR
 	}
 	ps = append(ps, portal{end, end})
 	pts, at := funnel(ps)
+	// The end is exactly as given; a last corner that is one point with it
+	// (an end on a portal's end, rounded or at another height) is the end.
+	if k := len(pts) - 1; k > 0 && samePointXZ(pts[k], end) {
+		pts, at = pts[:k], at[:k]
+	}
 	if pts[len(pts)-1] != end {
 		pts = append(pts, end)
 		at = append(at, len(ps)-1)
@@ -234,12 +239,13 @@ func straightRun(m *navmesh.Mesh, start, end geom.Vec3, corridor []navmesh.PolyR
 			}
 			q, ok := segPortal(pts[k-1], pts[k], ps[i])
 			switch {
-			case !ok || q == pts[k]:
+			case !ok || samePointXZ(q, pts[k]):
 				// Parallel to the portal, or crossing it at the corner
 				// itself: the corner's point stands for the crossing.
-			case q == out[len(out)-1].Pos:
+			case samePointXZ(q, out[len(out)-1].Pos):
 				// The portal is crossed at the point before (a start on
-				// the portal's end): the path goes on from there in
+				// the portal's end, or another crossing at a corner of
+				// the corridor): the path goes on from there in
 				// corridor[i].
 				out[len(out)-1].Ref = corridor[i]
 			default:
