@@ -349,7 +349,7 @@ func TestWriteReadOnlyTarget(t *testing.T) {
 	}{
 		{"0444", 0o444, true, "is read-only (mode -r--r--r--)"},
 		{"0400", 0o400, true, "is read-only"},
-		{"group write only", 0o070, !root, "is not writable by this user"},
+		{"group write only", 0o464, !root, "is not writable by this user"},
 		{"0644", 0o644, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
