@@ -76,6 +76,13 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	if *workers < 0 {
 		return usagef("--workers %d, want >= 0", *workers)
 	}
+	if *solo && flagSet(fs, "tile-size") {
+		return usagef("--tile-size with --solo: a solo build is one tile of the whole level, it has no tile size")
+	}
+	if err := checkOutputs([]fileArg{{"-o", *out}, {"--cpuprofile", *profile}},
+		[]fileArg{{"LEVEL", levelFile(name)}, {"--offmesh", *offMesh}}); err != nil {
+		return err
+	}
 
 	links, err := readOffMesh(*offMesh, &s)
 	if err != nil {
@@ -170,6 +177,13 @@ func printBuild(w io.Writer, name string, b *pipeline.Build, out string) error {
 	return nil
 }
 
+// flagSet reports whether the flag name was given on fs's command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // loadSource loads level name (a built-in name or a .obj file) and
 // returns its source, see levelSource.
 func loadSource(name string) (*pipeline.Source, error) {
@@ -181,15 +195,16 @@ func loadSource(name string) (*pipeline.Source, error) {
 }
 
 // levelSource returns the build source of soup indexed by a chunky mesh,
-// named name.
+// named name. Its errors (a soup with no triangles, a vertex out of range)
+// name the level.
 func levelSource(soup *level.Soup, name string) (*pipeline.Source, error) {
 	chunky, err := level.NewChunky(soup, 256)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("level %q: %w", name, err)
 	}
 	src, err := pipeline.NewSoupSource(soup, chunky)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("level %q: %w", name, err)
 	}
 	return src.Named(name), nil
 }

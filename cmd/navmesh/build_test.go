@@ -156,7 +156,7 @@ func TestBuildCommandErrors(t *testing.T) {
 		{[]string{"build", "city", "--workers", "-2"}, 2, "--workers -2"},
 		{[]string{"build", "city", "--bogus"}, 2, "bogus"},
 		{[]string{"build", "no-such-level.obj"}, 1, "load level"},
-		{[]string{"build", "city", "-o", filepath.Join(t.TempDir(), "missing", "x.bin")}, 1, "write output"},
+		{[]string{"build", "city", "-o", filepath.Join(t.TempDir(), "missing", "x.bin")}, 1, "-o: atomicfile: "},
 	} {
 		code, _, errOut := runCmd(t, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) {

@@ -121,7 +121,7 @@ func TestShotErrors(t *testing.T) {
 		t.Errorf("no -o: code %d, stderr %q", code, stderr)
 	}
 	code, _, stderr = runCmd(t, "shot", "--size", "10x10", "-o", filepath.Join(dir, "no", "such", "dir.png"))
-	if code != 1 || !strings.Contains(stderr, "write output") {
+	if code != 1 || !strings.Contains(stderr, "-o: atomicfile: ") || !strings.Contains(stderr, "no such file or directory") {
 		t.Errorf("unwritable -o: code %d, stderr %q", code, stderr)
 	}
 }

@@ -156,17 +156,6 @@ func Check(path string) error {
 	return nil
 }
 
-// SameFile reports whether paths a and b name the same existing file
-// (os.SameFile: symbolic links followed, hard links the same file).
-func SameFile(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
-}
-
 // followLinks resolves the symbolic links of path's last element (a link
 // to a missing file gives the missing file's path) and reports whether
 // path or any link on the way is under /dev/ or /proc/.

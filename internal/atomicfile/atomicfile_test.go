@@ -442,35 +442,3 @@ func TestCheck(t *testing.T) {
 		t.Errorf("Check created files: %q", names)
 	}
 }
-
-func TestSameFile(t *testing.T) {
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	for _, p := range []string{a, b} {
-		if err := os.WriteFile(p, []byte("same bytes"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Link(a, filepath.Join(dir, "hard")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("a", filepath.Join(dir, "soft")); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		x, y string
-		want bool
-	}{
-		{a, a, true},
-		{a, filepath.Join(dir, ".", "a"), true},
-		{a, filepath.Join(dir, "hard"), true},
-		{filepath.Join(dir, "soft"), a, true},
-		{a, b, false},
-		{a, filepath.Join(dir, "missing"), false},
-		{filepath.Join(dir, "missing"), filepath.Join(dir, "missing"), false},
-	} {
-		if got := SameFile(tc.x, tc.y); got != tc.want {
-			t.Errorf("SameFile(%s, %s) = %v, want %v", tc.x, tc.y, got, tc.want)
-		}
-	}
-}
