@@ -135,6 +135,10 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	}
 
+	if err := checkOutputs([]fileArg{{"-o", *out}}, []fileArg{{"--level", levelFile(*levelArg)}}); err != nil {
+		return err
+	}
+
 	soup, err := level.Load(*levelArg)
 	if err != nil {
 		return fmt.Errorf("load level %q: %w", *levelArg, err)
@@ -216,15 +220,10 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 // settings s and, when build is set, its plain build with the stages kept
 // (refused over limits), plus a note for the report.
 func shotBuild(soup *level.Soup, name string, build bool, s *pipeline.NavSettings, limits pipeline.BuildLimits) (*pipeline.TileGrid, *pipeline.Build, string, error) {
-	chunky, err := level.NewChunky(soup, 256)
+	src, err := levelSource(soup, name)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("index level: %w", err)
+		return nil, nil, "", err
 	}
-	src, err := pipeline.NewSoupSource(soup, chunky)
-	if err != nil {
-		return nil, nil, "", fmt.Errorf("build source: %w", err)
-	}
-	src = src.Named(name)
 	if !build {
 		g, err := src.TileGrid(s)
 		if err != nil {
