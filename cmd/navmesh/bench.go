@@ -23,16 +23,16 @@ import (
 // readPoints reads the obstacle base points of file, one "x y z" (metres)
 // a line (readNumberLines: errors name the line).
 func readPoints(file string) ([]geom.Vec3, error) {
-	lines, err := readNumberLines(file, "points file", 3, os.Stdin)
+	v, err := readNumberLines(file, "points file", 3, os.Stdin)
 	if err != nil {
 		return nil, err
 	}
-	if len(lines) == 0 {
+	if len(v) == 0 {
 		return nil, fmt.Errorf("%s: no points", file)
 	}
-	pts := make([]geom.Vec3, len(lines))
-	for i, v := range lines {
-		pts[i] = geom.V3(v[0], v[1], v[2])
+	pts := make([]geom.Vec3, len(v)/3)
+	for i := range pts {
+		pts[i] = geom.V3(v[3*i], v[3*i+1], v[3*i+2])
 	}
 	return pts, nil
 }

@@ -34,8 +34,9 @@ const (
 
 // readNumberLines reads file (- for stdin) as lines of n finite numbers
 // each (what names the file's kind in errors: "pairs file"), bounded by
-// maxNumberFileBytes. Errors name the file and, for a bad line, the line.
-func readNumberLines(file, what string, n int, stdin io.Reader) ([][]float32, error) {
+// maxNumberFileBytes: record i is v[i*n : i*n+n]. Errors name the file
+// and, for a bad line, the line.
+func readNumberLines(file, what string, n int, stdin io.Reader) ([]float32, error) {
 	r := io.Reader(&readlimit.Reader{R: stdin, Path: file, What: what, LimitBytes: maxNumberFileBytes})
 	if file != "-" {
 		f, err := readlimit.Open(file, what, maxNumberFileBytes)
@@ -50,9 +51,12 @@ func readNumberLines(file, what string, n int, stdin io.Reader) ([][]float32, er
 
 // parseNumberLines parses lines of n finite numbers from r (name names it
 // in errors), at most maxNumberLines of them, no line longer than
-// maxNumberLineBytes. A bad line is an error naming the file and the line.
-func parseNumberLines(r io.Reader, name string, n int) ([][]float32, error) {
-	var out [][]float32
+// maxNumberLineBytes, as one slice (record i is v[i*n : i*n+n]: 4 bytes a
+// number, a few MiB for the most pairs a file holds). A bad line is an
+// error naming the file and the line.
+func parseNumberLines(r io.Reader, name string, n int) ([]float32, error) {
+	var out []float32
+	records := 0
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxNumberLineBytes+1) // +1: the newline
 	line := 1
@@ -61,17 +65,17 @@ func parseNumberLines(r io.Reader, name string, n int) ([][]float32, error) {
 		if t == "" || strings.HasPrefix(t, "#") {
 			continue
 		}
-		if len(out) == maxNumberLines {
+		if records == maxNumberLines {
 			return nil, fmt.Errorf("%s:%d: more than %d lines of numbers", name, line, maxNumberLines)
 		}
-		v, err := parseNumbers(t, n)
-		if err != nil {
+		var err error
+		if out, err = appendNumbers(out, t, n); err != nil {
 			if sc.Err() != nil {
 				break // the line was cut by the reader's error: report that
 			}
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
-		out = append(out, v)
+		records++
 	}
 	if err := readlimit.ScanError(sc.Err(), name, line, maxNumberLineBytes); err != nil {
 		return nil, err
@@ -79,19 +83,20 @@ func parseNumberLines(r io.Reader, name string, n int) ([][]float32, error) {
 	return out, nil
 }
 
-// parseNumbers parses a line of n finite numbers.
-func parseNumbers(text string, n int) ([]float32, error) {
+// appendNumbers appends the n finite numbers of a line to v (on an error
+// v is returned as it was).
+func appendNumbers(v []float32, text string, n int) ([]float32, error) {
 	fields := strings.Fields(text)
 	if len(fields) != n {
-		return nil, fmt.Errorf("%d numbers, want %d", len(fields), n)
+		return v, fmt.Errorf("%d numbers, want %d", len(fields), n)
 	}
-	v := make([]float32, n)
-	for k, f := range fields {
+	start := len(v)
+	for _, f := range fields {
 		x, err := strconv.ParseFloat(f, 32)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("%q is not a finite number", f)
+			return v[:start], fmt.Errorf("%q is not a finite number", f)
 		}
-		v[k] = float32(x)
+		v = append(v, float32(x))
 	}
 	return v, nil
 }

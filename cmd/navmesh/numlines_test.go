@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,8 +34,8 @@ func TestParseNumberLines(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := parseNumberLines(strings.NewReader(tc.text), "f", tc.n)
 			switch {
-			case tc.want == "" && (err != nil || len(got) != tc.lines):
-				t.Errorf("%d lines, %v; want %d", len(got), err, tc.lines)
+			case tc.want == "" && (err != nil || len(got) != tc.lines*tc.n):
+				t.Errorf("%d numbers, %v; want %d lines of %d", len(got), err, tc.lines, tc.n)
 			case tc.want != "" && (err == nil || err.Error() != tc.want || got != nil):
 				t.Errorf("%v, %v; want the error %q", got, err, tc.want)
 			}
@@ -104,8 +106,8 @@ func TestInputFilesBounded(t *testing.T) {
 }
 
 // FuzzParseNumberLines: the number-line parser never panics, and what it
-// accepts has n finite numbers a line and reads back the same from its
-// numbers written out.
+// accepts is whole lines of n finite numbers that read back the same when
+// written out.
 func FuzzParseNumberLines(f *testing.F) {
 	f.Add("# c\n\n1 2 3\n4e2 -5 6\n", 3)
 	f.Add("1 0 1 2 0 2\r\n", 6)
@@ -118,26 +120,22 @@ func FuzzParseNumberLines(f *testing.F) {
 		if err != nil {
 			return
 		}
+		if len(got)%n != 0 {
+			t.Fatalf("%d numbers, not lines of %d", len(got), n)
+		}
 		var b strings.Builder
-		for _, v := range got {
-			if len(v) != n {
-				t.Fatalf("a line of %d numbers, want %d", len(v), n)
+		for i, x := range got {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				t.Fatalf("number %d is %v", i, x)
 			}
-			for _, x := range v {
-				fmt.Fprintf(&b, "%v ", x)
+			fmt.Fprintf(&b, "%v ", x)
+			if i%n == n-1 {
+				b.WriteString("\n")
 			}
-			b.WriteString("\n")
 		}
 		again, err := parseNumberLines(strings.NewReader(b.String()), "again", n)
-		if err != nil || len(again) != len(got) {
-			t.Fatalf("written back: %d lines, %v; want %d", len(again), err, len(got))
-		}
-		for i := range got {
-			for k := range got[i] {
-				if again[i][k] != got[i][k] {
-					t.Fatalf("line %d number %d reads back as %v, want %v", i, k, again[i][k], got[i][k])
-				}
-			}
+		if err != nil || !slices.Equal(again, got) {
+			t.Fatalf("written back: %v, %v; want %v", again, err, got)
 		}
 	})
 }

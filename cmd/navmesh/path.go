@@ -127,7 +127,7 @@ func runPath(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var pairs, rays [][]float32
+	var pairs, rays []float32
 	if *pairsFile != "" {
 		if pairs, err = readNumberLines(*pairsFile, "pairs file", 6, os.Stdin); err != nil {
 			return err
@@ -148,7 +148,8 @@ func runPath(args []string, stdout, stderr io.Writer) error {
 	}
 	bw := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(bw)
-	for i, p := range pairs {
+	for i := range len(pairs) / 6 {
+		p := pairs[6*i:]
 		r := answerPair(m, rule, i, geom.V3(p[0], p[1], p[2]), geom.V3(p[3], p[4], p[5]))
 		if *asJSON {
 			err = enc.Encode(r)
@@ -159,7 +160,8 @@ func runPath(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	for i, v := range rays {
+	for i := range len(rays) / 5 {
+		v := rays[5*i:]
 		r := answerRay(m, i, geom.V3(v[0], v[1], v[2]), float64(v[3]), float64(v[4]))
 		if *asJSON {
 			err = enc.Encode(r)
