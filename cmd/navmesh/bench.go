@@ -176,10 +176,6 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if *cycles < 1 || *warmup < 0 || *workers < 0 {
 		return usagef("--cycles %d, --warmup %d, --workers %d: want at least 1, 0 and 0", *cycles, *warmup, *workers)
 	}
-	if err := checkOutputs([]fileArg{{"--cpuprofile", *profile}},
-		[]fileArg{{"LEVEL", levelFile(name)}, {"--points", *pointsFlag}}); err != nil {
-		return err
-	}
 	var pts []geom.Vec3
 	switch {
 	case *autoPoints < 0 || (*autoPoints > 0 && *pointsFlag != ""):
@@ -193,6 +189,10 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		pts = tilecache.CityCyclePoints()
 	default:
 		return usagef("--points FILE.txt or --auto-points N is needed for level %q (only city and city4x4 have built-in points)", name)
+	}
+	if err := checkOutputs([]fileArg{{"--cpuprofile", *profile}},
+		[]fileArg{{"LEVEL", levelFile(name)}, {"--points", *pointsFlag}}); err != nil {
+		return err
 	}
 	soup, err := level.Load(name)
 	if err != nil {

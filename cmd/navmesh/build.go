@@ -49,10 +49,12 @@ func stageMs(b *pipeline.Build) map[string]float64 {
 //
 // It builds the level (a built-in name or a .obj file) with the default
 // settings changed by the flags, tiled (pipeline.BuildLevel) or as one tile
-// (--solo, pipeline.BuildSolo), and prints the step-5 counts and the time
+// (--solo, pipeline.BuildSolo, which has no tile size: --tile-size with it
+// is a usage error), and prints the step-5 counts and the time
 // of each stage; --json prints them as one JSON object instead. -o writes
 // the navmesh (navmesh.Mesh.MarshalBinary; "-o -" writes it to stdout and
-// the report to stderr). A level over the size limits (pipeline.BuildLimits;
+// the report to stderr). -o and --cpuprofile are checked before anything
+// is read or built (checkOutputs). A level over the size limits (pipeline.BuildLimits;
 // the --max-* flags raise them) fails before anything is built.
 // --cpuprofile writes a CPU profile of the build.
 func runBuild(args []string, stdout, stderr io.Writer) (err error) {

@@ -50,7 +50,8 @@ func isBuildOverlay(name string) bool {
 //
 // It builds the level's scene (render.LevelScene), shows only the overlays
 // named by --overlays when given, frames the level, renders it with the
-// software rasterizer and writes a PNG ("-o -" writes to stdout).
+// software rasterizer and writes a PNG ("-o -" writes to stdout; -o is
+// checked before the level is read, checkOutputs).
 //
 // The span overlays (solid, walkable, compact, eroded, volumes) and the
 // mesh overlays (regions, contours-raw, contours, polys, detail, tiles,
