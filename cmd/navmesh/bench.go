@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,37 +20,19 @@ import (
 	"navviz/tilecache"
 )
 
-// readPoints reads obstacle base points, one "x y z" (metres) per line;
-// blank lines and lines starting with # are skipped. Errors name the line.
-func readPoints(r io.Reader, name string) ([]geom.Vec3, error) {
-	var pts []geom.Vec3
-	sc := bufio.NewScanner(r)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		f := strings.Fields(text)
-		if len(f) != 3 {
-			return nil, fmt.Errorf("%s:%d: %d numbers, want 3 (x y z)", name, line, len(f))
-		}
-		var v [3]float32
-		for i, s := range f {
-			x, err := strconv.ParseFloat(s, 32)
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %q is not a number", name, line, s)
-			}
-			v[i] = float32(x)
-		}
-		pts = append(pts, geom.V3(v[0], v[1], v[2]))
+// readPoints reads the obstacle base points of file, one "x y z" (metres)
+// a line (readNumberLines: errors name the line).
+func readPoints(file string) ([]geom.Vec3, error) {
+	v, err := readNumberLines(file, "points file", 3, os.Stdin)
+	if err != nil {
+		return nil, err
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if len(v) == 0 {
+		return nil, fmt.Errorf("%s: no points", file)
 	}
-	if len(pts) == 0 {
-		return nil, fmt.Errorf("%s: no points", name)
+	pts := make([]geom.Vec3, len(v)/3)
+	for i := range pts {
+		pts[i] = geom.V3(v[3*i], v[3*i+1], v[3*i+2])
 	}
 	return pts, nil
 }
@@ -202,19 +182,17 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return usagef("--auto-points %d with --points %q: want one of them, N >= 1", *autoPoints, *pointsFlag)
 	case *autoPoints > 0: // chosen once the cache is built
 	case *pointsFlag != "":
-		f, err := os.Open(*pointsFlag)
-		if err != nil {
-			return err
-		}
-		pts, err = readPoints(f, *pointsFlag)
-		f.Close()
-		if err != nil {
+		if pts, err = readPoints(*pointsFlag); err != nil {
 			return err
 		}
 	case name == "city" || name == "city4x4": // city4x4's first copy is city
 		pts = tilecache.CityCyclePoints()
 	default:
 		return usagef("--points FILE.txt or --auto-points N is needed for level %q (only city and city4x4 have built-in points)", name)
+	}
+	if err := checkOutputs([]fileArg{{"--cpuprofile", *profile}},
+		[]fileArg{{"LEVEL", levelFile(name)}, {"--points", *pointsFlag}}); err != nil {
+		return err
 	}
 	soup, err := level.Load(name)
 	if err != nil {

@@ -49,10 +49,12 @@ func stageMs(b *pipeline.Build) map[string]float64 {
 //
 // It builds the level (a built-in name or a .obj file) with the default
 // settings changed by the flags, tiled (pipeline.BuildLevel) or as one tile
-// (--solo, pipeline.BuildSolo), and prints the step-5 counts and the time
+// (--solo, pipeline.BuildSolo, which has no tile size: --tile-size with it
+// is a usage error), and prints the step-5 counts and the time
 // of each stage; --json prints them as one JSON object instead. -o writes
 // the navmesh (navmesh.Mesh.MarshalBinary; "-o -" writes it to stdout and
-// the report to stderr). A level over the size limits (pipeline.BuildLimits;
+// the report to stderr). -o and --cpuprofile are checked before anything
+// is read or built (checkOutputs). A level over the size limits (pipeline.BuildLimits;
 // the --max-* flags raise them) fails before anything is built.
 // --cpuprofile writes a CPU profile of the build.
 func runBuild(args []string, stdout, stderr io.Writer) (err error) {
@@ -75,6 +77,13 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if *workers < 0 {
 		return usagef("--workers %d, want >= 0", *workers)
+	}
+	if *solo && flagSet(fs, "tile-size") {
+		return usagef("--tile-size with --solo: a solo build is one tile of the whole level, it has no tile size")
+	}
+	if err := checkOutputs([]fileArg{{"-o", *out}, {"--cpuprofile", *profile}},
+		[]fileArg{{"LEVEL", levelFile(name)}, {"--offmesh", *offMesh}}); err != nil {
+		return err
 	}
 
 	links, err := readOffMesh(*offMesh, &s)
@@ -170,6 +179,13 @@ func printBuild(w io.Writer, name string, b *pipeline.Build, out string) error {
 	return nil
 }
 
+// flagSet reports whether the flag name was given on fs's command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // loadSource loads level name (a built-in name or a .obj file) and
 // returns its source, see levelSource.
 func loadSource(name string) (*pipeline.Source, error) {
@@ -181,15 +197,16 @@ func loadSource(name string) (*pipeline.Source, error) {
 }
 
 // levelSource returns the build source of soup indexed by a chunky mesh,
-// named name.
+// named name. Its errors (a soup with no triangles, a vertex out of range)
+// name the level.
 func levelSource(soup *level.Soup, name string) (*pipeline.Source, error) {
 	chunky, err := level.NewChunky(soup, 256)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("level %q: %w", name, err)
 	}
 	src, err := pipeline.NewSoupSource(soup, chunky)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("level %q: %w", name, err)
 	}
 	return src.Named(name), nil
 }

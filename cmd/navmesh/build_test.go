@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -154,9 +155,10 @@ func TestBuildCommandErrors(t *testing.T) {
 		{[]string{"build", "city", "--tile-size", "3"}, 2, "TileSizeCells = 3"},
 		{[]string{"build", "city", "--detail-sample-dist", "-1"}, 2, "--detail-sample-dist -1"},
 		{[]string{"build", "city", "--workers", "-2"}, 2, "--workers -2"},
+		{[]string{"build", "city", "--solo", "--tile-size", "64"}, 2, "--tile-size with --solo: a solo build is one tile of the whole level"},
 		{[]string{"build", "city", "--bogus"}, 2, "bogus"},
 		{[]string{"build", "no-such-level.obj"}, 1, "load level"},
-		{[]string{"build", "city", "-o", filepath.Join(t.TempDir(), "missing", "x.bin")}, 1, "write output"},
+		{[]string{"build", "city", "-o", filepath.Join(t.TempDir(), "missing", "x.bin")}, 1, "-o: atomicfile: "},
 	} {
 		code, _, errOut := runCmd(t, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) {
@@ -169,5 +171,30 @@ func TestBuildCommandErrors(t *testing.T) {
 	}
 	if code, _, errOut := runCmd(t); code != 2 || !strings.Contains(errOut, "build") {
 		t.Errorf("usage does not list build: %q", errOut)
+	}
+}
+
+// TestBadSoupNamesLevel: a level with no triangles or with a vertex out of
+// range is refused by every command that builds it, the error naming the
+// file.
+func TestBadSoupNamesLevel(t *testing.T) {
+	empty := writeLines(t, "empty.obj", "v 0 0 0\nv 1 0 0\n")
+	far := writeLines(t, "far.obj", "v 0 0 0\nv 1 0 0\nv 3e30 0 1\nf 1 2 3\n")
+	for _, lvl := range []struct{ path, want string }{
+		{empty, "pipeline: the soup has no triangles"},
+		{far, "pipeline: vertex 2 (from 0) at (3e+30, 0, 1) m is outside ±2097152 m"},
+	} {
+		for _, args := range [][]string{
+			{"build", lvl.path},
+			{"shot", "--level", lvl.path, "--overlays", "polys", "-o", filepath.Join(t.TempDir(), "x.png")},
+			{"bench", "--level", lvl.path, "--auto-points", "1"},
+			{"inspect", lvl.path, "--obstacle", "0,0,0,1,1"},
+			{"path", lvl.path, "--pairs", writeLines(t, "pairs.txt", "0 0 0 1 0 1\n")},
+		} {
+			code, _, errOut := runCmd(t, args...)
+			if want := fmt.Sprintf("level %q: %s", lvl.path, lvl.want); code != 1 || !strings.Contains(errOut, want) {
+				t.Errorf("%v: code %d, stderr %q; want 1 and %q", args, code, errOut, want)
+			}
+		}
 	}
 }

@@ -185,7 +185,7 @@ func TestBenchPoints(t *testing.T) {
 		want   string
 	}{
 		{"1 2\n", "points.txt:1: 2 numbers"},
-		{"1 2 3\n1 x 3\n", "points.txt:2: \"x\" is not a number"},
+		{"1 2 3\n1 x 3\n", "points.txt:2: \"x\" is not a finite number"},
 		{"# nothing\n", "no points"},
 		{"1 2 1e30\n", "point 1"},
 	} {

@@ -35,6 +35,9 @@ func runExportLevel(args []string, stdout, stderr io.Writer) (err error) {
 	if *out == "" {
 		return usagef("missing -o FILE.obj")
 	}
+	if err := checkOutputs([]fileArg{{"-o", *out}}, nil); err != nil {
+		return err
+	}
 	s, err := level.Generate(name, *seed)
 	if err != nil {
 		return fmt.Errorf("generate %s: %w", name, err)

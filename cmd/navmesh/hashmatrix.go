@@ -284,6 +284,9 @@ func runHashMatrix(args []string, stdout, stderr io.Writer) (err error) {
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
 	}
+	if err := checkOutputs([]fileArg{{"-o", *out}}, nil); err != nil {
+		return err
+	}
 	rows, err := hashMatrix(*scenario)
 	if err != nil {
 		return err

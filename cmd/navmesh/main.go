@@ -152,13 +152,19 @@ func parseOneArg(fs *flag.FlagSet, args []string, what string) (string, error) {
 // parseArgs parses flags that may come before, between or after positional
 // arguments (the std flag package stops at the first positional one) and
 // returns the positional arguments in order. Everything after "--" is
-// positional. -h prints the usage and returns errHelp.
+// positional. -h prints the usage once and returns errHelp; a bad flag
+// prints none (the error says to run -h).
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	// The flag package calls Usage itself on -h and on every parse error:
+	// silence it while parsing.
+	usage := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = usage }()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.Usage()
+				usage()
 				return nil, errHelp
 			}
 			return nil, usageError{err}

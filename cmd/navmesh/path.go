@@ -10,8 +10,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"strconv"
-	"strings"
 
 	"navviz/core/geom"
 	"navviz/core/navmesh"
@@ -129,14 +127,14 @@ func runPath(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var pairs, rays [][]float32
+	var pairs, rays []float32
 	if *pairsFile != "" {
-		if pairs, err = readNumberLines(*pairsFile, 6, os.Stdin); err != nil {
+		if pairs, err = readNumberLines(*pairsFile, "pairs file", 6, os.Stdin); err != nil {
 			return err
 		}
 	}
 	if *raysFile != "" {
-		if rays, err = readNumberLines(*raysFile, 5, os.Stdin); err != nil {
+		if rays, err = readNumberLines(*raysFile, "rays file", 5, os.Stdin); err != nil {
 			return err
 		}
 	}
@@ -150,7 +148,8 @@ func runPath(args []string, stdout, stderr io.Writer) error {
 	}
 	bw := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(bw)
-	for i, p := range pairs {
+	for i := range len(pairs) / 6 {
+		p := pairs[6*i:]
 		r := answerPair(m, rule, i, geom.V3(p[0], p[1], p[2]), geom.V3(p[3], p[4], p[5]))
 		if *asJSON {
 			err = enc.Encode(r)
@@ -161,7 +160,8 @@ func runPath(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	for i, v := range rays {
+	for i := range len(rays) / 5 {
+		v := rays[5*i:]
 		r := answerRay(m, i, geom.V3(v[0], v[1], v[2]), float64(v[3]), float64(v[4]))
 		if *asJSON {
 			err = enc.Encode(r)
@@ -285,44 +285,4 @@ func answerRay(m *navmesh.Mesh, i int, p geom.Vec3, dx, dz float64) rayResult {
 		r.T, r.Dist = h.T, h.T*rayLengthM
 	}
 	return r
-}
-
-// readNumberLines reads file (- for stdin) as lines of n numbers each,
-// skipping blank lines and lines starting with #. A bad line is an error
-// naming the file and line.
-func readNumberLines(file string, n int, stdin io.Reader) ([][]float32, error) {
-	var r io.Reader = stdin
-	if file != "-" {
-		f, err := os.Open(file)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
-	}
-	var out [][]float32
-	sc := bufio.NewScanner(r)
-	for line := 1; sc.Scan(); line++ {
-		t := strings.TrimSpace(sc.Text())
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		fields := strings.Fields(t)
-		if len(fields) != n {
-			return nil, fmt.Errorf("%s:%d: %d numbers, want %d", file, line, len(fields), n)
-		}
-		v := make([]float32, n)
-		for k, f := range fields {
-			x, err := strconv.ParseFloat(f, 32)
-			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, fmt.Errorf("%s:%d: %q is not a finite number", file, line, f)
-			}
-			v[k] = float32(x)
-		}
-		out = append(out, v)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return out, nil
 }

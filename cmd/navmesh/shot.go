@@ -50,7 +50,8 @@ func isBuildOverlay(name string) bool {
 //
 // It builds the level's scene (render.LevelScene), shows only the overlays
 // named by --overlays when given, frames the level, renders it with the
-// software rasterizer and writes a PNG ("-o -" writes to stdout).
+// software rasterizer and writes a PNG ("-o -" writes to stdout; -o is
+// checked before the level is read, checkOutputs).
 //
 // The span overlays (solid, walkable, compact, eroded, volumes) and the
 // mesh overlays (regions, contours-raw, contours, polys, detail, tiles,
@@ -135,6 +136,10 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	}
 
+	if err := checkOutputs([]fileArg{{"-o", *out}}, []fileArg{{"--level", levelFile(*levelArg)}}); err != nil {
+		return err
+	}
+
 	soup, err := level.Load(*levelArg)
 	if err != nil {
 		return fmt.Errorf("load level %q: %w", *levelArg, err)
@@ -216,15 +221,10 @@ func runShot(args []string, stdout, stderr io.Writer) (err error) {
 // settings s and, when build is set, its plain build with the stages kept
 // (refused over limits), plus a note for the report.
 func shotBuild(soup *level.Soup, name string, build bool, s *pipeline.NavSettings, limits pipeline.BuildLimits) (*pipeline.TileGrid, *pipeline.Build, string, error) {
-	chunky, err := level.NewChunky(soup, 256)
+	src, err := levelSource(soup, name)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("index level: %w", err)
+		return nil, nil, "", err
 	}
-	src, err := pipeline.NewSoupSource(soup, chunky)
-	if err != nil {
-		return nil, nil, "", fmt.Errorf("build source: %w", err)
-	}
-	src = src.Named(name)
 	if !build {
 		g, err := src.TileGrid(s)
 		if err != nil {

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"navviz/internal/readlimit"
 )
 
 // The off-mesh link side file of a level (docs/format.md, "Off-mesh link
@@ -18,35 +20,60 @@ import (
 // (one way), the area id 0..63. Blank lines and lines starting with # are
 // skipped. It sits beside the level's OBJ (level.obj → level.offmesh).
 
+// What a valid off-mesh link file can hold, which bounds what is read:
+const (
+	// MaxOffMeshFileLinks is the most links a file holds.
+	MaxOffMeshFileLinks = 1 << 20
+	// MaxOffMeshLineBytes is the longest line, a comment too (its newline
+	// not counted).
+	MaxOffMeshLineBytes = 4096
+	// offMeshLineBytes is the room of a link line: seven float32 in their
+	// shortest form (at most 14 characters, "-1.1754944e-38"), bidir, a
+	// two-digit area, eight blanks and the newline need 110 bytes.
+	offMeshLineBytes = 128
+	// MaxOffMeshFileBytes is the size bound of a file, 128 MiB: the most
+	// links at offMeshLineBytes each (comments and extra blanks share that
+	// room). Readers of the file (navmesh build/path --offmesh) refuse a
+	// larger one before parsing it (internal/readlimit).
+	MaxOffMeshFileBytes = MaxOffMeshFileLinks * offMeshLineBytes
+)
+
 // offMeshFields names the fields of a link line, in order.
 var offMeshFields = [...]string{"start x", "start y", "start z", "end x", "end y", "end z", "radius", "bidir", "area"}
 
 // ParseOffMeshLinks reads an off-mesh link file from r (name names it in
 // errors). Link k of the file (from 1) gets UserID k and the flags
 // areaFlags[area] (as a polygon of that area: pass
-// pipeline.NavSettings.AreaFlags). A bad line is an error naming the file,
-// the line, the field and its value; nothing is returned then.
+// pipeline.NavSettings.AreaFlags). A bad line, a line longer than
+// MaxOffMeshLineBytes or more than MaxOffMeshFileLinks links is an error
+// naming the file and the line (and the field and its value); nothing is
+// returned then. An error of r comes back wrapped with name, except a
+// *readlimit.TooLargeError, which names the file itself.
 func ParseOffMeshLinks(r io.Reader, name string, areaFlags [MaxArea + 1]uint16) ([]OffMeshLink, error) {
 	var out []OffMeshLink
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for line := 1; sc.Scan(); line++ {
+	sc.Buffer(make([]byte, 0, 4096), MaxOffMeshLineBytes+1) // +1: the newline
+	line := 1
+	for ; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
+		if len(out) == MaxOffMeshFileLinks {
+			return nil, fmt.Errorf("%s:%d: more than %d links", name, line, MaxOffMeshFileLinks)
+		}
 		l, err := parseOffMeshLine(text, areaFlags)
 		if err != nil {
+			if sc.Err() != nil {
+				break // the line was cut by the reader's error: report that
+			}
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
-		}
-		if len(out) == math.MaxUint32 {
-			return nil, fmt.Errorf("%s:%d: more than %d links", name, line, uint32(math.MaxUint32))
 		}
 		l.UserID = uint32(len(out) + 1)
 		out = append(out, l)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if err := readlimit.ScanError(sc.Err(), name, line, MaxOffMeshLineBytes); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -1,10 +1,13 @@
 package navmesh
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"navviz/core/geom"
+	"navviz/internal/readlimit"
 )
 
 // fileFlags is the area → flags table of the file tests: area a has flags
@@ -49,6 +52,8 @@ func TestParseOffMeshLinksErrors(t *testing.T) {
 		{"area", "1 2 3 4 5 6 1 1 64\n", `f:1: area "64", want an integer 0..63`},
 		{"area sign", "1 2 3 4 5 6 1 1 -1\n", `f:1: area "-1"`},
 		{"far", "1 2 3 4 5 3e6 1 1 0\n", "f:1: navmesh: off-mesh link end z = 3e+06 m"},
+		{"long comment", "1 2 3 4 5 6 1 1 0\n# " + strings.Repeat("x", MaxOffMeshLineBytes) + "\n", "f:2: line longer than 4096 bytes"},
+		{"long line", strings.Repeat(" ", MaxOffMeshLineBytes) + "1 2 3 4 5 6 1 1 0\n", "f:1: line longer than 4096 bytes"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ls, err := ParseOffMeshLinks(strings.NewReader(c.text), "f", fileFlags())
@@ -56,6 +61,37 @@ func TestParseOffMeshLinksErrors(t *testing.T) {
 				t.Fatalf("got %v, %v, want an error containing %q", ls, err, c.want)
 			}
 		})
+	}
+}
+
+// TestParseOffMeshLinksBounds: a reader's size error comes back as it is
+// (it names the file), a line of exactly MaxOffMeshLineBytes is read, and
+// more than MaxOffMeshFileLinks links are refused naming the line.
+func TestParseOffMeshLinksBounds(t *testing.T) {
+	link := "1 2 3 4 5 6 1 1 0\n"
+	r := &readlimit.Reader{R: strings.NewReader(strings.Repeat(link, 10)), Path: "big.offmesh", What: "off-mesh link file", LimitBytes: 50}
+	_, err := ParseOffMeshLinks(r, "big.offmesh", fileFlags())
+	var tl *readlimit.TooLargeError
+	if !errors.As(err, &tl) || strings.Count(err.Error(), "big.offmesh") != 1 {
+		t.Errorf("over the reader's limit: %v, want its *TooLargeError unwrapped", err)
+	}
+	exact := strings.Repeat(" ", MaxOffMeshLineBytes-len(link)+1) + link // the newline not counted
+	if ls, err := ParseOffMeshLinks(strings.NewReader(exact), "f", fileFlags()); err != nil || len(ls) != 1 {
+		t.Errorf("a line of %d bytes: %d links, %v", MaxOffMeshLineBytes, len(ls), err)
+	}
+	const tiny = -1.1754944e-38 // a float32 of the longest shortest form
+	longest := FormatOffMeshLinks([]OffMeshLink{{StartM: geom.V3(tiny, tiny, tiny), EndM: geom.V3(tiny, tiny, tiny), RadiusM: -tiny, Bidirectional: true, Area: 63}})
+	longest = longest[strings.Index(longest, "\n")+1:] // the header comment
+	if n := len(longest); n > offMeshLineBytes || MaxOffMeshFileBytes != MaxOffMeshFileLinks*offMeshLineBytes {
+		t.Errorf("the longest link line is %d bytes, over the %d room of a link", n, offMeshLineBytes)
+	}
+	if testing.Short() {
+		t.Skip("the link count bound reads 1M lines")
+	}
+	many := strings.Repeat(link, MaxOffMeshFileLinks) + "# c\n" + link
+	_, err = ParseOffMeshLinks(strings.NewReader(many), "f", fileFlags())
+	if want := fmt.Sprintf("f:%d: more than %d links", MaxOffMeshFileLinks+2, MaxOffMeshFileLinks); err == nil || err.Error() != want {
+		t.Errorf("too many links: %v, want %q", err, want)
 	}
 }
 

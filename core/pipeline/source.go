@@ -44,7 +44,7 @@ func NewSoupSource(s *level.Soup, q TriangleQuery) (*Source, error) {
 		return nil, err
 	}
 	if len(s.Tris) == 0 {
-		return nil, fmt.Errorf("pipeline: soup has no triangles")
+		return nil, fmt.Errorf("pipeline: the soup has no triangles: nothing to build")
 	}
 	for i, a := range s.Areas {
 		if a > voxel.MaxArea {
@@ -53,7 +53,7 @@ func NewSoupSource(s *level.Soup, q TriangleQuery) (*Source, error) {
 	}
 	for i, v := range s.Verts {
 		if !inCoordRange(v) {
-			return nil, fmt.Errorf("pipeline: vertex %d %v outside ±%d m", i, v, voxel.MaxCoordM)
+			return nil, fmt.Errorf("pipeline: vertex %d (from 0) at (%v, %v, %v) m is outside ±%d m", i, v.X, v.Y, v.Z, voxel.MaxCoordM)
 		}
 	}
 	if q != nil {

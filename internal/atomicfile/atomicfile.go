@@ -10,7 +10,11 @@
 //     directory (a symbolic link is resolved, so its target is replaced and
 //     the link stays), keeping its permission bits (not its owner; another
 //     hard link to it keeps the old contents); on any error it is
-//     byte-identical to before and the temporary file is removed;
+//     byte-identical to before and the temporary file is removed. A file
+//     the caller could not write in place is refused, untouched, although
+//     the rename would only need the directory: one without write
+//     permission for the caller (access(2) W_OK), or with no write bit at
+//     all (a read-only file, refused for root too);
 //   - a character device (/dev/null, a terminal) or a named pipe (fifo):
 //     written through in append mode, never created, removed or replaced;
 //   - anything reached through /dev/ or /proc/ (/dev/stdout, /dev/fd/N,
@@ -94,7 +98,62 @@ func resolve(path string) (target, error) {
 	if statErr != nil {
 		return target{path: final}, nil
 	}
+	if err := writable(path, fi.Mode()); err != nil {
+		return target{}, err
+	}
 	return target{path: final, perm: fi.Mode().Perm(), exists: true}, nil
+}
+
+// writable refuses the existing file at path (mode its mode) when the
+// caller could not write it in place: no write bit at all (root could, but
+// a read-only file says not to), or no write permission for the caller.
+func writable(path string, mode fs.FileMode) error {
+	if mode.Perm()&0o222 == 0 {
+		return fmt.Errorf("atomicfile: %s is read-only (mode %s): refusing to replace it", path, mode.Perm())
+	}
+	if err := accessWrite(path); err != nil {
+		return fmt.Errorf("atomicfile: %s is not writable by this user (mode %s): %w", path, mode.Perm(), err)
+	}
+	return nil
+}
+
+// Check reports, before anything is computed, what Write(path, ...) would
+// refuse up front: a kind of path it does not write (a directory, a
+// socket), an existing file or device the caller could not write in place
+// (see the package doc), or a missing or unwritable directory for the
+// temporary file of a regular file. It writes nothing. Write can still
+// fail later (a full disk) and reports that then.
+func Check(path string) error {
+	if path == "" {
+		return errors.New("atomicfile: empty path")
+	}
+	t, err := resolve(path)
+	if err != nil {
+		return err
+	}
+	if t.through {
+		if fi, err := os.Stat(path); err == nil && fi.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) != 0 {
+			if err := accessWrite(path); err != nil {
+				return fmt.Errorf("atomicfile: %s is not writable by this user: %w", path, err)
+			}
+		}
+		return nil
+	}
+	dir := filepath.Dir(t.path)
+	fi, err := os.Stat(dir)
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &pe):
+		return fmt.Errorf("atomicfile: %s: directory %s: %w", path, dir, pe.Err)
+	case err != nil:
+		return fmt.Errorf("atomicfile: %s: %w", path, err)
+	case !fi.IsDir():
+		return fmt.Errorf("atomicfile: %s: %s is not a directory", path, dir)
+	}
+	if err := accessDir(dir); err != nil {
+		return fmt.Errorf("atomicfile: %s: cannot create a file in directory %s: %w", path, dir, err)
+	}
+	return nil
 }
 
 // followLinks resolves the symbolic links of path's last element (a link

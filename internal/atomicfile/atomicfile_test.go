@@ -333,3 +333,112 @@ func TestWriteProcFd(t *testing.T) {
 		t.Errorf("directory holds %q", names)
 	}
 }
+
+// TestWriteReadOnlyTarget: a file the caller could not write in place is
+// refused by Check and by Write, untouched and with no temporary file
+// left, although the directory is writable: no write bit at all (refused
+// for root too), or a write bit only for the group (the owner's class
+// applies to the owner; root may write it, so it is replaced then).
+func TestWriteReadOnlyTarget(t *testing.T) {
+	root := os.Geteuid() == 0
+	for _, tc := range []struct {
+		name    string
+		perm    fs.FileMode
+		refused bool
+		want    string
+	}{
+		{"0444", 0o444, true, "is read-only (mode -r--r--r--)"},
+		{"0400", 0o400, true, "is read-only"},
+		{"group write only", 0o464, !root, "is not writable by this user"},
+		{"0644", 0o644, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "out")
+			if err := os.WriteFile(p, []byte("old"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(p, tc.perm); err != nil {
+				t.Fatal(err)
+			}
+			link := filepath.Join(dir, "link")
+			if err := os.Symlink("out", link); err != nil {
+				t.Fatal(err)
+			}
+			for _, path := range []string{p, link} {
+				cerr := Check(path)
+				called := false
+				werr := Write(path, func(w io.Writer) error { called = true; return writeString("new")(w) })
+				if !tc.refused {
+					if cerr != nil || werr != nil {
+						t.Fatalf("%s: Check %v, Write %v; want both to pass", path, cerr, werr)
+					}
+					continue
+				}
+				for _, err := range []error{cerr, werr} {
+					if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
+						t.Errorf("%s: err %v, want %q naming the path", path, err, tc.want)
+					}
+				}
+				if called {
+					t.Errorf("%s: write was called for a refused target", path)
+				}
+				if got, _ := os.ReadFile(p); string(got) != "old" {
+					t.Errorf("%s: out holds %q", path, got)
+				}
+				if names := dirNames(t, dir); !slices.Equal(names, []string{"link", "out"}) {
+					t.Errorf("%s: directory holds %q", path, names)
+				}
+			}
+		})
+	}
+}
+
+// TestCheck: Check passes what Write would write and refuses, naming the
+// path, what it would refuse, without creating anything.
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	locked := filepath.Join(dir, "locked")
+	if err := os.Mkdir(locked, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path, want string // want "" for no error
+	}{
+		{"new file", filepath.Join(dir, "new"), ""},
+		{"existing file", file, ""},
+		{"dev null", os.DevNull, ""},
+		{"empty", "", "empty path"},
+		{"directory", sub, "is a directory"},
+		{"missing directory", filepath.Join(dir, "no", "out"), "directory " + filepath.Join(dir, "no") + ": no such file or directory"},
+		{"file as directory", filepath.Join(file, "out"), "not a directory"},
+		{"unwritable directory", filepath.Join(locked, "out"), "cannot create a file in directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "unwritable directory" && os.Geteuid() == 0 {
+				t.Skip("root may create files in a 0555 directory")
+			}
+			err := Check(tc.path)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Check(%s): %v", tc.path, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.path) {
+				t.Errorf("Check(%q): err %v, want %q naming the path", tc.path, err, tc.want)
+			}
+		})
+	}
+	if names := dirNames(t, dir); !slices.Equal(names, []string{"file", "locked", "sub"}) {
+		t.Errorf("Check created files: %q", names)
+	}
+}
