@@ -89,6 +89,24 @@ func (c *Cache) RemoveOffMeshLink(id OffMeshLinkID) error {
 	return nil
 }
 
+// TilesForOffMeshLink returns the cached tile AddOffMeshLink(l) would
+// queue, without queueing it: the tile l's start lies in, none when that
+// tile is not cached. l is validated as AddOffMeshLink validates it (an
+// invalid link is the same error).
+func (c *Cache) TilesForOffMeshLink(l navmesh.OffMeshLink) ([][2]int, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	ti, err := c.linkTile(l, "TilesForOffMeshLink")
+	if err != nil {
+		return nil, err
+	}
+	if t := c.tiles[ti]; t != nil {
+		return [][2]int{{t.tx, t.tz}}, nil
+	}
+	return nil, nil
+}
+
 // OffMeshLinks returns the off-mesh links in force by ascending id (each
 // link's UserID is its id).
 func (c *Cache) OffMeshLinks() []navmesh.OffMeshLink {
