@@ -29,7 +29,28 @@ const (
 
 	snapHeaderSize = 28 // magic, version, reserved, fingerprint, next ids, obstacle count
 	checksumSize   = 8
+
+	// SnapshotBaseBytes and SnapshotTileFactor make a cache's snapshot
+	// size limit (Cache.MaxSnapshotBytes, docs/snapshot.md §6).
+	SnapshotBaseBytes  = 8 << 20
+	SnapshotTileFactor = 16
 )
+
+// MaxSnapshotBytes returns the largest snapshot the cache writes and
+// reads: SnapshotBaseBytes plus SnapshotTileFactor times the size of the
+// first build's tile data (docs/snapshot.md §6; 0 for a cache not made by
+// Build). Snapshot refuses a state whose snapshot would be larger, so no
+// valid snapshot is, and Restore refuses larger input before reading it;
+// a host reads a snapshot file with this bound (internal/readlimit).
+// The base holds about a quarter of a million obstacles; the tile data of a
+// snapshot are those of tiles rebuilt with shapes, which on the test
+// levels are about as large as the first build's.
+func (c *Cache) MaxSnapshotBytes() int64 {
+	if c.check() != nil {
+		return 0
+	}
+	return SnapshotBaseBytes + SnapshotTileFactor*c.firstBytes
+}
 
 // Snapshot returns the cache's run-time state in the format of
 // docs/snapshot.md: the fingerprint of its geometry and settings, the next
@@ -110,6 +131,9 @@ func (c *Cache) Snapshot() ([]byte, error) {
 	for _, d := range extra {
 		b = le.AppendUint32(b, uint32(len(d)))
 		b = append(b, d...)
+	}
+	if limit := c.MaxSnapshotBytes(); int64(len(b)+checksumSize) > limit {
+		return nil, fmt.Errorf("tilecache: Snapshot: the state takes %d bytes, over this cache's snapshot limit of %d (docs/snapshot.md §6)", len(b)+checksumSize, limit)
 	}
 	return le.AppendUint64(b, xxhash.Sum64(b)), nil
 }
@@ -320,6 +344,9 @@ func (p *pendingRestore) apply() error {
 
 // decodeSnapshot parses and validates a snapshot without changing c.
 func (c *Cache) decodeSnapshot(data []byte) (*restored, error) {
+	if limit := c.MaxSnapshotBytes(); int64(len(data)) > limit {
+		return nil, fmt.Errorf("tilecache: Restore: snapshot of %d bytes, over this cache's snapshot limit of %d (docs/snapshot.md §6)", len(data), limit)
+	}
 	if len(data) < snapHeaderSize+checksumSize {
 		return nil, fmt.Errorf("tilecache: Restore: snapshot of %d bytes, want at least %d", len(data), snapHeaderSize+checksumSize)
 	}

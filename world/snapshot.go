@@ -54,6 +54,26 @@ func (w *World) Snapshot() ([]byte, error) {
 	return le.AppendUint64(b, xxhash.Sum64(b)), nil
 }
 
+// MaxSnapshotBytes returns the largest snapshot the World writes and
+// reads: with one agent size its cache's (tilecache.Cache.
+// MaxSnapshotBytes), else the frame around every agent's cache snapshot,
+// each at most its cache's limit (docs/world.md). Restore refuses larger
+// input before reading it; a host reads a snapshot file with this bound.
+// 0 for a World not made by Build.
+func (w *World) MaxSnapshotBytes() int64 {
+	if w.check() != nil {
+		return 0
+	}
+	if len(w.caches) == 1 {
+		return w.caches[0].MaxSnapshotBytes()
+	}
+	n := int64(len(SnapshotMagic) + 2 + 2 + 8) // header, checksum
+	for i, c := range w.caches {
+		n += int64(2+len(w.agents[i].Name)+8+4) + c.MaxSnapshotBytes()
+	}
+	return n
+}
+
 // splitSnapshot checks data's frame against w (magic, version, checksum,
 // the same agents in the same order with the same settings fingerprints)
 // and returns each agent's cache snapshot.
@@ -126,6 +146,9 @@ func (w *World) splitSnapshot(data []byte) ([][]byte, error) {
 func (w *World) Restore(data []byte) error {
 	if err := w.check(); err != nil {
 		return err
+	}
+	if limit := w.MaxSnapshotBytes(); int64(len(data)) > limit {
+		return fmt.Errorf("world: Restore: snapshot of %d bytes, over the World's snapshot limit of %d (docs/world.md)", len(data), limit)
 	}
 	single := !bytes.HasPrefix(data, []byte(SnapshotMagic))
 	if single && len(w.caches) == 1 {
