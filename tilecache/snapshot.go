@@ -61,7 +61,8 @@ func (c *Cache) MaxSnapshotBytes() int64 {
 // (navmesh.State: slot generations, tiles by content id, run-time polygon
 // edits) and the data of every tile of the mesh that is not a first-build
 // tile of its position, then an xxhash64 checksum of all of it. The same
-// state always gives the same bytes. The cache is not changed.
+// state always gives the same bytes. A state whose snapshot would be
+// larger than MaxSnapshotBytes is an error. The cache is not changed.
 func (c *Cache) Snapshot() ([]byte, error) {
 	if err := c.check(); err != nil {
 		return nil, err
@@ -240,9 +241,11 @@ type restored struct {
 // each queued tile runs in full. Ids restored this way may be handed out
 // again by later adds, as they were after the snapshot.
 //
-// Everything is checked before anything changes: the checksum, magic,
+// Everything is checked before anything changes: the size (at most
+// MaxSnapshotBytes, before a byte is read), the checksum, magic,
 // version, the fingerprint (the snapshot must come from a cache built from
-// the same geometry and settings), every obstacle and volume (Validate),
+// the same geometry and settings), every obstacle, volume and off-mesh
+// link (Validate; a link may start in a tile that is not cached),
 // ids ascending, at least 1 and below the next id, the queue (cached
 // tiles, each once), the mesh state (format, tiles at cached positions,
 // every tile's data known and matching its content id, position and
