@@ -107,6 +107,21 @@ func (r *LayerReport) Compare() string {
 	return "DIFFER"
 }
 
+// PreconditionsDoc is where the repair's preconditions are written down
+// for users: the (a), links, (b), (c), (d) of LayerReport.Precondition.
+const PreconditionsDoc = "docs/tilecache.md §11.3"
+
+// FailedPrecondition returns the failed precondition in a sentence, citing
+// where it is described ("Failed precondition: (b) of the layer repair,
+// docs/tilecache.md §11.3."), or "" when none failed (or for a nil
+// report).
+func (r *LayerReport) FailedPrecondition() string {
+	if r == nil || r.Precondition == "" {
+		return ""
+	}
+	return "Failed precondition: (" + r.Precondition + ") of the layer repair, " + PreconditionsDoc + "."
+}
+
 // String returns the report on one line: tile, layer, mode and verdict,
 // the span counts, the regions rebuilt and the contour comparison ("<nil>"
 // for a nil report).

@@ -8,7 +8,6 @@ import (
 	"image/color"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"navviz/core/navmesh"
 	"navviz/core/pipeline"
 	"navviz/inspect"
+	"navviz/internal/readlimit"
 	"navviz/render"
 	"navviz/tilecache"
 	"navviz/world"
@@ -522,7 +522,7 @@ func (r *Runner) restore(ref *SnapshotRef, rep *StepReport) error {
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(r.dir, filepath.FromSlash(path))
 			}
-			data, err := os.ReadFile(path)
+			data, err := readlimit.ReadFile(path, "snapshot", r.World.MaxSnapshotBytes())
 			if err != nil {
 				return fmt.Errorf("restore file %q: %w", ref.File, err)
 			}

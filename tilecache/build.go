@@ -90,6 +90,7 @@ func (c *Cache) firstBuild(ctx context.Context, opt Options) error {
 				return fmt.Errorf("tilecache: the plain build's mesh holds other data at tile (%d, %d) layer %d", tb.TX, tb.TZ, lb.Layer)
 			}
 			t.first = append(t.first, layerDataOf(lb.Layer, built))
+			c.firstBytes += int64(len(built.Data()))
 		}
 		c.order = append(c.order, ti)
 	}

@@ -74,6 +74,8 @@ type Cache struct {
 	growM    float64 // obstacle growth g, metres
 	fp       uint64  // fingerprint of geometry and settings
 
+	firstBytes int64 // the first build's tile data, bytes (MaxSnapshotBytes)
+
 	mesh  *navmesh.Mesh
 	tiles []*tile // by tile index tz*TilesX+tx; nil: never built
 	order []int32 // the cached tiles' indices, ascending (row-major)

@@ -38,7 +38,9 @@
 // volumes with their ids, the next ids, the queue and the mesh's dynamic
 // state) in the versioned, checksummed format of docs/snapshot.md; Restore
 // checks that the snapshot was taken from a cache of the same geometry and
-// settings and validates everything before it changes anything.
+// settings and validates everything before it changes anything (RestoreAll
+// does so for several caches at once). A snapshot is at most
+// MaxSnapshotBytes.
 //
 // # Units
 //

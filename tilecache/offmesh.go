@@ -22,9 +22,13 @@ type OffMeshLinkID uint32
 
 // AddOffMeshLink adds off-mesh link l (validated: navmesh.OffMeshLink.
 // Validate, and its start inside the level's tiles) and queues the tile
-// its start lies in. It returns the link's id: the next link id, which
-// then grows by one; l.UserID is replaced by it. An invalid link is an
-// error naming the bad value and changes nothing.
+// its start lies in when that tile is cached. A link whose start lies in
+// a tile with nothing walkable (not cached, no tile in the mesh) is kept
+// all the same, unconnected: no tile holds it, as in the plain build,
+// and a snapshot keeps it (docs/tilecache.md §4a). It returns the link's
+// id: the next link id, which then grows by one; l.UserID is replaced by
+// it. An invalid link is an error naming the bad value and changes
+// nothing.
 func (c *Cache) AddOffMeshLink(l navmesh.OffMeshLink) (OffMeshLinkID, error) {
 	if err := c.check(); err != nil {
 		return 0, err
@@ -46,8 +50,8 @@ func (c *Cache) AddOffMeshLink(l navmesh.OffMeshLink) (OffMeshLinkID, error) {
 
 // MoveOffMeshLink replaces the link with id by l (validated as by
 // AddOffMeshLink), keeping its id, and queues the tiles of its old and
-// new start. An unknown id or an invalid link is an error and changes
-// nothing.
+// new start (those that are cached, as AddOffMeshLink). An unknown id or
+// an invalid link is an error and changes nothing.
 func (c *Cache) MoveOffMeshLink(id OffMeshLinkID, l navmesh.OffMeshLink) error {
 	if err := c.check(); err != nil {
 		return err
@@ -69,7 +73,8 @@ func (c *Cache) MoveOffMeshLink(id OffMeshLinkID, l navmesh.OffMeshLink) error {
 }
 
 // RemoveOffMeshLink removes the link with id and queues the tile of its
-// start. An id that is not in force is an error and changes nothing.
+// start when it is cached. An id that is not in force is an error and
+// changes nothing.
 func (c *Cache) RemoveOffMeshLink(id OffMeshLinkID) error {
 	if err := c.check(); err != nil {
 		return err
@@ -82,6 +87,24 @@ func (c *Cache) RemoveOffMeshLink(id OffMeshLinkID) error {
 	c.links = slices.Delete(c.links, i, i+1)
 	c.enqueue(ti)
 	return nil
+}
+
+// TilesForOffMeshLink returns the cached tile AddOffMeshLink(l) would
+// queue, without queueing it: the tile l's start lies in, none when that
+// tile is not cached. l is validated as AddOffMeshLink validates it (an
+// invalid link is the same error).
+func (c *Cache) TilesForOffMeshLink(l navmesh.OffMeshLink) ([][2]int, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	ti, err := c.linkTile(l, "TilesForOffMeshLink")
+	if err != nil {
+		return nil, err
+	}
+	if t := c.tiles[ti]; t != nil {
+		return [][2]int{{t.tx, t.tz}}, nil
+	}
+	return nil, nil
 }
 
 // OffMeshLinks returns the off-mesh links in force by ascending id (each
@@ -114,7 +137,8 @@ func (c *Cache) linkIndex(id OffMeshLinkID, fn string) (int, error) {
 }
 
 // linkTile validates l and returns the index of the tile its start lies
-// in; a start outside the level's tiles is an error.
+// in (cached or not: enqueue skips a tile that is not); a start outside
+// the level's tiles is an error.
 func (c *Cache) linkTile(l navmesh.OffMeshLink, fn string) (int32, error) {
 	if err := l.Validate(); err != nil {
 		return 0, fmt.Errorf("tilecache: %s: %w", fn, err)

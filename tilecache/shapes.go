@@ -197,9 +197,12 @@ func (c *Cache) QueueTile(tx, tz int) error {
 	return nil
 }
 
-// enqueue appends tile ti to the back of the queue unless it is queued.
+// enqueue appends tile ti to the back of the queue unless it is queued or
+// not cached: a tile with nothing walkable has no tile in the mesh and
+// nothing to rebuild (an off-mesh link starting there stays unconnected,
+// docs/tilecache.md §4a), and the queue holds cached tiles only.
 func (c *Cache) enqueue(ti int32) {
-	if !c.queued[ti] {
+	if c.tiles[ti] != nil && !c.queued[ti] {
 		c.queued[ti] = true
 		c.queue = append(c.queue, ti)
 	}

@@ -29,7 +29,28 @@ const (
 
 	snapHeaderSize = 28 // magic, version, reserved, fingerprint, next ids, obstacle count
 	checksumSize   = 8
+
+	// SnapshotBaseBytes and SnapshotTileFactor make a cache's snapshot
+	// size limit (Cache.MaxSnapshotBytes, docs/snapshot.md §6).
+	SnapshotBaseBytes  = 8 << 20
+	SnapshotTileFactor = 16
 )
+
+// MaxSnapshotBytes returns the largest snapshot the cache writes and
+// reads: SnapshotBaseBytes plus SnapshotTileFactor times the size of the
+// first build's tile data (docs/snapshot.md §6; 0 for a cache not made by
+// Build). Snapshot refuses a state whose snapshot would be larger, so no
+// valid snapshot is, and Restore refuses larger input before reading it;
+// a host reads a snapshot file with this bound (internal/readlimit).
+// The base holds about a quarter of a million obstacles; the tile data of a
+// snapshot are those of tiles rebuilt with shapes, which on the test
+// levels are about as large as the first build's.
+func (c *Cache) MaxSnapshotBytes() int64 {
+	if c.check() != nil {
+		return 0
+	}
+	return SnapshotBaseBytes + SnapshotTileFactor*c.firstBytes
+}
 
 // Snapshot returns the cache's run-time state in the format of
 // docs/snapshot.md: the fingerprint of its geometry and settings, the next
@@ -40,7 +61,8 @@ const (
 // (navmesh.State: slot generations, tiles by content id, run-time polygon
 // edits) and the data of every tile of the mesh that is not a first-build
 // tile of its position, then an xxhash64 checksum of all of it. The same
-// state always gives the same bytes. The cache is not changed.
+// state always gives the same bytes. A state whose snapshot would be
+// larger than MaxSnapshotBytes is an error. The cache is not changed.
 func (c *Cache) Snapshot() ([]byte, error) {
 	if err := c.check(); err != nil {
 		return nil, err
@@ -110,6 +132,9 @@ func (c *Cache) Snapshot() ([]byte, error) {
 	for _, d := range extra {
 		b = le.AppendUint32(b, uint32(len(d)))
 		b = append(b, d...)
+	}
+	if limit := c.MaxSnapshotBytes(); int64(len(b)+checksumSize) > limit {
+		return nil, fmt.Errorf("tilecache: Snapshot: the state takes %d bytes, over this cache's snapshot limit of %d (docs/snapshot.md §6)", len(b)+checksumSize, limit)
 	}
 	return le.AppendUint64(b, xxhash.Sum64(b)), nil
 }
@@ -216,56 +241,38 @@ type restored struct {
 // each queued tile runs in full. Ids restored this way may be handed out
 // again by later adds, as they were after the snapshot.
 //
-// Everything is checked before anything changes: the checksum, magic,
+// Everything is checked before anything changes: the size (at most
+// MaxSnapshotBytes, before a byte is read), the checksum, magic,
 // version, the fingerprint (the snapshot must come from a cache built from
-// the same geometry and settings), every obstacle and volume (Validate),
+// the same geometry and settings), every obstacle, volume and off-mesh
+// link (Validate; a link may start in a tile that is not cached),
 // ids ascending, at least 1 and below the next id, the queue (cached
 // tiles, each once), the mesh state (format, tiles at cached positions,
 // every tile's data known and matching its content id, position and
 // edits). A corrupt, truncated or foreign snapshot is an error naming what
 // is wrong, and the cache is left exactly as it was.
 func (c *Cache) Restore(data []byte) error {
-	if err := c.check(); err != nil {
-		return err
-	}
-	rs, err := c.decodeSnapshot(data)
+	p, err := c.prepareRestore(data)
 	if err != nil {
 		return err
 	}
-	lookup := func(id uint64) []byte {
-		if d, ok := rs.data[id]; ok {
-			return d
-		}
-		return nil
-	}
-	if err := c.mesh.RestoreState(&rs.state, lookup); err != nil {
-		return fmt.Errorf("tilecache: Restore: %w", err)
-	}
-	c.nextObstacle, c.nextVolume = rs.nextObstacle, rs.nextVolume
-	c.obstacles, c.volumes = rs.obstacles, rs.volumes
-	c.links, c.nextLink = rs.links, rs.nextLink
-	for _, ti := range c.queue {
-		c.queued[ti] = false
-	}
-	c.queue = rs.queue
-	for _, ti := range c.queue {
-		c.queued[ti] = true
-	}
-	for _, ti := range c.order {
-		t := c.tiles[ti]
-		t.hasLast, t.lastIsFirst, t.last, t.lastLayers = false, false, nil, nil
-	}
-	return nil
+	return p.apply()
 }
 
 // decodeSnapshot parses and validates a snapshot without changing c.
 func (c *Cache) decodeSnapshot(data []byte) (*restored, error) {
+	if limit := c.MaxSnapshotBytes(); int64(len(data)) > limit {
+		return nil, fmt.Errorf("tilecache: Restore: snapshot of %d bytes, over this cache's snapshot limit of %d (docs/snapshot.md §6)", len(data), limit)
+	}
 	if len(data) < snapHeaderSize+checksumSize {
 		return nil, fmt.Errorf("tilecache: Restore: snapshot of %d bytes, want at least %d", len(data), snapHeaderSize+checksumSize)
 	}
 	body := data[:len(data)-checksumSize]
-	if sum, want := binary.LittleEndian.Uint64(data[len(body):]), xxhash.Sum64(body); sum != want {
-		return nil, fmt.Errorf("tilecache: Restore: snapshot checksum %#016x, its bytes hash to %#016x (corrupt or truncated)", sum, want)
+	// The error says only that the checksum did not match: its bytes are
+	// the input's last 8, which for a file that is no snapshot may be
+	// anything (a secret).
+	if binary.LittleEndian.Uint64(data[len(body):]) != xxhash.Sum64(body) {
+		return nil, fmt.Errorf("tilecache: Restore: the snapshot's checksum does not match its %d bytes (corrupt, truncated or not a snapshot)", len(data))
 	}
 	r := &snapReader{data: body}
 	if m := string(r.take(4, "magic")); m != SnapshotMagic {

@@ -95,7 +95,7 @@ func (g *Game) cachePanel(ctx *debugui.Context) {
 		ctx.Button("Build cache").On(g.startCacheBuild)
 	}
 	ctx.SetGridLayout(nil, nil)
-	ctx.Text("Obstacle preset: partition layers, detail sample distance 0 (the cheap rebuilds build3d-runtime.md recommends).")
+	ctx.Text("Obstacle preset: partition layers, detail sample distance 0 (the cheapest rebuilds, docs/tilecache.md §1).")
 
 	ctx.Header("Tools", true, func() { g.toolsSection(ctx) })
 	ctx.Header("Update", true, func() { g.updateSection(ctx) })

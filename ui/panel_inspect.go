@@ -39,8 +39,8 @@ func inspectDetail(r *inspect.LayerReport) []string {
 		fmt.Sprintf("Tile (%d, %d) layer %d: %s.", r.TX, r.TZ, r.Layer, map[bool]string{true: "repaired", false: "built from scratch"}[r.Repaired]),
 		"Verdict: " + r.Verdict,
 	}
-	if r.Precondition != "" {
-		lines = append(lines, "Failed precondition: ("+r.Precondition+") of build3d-runtime.md, Repairing a layer.")
+	if s := r.FailedPrecondition(); s != "" {
+		lines = append(lines, s)
 	}
 	lines = append(lines, fmt.Sprintf("Removed spans %d, ring spans %d.", r.Removed, r.Ring))
 	if len(r.RemovedPos) > 0 {

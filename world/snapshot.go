@@ -3,12 +3,12 @@ package world
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
-
 	"strings"
 
 	"github.com/cespare/xxhash/v2"
+
+	"navviz/tilecache"
 )
 
 // SnapshotMagic starts every World snapshot; SnapshotVersion is the format
@@ -54,6 +54,26 @@ func (w *World) Snapshot() ([]byte, error) {
 	return le.AppendUint64(b, xxhash.Sum64(b)), nil
 }
 
+// MaxSnapshotBytes returns the largest snapshot the World writes and
+// reads: with one agent size its cache's (tilecache.Cache.
+// MaxSnapshotBytes), else the frame around every agent's cache snapshot,
+// each at most its cache's limit (docs/world.md). Restore refuses larger
+// input before reading it; a host reads a snapshot file with this bound.
+// 0 for a World not made by Build.
+func (w *World) MaxSnapshotBytes() int64 {
+	if w.check() != nil {
+		return 0
+	}
+	if len(w.caches) == 1 {
+		return w.caches[0].MaxSnapshotBytes()
+	}
+	n := int64(len(SnapshotMagic) + 2 + 2 + 8) // header, checksum
+	for i, c := range w.caches {
+		n += int64(2+len(w.agents[i].Name)+8+4) + c.MaxSnapshotBytes()
+	}
+	return n
+}
+
 // splitSnapshot checks data's frame against w (magic, version, checksum,
 // the same agents in the same order with the same settings fingerprints)
 // and returns each agent's cache snapshot.
@@ -64,8 +84,9 @@ func (w *World) splitSnapshot(data []byte) ([][]byte, error) {
 		return nil, fmt.Errorf("not a World snapshot (%d bytes, want the magic %q and at least %d bytes)", len(data), SnapshotMagic, head+8)
 	}
 	body := data[:len(data)-8]
-	if sum, want := le.Uint64(data[len(data)-8:]), xxhash.Sum64(body); sum != want {
-		return nil, fmt.Errorf("checksum %#x, the data gives %#x: the snapshot is corrupt", sum, want)
+	// Only whether it matched: the checksum is the input's last 8 bytes.
+	if le.Uint64(data[len(data)-8:]) != xxhash.Sum64(body) {
+		return nil, fmt.Errorf("the checksum does not match the %d bytes: the snapshot is corrupt or truncated", len(data))
 	}
 	if v := le.Uint16(data[4:]); v != SnapshotVersion {
 		return nil, fmt.Errorf("version %d, this build reads version %d", v, SnapshotVersion)
@@ -118,13 +139,16 @@ func (w *World) splitSnapshot(data []byte) ([][]byte, error) {
 }
 
 // Restore restores a Snapshot of a World of the same level, settings and
-// agents. It checks the whole blob first; should an agent's cache still
-// refuse its part, the caches restored before it are put back as they
-// were, so a failed Restore changes nothing. A World of one agent size
+// agents. It checks the whole blob and every agent's part before any
+// cache changes (tilecache.RestoreAll), so a failed Restore changes
+// nothing, not even what each cache knows of its last builds. A World of one agent size
 // also restores a tile cache snapshot.
 func (w *World) Restore(data []byte) error {
 	if err := w.check(); err != nil {
 		return err
+	}
+	if limit := w.MaxSnapshotBytes(); int64(len(data)) > limit {
+		return fmt.Errorf("world: Restore: snapshot of %d bytes, over the World's snapshot limit of %d (docs/world.md)", len(data), limit)
 	}
 	single := !bytes.HasPrefix(data, []byte(SnapshotMagic))
 	if single && len(w.caches) == 1 {
@@ -144,22 +168,14 @@ func (w *World) Restore(data []byte) error {
 		}
 		return fmt.Errorf("world: Restore: %w", err)
 	}
-	before := make([][]byte, len(w.caches))
-	for i, c := range w.caches {
-		if before[i], err = c.Snapshot(); err != nil {
+	// Every part is checked (and every mesh state prepared) before any
+	// cache changes: a refused part leaves every cache as it was, its
+	// last-built areas too.
+	if i, err := tilecache.RestoreAll(w.caches, parts); err != nil {
+		if i >= 0 {
 			return fmt.Errorf("world: Restore: agent %q: %w", w.agents[i].Name, err)
 		}
-	}
-	for i, c := range w.caches {
-		if err := c.Restore(parts[i]); err != nil {
-			err = fmt.Errorf("world: Restore: agent %q: %w", w.agents[i].Name, err)
-			for j := range i {
-				if rerr := w.caches[j].Restore(before[j]); rerr != nil {
-					err = errors.Join(err, fmt.Errorf("world: Restore: putting agent %q back: %w", w.agents[j].Name, rerr))
-				}
-			}
-			return err
-		}
+		return fmt.Errorf("world: Restore: %w", err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"navviz/core/level"
@@ -155,87 +156,103 @@ func (w *World) Mesh(name string) (*navmesh.Mesh, error) {
 }
 
 // addEach adds one item to every cache with add, which returns the id the
-// cache gave it. The caches hold the same edits, so the first cache's
-// validation speaks for all; should a later cache still refuse the item,
-// the caches that took it drop it again (remove) and nothing changes.
-func addEach[ID comparable](w *World, what string, add func(*tilecache.Cache) (ID, error), remove func(*tilecache.Cache, ID) error) (ID, error) {
-	var first ID
+// cache gave it. Whatever could refuse the item is checked in every cache
+// before any changes, so a refused add changes nothing (no cache's next
+// id or queue): check validates the item as add does, and next, the id
+// each cache would give, must be the same everywhere (it differs only
+// when a cache was edited alone).
+func addEach[ID comparable](w *World, what string, next func(*tilecache.Cache) ID, check func(*tilecache.Cache) error, add func(*tilecache.Cache) (ID, error)) (ID, error) {
+	var zero ID
 	if err := w.check(); err != nil {
-		return first, err
+		return zero, err
+	}
+	first := next(w.caches[0])
+	for i, c := range w.caches {
+		if err := check(c); err != nil {
+			return zero, fmt.Errorf("world: agent %q: %w", w.agents[i].Name, err)
+		}
+		if id := next(c); id != first {
+			return zero, fmt.Errorf("world: agent %q would give the %s id %v, agent %q %v (was a cache edited alone?)", w.agents[i].Name, what, id, w.agents[0].Name, first)
+		}
 	}
 	for i, c := range w.caches {
-		id, err := add(c)
-		if err == nil && i > 0 && id != first {
-			err = fmt.Errorf("world: agent %q gave the %s id %v, the others %v (was a cache edited alone?)", w.agents[i].Name, what, id, first)
-			err = errors.Join(err, remove(c, id))
-		}
-		if err != nil {
-			for _, done := range w.caches[:i] {
-				err = errors.Join(err, remove(done, first))
-			}
-			return first, fmt.Errorf("world: agent %q: %w", w.agents[i].Name, err)
-		}
-		if i == 0 {
-			first = id
+		// After the checks only the first cache can refuse (every id
+		// used), before anything changed.
+		if _, err := add(c); err != nil {
+			return zero, fmt.Errorf("world: agent %q: %w", w.agents[i].Name, err)
 		}
 	}
 	return first, nil
 }
 
 // AddObstacle adds o to every agent's cache (each grows it by its own
-// radius) and returns its id.
+// radius) and returns its id. An invalid obstacle is an error and changes
+// nothing.
 func (w *World) AddObstacle(o voxel.Obstacle) (tilecache.ObstacleID, error) {
-	return addEach(w, "obstacle",
-		func(c *tilecache.Cache) (tilecache.ObstacleID, error) { return c.AddObstacle(o) },
-		func(c *tilecache.Cache, id tilecache.ObstacleID) error { return c.RemoveObstacle(id) })
+	return addEach(w, "obstacle", (*tilecache.Cache).NextObstacleID,
+		func(c *tilecache.Cache) error { _, err := c.TilesFor(o); return err },
+		func(c *tilecache.Cache) (tilecache.ObstacleID, error) { return c.AddObstacle(o) })
 }
 
 // AddVolume adds the area volume v to every agent's cache and returns its
-// id.
+// id. An invalid volume is an error and changes nothing.
 func (w *World) AddVolume(v voxel.ConvexVolume) (tilecache.VolumeID, error) {
-	return addEach(w, "volume",
-		func(c *tilecache.Cache) (tilecache.VolumeID, error) { return c.AddVolume(v) },
-		func(c *tilecache.Cache, id tilecache.VolumeID) error { return c.RemoveVolume(id) })
+	return addEach(w, "volume", (*tilecache.Cache).NextVolumeID,
+		func(c *tilecache.Cache) error { _, err := c.TilesForVolume(v); return err },
+		func(c *tilecache.Cache) (tilecache.VolumeID, error) { return c.AddVolume(v) })
 }
 
 // RemoveObstacle removes the obstacle id from every agent's cache. An
 // unknown id is an error and changes nothing.
 func (w *World) RemoveObstacle(id tilecache.ObstacleID) error {
-	if err := w.check(); err != nil {
-		return err
-	}
-	for _, o := range w.caches[0].Obstacles() {
-		if o.ID == id {
-			return w.removeEach(func(c *tilecache.Cache) error { return c.RemoveObstacle(id) })
-		}
-	}
-	return fmt.Errorf("world: RemoveObstacle: no obstacle with id %d", id)
+	return w.removeEach("RemoveObstacle", "obstacle", uint32(id),
+		func(c *tilecache.Cache) bool {
+			return slices.ContainsFunc(c.Obstacles(), func(o tilecache.Obstacle) bool { return o.ID == id })
+		},
+		func(c *tilecache.Cache) error { return c.RemoveObstacle(id) })
 }
 
 // RemoveVolume removes the area volume id from every agent's cache. An
 // unknown id is an error and changes nothing.
 func (w *World) RemoveVolume(id tilecache.VolumeID) error {
+	return w.removeEach("RemoveVolume", "volume", uint32(id),
+		func(c *tilecache.Cache) bool {
+			return slices.ContainsFunc(c.Volumes(), func(v tilecache.Volume) bool { return v.ID == id })
+		},
+		func(c *tilecache.Cache) error { return c.RemoveVolume(id) })
+}
+
+// removeEach removes the item id from every cache (remove), after checking
+// that every cache holds it (has), so that a refused remove changes
+// nothing.
+func (w *World) removeEach(fn, what string, id uint32, has func(*tilecache.Cache) bool, remove func(*tilecache.Cache) error) error {
+	if err := w.holdEach(fn, what, id, has); err != nil {
+		return err
+	}
+	for i, c := range w.caches {
+		if err := remove(c); err != nil { // held, checked above
+			return fmt.Errorf("world: agent %q: %w", w.agents[i].Name, err)
+		}
+	}
+	return nil
+}
+
+// holdEach returns an error naming fn unless every cache holds the item
+// id of kind what (has).
+func (w *World) holdEach(fn, what string, id uint32, has func(*tilecache.Cache) bool) error {
 	if err := w.check(); err != nil {
 		return err
 	}
-	for _, v := range w.caches[0].Volumes() {
-		if v.ID == id {
-			return w.removeEach(func(c *tilecache.Cache) error { return c.RemoveVolume(id) })
-		}
-	}
-	return fmt.Errorf("world: RemoveVolume: no volume with id %d", id)
-}
-
-// removeEach removes an item every cache holds (the caller checked the
-// first one does).
-func (w *World) removeEach(remove func(*tilecache.Cache) error) error {
-	var errs []error
 	for i, c := range w.caches {
-		if err := remove(c); err != nil {
-			errs = append(errs, fmt.Errorf("world: agent %q: %w", w.agents[i].Name, err))
+		if has(c) {
+			continue
 		}
+		if i == 0 {
+			return fmt.Errorf("world: %s: no %s with id %d", fn, what, id)
+		}
+		return fmt.Errorf("world: %s: agent %q has no %s with id %d, agent %q has (was a cache edited alone?)", fn, w.agents[i].Name, what, id, w.agents[0].Name)
 	}
-	return errors.Join(errs...)
+	return nil
 }
 
 // Obstacles returns the obstacles in force with their ids.
@@ -332,40 +349,37 @@ func (w *World) UpdateAll() (UpdateResult, error) {
 
 // AddOffMeshLink adds the off-mesh link l to every agent's cache (a link
 // belongs to the level: each agent's mesh connects it to its own
-// polygons) and returns its id.
+// polygons) and returns its id. An invalid link is an error and changes
+// nothing; a link whose start lies where an agent's cache has no tile is
+// kept there unconnected (docs/tilecache.md §4a).
 func (w *World) AddOffMeshLink(l navmesh.OffMeshLink) (tilecache.OffMeshLinkID, error) {
-	return addEach(w, "off-mesh link",
-		func(c *tilecache.Cache) (tilecache.OffMeshLinkID, error) { return c.AddOffMeshLink(l) },
-		func(c *tilecache.Cache, id tilecache.OffMeshLinkID) error { return c.RemoveOffMeshLink(id) })
+	return addEach(w, "off-mesh link", (*tilecache.Cache).NextOffMeshLinkID,
+		func(c *tilecache.Cache) error { _, err := c.TilesForOffMeshLink(l); return err },
+		func(c *tilecache.Cache) (tilecache.OffMeshLinkID, error) { return c.AddOffMeshLink(l) })
 }
 
-// offMeshLink returns the link with id, or an error naming id.
-func (w *World) offMeshLink(what string, id tilecache.OffMeshLinkID) (navmesh.OffMeshLink, error) {
-	if err := w.check(); err != nil {
-		return navmesh.OffMeshLink{}, err
+// hasLink reports whether c holds the off-mesh link id.
+func hasLink(id tilecache.OffMeshLinkID) func(*tilecache.Cache) bool {
+	return func(c *tilecache.Cache) bool {
+		return slices.ContainsFunc(c.OffMeshLinks(), func(l navmesh.OffMeshLink) bool { return tilecache.OffMeshLinkID(l.UserID) == id })
 	}
-	for _, l := range w.caches[0].OffMeshLinks() {
-		if tilecache.OffMeshLinkID(l.UserID) == id {
-			return l, nil
-		}
-	}
-	return navmesh.OffMeshLink{}, fmt.Errorf("world: %s: no off-mesh link with id %d", what, id)
 }
 
 // MoveOffMeshLink replaces link id by l in every agent's cache (same id).
-// An unknown id or an invalid link is an error and changes nothing.
+// An unknown id or an invalid link is an error and changes nothing: both
+// are checked in every cache first.
 func (w *World) MoveOffMeshLink(id tilecache.OffMeshLinkID, l navmesh.OffMeshLink) error {
-	old, err := w.offMeshLink("MoveOffMeshLink", id)
-	if err != nil {
+	if err := w.holdEach("MoveOffMeshLink", "off-mesh link", uint32(id), hasLink(id)); err != nil {
 		return err
 	}
 	for i, c := range w.caches {
-		if err := c.MoveOffMeshLink(id, l); err != nil {
-			err = fmt.Errorf("world: agent %q: %w", w.agents[i].Name, err)
-			for _, done := range w.caches[:i] {
-				err = errors.Join(err, done.MoveOffMeshLink(id, old))
-			}
-			return err
+		if _, err := c.TilesForOffMeshLink(l); err != nil {
+			return fmt.Errorf("world: agent %q: %w", w.agents[i].Name, err)
+		}
+	}
+	for i, c := range w.caches {
+		if err := c.MoveOffMeshLink(id, l); err != nil { // checked above
+			return fmt.Errorf("world: agent %q: %w", w.agents[i].Name, err)
 		}
 	}
 	return nil
@@ -374,10 +388,8 @@ func (w *World) MoveOffMeshLink(id tilecache.OffMeshLinkID, l navmesh.OffMeshLin
 // RemoveOffMeshLink removes link id from every agent's cache. An unknown
 // id is an error and changes nothing.
 func (w *World) RemoveOffMeshLink(id tilecache.OffMeshLinkID) error {
-	if _, err := w.offMeshLink("RemoveOffMeshLink", id); err != nil {
-		return err
-	}
-	return w.removeEach(func(c *tilecache.Cache) error { return c.RemoveOffMeshLink(id) })
+	return w.removeEach("RemoveOffMeshLink", "off-mesh link", uint32(id), hasLink(id),
+		func(c *tilecache.Cache) error { return c.RemoveOffMeshLink(id) })
 }
 
 // OffMeshLinks returns the off-mesh links in force by ascending id.

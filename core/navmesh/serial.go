@@ -404,16 +404,60 @@ func (st *State) UnmarshalBinary(data []byte) error {
 // tile is the tile m holds at its position when its content id matches,
 // else lookup(contentID) (lookup may be nil); data whose content id,
 // position or polygon count does not match is an error. On error m is
-// unchanged.
+// unchanged. It is PrepareState then ApplyState.
 func (m *Mesh) RestoreState(st *State, lookup func(contentID uint64) []byte) error {
+	p, err := m.PrepareState(st, lookup)
+	if err != nil {
+		return err
+	}
+	return m.ApplyState(p)
+}
+
+// PreparedState is a State checked and made into the mesh it gives
+// (PrepareState), waiting to be put into its mesh (ApplyState).
+type PreparedState struct {
+	m, nm *Mesh
+}
+
+// PrepareState does all of RestoreState(st, lookup) that can fail, without
+// changing m: every check, every tile decoded, the links made. Its errors
+// are RestoreState's. ApplyState then puts the result into m and cannot
+// fail, so that a caller restoring several meshes changes all or none.
+// The prepared state shares m's tiles: apply it before m next changes.
+func (m *Mesh) PrepareState(st *State, lookup func(contentID uint64) []byte) (*PreparedState, error) {
+	nm, err := m.prepareState(st, lookup)
+	if err != nil {
+		return nil, err
+	}
+	return &PreparedState{m: m, nm: nm}, nil
+}
+
+// ApplyState makes m the mesh p holds (see PrepareState). A nil p, one
+// prepared by another mesh or one applied already is an error and changes
+// nothing.
+func (m *Mesh) ApplyState(p *PreparedState) error {
+	switch {
+	case m == nil:
+		return fmt.Errorf("navmesh: ApplyState: %w", errNilMesh)
+	case p == nil || p.nm == nil:
+		return fmt.Errorf("navmesh: ApplyState: nil or applied prepared state")
+	case p.m != m:
+		return fmt.Errorf("navmesh: ApplyState: the state was prepared by another mesh")
+	}
+	*m = *p.nm
+	p.nm = nil
+	return nil
+}
+
+func (m *Mesh) prepareState(st *State, lookup func(contentID uint64) []byte) (*Mesh, error) {
 	if m == nil {
-		return fmt.Errorf("navmesh: RestoreState: %w", errNilMesh)
+		return nil, fmt.Errorf("navmesh: RestoreState: %w", errNilMesh)
 	}
 	if st == nil {
-		return fmt.Errorf("navmesh: RestoreState: nil state")
+		return nil, fmt.Errorf("navmesh: RestoreState: nil state")
 	}
 	if err := st.check(); err != nil {
-		return fmt.Errorf("navmesh: RestoreState: %w", err)
+		return nil, fmt.Errorf("navmesh: RestoreState: %w", err)
 	}
 	nm := &Mesh{slots: make([]slot, len(st.Generations))}
 	for i, g := range st.Generations {
@@ -431,25 +475,25 @@ func (m *Mesh) RestoreState(st *State, lookup func(contentID uint64) []byte) err
 				data = lookup(ts.ContentID)
 			}
 			if data == nil {
-				return fmt.Errorf("navmesh: RestoreState: tile %d at (%d, %d) layer %d: no data with content id %#016x", i, ts.X, ts.Z, ts.Layer, ts.ContentID)
+				return nil, fmt.Errorf("navmesh: RestoreState: tile %d at (%d, %d) layer %d: no data with content id %#016x", i, ts.X, ts.Z, ts.Layer, ts.ContentID)
 			}
 			if id := ContentID(data); id != ts.ContentID {
-				return fmt.Errorf("navmesh: RestoreState: tile %d: data for content id %#016x has content id %#016x", i, ts.ContentID, id)
+				return nil, fmt.Errorf("navmesh: RestoreState: tile %d: data for content id %#016x has content id %#016x", i, ts.ContentID, id)
 			}
 			data = append([]byte(nil), data...)
 			var err error
 			if t, err = DecodeTile(data); err != nil {
-				return fmt.Errorf("navmesh: RestoreState: tile %d: %w", i, err)
+				return nil, fmt.Errorf("navmesh: RestoreState: tile %d: %w", i, err)
 			}
 			if t.Header.TileX != ts.X || t.Header.TileZ != ts.Z || t.Header.Layer != ts.Layer {
-				return fmt.Errorf("navmesh: RestoreState: tile %d: data of content id %#016x is at (%d, %d) layer %d, want (%d, %d) layer %d",
+				return nil, fmt.Errorf("navmesh: RestoreState: tile %d: data of content id %#016x is at (%d, %d) layer %d, want (%d, %d) layer %d",
 					i, ts.ContentID, t.Header.TileX, t.Header.TileZ, t.Header.Layer, ts.X, ts.Z, ts.Layer)
 			}
 		}
 		mt := newMeshTile(data, t, id, TileRef(packRef(st.Generations[ts.Slot], ts.Slot, 0)))
 		for k, e := range ts.Edits {
 			if int(e.Poly) >= t.NodeCount() {
-				return fmt.Errorf("navmesh: RestoreState: tile %d edit %d names node %d of a tile with %d polygons and %d off-mesh links",
+				return nil, fmt.Errorf("navmesh: RestoreState: tile %d edit %d names node %d of a tile with %d polygons and %d off-mesh links",
 					i, k, e.Poly, len(t.Polys), len(t.OffMesh))
 			}
 			mt.flags[e.Poly], mt.areas[e.Poly] = e.Flags, e.Area
@@ -457,6 +501,5 @@ func (m *Mesh) RestoreState(st *State, lookup func(contentID uint64) []byte) err
 		nm.slots[ts.Slot].tile = mt
 	}
 	nm.index()
-	*m = *nm
-	return nil
+	return nm, nil
 }

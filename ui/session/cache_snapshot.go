@@ -2,8 +2,9 @@ package session
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
+
+	"navviz/internal/readlimit"
 )
 
 // Snapshots of the tile cache: saved to and restored from files
@@ -55,8 +56,8 @@ func (a *App) SaveSnapshot(path string) (string, error) {
 // the job runs, after the jobs sent before (a snapshot saved just before
 // is there).
 func (a *App) RestoreSnapshot(path string) error {
-	return a.restoreSnapshot(path, func() ([]byte, error) {
-		data, err := os.ReadFile(path)
+	return a.restoreSnapshot(path, func(limit int64) ([]byte, error) {
+		data, err := readlimit.ReadFile(path, "snapshot", limit)
 		if err != nil {
 			return nil, fmt.Errorf("ui: restore snapshot: %w", err)
 		}
@@ -67,17 +68,18 @@ func (a *App) RestoreSnapshot(path string) error {
 // RestoreSnapshotData is RestoreSnapshot on bytes; what names them in
 // messages.
 func (a *App) RestoreSnapshotData(data []byte, what string) error {
-	return a.restoreSnapshot(what, func() ([]byte, error) { return data, nil })
+	return a.restoreSnapshot(what, func(int64) ([]byte, error) { return data, nil })
 }
 
 // restoreSnapshot restores the snapshot read returns (on the core's
-// owner); what names it in messages.
-func (a *App) restoreSnapshot(what string, read func() ([]byte, error)) error {
+// owner; read is given the World's snapshot size limit, the bound of a
+// file read); what names it in messages.
+func (a *App) restoreSnapshot(what string, read func(limit int64) ([]byte, error)) error {
 	return a.CacheDo(CacheJob{name: "restore snapshot", Run: func(k *CacheCore) func(*App) error {
 		if k.World == nil {
 			return failWith(ErrNoCache)
 		}
-		data, err := read()
+		data, err := read(k.World.MaxSnapshotBytes())
 		if err != nil {
 			return failWith(err)
 		}
