@@ -196,6 +196,10 @@ func Parse(data []byte, file string) (*Scenario, error) {
 	fail := func(step int, format string, args ...any) error {
 		return &Error{File: file, Step: step, Err: fmt.Errorf(format, args...)}
 	}
+	data, err := checkText(data, file)
+	if err != nil {
+		return nil, err
+	}
 	var h header
 	if err := decodeStrict(data, &h); err != nil {
 		return nil, fail(0, "%v", err)
@@ -240,6 +244,9 @@ func Marshal(s *Scenario) ([]byte, error) {
 	data, err := json.MarshalIndent(&c, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("scenario: marshal: %w", err)
+	}
+	if len(data)+1 > MaxFileBytes {
+		return nil, fmt.Errorf("scenario: marshal: %w", tooLarge(len(data)+1))
 	}
 	return append(data, '\n'), nil
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"navviz/internal/readlimit"
 )
 
 // Output file names.
@@ -34,9 +36,11 @@ type Result struct {
 	BuildTime time.Duration
 }
 
-// Load reads and parses the scenario file at path.
+// Load reads and parses the scenario file at path. A file over
+// MaxFileBytes is refused (a *readlimit.TooLargeError) having read no
+// more than that.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := readlimit.ReadFile(path, "scenario file", MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}

@@ -56,6 +56,10 @@ func (s *Scenario) Validate(file string) error {
 	if s.FormatVersion != Version {
 		return fail(0, "\"navviz-scenario\": %d: this navviz reads version %d", s.FormatVersion, Version)
 	}
+	if err := errors.Join(checkString("description", s.Description, MaxDescriptionBytes),
+		checkString("level.obj", s.Level.OBJ, MaxStringBytes), checkList("steps", "steps", len(s.Steps))); err != nil {
+		return fail(0, "%v", err)
+	}
 	if err := checkLevel(&s.Level); err != nil {
 		return fail(0, "level: %v", err)
 	}
@@ -115,6 +119,9 @@ func agentNames(agents []world.Agent) string {
 
 // checkStep checks one step on its own.
 func checkStep(st *Step, cache bool) error {
+	if err := checkString("note", st.Note, MaxStringBytes); err != nil {
+		return err
+	}
 	k := st.kinds()
 	switch len(k) {
 	case 0:
@@ -222,6 +229,9 @@ func checkVolume(v *VolumeStep) error {
 		return err
 	}
 	what := "volume " + strconv.Quote(v.Name)
+	if err := checkList(what+" corners_m", "corners_m", len(v.CornersM)); err != nil {
+		return err
+	}
 	for i, c := range v.CornersM {
 		if err := errors.Join(checkNum(fmt.Sprintf("%s corners_m[%d][0]", what, i), c[0]), checkNum(fmt.Sprintf("%s corners_m[%d][1]", what, i), c[1])); err != nil {
 			return err
@@ -272,6 +282,9 @@ func checkSnapshotRef(kind string, r *SnapshotRef, output bool) error {
 			return fmt.Errorf("%s file %q: the output directory's PNGs, %s and %s are taken", kind, r.File, ReportFile, TimingsFile)
 		}
 		return nil
+	}
+	if err := checkString(kind+".file", r.File, MaxStringBytes); err != nil {
+		return err
 	}
 	if strings.ContainsRune(r.File, 0) {
 		return fmt.Errorf("%s file %q: not a file name", kind, r.File)
@@ -338,6 +351,7 @@ func checkOverlays(o *OverlaysStep) error {
 // ParseSize parses "WIDTHxHEIGHT" with each side 1..MaxShotPx.
 func ParseSize(s string) (wPx, hPx int, err error) {
 	ws, hs, ok := strings.Cut(s, "x")
+	ok = ok && len(s) <= 32 // "8192x8192" with room for leading zeros
 	if ok {
 		wPx, err = strconv.Atoi(ws)
 		if err == nil {
