@@ -210,10 +210,14 @@ func CompareGoldens(shots []Shot, goldenDir, outDir string, threshold int, toler
 	for _, s := range shots {
 		c := ShotCompare{Name: s.Name, Golden: filepath.Join(goldenDir, s.Name+".png")}
 		diffPath := filepath.Join(outDir, s.Name+".diff.png")
-		want, err := ReadPNG(c.Golden)
+		size := s.Image.Bounds().Size()
+		want, err := readPNG(c.Golden, &size)
+		var sizeErr *SizeError
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			c.Failed, c.Problem = true, fmt.Sprintf("missing golden %s (write it with --update)", c.Golden)
+		case errors.As(err, &sizeErr):
+			c.Failed, c.Problem = true, fmt.Sprintf("%v (%s)", err, c.Golden)
 		case err != nil:
 			return out, fmt.Errorf("scenario: golden of shot %q: %w", s.Name, err)
 		default:
