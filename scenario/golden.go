@@ -132,6 +132,9 @@ type SizeError struct {
 }
 
 func (e *SizeError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	return fmt.Sprintf("size %dx%d differs from the golden's %dx%d", e.Got.X, e.Got.Y, e.Golden.X, e.Golden.Y)
 }
 

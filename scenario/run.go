@@ -108,11 +108,7 @@ func (res *Result) ReportJSON() ([]byte, error) {
 	if res == nil {
 		return nil, errNilResult
 	}
-	b, err := json.MarshalIndent(&res.Report, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("scenario: report: %w", err)
-	}
-	return append(b, '\n'), nil
+	return reportJSON(&res.Report)
 }
 
 // Write writes the outputs into dir (created if need be), each file
