@@ -38,7 +38,8 @@ type Scenario struct {
 	// pipeline.DefaultSettings (nil: all defaults).
 	Settings *Settings `json:"settings,omitempty"`
 	// Cache says whether a tile cache is built (nil: true). Without it
-	// only camera, overlays, select_tile, path and shot steps may run.
+	// only camera, overlays, select_tile, path, agents and shot steps may
+	// run.
 	Cache *bool `json:"cache,omitempty"`
 	// AgentSizes are agent configurations besides the settings' own
 	// (called "default"): with any, the scenario runs on a world.World of
