@@ -33,6 +33,14 @@ const (
 	// header. Load reads no more (internal/readlimit), Parse refuses
 	// more, Marshal writes no more.
 	MaxFileBytes = MaxSteps*1024 + 256<<10
+	// MaxShotPixels bounds the pixels of all the shots of a file together
+	// (the runner keeps every picture until they are written): 2^28, 1 GiB
+	// as RGBA, four shots of MaxShotPx a side.
+	MaxShotPixels = 1 << 28
+	// MaxAgentLines bounds the agents the agents steps of a file report
+	// together (each reports its whole crowd, about 150 bytes an agent in
+	// report.json): 2^18, so the report stays well within MaxReportBytes.
+	MaxAgentLines = 1 << 18
 )
 
 // listCap is the cap of a list and what its entries are called.

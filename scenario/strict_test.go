@@ -102,6 +102,12 @@ func TestParseCaps(t *testing.T) {
 		{"description over the cap", `{"navviz-scenario": 1, "description": "` + strings.Repeat("d", MaxDescriptionBytes+1) + `", "level": {"builtin": "city"}, "steps": []}`, []string{"description: 65537 bytes, over the cap of 65536"}},
 		{"overlays over the cap", minimal(`{"overlays": {"show": [` + steps(`"input"`, len(OverlayNames())+1) + `]}}`), []string{"overlays.show:", "over the cap of"}},
 		{"agent sizes over the cap", `{"navviz-scenario": 1, "level": {"builtin": "city"}, "agent_sizes": [` + steps(`{}`, 16) + `], "steps": []}`, []string{"agent_sizes: 16 agent sizes, over the cap of 15"}},
+		{"shot pixels at the cap", minimal(`{"shot": {"name": "a", "size": "8192x8192"}}, {"shot": {"name": "b", "size": "8192x8192"}}, {"shot": {"name": "c", "size": "8192x8192"}}, {"shot": {"name": "d", "size": "8192x8192"}}`), nil},
+		{"shot pixels over the cap", minimal(`{"shot": {"name": "a", "size": "8192x8192"}}, {"shot": {"name": "b", "size": "8192x8192"}}, {"shot": {"name": "c", "size": "8192x8192"}}, {"shot": {"name": "d", "size": "8192x8192"}}, {"shot": {"name": "e", "size": "1x1"}}`),
+			[]string{"step 5:", `shot "e": 268435457 pixels in the shots up to it, over the cap of 268435456`}},
+		{"agents at the cap", minimal(steps(`{"agents": {"count": 1000, "seconds": 0}}`, 262)), nil},
+		{"agents over the cap", minimal(`{"agents": {"count": 1000, "seconds": 0}},`+steps(`{"agents": {"seconds": 0}}`, 262)),
+			[]string{"step 263:", "agents: 263000 agents reported by the agents steps up to it, over the cap of 262144"}},
 		{"file over the limit", minimal(`{"update": 1}`) + strings.Repeat(" ", MaxFileBytes), []string{"f.json:", "over the 10502144-byte limit"}},
 	}
 	for _, c := range cases {

@@ -74,10 +74,25 @@ func (s *Scenario) Validate(file string) error {
 		return fail(0, "agent_sizes need the tile cache, and the scenario has \"cache\": false")
 	}
 	shots := map[string]int{}
+	pixels, crowd, agentLines := 0, 0, 0
 	for i := range s.Steps {
 		st := &s.Steps[i]
 		if err := checkStep(st, s.CacheBuilt()); err != nil {
 			return fail(i+1, "%v", err)
+		}
+		if st.Shot != nil {
+			w, h, _ := ParseSize(st.Shot.Size)
+			if pixels += w * h; pixels > MaxShotPixels {
+				return fail(i+1, "%v", overCap(fmt.Sprintf("shot %q", st.Shot.Name), pixels, "pixels in the shots up to it", MaxShotPixels))
+			}
+		}
+		if st.Agents != nil {
+			if st.Agents.Count > 0 {
+				crowd = st.Agents.Count
+			}
+			if agentLines += crowd; agentLines > MaxAgentLines {
+				return fail(i+1, "%v", overCap("agents", agentLines, "agents reported by the agents steps up to it", MaxAgentLines))
+			}
 		}
 		if st.ShowAgent != "" && !slices.ContainsFunc(agents, func(a world.Agent) bool { return a.Name == st.ShowAgent }) {
 			return fail(i+1, "show_agent %q: no such agent size (have %s)", st.ShowAgent, agentNames(agents))
