@@ -106,7 +106,7 @@ func TestParseCaps(t *testing.T) {
 		{"shot pixels over the cap", minimal(`{"shot": {"name": "a", "size": "8192x8192"}}, {"shot": {"name": "b", "size": "8192x8192"}}, {"shot": {"name": "c", "size": "8192x8192"}}, {"shot": {"name": "d", "size": "8192x8192"}}, {"shot": {"name": "e", "size": "1x1"}}`),
 			[]string{"step 5:", `shot "e": 268435457 pixels in the shots up to it, over the cap of 268435456`}},
 		{"agents at the cap", minimal(steps(`{"agents": {"count": 1000, "seconds": 0}}`, 262)), nil},
-		{"agents over the cap", minimal(`{"agents": {"count": 1000, "seconds": 0}},`+steps(`{"agents": {"seconds": 0}}`, 262)),
+		{"agents over the cap", minimal(`{"agents": {"count": 1000, "seconds": 0}},` + steps(`{"agents": {"seconds": 0}}`, 262)),
 			[]string{"step 263:", "agents: 263000 agents reported by the agents steps up to it, over the cap of 262144"}},
 		{"file over the limit", minimal(`{"update": 1}`) + strings.Repeat(" ", MaxFileBytes), []string{"f.json:", "over the 10502144-byte limit"}},
 	}
