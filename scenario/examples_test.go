@@ -2,9 +2,7 @@ package scenario
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,9 +25,10 @@ func examples(t testing.TB) []string {
 }
 
 // TestExamples runs every example scenario twice: the two runs must give
-// byte-identical PNGs and report.json, and every shot must match its
-// golden (NAME.golden/SHOT.png) under the default threshold and
-// tolerance. With -update it writes the goldens instead.
+// byte-identical PNGs and report.json, every shot must match its golden
+// (NAME.golden/SHOT.png) under the default threshold and tolerance, and
+// the report its golden NAME.golden/report.json field by field. With
+// -update it writes the goldens instead.
 func TestExamples(t *testing.T) {
 	for _, file := range examples(t) {
 		t.Run(BaseName(file), func(t *testing.T) {
@@ -41,7 +40,9 @@ func TestExamples(t *testing.T) {
 				if err := UpdateGoldens(res.Shots, GoldenDir(file)); err != nil {
 					t.Fatal(err)
 				}
-				updateAgentsGolden(t, file, &res.Report)
+				if err := UpdateGoldenReport(&res.Report, GoldenDir(file)); err != nil {
+					t.Fatal(err)
+				}
 				return
 			}
 			again, err := RunFile(file)
@@ -58,60 +59,17 @@ func TestExamples(t *testing.T) {
 					t.Errorf("%s (regenerate with: go test ./scenario -run Examples -update)", c.Line())
 				}
 			}
+			rc, err := CompareReport(&res.Report, GoldenDir(file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rc.Failed {
+				for _, l := range rc.Lines() {
+					t.Errorf("%s (regenerate with: go test ./scenario -run Examples -update)", l)
+				}
+			}
 			checkExample(t, BaseName(file), &res.Report)
-			checkAgentsGolden(t, file, &res.Report)
 		})
-	}
-}
-
-// agentsGoldenName is the golden of an example's agents steps: their
-// reports (positions bit for bit, states, re-plans) as JSON, beside the
-// golden PNGs.
-const agentsGoldenName = "agents.json"
-
-// agentsJSON returns the agents reports of r's steps as indented JSON, nil
-// when no step has one.
-func agentsJSON(t *testing.T, r *Report) []byte {
-	t.Helper()
-	var reps []*AgentsReport
-	for _, s := range r.Steps {
-		if s.Agents != nil {
-			reps = append(reps, s.Agents)
-		}
-	}
-	if reps == nil {
-		return nil
-	}
-	b, err := json.MarshalIndent(reps, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append(b, '\n')
-}
-
-// updateAgentsGolden writes the agents golden of an example with agents
-// steps.
-func updateAgentsGolden(t *testing.T, file string, r *Report) {
-	if b := agentsJSON(t, r); b != nil {
-		if err := os.WriteFile(filepath.Join(GoldenDir(file), agentsGoldenName), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// checkAgentsGolden fails unless the agents reports of an example equal
-// its golden byte for byte (the crowd is deterministic).
-func checkAgentsGolden(t *testing.T, file string, r *Report) {
-	got := agentsJSON(t, r)
-	if got == nil {
-		return
-	}
-	want, err := os.ReadFile(filepath.Join(GoldenDir(file), agentsGoldenName))
-	if err != nil {
-		t.Fatalf("%v (write it with: go test ./scenario -run Examples -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("the agents differ from %s (regenerate with: go test ./scenario -run Examples -update)", agentsGoldenName)
 	}
 }
 

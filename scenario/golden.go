@@ -8,9 +8,9 @@ import (
 	"image/draw"
 	"image/png"
 	"io"
-	"os"
 
 	"navviz/internal/atomicfile"
+	"navviz/internal/readlimit"
 )
 
 // Defaults of the golden compare.
@@ -62,7 +62,7 @@ func nrgba(img image.Image) *image.NRGBA {
 func Compare(got, want image.Image, threshold int) (Diff, error) {
 	gb, wb := got.Bounds(), want.Bounds()
 	if gb.Dx() != wb.Dx() || gb.Dy() != wb.Dy() {
-		return Diff{}, fmt.Errorf("size %dx%d differs from the golden's %dx%d", gb.Dx(), gb.Dy(), wb.Dx(), wb.Dy())
+		return Diff{}, &SizeError{Got: gb.Size(), Golden: wb.Size()}
 	}
 	if threshold < 0 || threshold > 255 {
 		return Diff{}, fmt.Errorf("threshold %d: want 0 to 255", threshold)
@@ -125,16 +125,67 @@ func EncodePNG(img image.Image) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// ReadPNG reads a PNG file.
-func ReadPNG(path string) (image.Image, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// SizeError is the error of a picture whose size differs from its
+// golden's.
+type SizeError struct {
+	Got, Golden image.Point
+}
+
+func (e *SizeError) Error() string {
+	if e == nil {
+		return "<nil>"
 	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("decode %s: %w", path, err)
+	return fmt.Sprintf("size %dx%d differs from the golden's %dx%d", e.Got.X, e.Got.Y, e.Golden.X, e.Golden.Y)
+}
+
+// MaxPNGBytes bounds a golden PNG file: a MaxShotPx-square picture of
+// 8-bit RGBA (what EncodePNG writes) stored without compression, 256 MiB,
+// with 16 MiB of room for the row filter bytes and the framing of the
+// chunks and of deflate. The file is streamed, so the bound costs no
+// memory.
+const MaxPNGBytes = 4*MaxShotPx*MaxShotPx + 16<<20
+
+// ReadPNG reads a golden PNG file of at most MaxPNGBytes. Its header is
+// read first (png.DecodeConfig): a picture declaring more than MaxShotPx
+// pixels a side is refused before anything is allocated for it.
+func ReadPNG(path string) (image.Image, error) {
+	return readPNG(path, nil)
+}
+
+// readPNG reads the PNG at path as ReadPNG does; when want is given, a
+// picture of another size is not decoded: the error is a *SizeError.
+func readPNG(path string, want *image.Point) (image.Image, error) {
+	open := func() (io.ReadCloser, error) { return readlimit.Open(path, "golden PNG", MaxPNGBytes) }
+	return decodePNG(path, open, MaxShotPx, want)
+}
+
+// decodePNG decodes the PNG that open gives (name names it in errors),
+// opened twice: for its header, then, when the header declares at most
+// maxSide pixels a side (and want's size, when given: else a *SizeError),
+// for the picture.
+func decodePNG(name string, open func() (io.ReadCloser, error), maxSide int, want *image.Point) (image.Image, error) {
+	decode := func(f func(io.Reader) error) error {
+		r, err := open()
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		return f(r)
+	}
+	var cfg image.Config
+	if err := decode(func(r io.Reader) (err error) { cfg, err = png.DecodeConfig(r); return err }); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", name, err)
+	}
+	size := image.Pt(cfg.Width, cfg.Height)
+	switch {
+	case size.X < 1 || size.Y < 1 || size.X > maxSide || size.Y > maxSide:
+		return nil, fmt.Errorf("%s: the PNG declares %dx%d pixels: want 1 to %d a side", name, size.X, size.Y, maxSide)
+	case want != nil && size != *want:
+		return nil, &SizeError{Got: *want, Golden: size}
+	}
+	var img image.Image
+	if err := decode(func(r io.Reader) (err error) { img, err = png.Decode(r); return err }); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", name, err)
 	}
 	return img, nil
 }

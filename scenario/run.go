@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"navviz/internal/readlimit"
 )
 
 // Output file names.
@@ -34,9 +36,11 @@ type Result struct {
 	BuildTime time.Duration
 }
 
-// Load reads and parses the scenario file at path.
+// Load reads and parses the scenario file at path. A file over
+// MaxFileBytes is refused (a *readlimit.TooLargeError) having read no
+// more than that.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := readlimit.ReadFile(path, "scenario file", MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
@@ -104,11 +108,7 @@ func (res *Result) ReportJSON() ([]byte, error) {
 	if res == nil {
 		return nil, errNilResult
 	}
-	b, err := json.MarshalIndent(&res.Report, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("scenario: report: %w", err)
-	}
-	return append(b, '\n'), nil
+	return reportJSON(&res.Report)
 }
 
 // Write writes the outputs into dir (created if need be), each file
@@ -206,10 +206,14 @@ func CompareGoldens(shots []Shot, goldenDir, outDir string, threshold int, toler
 	for _, s := range shots {
 		c := ShotCompare{Name: s.Name, Golden: filepath.Join(goldenDir, s.Name+".png")}
 		diffPath := filepath.Join(outDir, s.Name+".diff.png")
-		want, err := ReadPNG(c.Golden)
+		size := s.Image.Bounds().Size()
+		want, err := readPNG(c.Golden, &size)
+		var sizeErr *SizeError
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			c.Failed, c.Problem = true, fmt.Sprintf("missing golden %s (write it with --update)", c.Golden)
+		case errors.As(err, &sizeErr):
+			c.Failed, c.Problem = true, fmt.Sprintf("%v (%s)", err, c.Golden)
 		case err != nil:
 			return out, fmt.Errorf("scenario: golden of shot %q: %w", s.Name, err)
 		default:

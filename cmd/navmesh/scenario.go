@@ -25,16 +25,20 @@ import (
 // differs when a channel differs by more than --threshold; a shot fails
 // when more than --tolerance percent of its pixels differ), writes
 // DIR/NAME.diff.png for each failing shot, prints one line per shot and
-// exits 1 when any failed or had no golden. --update writes the shots as
-// the goldens of GOLDEN_DIR instead. --json prints the report and the
-// comparisons as one JSON object instead of text.
+// exits 1 when any failed or had no golden. --compare also compares
+// report.json with GOLDEN_DIR/report.json field by field
+// (scenario.CompareReport), printing a FAIL line per difference naming
+// the step and the field, and exits 1 when any differs. --update writes
+// the shots and report.json as the goldens of GOLDEN_DIR instead. --json
+// prints the report and the comparisons as one JSON object instead of
+// text.
 func runScenario(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("scenario", "FILE [-o DIR] [--compare GOLDEN_DIR] [--tolerance PCT] [--threshold N] [--update] [--json]", stdout)
 	out := fs.String("o", "", "output `directory` (default: FILE's base name without .scenario.json, plus .out)")
-	golden := fs.String("compare", "", "compare each shot with the same-named PNG in `GOLDEN_DIR`")
+	golden := fs.String("compare", "", "compare each shot with the same-named PNG in `GOLDEN_DIR`, and report.json with its report.json")
 	tol := fs.Float64("tolerance", scenario.DefaultTolerancePct, "a shot fails when more than this `percent` of its pixels differ")
 	thr := fs.Int("threshold", scenario.DefaultThreshold, "a pixel differs when a channel differs by more than `N` (0-255)")
-	update := fs.Bool("update", false, "write the shots as the goldens of --compare's directory instead of comparing")
+	update := fs.Bool("update", false, "write the shots and report.json as the goldens of --compare's directory instead of comparing")
 	asJSON := fs.Bool("json", false, "print the report and the comparisons as JSON")
 	file, err := parseOneArg(fs, args, "FILE (a scenario file, see docs/scenario.md)")
 	if err != nil {
@@ -65,10 +69,14 @@ func runScenario(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var cmps []scenario.ShotCompare
+	var repCmp *scenario.ReportCompare
 	failed := 0
 	switch {
 	case *update:
 		if err := scenario.UpdateGoldens(res.Shots, *golden); err != nil {
+			return err
+		}
+		if err := scenario.UpdateGoldenReport(&res.Report, *golden); err != nil {
 			return err
 		}
 	case *golden != "":
@@ -80,14 +88,18 @@ func runScenario(args []string, stdout, stderr io.Writer) error {
 				failed++
 			}
 		}
+		if repCmp, err = scenario.CompareReport(&res.Report, *golden); err != nil {
+			return err
+		}
 	}
 	bw := &errWriter{w: stdout}
 	if *asJSON {
 		v := struct {
-			OutDir  string                 `json:"out_dir"`
-			Report  *scenario.Report       `json:"report"`
-			Compare []scenario.ShotCompare `json:"compare,omitempty"`
-		}{dir, &res.Report, cmps}
+			OutDir        string                  `json:"out_dir"`
+			Report        *scenario.Report        `json:"report"`
+			Compare       []scenario.ShotCompare  `json:"compare,omitempty"`
+			ReportCompare *scenario.ReportCompare `json:"report_compare,omitempty"`
+		}{dir, &res.Report, cmps, repCmp}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(&v); err != nil {
@@ -100,26 +112,42 @@ func runScenario(args []string, stdout, stderr io.Writer) error {
 		bw.printf("wrote %d shots and %s to %s in %v (build %v)\n", len(res.Shots), scenario.ReportFile, dir,
 			runTime.Round(time.Millisecond), res.BuildTime.Round(time.Millisecond))
 		if *update {
-			bw.printf("updated %d goldens in %s\n", len(res.Shots), *golden)
+			bw.printf("updated %d goldens and %s in %s\n", len(res.Shots), scenario.ReportFile, *golden)
 		}
 		for _, c := range cmps {
 			bw.printf("%s\n", c.Line())
+		}
+		for _, l := range repCmp.Lines() {
+			bw.printf("%s\n", l)
 		}
 	}
 	if bw.err != nil {
 		return bw.err
 	}
-	if failed > 0 {
-		if *asJSON {
-			for _, c := range cmps {
-				if c.Failed {
-					fmt.Fprintln(stderr, c.Line())
-				}
+	repFailed := repCmp != nil && repCmp.Failed
+	if failed == 0 && !repFailed {
+		return nil
+	}
+	if *asJSON {
+		for _, c := range cmps {
+			if c.Failed {
+				fmt.Fprintln(stderr, c.Line())
 			}
 		}
-		return fmt.Errorf("%d of %d shots differ from the goldens in %s", failed, len(cmps), *golden)
+		if repFailed {
+			for _, l := range repCmp.Lines() {
+				fmt.Fprintln(stderr, l)
+			}
+		}
 	}
-	return nil
+	what := fmt.Sprintf("%d of %d shots differ", failed, len(cmps))
+	switch {
+	case repFailed && failed == 0:
+		what = scenario.ReportFile + " differs"
+	case repFailed:
+		what += " and " + scenario.ReportFile + " differs"
+	}
+	return fmt.Errorf("%s from the goldens in %s", what, *golden)
 }
 
 // sameDir reports whether paths a and b name the same directory (after

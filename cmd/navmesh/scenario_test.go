@@ -151,3 +151,50 @@ func TestScenarioErrors(t *testing.T) {
 		t.Errorf("no file: code %d, stderr %q", code, stderr)
 	}
 }
+
+// TestScenarioCompareReport: --compare compares report.json too, so a
+// regression that moves no pixel fails: an obstacle added after the last
+// shot changes final_mesh_hash, and the step count.
+func TestScenarioCompareReport(t *testing.T) {
+	dir, file := writeScenario(t, smallScenario)
+	out, golden := filepath.Join(dir, "out"), filepath.Join(dir, "golden")
+	if code, stdout, stderr := runCmd(t, "scenario", file, "-o", out, "--compare", golden, "--update"); code != 0 || !strings.Contains(stdout, "report.json") {
+		t.Fatalf("--update: code %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(golden, "report.json")); err != nil {
+		t.Fatalf("--update wrote no report.json: %v", err)
+	}
+	if code, stdout, stderr := runCmd(t, "scenario", file, "-o", out, "--compare", golden); code != 0 || !strings.Contains(stdout, "ok   report.json") {
+		t.Fatalf("compare with fresh goldens: code %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	later := strings.Replace(smallScenario, `{"shot": {"name": "carved", "size": "96x64"}}`,
+		`{"shot": {"name": "carved", "size": "96x64"}},
+    {"obstacle": {"name": "q", "box": {"min_m": [20, -10, 20], "max_m": [30, 30, 30]}}},
+    {"update": "all"}`, 1)
+	if err := os.WriteFile(file, []byte(later), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd(t, "scenario", file, "-o", out, "--compare", golden)
+	for _, w := range []string{"ok   plain", "ok   carved", "FAIL report.json: final_mesh_hash = ", "FAIL report.json: steps = 8 steps, golden 6 steps"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, stdout)
+		}
+	}
+	if code != 1 || !strings.Contains(stderr, "report.json differs from the goldens") {
+		t.Errorf("code %d, stderr %q", code, stderr)
+	}
+	// An obstacle moved by 1 m: the lines name the step and the field.
+	moved := strings.Replace(smallScenario, `"base_m": [60, -10, 60]`, `"base_m": [61, -10, 60]`, 1)
+	if err := os.WriteFile(file, []byte(moved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, _ = runCmd(t, "scenario", file, "-o", out, "--compare", golden, "--tolerance", "100")
+	if !strings.Contains(stdout, "FAIL report.json step 4 update: mesh_hash = ") || !strings.Contains(stdout, "FAIL report.json step 4 update: update.layers[0].removed = ") {
+		t.Errorf("a moved obstacle: stdout\n%s", stdout)
+	}
+	// --json has the comparison.
+	_, stdout, _ = runCmd(t, "scenario", file, "-o", out, "--compare", golden, "--tolerance", "100", "--json")
+	if !strings.Contains(stdout, `"report_compare"`) || !strings.Contains(stdout, `"field": "mesh_hash"`) {
+		t.Errorf("--json: %.300s", stdout)
+	}
+}
