@@ -34,6 +34,9 @@ type Result struct {
 	Snapshots []SnapshotFile
 	Timings   []StepTiming
 	BuildTime time.Duration
+	// Inputs are the files the run read (Runner.Inputs): Write refuses to
+	// replace any of them.
+	Inputs []string
 }
 
 // Load reads and parses the scenario file at path. A file over
@@ -64,7 +67,7 @@ func Run(sc *Scenario, file string) (*Result, error) {
 			res.Shots = append(res.Shots, *shot)
 		}
 	}
-	res.Report, res.Snapshots, res.Timings = r.Report, r.SnapshotFiles(), r.Timings
+	res.Report, res.Snapshots, res.Timings, res.Inputs = r.Report, r.SnapshotFiles(), r.Timings, r.Inputs()
 	return res, nil
 }
 
@@ -147,6 +150,11 @@ func (res *Result) Write(dir string) error {
 		return fmt.Errorf("scenario: timings: %w", err)
 	}
 	files = append(files, file{TimingsFile, append(tb, '\n')})
+	for _, f := range files {
+		if in := res.inputOf(filepath.Join(dir, f.name)); in != "" {
+			return fmt.Errorf("scenario: output %s is the input %s: refusing to overwrite what the scenario read", filepath.Join(dir, f.name), in)
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("scenario: output directory: %w", err)
 	}
@@ -156,6 +164,21 @@ func (res *Result) Write(dir string) error {
 		}
 	}
 	return nil
+}
+
+// inputOf returns the input of the run that path names (the same file,
+// links followed), or "" when it names none.
+func (res *Result) inputOf(path string) string {
+	out, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	for _, in := range res.Inputs {
+		if fi, err := os.Stat(in); err == nil && os.SameFile(out, fi) {
+			return in
+		}
+	}
+	return ""
 }
 
 // ShotCompare is the comparison of one shot with its golden.

@@ -119,6 +119,9 @@ type Runner struct {
 	offMesh   map[string]tilecache.OffMeshLinkID
 	slots     map[string]snapshotData
 	files     []SnapshotFile
+	// inputs are the files the run read (the scenario, the level, the
+	// restored snapshots), which its outputs must not replace (Inputs).
+	inputs    []string
 	fileNames map[string]snapshotData
 
 	// Camera is the camera; frame, when not nil, is the box framed for
@@ -163,7 +166,7 @@ func NewRunner(sc *Scenario, file string) (*Runner, error) {
 		return fail(err)
 	}
 	r := &Runner{
-		sc: sc, file: file, dir: filepath.Dir(file), Settings: s,
+		sc: sc, file: file, dir: filepath.Dir(file), Settings: s, inputs: nonEmpty(file),
 		obstacles: map[string]tilecache.ObstacleID{}, volumes: map[string]tilecache.VolumeID{},
 		offMesh: map[string]tilecache.OffMeshLinkID{},
 		slots:   map[string]snapshotData{}, fileNames: map[string]snapshotData{},
@@ -180,6 +183,7 @@ func NewRunner(sc *Scenario, file string) (*Runner, error) {
 	} else {
 		r.Soup, err = level.LoadOBJ(sc.Level.LevelPath(r.dir))
 		levelName = sc.Level.OBJ
+		r.inputs = append(r.inputs, sc.Level.LevelPath(r.dir))
 	}
 	if err != nil {
 		return fail(fmt.Errorf("level: %w", err))
@@ -264,6 +268,19 @@ func (r *Runner) Reports() []inspect.LayerReport {
 }
 
 // SnapshotFiles returns the snapshot files the steps wrote, in order (a
+// Inputs returns the files the run has read so far: the scenario file, the
+// level's OBJ file and every snapshot file a restore step read (for
+// Result.Inputs).
+func (r *Runner) Inputs() []string { return slices.Clone(r.inputs) }
+
+// nonEmpty returns path as a list of inputs, none when it is "".
+func nonEmpty(path string) []string {
+	if path == "" {
+		return nil
+	}
+	return []string{path}
+}
+
 // later snapshot of the same name replaces the earlier one).
 func (r *Runner) SnapshotFiles() []SnapshotFile {
 	if r == nil {
@@ -525,6 +542,9 @@ func (r *Runner) restore(ref *SnapshotRef, rep *StepReport) error {
 			data, err := readlimit.ReadFile(path, "snapshot", r.World.MaxSnapshotBytes())
 			if err != nil {
 				return fmt.Errorf("restore file %q: %w", ref.File, err)
+			}
+			if !slices.Contains(r.inputs, path) {
+				r.inputs = append(r.inputs, path)
 			}
 			// A snapshot file from elsewhere has ids, not names.
 			sd = snapshotData{data: data, obstacles: map[string]tilecache.ObstacleID{}, volumes: map[string]tilecache.VolumeID{},

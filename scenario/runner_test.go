@@ -218,3 +218,59 @@ func TestRunnerTinyShots(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteRefusesInputs: an output that would replace a file the run read
+// (the level, the scenario file itself) is refused before anything is
+// written, and the input is left as it was.
+func TestWriteRefusesInputs(t *testing.T) {
+	obj := "v 0 0 0\nv 30 0 0\nv 30 0 30\nv 0 0 30\nf 1 3 2\nf 1 4 3\n"
+	for _, tc := range []struct {
+		name, level, file, shot string
+		outHere                 bool // write into the scenario's directory
+		want                    string
+	}{
+		{"level named like a shot", "s.png", "a.scenario.json", "s", true, "is the input"},
+		{"scenario named like the report", "floor.obj", TimingsFile, "s", true, "is the input"},
+		{"another directory", "s.png", "a.scenario.json", "s", false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, tc.level), []byte(obj), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			src := `{"navviz-scenario": 1, "level": {"obj": "` + tc.level + `"}, "settings": {"partition": "layers", "detail_sample_dist_cells": 0},
+				"steps": [{"camera": {"view": "top"}}, {"shot": {"name": "` + tc.shot + `", "size": "40x40"}}]}`
+			file := filepath.Join(dir, tc.file)
+			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := RunFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			if tc.outHere {
+				out = dir
+			}
+			err = res.Write(out)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Write into the scenario's directory: err = %v, want %q", err, tc.want)
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, tc.level)); string(b) != obj {
+				t.Error("the level was changed")
+			}
+			if b, _ := os.ReadFile(file); string(b) != src {
+				t.Error("the scenario file was changed")
+			}
+			if _, err := os.Stat(filepath.Join(dir, ReportFile)); err == nil {
+				t.Error("report.json was written though the write was refused")
+			}
+		})
+	}
+}

@@ -167,7 +167,7 @@ func (g *Game) writeScenarioOutputs() {
 	}
 	p.written = true
 	r := p.r
-	res := &scenario.Result{Report: r.Report, Snapshots: r.SnapshotFiles(), Timings: r.Timings, BuildTime: r.BuildTime}
+	res := &scenario.Result{Report: r.Report, Snapshots: r.SnapshotFiles(), Timings: r.Timings, BuildTime: r.BuildTime, Inputs: r.Inputs()}
 	if err := res.Write(g.opts.OutDir); err != nil {
 		g.scenarioOutputFailed(fmt.Errorf("ui: scenario outputs: %w", err))
 		return
