@@ -169,3 +169,89 @@ func TestStraightPathInCorridor(t *testing.T) {
 		})
 	}
 }
+
+// TestStraightPathStartOnPortal: a start on the corridor's first portal
+// (a point of it, so often exactly on its line) going on through a second
+// portal that shares an end with the first. The funnel opened at such a
+// start is a straight angle, and the shared end, on both of its sides,
+// made the other end a corner (a detour, once backwards); Detour skips a
+// first portal within 1 mm of the start. On every such polygon triple of
+// the levels, to the third polygon's centroid, the path is Detour's rules'
+// and inside the corridor.
+func TestStraightPathStartOnPortal(t *testing.T) {
+	for _, lv := range []struct {
+		name string
+		mesh func(testing.TB) *navmesh.Mesh
+	}{
+		{"terrain far steep", farSteepTerrain},
+		{"dungeon", func(tb testing.TB) *navmesh.Mesh { return levelMesh(tb, "dungeon") }},
+		{"nav_test", func(tb testing.TB) *navmesh.Mesh { return levelMesh(tb, "nav_test") }},
+	} {
+		t.Run(lv.name, func(t *testing.T) {
+			m := lv.mesh(t)
+			checked := 0
+			for _, tr := range m.Tiles() {
+				tile, err := m.Tile(tr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range tile.Polys {
+					a := tr.Poly(uint32(i))
+					for _, b := range linkedPolys(t, m, a) {
+						p1, err := portalOf(m, "test", a, b)
+						if err != nil {
+							t.Fatal(err)
+						}
+						for _, c := range linkedPolys(t, m, b) {
+							p2, err := portalOf(m, "test", b, c)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if c == a || p2.left != p1.left && p2.right != p1.right {
+								continue
+							}
+							ct, ci, err := polyData(m, "test", c)
+							if err != nil {
+								t.Fatal(err)
+							}
+							end, corridor := centroid(ct, ci), []navmesh.PolyRef{a, b, c}
+							for _, f := range []float64{0.5, 0.3} {
+								start := lerpPoint(p1.left, p1.right, f)
+								pts, err := StraightPath(m, start, end, corridor)
+								if err != nil {
+									t.Fatal(err)
+								}
+								if err := outsideCorridor(m, pts, corridor, corridorTolM); err != nil {
+									t.Fatalf("start %v on portal %v: straight path %v: %v", start, p1, pts, err)
+								}
+								if det := detourFunnel(t, m, start, end, corridor); !slices.Equal(pts, det) {
+									t.Errorf("start %v on portal %v to %v: straight path %v, Detour's funnel %v", start, p1, end, pts, det)
+								}
+								checked++
+							}
+						}
+					}
+				}
+			}
+			if checked < 100 {
+				t.Fatalf("%d starts checked, want at least 100", checked)
+			}
+		})
+	}
+}
+
+// linkedPolys returns the polygons (not off-mesh nodes) ref links to.
+func linkedPolys(t *testing.T, m *navmesh.Mesh, ref navmesh.PolyRef) []navmesh.PolyRef {
+	t.Helper()
+	links, err := m.Links(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []navmesh.PolyRef
+	for _, l := range links {
+		if !m.IsOffMesh(l.Ref) {
+			out = append(out, l.Ref)
+		}
+	}
+	return out
+}

@@ -290,10 +290,16 @@ func samePointXZ(a, b geom.Vec3) bool {
 	return float64(dx*dx)+float64(dz*dz) < samePointEpsM*samePointEpsM
 }
 
+// startOnPortalM is the XZ distance, metres, under which a start lies on
+// the first portal (Detour's 1 mm; float32 positions 5 km out are 0.49
+// mm apart, so a point put on a slanted portal can be 0.25 mm off it).
+const startOnPortalM = 1e-3
+
 // funnel pulls a string through portals: ps[0] is (start, start), the last
 // (end, end). It returns start followed by the corners, and for each the
 // index in ps of the portal it lies on. A corner that is one point with
-// the one before (samePointXZ) is not repeated.
+// the one before (samePointXZ) is not repeated; the first portal is
+// skipped when the start lies on it (startOnPortalM).
 func funnel(ps []portal) ([]geom.Vec3, []int) {
 	apex := ps[0].left
 	left, right := apex, apex
@@ -310,6 +316,13 @@ func funnel(ps []portal) ([]geom.Vec3, []int) {
 	for i := 1; i < len(ps) && guard > 0; i++ {
 		guard--
 		l, r := ps[i].left, ps[i].right
+		// A start on the first portal (within startOnPortalM, as Detour)
+		// would open the funnel to a straight angle, in which an end the
+		// next portal shares lies on both sides: the portal is skipped
+		// (the polygon beyond is convex and holds the start).
+		if i == 1 && i+1 < len(ps) && segDistXZ(apex, l, r) < startOnPortalM {
+			continue
+		}
 		// Tighten the right side: r lies left of (or on) apex→right.
 		if cross2(apex, right, r) >= 0 {
 			if samePointXZ(apex, right) || cross2(apex, left, r) < 0 {
