@@ -13,7 +13,7 @@ XRUN := $(if $(DISPLAY),,xvfb-run -a)
 
 LEVEL ?= city
 
-.PHONY: deps run test bench instr pgo fmt vet build
+.PHONY: deps run test bench instr pgo fmt vet build levels
 
 ## deps: install the missing Debian packages (apt-get as root, else print the command)
 deps:
@@ -39,8 +39,17 @@ run: deps
 
 ## test: formatting, vet and every test (GUI tests under Xvfb when no display is set;
 ## the arm64 tests under qemu fail instead of skipping when qemu-aarch64 is missing)
-test: deps fmt vet
-	NAVVIZ_REQUIRE_QEMU=1 NAVVIZ_REQUIRE_X11_TOOLS=1 $(XRUN) go test -count=1 ./...
+test: deps levels fmt vet
+	NAVVIZ_REQUIRE_QEMU=1 NAVVIZ_REQUIRE_X11_TOOLS=1 NAVVIZ_REQUIRE_LEVELS=1 $(XRUN) go test -count=1 ./...
+
+## levels: the shared test levels must sit beside the repository (tests that
+## need them fail under make test instead of skipping: NAVVIZ_REQUIRE_LEVELS)
+levels:
+	@if [ ! -d ../shared/levels ]; then \
+		echo "the shared test levels are missing: $$(cd .. && pwd)/shared/levels not found."; \
+		echo "check out or copy the shared folder beside this repository (../shared/levels/*.obj); the tests read them."; \
+		exit 1; \
+	fi
 
 fmt:
 	@out=$$(gofmt -l .); \

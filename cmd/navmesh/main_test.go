@@ -212,11 +212,15 @@ func TestNoEbitengine(t *testing.T) {
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("go command not found")
+		t.Fatalf("go command not found: %v (a test binary is built by it: add it to PATH)", err)
 	}
 	out, err := exec.Command(goBin, "list", "-deps", ".").Output()
 	if err != nil {
-		t.Skipf("go list: %v", err)
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("go list -deps: %v\n%s", err, stderr)
 	}
 	for _, dep := range strings.Fields(string(out)) {
 		if strings.Contains(dep, "ebiten") {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -20,12 +21,18 @@ import (
 )
 
 // sharedLevel returns the path of ../shared/levels/NAME.obj (relative to the
-// repository root), skipping the test when the folder is absent.
+// repository root), skipping the test when the folder is absent, or failing
+// it under NAVVIZ_REQUIRE_LEVELS as leveltest.Missing does (level's own
+// tests cannot import leveltest, which imports level).
 func sharedLevel(tb testing.TB, name string) string {
 	tb.Helper()
 	dir := filepath.Join("..", "..", "..", "shared", "levels")
 	if _, err := os.Stat(dir); err != nil {
-		tb.Skipf("shared test levels not found at %s (the repository root's ../shared/levels): %v", dir, err)
+		msg := fmt.Sprintf("shared test levels not found at %s (%v): check out or copy the shared folder beside the repository", dir, err)
+		if os.Getenv("NAVVIZ_REQUIRE_LEVELS") != "" {
+			tb.Fatal(msg + " (NAVVIZ_REQUIRE_LEVELS=1 makes this a failure)")
+		}
+		tb.Skip(msg)
 	}
 	return filepath.Join(dir, name+".obj")
 }

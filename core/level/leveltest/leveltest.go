@@ -1,7 +1,9 @@
 // Package leveltest finds and loads the levels the tests of navviz build:
 // the shared test levels (Wavefront OBJ files in ../shared/levels beside
 // the repository, such as dungeon.obj and nav_test.obj) and the built-in
-// generated ones. A test whose shared level is absent is skipped.
+// generated ones. A test whose shared level is absent is skipped, or fails
+// when RequireEnv is set (make test sets it: a run without the levels must
+// not pass as if it had tested them).
 //
 // It sits beside core/level, as net/http/httptest sits beside net/http, so
 // that the tests of core/..., tilecache and the commands can all use it; it
@@ -48,9 +50,25 @@ func Path(tb testing.TB, name string) string {
 	}
 	path := filepath.Join(Dir(tb), name)
 	if _, err := os.Stat(path); err != nil {
-		tb.Skipf("test level %s not found (%v); it lives in ../shared/levels beside the repository", path, err)
+		Missing(tb, path, err)
 	}
 	return path
+}
+
+// RequireEnv names the environment variable that turns a missing shared
+// level from a skip into a failure (make test sets it to 1).
+const RequireEnv = "NAVVIZ_REQUIRE_LEVELS"
+
+// Missing ends a test whose shared level (or folder) path is absent: it
+// fails when RequireEnv is set and skips otherwise, saying how to get the
+// levels either way.
+func Missing(tb testing.TB, path string, err error) {
+	tb.Helper()
+	const how = "the shared test levels live in ../shared/levels beside the repository: check out or copy the shared folder there"
+	if os.Getenv(RequireEnv) != "" {
+		tb.Fatalf("test level %s not found (%v; %s=1 makes this a failure): %s", path, err, RequireEnv, how)
+	}
+	tb.Skipf("test level %s not found (%v): %s", path, err, how)
 }
 
 // Load reads the shared test level name (see Path), skipping the test when
