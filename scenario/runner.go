@@ -270,8 +270,13 @@ func (r *Runner) Reports() []inspect.LayerReport {
 // SnapshotFiles returns the snapshot files the steps wrote, in order (a
 // Inputs returns the files the run has read so far: the scenario file, the
 // level's OBJ file and every snapshot file a restore step read (for
-// Result.Inputs).
-func (r *Runner) Inputs() []string { return slices.Clone(r.inputs) }
+// Result.Inputs; none for a nil Runner).
+func (r *Runner) Inputs() []string {
+	if r == nil {
+		return nil
+	}
+	return slices.Clone(r.inputs)
+}
 
 // nonEmpty returns path as a list of inputs, none when it is "".
 func nonEmpty(path string) []string {
