@@ -20,7 +20,7 @@ func TestScanError(t *testing.T) {
 	}{
 		{"fits", strings.NewReader("12345678\nabc\n"), ""},
 		{"long", strings.NewReader("ok\n123456789\n"), "f:2: line longer than 8 bytes"},
-		{"too large", &Reader{R: strings.NewReader("a\nb\nc\n"), Path: "f", What: "list file", LimitBytes: 3}, "f: list file is too large: more than 3 B, over the 3 B limit"},
+		{"too large", &Reader{R: strings.NewReader("a\nb\nc\n"), Path: "f", What: "list file", LimitBytes: 3}, "f: list file is too large: it goes on past the 3 B limit"},
 		{"read error", io.MultiReader(strings.NewReader("a\n"), errReader{readErr}), "f: disk on fire"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -26,11 +26,10 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	size := "more than " + FormatBytes(e.LimitBytes)
-	if e.SizeBytes >= 0 {
-		size = FormatBytes(e.SizeBytes)
+	if e.SizeBytes < 0 {
+		return fmt.Sprintf("%s: %s is too large: it goes on past the %s limit", e.Path, e.What, FormatBytes(e.LimitBytes))
 	}
-	return fmt.Sprintf("%s: %s is too large: %s, over the %s limit", e.Path, e.What, size, FormatBytes(e.LimitBytes))
+	return fmt.Sprintf("%s: %s is too large: %s, over the %s limit", e.Path, e.What, FormatBytes(e.SizeBytes), FormatBytes(e.LimitBytes))
 }
 
 // FormatBytes writes n as a short size with a binary unit ("512 B",

@@ -43,7 +43,7 @@ func TestReadFile(t *testing.T) {
 			limit      int64
 			want       string
 			tooLarge   bool
-		}{"dev zero", "/dev/zero", 1 << 20, "/dev/zero: test file is too large: more than 1 MiB, over the 1 MiB limit", true})
+		}{"dev zero", "/dev/zero", 1 << 20, "/dev/zero: test file is too large: it goes on past the 1 MiB limit", true})
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
