@@ -37,8 +37,9 @@ func TestErrorsReachTheMessageBar(t *testing.T) {
 	}
 	g.setTool(g.tools.volume)
 	g.toolKeys(toolKeys{Enter: true})
-	if !strings.Contains(a.Err(), session.ErrNoCache.Error()) {
-		t.Errorf("Enter without a cache: Err %q", a.Err())
+	// The window words it for the user; the whole chain is the detail.
+	if !strings.Contains(a.ErrDetail(), session.ErrNoCache.Error()) || a.Err() != session.UserWords(a.ErrDetail()) {
+		t.Errorf("Enter without a cache: Err %q, detail %q", a.Err(), a.ErrDetail())
 	}
 	if n := messageBarRed(drawFrames(t, g, 1)); n < 30 {
 		t.Errorf("Enter without a cache: %d red pixels in the message bar", n)
