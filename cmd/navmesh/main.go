@@ -10,6 +10,7 @@
 //
 //	bench         time the tile cache's obstacle cycle on a level
 //	build         build a level's navmesh and print its counts and stage times
+//	diff          compare two mesh files tile layer by tile layer
 //	export-level  write a generated level (city, terrain, city4x4) as a Wavefront OBJ file
 //	hashmatrix    print the hash matrix of the tile-cache scenarios
 //	inspect       report what the layer repair did for added obstacles
@@ -46,6 +47,7 @@ type command struct {
 var commands = []command{
 	{"bench", "time the tile cache's obstacle cycle on a level", runBench},
 	{"build", "build a level's navmesh and print its counts and stage times", runBuild},
+	{"diff", "compare two mesh files tile layer by tile layer (exit 0 identical, 1 different, 2 error)", runDiff},
 	{"export-level", "write a generated level (city, terrain, city4x4) as a Wavefront OBJ file", runExportLevel},
 	{"hashmatrix", "print the hash matrix of the tile-cache scenarios", runHashMatrix},
 	{"inspect", "report what the layer repair did for added obstacles", runInspect},
@@ -99,9 +101,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		err := c.run(args[1:], stdout, stderr)
 		var ue usageError
+		es, hasStatus := statusOf(err)
 		switch {
 		case err == nil, errors.Is(err, errHelp):
 			return 0
+		case hasStatus:
+			if es.err != nil {
+				fmt.Fprintf(stderr, "navmesh %s: %v\n", c.name, es.err)
+			}
+			return es.code
 		case errors.As(err, &ue):
 			fmt.Fprintf(stderr, "navmesh %s: %v\n", c.name, err)
 			fmt.Fprintf(stderr, `Run "navmesh %s -h" for usage.`+"\n", c.name)

@@ -15,6 +15,12 @@ const (
 	// MeshVersion and StateVersion are the versions written and read.
 	MeshVersion  uint16 = 1
 	StateVersion uint16 = 1
+	// MaxMeshFileBytes is the largest mesh file the readers of serialized
+	// meshes (navmesh diff) accept: a bound set well above any level this
+	// project builds (the 200 m city is 0.2 MiB, the 800 m city4x4 under
+	// 4 MiB) so that a file that is no mesh, such as /dev/zero, is refused
+	// before it costs memory.
+	MaxMeshFileBytes = 256 << 20
 )
 
 const (
