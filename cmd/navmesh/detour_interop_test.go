@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -219,4 +220,51 @@ func meshCounts(m *navmesh.Mesh) (tiles, polys int) {
 		polys += len(t.Polys)
 	}
 	return m.TileCount(), polys
+}
+
+// TestBuildFormatDetour: build --format detour [--polyref64] writes a file
+// navmesh path answers on as on the level; bad --format uses are usage
+// errors.
+func TestBuildFormatDetour(t *testing.T) {
+	lvl := leveltest.Path(t, "dungeon")
+	dir := t.TempDir()
+	pairs := filepath.Join(dir, "pairs")
+	var sink bytes.Buffer
+	for _, ref64 := range []bool{false, true} {
+		out := filepath.Join(dir, fmt.Sprint(ref64)+".bin")
+		args := []string{lvl, "--format", "detour", "-o", out}
+		if ref64 {
+			args = append(args, "--polyref64")
+		}
+		if err := runBuild(args, &sink, &sink); err != nil {
+			t.Fatal(err)
+		}
+		f, err := detour.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.PolyRef64 != ref64 || f.Kind != detour.KindSet {
+			t.Errorf("ref64 %v: read back as %v, PolyRef64 %v", ref64, f.Kind, f.PolyRef64)
+		}
+		writePairs(t, f.Mesh, pairs)
+		var a, b bytes.Buffer
+		if err := runPath([]string{lvl, "--pairs", pairs, "--json"}, &a, &sink); err != nil {
+			t.Fatal(err)
+		}
+		if err := runPath([]string{out, "--pairs", pairs, "--json"}, &b, &sink); err != nil {
+			t.Fatal(err)
+		}
+		if a.String() != b.String() {
+			t.Errorf("ref64 %v: navmesh path on the Detour file answers differently from the level", ref64)
+		}
+	}
+	for _, args := range [][]string{
+		{lvl, "--format", "obj", "-o", filepath.Join(dir, "x")},
+		{lvl, "--polyref64", "-o", filepath.Join(dir, "x")},
+	} {
+		var usage usageError
+		if err := runBuild(args, &sink, &sink); !errors.As(err, &usage) {
+			t.Errorf("build %v: error %v, want a usage error", args, err)
+		}
+	}
 }
