@@ -15,8 +15,21 @@ LEVEL ?= city
 
 .PHONY: deps run test bench instr pgo fmt vet build levels
 
-## deps: install the missing Debian packages (apt-get as root, else print the command)
+## deps: install the missing Debian packages (apt-get as root, else print the command),
+## and node with npm for the check against real Detour (interop/detour) when
+## there is no node or npm in PATH (a node from elsewhere, such as nodesource's
+## nodejs with its own npm, is kept)
 deps:
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing: nodejs npm"; \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm; \
+		else \
+			echo "node and npm are missing; run:"; \
+			echo "  sudo apt-get install -y nodejs npm"; \
+			exit 1; \
+		fi; \
+	fi
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then \
@@ -38,9 +51,10 @@ run: deps
 	go run ./cmd/navviz $(LEVEL)
 
 ## test: formatting, vet and every test (GUI tests under Xvfb when no display is set;
-## the arm64 tests under qemu fail instead of skipping when qemu-aarch64 is missing)
+## the arm64 tests under qemu fail instead of skipping when qemu-aarch64 is missing,
+## the check against real Detour when node or npm is)
 test: deps levels fmt vet
-	NAVVIZ_REQUIRE_QEMU=1 NAVVIZ_REQUIRE_X11_TOOLS=1 NAVVIZ_REQUIRE_LEVELS=1 $(XRUN) go test -count=1 ./...
+	NAVVIZ_REQUIRE_QEMU=1 NAVVIZ_REQUIRE_NODE=1 NAVVIZ_REQUIRE_X11_TOOLS=1 NAVVIZ_REQUIRE_LEVELS=1 $(XRUN) go test -count=1 ./...
 
 ## levels: the shared test levels must sit beside the repository (tests that
 ## need them fail under make test instead of skipping: NAVVIZ_REQUIRE_LEVELS)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"navviz/core/level"
+	"navviz/core/navmesh/detour"
 	"navviz/core/pipeline"
 )
 
@@ -44,7 +45,7 @@ func stageMs(b *pipeline.Build) map[string]float64 {
 //
 //	navmesh build LEVEL [--partition watershed|monotone|layers] [--solo]
 //	                    [--tile-size N] [--detail-sample-dist X] [--workers N]
-//	                    [--json] [-o mesh.bin] [--cpuprofile FILE]
+//	                    [--json] [-o mesh.bin [--format navviz|detour [--polyref64]]] [--cpuprofile FILE]
 //	                    [--max-tiles N] [--max-columns N] [--max-memory-mib N]
 //
 // It builds the level (a built-in name or a .obj file) with the default
@@ -53,7 +54,9 @@ func stageMs(b *pipeline.Build) map[string]float64 {
 // is a usage error), and prints the step-5 counts and the time
 // of each stage; --json prints them as one JSON object instead. -o writes
 // the navmesh (navmesh.Mesh.MarshalBinary; "-o -" writes it to stdout and
-// the report to stderr). -o and --cpuprofile are checked before anything
+// the report to stderr); --format detour writes it as Detour's MSET file
+// instead (core/navmesh/detour, docs/format.md §11), --polyref64 for a
+// Detour built with DT_POLYREF64. -o and --cpuprofile are checked before anything
 // is read or built (checkOutputs). A level over the size limits (pipeline.BuildLimits;
 // the --max-* flags raise them) fails before anything is built.
 // --cpuprofile writes a CPU profile of the build.
@@ -64,6 +67,8 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	workers := fs.Int("workers", 0, "goroutines building tiles (0: every CPU)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the text report")
 	out := fs.String("o", "", "write the navmesh (Mesh.MarshalBinary) to `file` (- for stdout)")
+	format := fs.String("format", "navviz", "format of -o: navviz (Mesh.MarshalBinary) or detour (Detour's MSET file, RecastDemo's Save)")
+	ref64 := fs.Bool("polyref64", false, "with --format detour, write for a Detour built with DT_POLYREF64 (64-bit polygon references)")
 	offMesh := fs.String("offmesh", "", "`file` of off-mesh links, one \"sx sy sz ex ey ez radius bidir area\" a line")
 	limits := limitFlags(fs)
 	profile := profileFlag(fs)
@@ -77,6 +82,12 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if *workers < 0 {
 		return usagef("--workers %d, want >= 0", *workers)
+	}
+	if *format != "navviz" && *format != "detour" {
+		return usagef("--format %q, want navviz or detour", *format)
+	}
+	if *ref64 && *format != "detour" {
+		return usagef("--polyref64 needs --format detour")
 	}
 	if *solo && flagSet(fs, "tile-size") {
 		return usagef("--tile-size with --solo: a solo build is one tile of the whole level, it has no tile size")
@@ -122,6 +133,9 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if *out != "" {
 		data, err := b.Mesh.MarshalBinary()
+		if *format == "detour" {
+			data, err = detour.Encode(b.Mesh, detourOptions(b, *ref64))
+		}
 		if err != nil {
 			return err
 		}
@@ -141,6 +155,17 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 		})
 	}
 	return printBuild(report, name, b, *out)
+}
+
+// detourOptions returns the Detour file options of build b: its tile
+// grid (a solo build's one tile is the whole level).
+func detourOptions(b *pipeline.Build, ref64 bool) detour.Options {
+	g := b.Grid
+	w, h := g.TileSizeM(), g.TileSizeM()
+	if b.Solo {
+		w, h = float32(g.CellsX)*g.CellSizeM, float32(g.CellsZ)*g.CellSizeM
+	}
+	return detour.Options{BoundsM: g.BoundsM, TileWidthM: w, TileHeightM: h, PolyRef64: ref64}
 }
 
 // printBuild writes the text report of build b of level name.

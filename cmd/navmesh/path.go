@@ -13,6 +13,7 @@ import (
 
 	"navviz/core/geom"
 	"navviz/core/navmesh"
+	"navviz/core/navmesh/detour"
 	"navviz/core/pipeline"
 	"navviz/core/query"
 	"navviz/core/voxel"
@@ -80,6 +81,10 @@ func arr(v geom.Vec3) [3]float32 { return [3]float32{v.X, v.Y, v.Z} }
 //	                   [--tile-size N] [--detail-sample-dist X] [--workers N]
 //	                   [--json] [--search detour|optimal] [--offmesh FILE]
 //	                   [--cache --obstacle x,y,z,r,h ...] [--max-tiles N] [--max-columns N] [--max-memory-mib N]
+//
+// LEVEL may also be a Detour navmesh file (core/navmesh/detour: an MSET
+// file, a DNAV tile, a TrinityCore .mmtile, by content), which is read
+// instead of built (the settings flags then do nothing).
 //
 // It builds the level with the settings of navmesh build (tiled; --cache:
 // a tile cache with the same settings, the --obstacle cylinders and the
@@ -186,6 +191,16 @@ func textErr(e string) string {
 // tiled build, or with cached a tile cache with obs and the links added and
 // every tile updated.
 func pathMesh(name string, s *pipeline.NavSettings, workers int, limits pipeline.BuildLimits, cached bool, obs []voxel.Obstacle, links []navmesh.OffMeshLink) (*navmesh.Mesh, error) {
+	if detour.IsDetourFile(name) {
+		if cached || len(links) > 0 {
+			return nil, usagef("%s is a Detour navmesh file: --cache and --offmesh need a level to build", name)
+		}
+		f, err := detour.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		return f.Mesh, nil
+	}
 	src, err := loadSource(name)
 	if err != nil {
 		return nil, err

@@ -163,54 +163,71 @@ func checkBounds(t *Tile) error {
 // layout of docs/format.md): a tile that passes encodes to data DecodeTile
 // accepts, and decodes back to a tile equal to it.
 func (t *Tile) check() error {
+	off, err := t.checkRecords()
+	if err != nil {
+		return err
+	}
+	if err := checkBounds(t); err != nil {
+		return err
+	}
+	return t.checkDerived(off)
+}
+
+// checkRecords runs check's checks of t's own records, everything before
+// the bounds, the BV tree and the off-mesh records, and returns the offset
+// of the BV tree.
+func (t *Tile) checkRecords() (int, error) {
 	h := &t.Header
 	nvp := int(h.NVP)
 	if nvp < MinVertsPerPoly || nvp > MaxVertsPerPoly {
-		return corrupt(7, "NVP %d, want %d..%d", h.NVP, MinVertsPerPoly, MaxVertsPerPoly)
+		return 0, corrupt(7, "NVP %d, want %d..%d", h.NVP, MinVertsPerPoly, MaxVertsPerPoly)
 	}
 	np := len(t.Polys)
 	if err := checkCounts(uint64(len(t.Verts)), uint64(np), uint64(len(t.BVTree))); err != nil {
-		return err
+		return 0, err
 	}
 	if len(t.DetailMeshes) != np {
-		return corrupt(24, "%d detail meshes for %d polygons", len(t.DetailMeshes), np)
+		return 0, corrupt(24, "%d detail meshes for %d polygons", len(t.DetailMeshes), np)
 	}
 	if err := checkHeaderFloats(h); err != nil {
-		return err
+		return 0, err
 	}
 	if len(t.OffMesh) > MaxTileOffMesh {
-		return corrupt(84, "off-mesh link count %d, want at most %d", len(t.OffMesh), MaxTileOffMesh)
+		return 0, corrupt(84, "off-mesh link count %d, want at most %d", len(t.OffMesh), MaxTileOffMesh)
 	}
 	off := t.headerSize()
 	if err := checkFinite(t.Verts, off, "vertex"); err != nil {
-		return err
+		return 0, err
 	}
 	off += vertSize * len(t.Verts)
 	polyOff, recSize := off, polyRecordSize(nvp)
 	for i := range t.Polys {
 		if err := checkPolyRecord(t, i, polyOff+i*recSize); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if err := t.checkNeighbours(); err != nil {
-		return err
+		return 0, err
 	}
 	off += recSize * np
 	if err := checkDetailMeshes(t.DetailMeshes, off, uint64(len(t.DetailVerts)), uint64(len(t.DetailTris))); err != nil {
-		return err
+		return 0, err
 	}
 	off += detailMeshSize * np
 	if err := checkFinite(t.DetailVerts, off, "detail vertex"); err != nil {
-		return err
+		return 0, err
 	}
 	off += vertSize * len(t.DetailVerts)
 	if err := checkDetailTris(t, off); err != nil {
-		return err
+		return 0, err
 	}
 	off += detailTriSize * len(t.DetailTris)
-	if err := checkBounds(t); err != nil {
-		return err
-	}
+	return off, nil
+}
+
+// checkDerived runs check's checks of the BV tree (at offset off) and of
+// the off-mesh records.
+func (t *Tile) checkDerived(off int) error {
 	if err := checkBVTree(t, off); err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // Differences between two meshes, tile layer by tile layer (`navmesh diff`,
-// docs/format.md §11): which tile layers one mesh has and the other has
+// docs/format.md §12): which tile layers one mesh has and the other has
 // not, which both have with other contents, and the walkable area of each
 // side.
 
