@@ -8,12 +8,14 @@ import (
 	"io"
 
 	"navviz/core/navmesh"
+	"navviz/core/navmesh/detour"
 	"navviz/internal/readlimit"
 )
 
 // The diff command: navmesh diff A B [--json].
 //
-// It compares two mesh files (navmesh build -o's format, docs/format.md §6)
+// It compares two mesh files (navmesh build -o's format, docs/format.md §6,
+// or Detour navmesh files, §11)
 // tile layer by tile layer (navmesh.Diff) and prints the totals of each
 // side and one line per tile layer that differs. Exit status: 0 identical,
 // 1 different, 2 an error (a file that cannot be read or is no mesh file,
@@ -108,9 +110,10 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// readMeshFile reads a mesh file (navmesh build -o's format, at most
-// navmesh.MaxMeshFileBytes), saying what a file of another kind looks like
-// from its first bytes, before the rest is read.
+// readMeshFile reads a mesh file: navmesh build -o's format (at most
+// navmesh.MaxMeshFileBytes) or a Detour navmesh file (an MSET set or a
+// wrapped tile: core/navmesh/detour), chosen by its first bytes, which also
+// say what a file of another kind looks like before the rest is read.
 func readMeshFile(path string) (*navmesh.Mesh, error) {
 	f, err := readlimit.Open(path, "mesh file", navmesh.MaxMeshFileBytes)
 	if err != nil {
@@ -122,8 +125,15 @@ func readMeshFile(path string) (*navmesh.Mesh, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if detour.IsDetour(magic) {
+		df, err := detour.Read(br, path)
+		if err != nil {
+			return nil, err
+		}
+		return df.Mesh, nil
+	}
 	if string(magic) != navmesh.MeshMagic {
-		return nil, fmt.Errorf("%s: not a navviz mesh file (navmesh build -o): it starts %q, want %q", path, magic, navmesh.MeshMagic)
+		return nil, fmt.Errorf("%s: neither a navviz mesh file (navmesh build -o, %q) nor a Detour navmesh file: it starts %q", path, navmesh.MeshMagic, magic)
 	}
 	data, err := io.ReadAll(br)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,8 +61,8 @@ func TestDiffCommand(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"not a mesh", []string{"diff", mono, dungeon}, "not a navviz mesh file"},
-		{"dev zero", []string{"diff", "/dev/zero", mono}, "not a navviz mesh file"},
+		{"not a mesh", []string{"diff", mono, dungeon}, "neither a navviz mesh file"},
+		{"dev zero", []string{"diff", "/dev/zero", mono}, "neither a navviz mesh file"},
 		{"corrupt", []string{"diff", mono, bad}, "corrupt mesh data"},
 		{"missing", []string{"diff", mono, filepath.Join(dir, "none.bin")}, "no such file"},
 		{"one file", []string{"diff", mono}, "want two mesh files"},
@@ -70,5 +71,31 @@ func TestDiffCommand(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%s: exit %d, stderr %q, want exit 2 and %q", tc.name, code, stderr, tc.want)
 		}
+	}
+}
+
+// TestDiffDetourFiles: navmesh diff reads Detour files too (by content): a
+// Detour file of a mesh against itself is identical, and against the
+// navviz file of the same mesh has the same polygons and area.
+func TestDiffDetourFiles(t *testing.T) {
+	dungeon := leveltest.Path(t, "dungeon")
+	dir := t.TempDir()
+	nv, dt := filepath.Join(dir, "d.bin"), filepath.Join(dir, "d.mset")
+	if code, _, stderr := runCmd(t, "build", dungeon, "-o", nv); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := runCmd(t, "build", dungeon, "--format", "detour", "-o", dt); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, stdout, stderr := runCmd(t, "diff", dt, dt); code != 0 {
+		t.Errorf("a Detour file with itself: exit %d, %s%s", code, stdout, stderr)
+	}
+	code, stdout, _ := runCmd(t, "diff", nv, dt, "--json")
+	var d diffJSON
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	if code != 1 || d.A.Polys != d.B.Polys || d.A.Tiles != d.B.Tiles || math.Abs(d.A.WalkableArea-d.B.WalkableArea) > 1e-3*d.A.WalkableArea {
+		t.Errorf("navviz vs Detour file of one mesh: exit %d, %+v %+v", code, d.A, d.B)
 	}
 }

@@ -1,6 +1,7 @@
 package detour
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -19,6 +20,11 @@ import (
 // tile decoded beside its data (more memory than the file), so a larger
 // file could not be held within pipeline's default 4 GiB build budget.
 const MaxFileBytes = 2 << 30
+
+// describeBytes is how much of a file Read looks at before reading the
+// rest: the magic numbers IsDetour checks, and enough for Describe to say
+// what another file looks like.
+const describeBytes = 512
 
 // ErrNotDetour is wrapped by the error for input that is no Detour file
 // (the message says what it looks like).
@@ -100,23 +106,30 @@ type File struct {
 	Mesh *navmesh.Mesh
 }
 
-// ReadFile reads the Detour file at path (at most MaxFileBytes).
+// ReadFile reads the Detour file at path (at most MaxFileBytes); see Read.
 func ReadFile(path string) (*File, error) {
-	data, err := readlimit.ReadFile(path, "Detour navmesh file", MaxFileBytes)
+	f, err := readlimit.Open(path, "Detour navmesh file", MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	f, err := Decode(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return f, nil
+	defer f.Close()
+	return Read(f, path)
 }
 
 // Read reads a Detour file from r (name names it in errors), at most
-// MaxFileBytes.
+// MaxFileBytes. Its first bytes are checked before the rest is read: input
+// that does not start as a Detour file (IsDetour) is refused at once, so
+// that /dev/zero or a large file of another kind costs no memory.
 func Read(r io.Reader, name string) (*File, error) {
-	data, err := io.ReadAll(&readlimit.Reader{R: r, Path: name, What: "Detour navmesh file", LimitBytes: MaxFileBytes})
+	br := bufio.NewReaderSize(&readlimit.Reader{R: r, Path: name, What: "Detour navmesh file", LimitBytes: MaxFileBytes}, 64<<10)
+	head, err := br.Peek(describeBytes)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if !IsDetour(head) {
+		return nil, fmt.Errorf("%s: %w (%s)", name, ErrNotDetour, Describe(head))
+	}
+	data, err := io.ReadAll(br)
 	if err != nil {
 		return nil, err
 	}
