@@ -33,15 +33,10 @@ var reportJS string
 // reportTmpl holds the two pages: "scenario" (one run) and "suite" (the
 // index of several runs).
 var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"css":   func() template.CSS { return template.CSS(reportCSS) },
-	"js":    func() template.JS { return template.JS(reportJS) },
-	"minus": func(a, b int) int { return a - b },
-	"plural": func(n int, what string) string {
-		if n == 1 {
-			return "1 " + what
-		}
-		return fmt.Sprintf("%d %ss", n, what)
-	},
+	"css":    func() template.CSS { return template.CSS(reportCSS) },
+	"js":     func() template.JS { return template.JS(reportJS) },
+	"minus":  func(a, b int) int { return a - b },
+	"plural": plural,
 	// pic is the data of one picture of a shot: its URL, its class.
 	"pic": func(src, class string, shot pageShot) any {
 		return struct {
@@ -282,6 +277,14 @@ func relURL(dir, target string) string {
 		return ""
 	}
 	return fileURL(rel)
+}
+
+// plural writes n and what, with an s unless n is 1.
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // millis writes d in milliseconds, one decimal.

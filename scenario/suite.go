@@ -88,7 +88,7 @@ func WriteSuiteIndex(dir string, entries []SuiteEntry) error {
 			case c.Report.Problem != "":
 				r.Report = "FAIL: " + c.Report.Problem
 			case repFailed:
-				r.Report = fmt.Sprintf("FAIL: %d differences", len(c.Report.Diffs)+c.Report.More)
+				r.Report = "FAIL: " + plural(len(c.Report.Diffs)+c.Report.More, "difference")
 			}
 		}
 		data.Entries = append(data.Entries, r)
