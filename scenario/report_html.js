@@ -26,6 +26,25 @@
 
   document.querySelectorAll(".shot").forEach(function (shot) {
     const view = shot.querySelector(".view");
+    // A passing shot's golden is referenced where it lies, which a
+    // downloaded artifact may not hold: say so instead of a broken picture.
+    const golden = shot.querySelector("figure.pane.golden");
+    const goldenImg = golden && golden.querySelector("img");
+    function goldenMissing() {
+      const p = document.createElement("p");
+      p.textContent = "golden not found beside this report: " + golden.dataset.path;
+      golden.querySelector(".frame").replaceWith(p);
+      golden.classList.add("missing");
+      shot.classList.add("no-golden");
+      view.className = "view side";
+    }
+    if (goldenImg) {
+      if (goldenImg.complete && goldenImg.naturalWidth === 0) {
+        goldenMissing();
+      } else {
+        goldenImg.addEventListener("error", goldenMissing);
+      }
+    }
     const panes = shot.querySelectorAll(".pane");
     // Scrolling one zoomed pane scrolls the others to the same place.
     panes.forEach(function (p) {

@@ -123,7 +123,9 @@ func runScenario(args []string, stdout, stderr io.Writer) error {
 			bw.printf("%s: %v\n", p.entry.Name, err)
 			failure = err.Error()
 		}
-		if failure != "" {
+		if failure != "" && !suite {
+			failures = append(failures, failure)
+		} else if failure != "" {
 			failures = append(failures, fmt.Sprintf("%s: %s", p.entry.Name, failure))
 		}
 	}
