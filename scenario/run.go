@@ -231,10 +231,11 @@ func boxString(r image.Rectangle) string {
 // CompareGoldens compares each shot with goldenDir/NAME.png (threshold and
 // tolerance as Compare and Diff.Fails). A failing shot gets its difference
 // picture outDir/NAME.diff.png and a copy of its golden,
-// outDir/NAME.golden.png (written atomically, so the directory alone shows
-// the three pictures); any other shot has old ones removed. It returns one comparison per shot, in order; err is
-// for what stops the comparison itself (a golden that cannot be decoded,
-// a difference picture that cannot be written).
+// outDir/NAME.golden.png (both written atomically, so the directory alone
+// shows the three pictures); any other shot has old ones removed. It
+// returns one comparison per shot, in order; err is for what stops the
+// comparison itself (a golden that cannot be decoded, a picture that
+// cannot be written).
 func CompareGoldens(shots []Shot, goldenDir, outDir string, threshold int, tolerancePct float64) ([]ShotCompare, error) {
 	var out []ShotCompare
 	for _, s := range shots {
@@ -261,7 +262,7 @@ func CompareGoldens(shots []Shot, goldenDir, outDir string, threshold int, toler
 			if d.Fails(tolerancePct) {
 				c.Failed, c.DiffFile, c.GoldenCopy = true, diffPath, copyPath
 				if err := writePNGs(outDir, map[string]image.Image{diffPath: DiffImage(s.Image, want, threshold), copyPath: want}); err != nil {
-					return out, fmt.Errorf("scenario: difference picture of shot %q: %w", s.Name, err)
+					return out, fmt.Errorf("scenario: difference picture or golden copy of shot %q: %w", s.Name, err)
 				}
 			}
 		}
