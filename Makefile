@@ -3,17 +3,19 @@ SHELL := /bin/bash
 export PATH := $(PATH):/usr/local/go/bin
 
 # Debian packages that Ebitengine (cgo, X11, GL), sqweek/dialog (GTK), the
-# headless GUI tests (Xvfb) and the arm64 determinism tests (qemu-aarch64 from
-# qemu-user, run explicitly: no binfmt registration needed) need.
+# headless GUI tests (Xvfb), the arm64 determinism tests (qemu-aarch64 from
+# qemu-user, run explicitly: no binfmt registration needed) and the test of
+# the scenario report in a browser (chromium, headless) need.
 DEB_PKGS := libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev \
-	libgl-dev libx11-dev pkg-config libgtk-3-dev xvfb xauth gcc qemu-user xdotool imagemagick
+	libgl-dev libx11-dev pkg-config libgtk-3-dev xvfb xauth gcc qemu-user xdotool imagemagick \
+	chromium
 
 # GUI tests need an X display: use the real one if set, otherwise a virtual one.
 XRUN := $(if $(DISPLAY),,xvfb-run -a)
 
 LEVEL ?= city
 
-.PHONY: deps run test bench instr pgo fmt vet build levels
+.PHONY: deps run test bench instr pgo fmt vet build levels scenarios
 
 ## deps: install the missing Debian packages (apt-get as root, else print the command),
 ## and node with npm for the check against real Detour (interop/detour) when
@@ -51,10 +53,22 @@ run: deps
 	go run ./cmd/navviz $(LEVEL)
 
 ## test: formatting, vet and every test (GUI tests under Xvfb when no display is set;
-## the arm64 tests under qemu fail instead of skipping when qemu-aarch64 is missing,
-## the check against real Detour when node or npm is)
+## the arm64 tests under qemu, the scenario report's test in headless
+## chromium and the check against real Detour fail instead of skipping when
+## qemu-aarch64, chromium, node or npm is missing)
 test: deps levels fmt vet
-	NAVVIZ_REQUIRE_QEMU=1 NAVVIZ_REQUIRE_NODE=1 NAVVIZ_REQUIRE_X11_TOOLS=1 NAVVIZ_REQUIRE_LEVELS=1 $(XRUN) go test -count=1 ./...
+	NAVVIZ_REQUIRE_QEMU=1 NAVVIZ_REQUIRE_CHROMIUM=1 NAVVIZ_REQUIRE_NODE=1 NAVVIZ_REQUIRE_X11_TOOLS=1 NAVVIZ_REQUIRE_LEVELS=1 $(XRUN) go test -count=1 ./...
+
+## scenarios: every example scenario against its goldens, as the CI job of
+## docs/guide.md ("Regression checks in CI") runs them: the report to open
+## in a browser is $(SCENARIOS_OUT)/index.html (one page per scenario in
+## $(SCENARIOS_OUT)/NAME/), the JUnit XML $(SCENARIOS_OUT)/junit.xml; exits 1
+## when a shot or a report differs from its golden.
+SCENARIOS_OUT ?= out
+scenarios:
+	go build -o bin/navmesh ./cmd/navmesh
+	@mkdir -p $(SCENARIOS_OUT)
+	bin/navmesh scenario testdata/scenarios -o $(SCENARIOS_OUT) --compare testdata/scenarios --junit $(SCENARIOS_OUT)/junit.xml
 
 ## levels: the shared test levels must sit beside the repository (tests that
 ## need them fail under make test instead of skipping: NAVVIZ_REQUIRE_LEVELS)

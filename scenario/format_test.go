@@ -54,6 +54,7 @@ func TestParseErrors(t *testing.T) {
 		{"snapshot both", minimal(`{"snapshot": {"slot": "a", "file": "b"}}`), []string{"exactly one of"}},
 		{"snapshot file path", minimal(`{"snapshot": {"file": "../x.nvtc"}}`), []string{`"../x.nvtc"`}},
 		{"snapshot file report", minimal(`{"snapshot": {"file": "report.json"}}`), []string{`"report.json"`}},
+		{"snapshot file index", minimal(`{"snapshot": {"file": "index.html"}}`), []string{`"index.html"`, "are taken"}},
 		{"camera view", minimal(`{"camera": {"view": "side"}}`), []string{`camera view "side"`}},
 		{"camera frame and target", minimal(`{"camera": {"frame_level": true, "target_m": [0, 0, 0]}}`), []string{"leave out target_m"}},
 		{"camera pitch", minimal(`{"camera": {"pitch_deg": 91}}`), []string{"pitch_deg = 91"}},
@@ -65,6 +66,7 @@ func TestParseErrors(t *testing.T) {
 		{"shot size words", minimal(`{"shot": {"name": "a", "size": "big"}}`), []string{`"big"`}},
 		{"shot dup", minimal(`{"shot": {"name": "a", "size": "8x8"}}, {"shot": {"name": "a", "size": "8x8"}}`), []string{"step 2:", `shot "a": duplicate`}},
 		{"shot diff name", minimal(`{"shot": {"name": "a.diff", "size": "8x8"}}`), []string{`"a.diff"`}},
+		{"shot golden name", minimal(`{"shot": {"name": "a.golden", "size": "8x8"}}`), []string{`"a.golden"`, "NAME.golden.png"}},
 		{"cache off", `{"navviz-scenario": 1, "level": {"builtin": "city"}, "cache": false, "steps": [{"update": "all"}]}`, []string{"step 1:", "needs the tile cache"}},
 	}
 	for _, c := range cases {

@@ -112,6 +112,15 @@ func TestCompareGoldens(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "a.diff.png")); err != nil {
 		t.Errorf("no difference picture: %v", err)
 	}
+	// The golden's copy beside it, the golden's pixels.
+	if a.GoldenCopy != filepath.Join(out, "a.golden.png") {
+		t.Errorf("GoldenCopy = %q, want out/a.golden.png", a.GoldenCopy)
+	}
+	if cp, err := ReadPNG(filepath.Join(out, "a.golden.png")); err != nil {
+		t.Errorf("no golden copy: %v", err)
+	} else if d, err := Compare(cp, base, 0); err != nil || d.Differing != 0 {
+		t.Errorf("the golden copy differs from the golden: %+v, %v", d, err)
+	}
 	if b.Failed {
 		t.Errorf("unchanged shot failed: %+v", b)
 	}
@@ -122,8 +131,10 @@ func TestCompareGoldens(t *testing.T) {
 	if _, err := CompareGoldens(shots[:1], goldens, out, DefaultThreshold, DefaultTolerancePct); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(out, "a.diff.png")); !os.IsNotExist(err) {
-		t.Errorf("the old difference picture stays: %v", err)
+	for _, f := range []string{"a.diff.png", "a.golden.png"} {
+		if _, err := os.Stat(filepath.Join(out, f)); !os.IsNotExist(err) {
+			t.Errorf("the old %s stays: %v", f, err)
+		}
 	}
 	// A golden of another size fails naming both sizes.
 	if err := UpdateGoldens([]Shot{{Name: "a", Image: testPicture(10, 10)}}, goldens); err != nil {

@@ -11,6 +11,7 @@ import (
 // the package, so a new type must be registered here.
 func TestNilReceivers(t *testing.T) {
 	niltest.Check(t, ".", niltest.Types{
+		"Comparison":    {Nil: (*Comparison)(nil), Zero: &Comparison{}},
 		"Diff":          {Nil: (*Diff)(nil), Zero: &Diff{}},
 		"Error":         {Nil: (*Error)(nil), Zero: &Error{}},
 		"Level":         {Nil: (*Level)(nil), Zero: &Level{}},
@@ -23,6 +24,7 @@ func TestNilReceivers(t *testing.T) {
 		"Scenario":      {Nil: (*Scenario)(nil), Zero: &Scenario{}},
 		"ShotCompare":   {Nil: (*ShotCompare)(nil), Zero: &ShotCompare{}},
 		"SizeError":     {Nil: (*SizeError)(nil), Zero: &SizeError{}},
+		"SuiteEntry":    {Nil: (*SuiteEntry)(nil), Zero: &SuiteEntry{}},
 		"Step":          {Nil: (*Step)(nil), Zero: &Step{}},
 		"SwapLog":       {Nil: (*SwapLog)(nil), Zero: &SwapLog{}},
 		"UpdateCount":   {Nil: (*UpdateCount)(nil), Zero: &UpdateCount{}},

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"image"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"navviz/internal/readlimit"
@@ -115,8 +117,8 @@ func (res *Result) ReportJSON() ([]byte, error) {
 }
 
 // Write writes the outputs into dir (created if need be), each file
-// atomically: NAME.png per shot, the snapshot files, report.json and
-// timings.json. The PNGs are encoded before anything is written.
+// atomically: NAME.png per shot, the snapshot files, report.json,
+// timings.json and index.html (WriteIndex, nothing compared). The PNGs are encoded before anything is written.
 func (res *Result) Write(dir string) error {
 	if res == nil {
 		return errNilResult
@@ -150,6 +152,11 @@ func (res *Result) Write(dir string) error {
 		return fmt.Errorf("scenario: timings: %w", err)
 	}
 	files = append(files, file{TimingsFile, append(tb, '\n')})
+	index, err := res.indexHTML(dir, nil)
+	if err != nil {
+		return err
+	}
+	files = append(files, file{IndexFile, index})
 	for _, f := range files {
 		if in := res.inputOf(filepath.Join(dir, f.name)); in != "" {
 			return fmt.Errorf("scenario: output %s is the input %s: refusing to overwrite what the scenario read", filepath.Join(dir, f.name), in)
@@ -195,6 +202,9 @@ type ShotCompare struct {
 	Percent  float64 `json:"percent_differing"`
 	Box      string  `json:"box,omitempty"`
 	DiffFile string  `json:"diff_file,omitempty"`
+	// GoldenCopy is the golden's copy beside DiffFile (NAME.golden.png),
+	// so the output directory alone shows the three pictures.
+	GoldenCopy string `json:"golden_copy,omitempty"`
 }
 
 // Line returns the one-line verdict of the comparison.
@@ -220,15 +230,18 @@ func boxString(r image.Rectangle) string {
 
 // CompareGoldens compares each shot with goldenDir/NAME.png (threshold and
 // tolerance as Compare and Diff.Fails). A failing shot gets its difference
-// picture outDir/NAME.diff.png (written atomically); a passing one has any
-// old one removed. It returns one comparison per shot, in order; err is
-// for what stops the comparison itself (a golden that cannot be decoded,
-// a difference picture that cannot be written).
+// picture outDir/NAME.diff.png and a copy of its golden,
+// outDir/NAME.golden.png (both written atomically, so the directory alone
+// shows the three pictures); any other shot has old ones removed. It
+// returns one comparison per shot, in order; err is for what stops the
+// comparison itself (a golden that cannot be decoded, a picture that
+// cannot be written).
 func CompareGoldens(shots []Shot, goldenDir, outDir string, threshold int, tolerancePct float64) ([]ShotCompare, error) {
 	var out []ShotCompare
 	for _, s := range shots {
 		c := ShotCompare{Name: s.Name, Golden: filepath.Join(goldenDir, s.Name+".png")}
 		diffPath := filepath.Join(outDir, s.Name+".diff.png")
+		copyPath := filepath.Join(outDir, s.Name+GoldenCopyExt)
 		size := s.Image.Bounds().Size()
 		want, err := readPNG(c.Golden, &size)
 		var sizeErr *SizeError
@@ -247,27 +260,40 @@ func CompareGoldens(shots []Shot, goldenDir, outDir string, threshold int, toler
 			}
 			c.Diff, c.Percent, c.Box = d, d.Percent(), boxString(d.Box)
 			if d.Fails(tolerancePct) {
-				c.Failed, c.DiffFile = true, diffPath
-				data, err := EncodePNG(DiffImage(s.Image, want, threshold))
-				if err == nil {
-					err = os.MkdirAll(outDir, 0o755)
-				}
-				if err == nil {
-					err = writeFile(diffPath, data)
-				}
-				if err != nil {
-					return out, fmt.Errorf("scenario: difference picture of shot %q: %w", s.Name, err)
+				c.Failed, c.DiffFile, c.GoldenCopy = true, diffPath, copyPath
+				if err := writePNGs(outDir, map[string]image.Image{diffPath: DiffImage(s.Image, want, threshold), copyPath: want}); err != nil {
+					return out, fmt.Errorf("scenario: difference picture or golden copy of shot %q: %w", s.Name, err)
 				}
 			}
 		}
-		if !c.Failed || c.DiffFile == "" {
-			if err := os.Remove(diffPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return out, fmt.Errorf("scenario: remove the old %s: %w", diffPath, err)
+		if c.DiffFile == "" {
+			for _, p := range []string{diffPath, copyPath} {
+				if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return out, fmt.Errorf("scenario: remove the old %s: %w", p, err)
+				}
 			}
 		}
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// writePNGs encodes each picture and writes it to its path (atomically)
+// in directory dir, created if need be.
+func writePNGs(dir string, pics map[string]image.Image) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, path := range slices.Sorted(maps.Keys(pics)) {
+		data, err := EncodePNG(pics[path])
+		if err == nil {
+			err = writeFile(path, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // UpdateGoldens writes each shot as goldenDir/NAME.png (atomically; the

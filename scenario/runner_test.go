@@ -231,6 +231,7 @@ func TestWriteRefusesInputs(t *testing.T) {
 	}{
 		{"level named like a shot", "s.png", "a.scenario.json", "s", true, "is the input"},
 		{"scenario named like the report", "floor.obj", TimingsFile, "s", true, "is the input"},
+		{"scenario named like the HTML report", "floor.obj", IndexFile, "s", true, "is the input"},
 		{"another directory", "s.png", "a.scenario.json", "s", false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

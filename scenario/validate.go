@@ -186,8 +186,10 @@ func checkStep(st *Step, cache bool) error {
 		if err := checkName("shot", st.Shot.Name); err != nil {
 			return err
 		}
-		if strings.HasSuffix(st.Shot.Name, ".diff") {
-			return fmt.Errorf("shot name %q: names ending in .diff are the compare's difference pictures", st.Shot.Name)
+		for _, suf := range []string{".diff", ".golden"} {
+			if strings.HasSuffix(st.Shot.Name, suf) {
+				return fmt.Errorf("shot name %q: names ending in %s are the compare's pictures (NAME%s.png)", st.Shot.Name, suf, suf)
+			}
 		}
 		_, _, err := ParseSize(st.Shot.Size)
 		return err
@@ -293,8 +295,8 @@ func checkSnapshotRef(kind string, r *SnapshotRef, output bool) error {
 		if err := checkName(kind+" file", r.File); err != nil {
 			return err
 		}
-		if strings.HasSuffix(r.File, ".png") || r.File == ReportFile || r.File == TimingsFile {
-			return fmt.Errorf("%s file %q: the output directory's PNGs, %s and %s are taken", kind, r.File, ReportFile, TimingsFile)
+		if strings.HasSuffix(r.File, ".png") || r.File == ReportFile || r.File == TimingsFile || r.File == IndexFile {
+			return fmt.Errorf("%s file %q: the output directory's PNGs, %s, %s and %s are taken", kind, r.File, ReportFile, TimingsFile, IndexFile)
 		}
 		return nil
 	}

@@ -188,4 +188,7 @@ func TestSaveSessionReproducesMesh(t *testing.T) {
 	if rep, err := os.ReadFile(filepath.Join(out, scenario.ReportFile)); err != nil || !bytes.Contains(rep, []byte(guiHash)) {
 		t.Errorf("report.json: %v, or it lacks the hash %s", err, guiHash)
 	}
+	if page, err := os.ReadFile(filepath.Join(out, scenario.IndexFile)); err != nil || !bytes.Contains(page, []byte(`src="session.png"`)) {
+		t.Errorf("index.html: %v, or it does not show session.png", err)
+	}
 }
