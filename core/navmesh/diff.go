@@ -63,8 +63,8 @@ type MeshDiff struct {
 }
 
 // Identical reports whether the two meshes have the same tile layers with
-// the same contents.
-func (d *MeshDiff) Identical() bool { return len(d.Tiles) == 0 }
+// the same contents (false for a nil MeshDiff: nothing was compared).
+func (d *MeshDiff) Identical() bool { return d != nil && len(d.Tiles) == 0 }
 
 // Diff compares mesh a with mesh b. Tile layers are matched by place (the
 // slots and generations, which say only in what order tiles came, are not

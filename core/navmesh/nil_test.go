@@ -14,6 +14,7 @@ func TestNilReceivers(t *testing.T) {
 	niltest.Check(t, ".", niltest.Types{
 		"BuiltTile": {Nil: (*BuiltTile)(nil), Zero: &BuiltTile{}},
 		"Mesh":      {Nil: (*Mesh)(nil), Zero: &Mesh{}},
+		"MeshDiff":  {Nil: (*MeshDiff)(nil), Zero: &MeshDiff{}},
 		"State":     {Nil: (*State)(nil), Zero: &State{}},
 		"Tile":      {Nil: (*Tile)(nil), Zero: &Tile{}},
 	})
