@@ -28,6 +28,11 @@ type Soup struct {
 	Verts []geom.Vec3
 	Tris  [][3]int32
 	Areas []uint8
+
+	// Skipped says what the reader read but left out of the level, for
+	// the level report: "skipped 2 line, 1 point primitives" (glTF); ""
+	// when nothing was.
+	Skipped string
 }
 
 // Bounds returns the box of all vertices (EmptyBox for an empty soup).

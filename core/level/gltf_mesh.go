@@ -1,0 +1,506 @@
+package level
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/qmuntal/gltf"
+
+	"navviz/core/geom"
+)
+
+// The scene graph, meshes and accessors of a glTF level. Transforms are
+// composed in float64 with every product rounded before it is summed (no
+// fused multiply-add, DESIGN.md), so the level's bytes do not depend on
+// the machine.
+
+// gltfMat is a 4x4 matrix in glTF's column-major order.
+type gltfMat [16]float64
+
+// gltfMul returns a·b.
+func gltfMul(a, b *gltfMat) gltfMat {
+	var c gltfMat
+	for col := 0; col < 4; col++ {
+		for row := 0; row < 4; row++ {
+			c[col*4+row] = float64(a[row]*b[col*4]) + float64(a[4+row]*b[col*4+1]) +
+				float64(a[8+row]*b[col*4+2]) + float64(a[12+row]*b[col*4+3])
+		}
+	}
+	return c
+}
+
+// apply returns m·(x, y, z, 1) (m is affine).
+func (m *gltfMat) apply(p [3]float64) [3]float64 {
+	var q [3]float64
+	for r := 0; r < 3; r++ {
+		q[r] = float64(m[r]*p[0]) + float64(m[4+r]*p[1]) + float64(m[8+r]*p[2]) + m[12+r]
+	}
+	return q
+}
+
+// det3 is the determinant of m's linear part: negative when m mirrors.
+func (m *gltfMat) det3() float64 {
+	a := float64(m[5]*m[10]) - float64(m[9]*m[6])
+	b := float64(m[1]*m[10]) - float64(m[9]*m[2])
+	c := float64(m[1]*m[6]) - float64(m[5]*m[2])
+	return float64(m[0]*a) - float64(m[4]*b) + float64(m[8]*c)
+}
+
+// gltfLocal returns node n's local transform: matrix · T · R · S (a
+// node has one or the other; the unused one is the identity).
+func gltfLocal(n *gltf.Node) (gltfMat, error) {
+	m := gltfMat(n.Matrix)
+	t, q, s := n.Translation, n.Rotation, n.Scale
+	for _, v := range append(append(append(m[:], t[:]...), q[:]...), s[:]...) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return gltfMat{}, fmt.Errorf("transform value %v is not finite", v)
+		}
+	}
+	if m[3] != 0 || m[7] != 0 || m[11] != 0 || m[15] != 1 {
+		return gltfMat{}, fmt.Errorf("matrix is not affine (last row %v %v %v %v, want 0 0 0 1)", m[3], m[7], m[11], m[15])
+	}
+	x, y, z, w := q[0], q[1], q[2], q[3]
+	xx, yy, zz := float64(x*x), float64(y*y), float64(z*z)
+	xy, xz, yz := float64(x*y), float64(x*z), float64(y*z)
+	wx, wy, wz := float64(w*x), float64(w*y), float64(w*z)
+	r := [9]float64{ // column-major rotation
+		1 - float64(2*(yy+zz)), 2 * (xy + wz), 2 * (xz - wy),
+		2 * (xy - wz), 1 - float64(2*(xx+zz)), 2 * (yz + wx),
+		2 * (xz + wy), 2 * (yz - wx), 1 - float64(2*(xx+yy)),
+	}
+	var trs gltfMat
+	for col := 0; col < 3; col++ {
+		for row := 0; row < 3; row++ {
+			trs[col*4+row] = float64(r[col*3+row] * s[col])
+		}
+	}
+	trs[12], trs[13], trs[14], trs[15] = t[0], t[1], t[2], 1
+	return gltfMul(&m, &trs), nil
+}
+
+var gltfIdentity = gltfMat(gltf.DefaultMatrix)
+
+// scene adds the triangle primitives of the default scene to g.soup,
+// walking its node trees depth first in the order the file lists them.
+func (g *gltfReader) scene() error {
+	doc := &g.doc
+	var roots []int
+	switch {
+	case doc.Scene != nil:
+		si := *doc.Scene
+		if si < 0 || si >= len(doc.Scenes) || doc.Scenes[si] == nil {
+			return g.errorf(nil, "scene %d does not exist (%d scenes)", si, len(doc.Scenes))
+		}
+		roots = doc.Scenes[si].Nodes
+	case len(doc.Scenes) > 0:
+		if doc.Scenes[0] == nil {
+			return g.errorf(nil, "scene 0 is null")
+		}
+		roots = doc.Scenes[0].Nodes
+	default: // no scene: every node that is no node's child
+		child := make([]bool, len(doc.Nodes))
+		for _, n := range doc.Nodes {
+			if n != nil {
+				for _, c := range n.Children {
+					if c >= 0 && c < len(child) {
+						child[c] = true
+					}
+				}
+			}
+		}
+		for i, c := range child {
+			if !c {
+				roots = append(roots, i)
+			}
+		}
+	}
+	type item struct {
+		node   int
+		parent gltfMat
+	}
+	var stack []item
+	push := func(nodes []int, parent gltfMat) {
+		for i := len(nodes) - 1; i >= 0; i-- {
+			stack = append(stack, item{nodes[i], parent})
+		}
+	}
+	push(roots, gltfIdentity)
+	seen := make([]bool, len(doc.Nodes))
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		ni := it.node
+		if ni < 0 || ni >= len(doc.Nodes) || doc.Nodes[ni] == nil {
+			return g.errorf(nil, "node %d does not exist (%d nodes)", ni, len(doc.Nodes))
+		}
+		if seen[ni] {
+			return g.errorf(nil, "node %d is reached twice (glTF nodes form trees)", ni)
+		}
+		seen[ni] = true
+		n := doc.Nodes[ni]
+		local, err := gltfLocal(n)
+		if err != nil {
+			return g.errorf(err, "node %d: %v", ni, err)
+		}
+		m := gltfMul(&it.parent, &local)
+		if n.Mesh != nil {
+			if err := g.instance(ni, *n.Mesh, &m); err != nil {
+				return err
+			}
+		}
+		push(n.Children, m)
+	}
+	return nil
+}
+
+// Primitive kinds that are left out of the level.
+const (
+	gltfTriangles = iota
+	gltfPoints
+	gltfLines
+	gltfNoPosition
+)
+
+// gltfPrim is one primitive of a mesh: for a triangle primitive, the
+// positions its triangles use (dequantized, untransformed) and the
+// triangles indexing them.
+type gltfPrim struct {
+	kind int
+	pos  [][3]float64
+	tris [][3]int32
+}
+
+// instance adds mesh mi placed by node ni's world transform m.
+func (g *gltfReader) instance(ni, mi int, m *gltfMat) error {
+	prims, err := g.mesh(mi)
+	if err != nil {
+		return err
+	}
+	flip := m.det3() < 0
+	s := g.soup
+	for pi, p := range prims {
+		switch p.kind {
+		case gltfPoints:
+			g.skipped.points++
+			continue
+		case gltfLines:
+			g.skipped.lines++
+			continue
+		case gltfNoPosition:
+			g.skipped.noPosition++
+			continue
+		}
+		if len(s.Verts)+len(p.pos) > MaxGLTFVertices || len(s.Tris)+len(p.tris) > MaxGLTFTriangles {
+			return g.errorf(nil, "node %d mesh %d primitive %d: the level would have more than %d vertices or %d triangles",
+				ni, mi, pi, MaxGLTFVertices, MaxGLTFTriangles)
+		}
+		base := int32(len(s.Verts))
+		for k, v := range p.pos {
+			w := m.apply(v)
+			f := geom.Vec3{X: float32(w[0]), Y: float32(w[1]), Z: float32(w[2])}
+			if !f.Finite() {
+				return g.errorf(nil, "node %d mesh %d primitive %d: vertex %d lands at (%g, %g, %g), not a finite float32",
+					ni, mi, pi, k, w[0], w[1], w[2])
+			}
+			s.Verts = append(s.Verts, f)
+		}
+		for _, t := range p.tris {
+			if flip {
+				t[1], t[2] = t[2], t[1]
+			}
+			s.Tris = append(s.Tris, [3]int32{base + t[0], base + t[1], base + t[2]})
+		}
+	}
+	return nil
+}
+
+// mesh returns the primitives of mesh mi, reading them on first use.
+func (g *gltfReader) mesh(mi int) ([]*gltfPrim, error) {
+	if mi < 0 || mi >= len(g.doc.Meshes) || g.doc.Meshes[mi] == nil {
+		return nil, g.errorf(nil, "mesh %d does not exist (%d meshes)", mi, len(g.doc.Meshes))
+	}
+	if g.done[mi] {
+		return g.meshes[mi], nil
+	}
+	var prims []*gltfPrim
+	for pi, p := range g.doc.Meshes[mi].Primitives {
+		mode := 4 // TRIANGLES
+		if raw := g.raw.Meshes; mi < len(raw) && pi < len(raw[mi].Primitives) && raw[mi].Primitives[pi].Mode != nil {
+			mode = *raw[mi].Primitives[pi].Mode
+		}
+		prim, err := g.primitive(p, mode)
+		if err != nil {
+			return nil, g.errorf(err, "mesh %d primitive %d: %v", mi, pi, err)
+		}
+		g.cachedVerts += len(prim.pos)
+		if g.cachedVerts > MaxGLTFVertices {
+			return nil, g.errorf(nil, "mesh %d primitive %d: the level would have more than %d vertices", mi, pi, MaxGLTFVertices)
+		}
+		prims = append(prims, prim)
+	}
+	g.meshes[mi], g.done[mi] = prims, true
+	return prims, nil
+}
+
+// primitive reads one primitive of mode (glTF's number, 4: TRIANGLES).
+func (g *gltfReader) primitive(p *gltf.Primitive, mode int) (*gltfPrim, error) {
+	switch {
+	case p == nil:
+		return nil, fmt.Errorf("is null")
+	case mode == 0:
+		return &gltfPrim{kind: gltfPoints}, nil
+	case mode >= 1 && mode <= 3:
+		return &gltfPrim{kind: gltfLines}, nil
+	case mode < 0 || mode > 6:
+		return nil, fmt.Errorf("mode %d is not a glTF primitive mode (0-6)", mode)
+	}
+	pa, ok := p.Attributes[gltf.POSITION]
+	if !ok {
+		return &gltfPrim{kind: gltfNoPosition}, nil
+	}
+	pos, err := g.accessor(pa, gltf.AccessorVec3, gltfPositionTypes, MaxGLTFVertices)
+	if err != nil {
+		return nil, fmt.Errorf("accessor %d (POSITION): %w", pa, err)
+	}
+	n := pos.count
+	var idx []uint32
+	if p.Indices != nil {
+		ia := *p.Indices
+		ix, err := g.accessor(ia, gltf.AccessorScalar, gltfIndexTypes, 3*MaxGLTFTriangles+2)
+		if err != nil {
+			return nil, fmt.Errorf("accessor %d (indices): %w", ia, err)
+		}
+		ix.normalized = false // indices are never normalized
+		n = ix.count
+		idx = make([]uint32, n)
+		for i := range idx {
+			v := ix.get(i, 0)
+			if v >= float64(pos.count) {
+				return nil, fmt.Errorf("accessor %d (indices): index %v (element %d) is out of range: POSITION accessor %d has %d vertices", ia, v, i, pa, pos.count)
+			}
+			idx[i] = uint32(v)
+		}
+	}
+	at := func(k int) int32 {
+		if idx == nil {
+			return int32(k)
+		}
+		return int32(idx[k])
+	}
+	var tris [][3]int32
+	switch mode {
+	case 4: // TRIANGLES
+		if n%3 != 0 {
+			return nil, fmt.Errorf("%d vertices is not a multiple of 3 (mode TRIANGLES)", n)
+		}
+		tris = make([][3]int32, 0, n/3)
+		for i := 0; i+2 < n; i += 3 {
+			tris = append(tris, [3]int32{at(i), at(i + 1), at(i + 2)})
+		}
+	case 5: // TRIANGLE_STRIP: every other triangle reversed, keeping the winding
+		for i := 0; i+2 < n; i++ {
+			if i%2 == 0 {
+				tris = append(tris, [3]int32{at(i), at(i + 1), at(i + 2)})
+			} else {
+				tris = append(tris, [3]int32{at(i), at(i + 2), at(i + 1)})
+			}
+		}
+	case 6: // TRIANGLE_FAN, as the OBJ reader fans faces
+		for i := 1; i+1 < n; i++ {
+			tris = append(tris, [3]int32{at(0), at(i), at(i + 1)})
+		}
+	}
+	if len(tris) > MaxGLTFTriangles {
+		return nil, fmt.Errorf("%d triangles, more than %d", len(tris), MaxGLTFTriangles)
+	}
+	// Keep only the vertices the triangles use, in accessor order.
+	remap := make([]int32, pos.count)
+	for _, t := range tris {
+		for _, k := range t {
+			remap[k] = 1
+		}
+	}
+	prim := &gltfPrim{kind: gltfTriangles, tris: tris}
+	for k, used := range remap {
+		if used != 0 {
+			remap[k] = int32(len(prim.pos))
+			prim.pos = append(prim.pos, [3]float64{pos.get(k, 0), pos.get(k, 1), pos.get(k, 2)})
+		}
+	}
+	for i, t := range tris {
+		tris[i] = [3]int32{remap[t[0]], remap[t[1]], remap[t[2]]}
+	}
+	return prim, nil
+}
+
+// Component types (glTF's numbers) allowed for positions (float, and the
+// byte and short types of KHR_mesh_quantization) and for indices.
+var (
+	gltfPositionTypes = []int{5126, 5120, 5121, 5122, 5123}
+	gltfIndexTypes    = []int{5121, 5123, 5125}
+)
+
+// gltfComponentBytes is the size of each component type.
+var gltfComponentBytes = map[int]int{5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4}
+
+// gltfComponentNames names the component types in errors.
+var gltfComponentNames = map[int]string{
+	5120: "BYTE", 5121: "UNSIGNED_BYTE", 5122: "SHORT", 5123: "UNSIGNED_SHORT", 5125: "UNSIGNED_INT", 5126: "FLOAT",
+}
+
+// gltfView is count elements of n components of type ct, element i at
+// data[off+i*stride:] (data nil: all zero).
+type gltfView struct {
+	data         []byte
+	off, stride  int
+	ct, n, count int
+	normalized   bool
+	sparseIdx    []uint32  // sorted element numbers replaced by sparse values
+	sparse       *gltfView // their values, one element per sparseIdx entry
+}
+
+// raw returns component c of element i as stored.
+func (v *gltfView) raw(i, c int) float64 {
+	if v.data == nil {
+		return 0
+	}
+	p := v.data[v.off+i*v.stride+c*gltfComponentBytes[v.ct]:]
+	switch v.ct {
+	case 5120:
+		return float64(int8(p[0]))
+	case 5121:
+		return float64(p[0])
+	case 5122:
+		return float64(int16(binary.LittleEndian.Uint16(p)))
+	case 5123:
+		return float64(binary.LittleEndian.Uint16(p))
+	case 5125:
+		return float64(binary.LittleEndian.Uint32(p))
+	}
+	return float64(math.Float32frombits(binary.LittleEndian.Uint32(p)))
+}
+
+// get returns component c of element i, sparse values applied and
+// normalized integers mapped to [-1, 1] or [0, 1] as glTF says.
+func (v *gltfView) get(i, c int) float64 {
+	x := 0.0
+	if k := sort.Search(len(v.sparseIdx), func(k int) bool { return v.sparseIdx[k] >= uint32(i) }); k < len(v.sparseIdx) && v.sparseIdx[k] == uint32(i) {
+		x = v.sparse.raw(k, c)
+	} else {
+		x = v.raw(i, c)
+	}
+	if !v.normalized {
+		return x
+	}
+	switch v.ct {
+	case 5120:
+		return max(x/127, -1)
+	case 5121:
+		return x / 255
+	case 5122:
+		return max(x/32767, -1)
+	case 5123:
+		return x / 65535
+	}
+	return x
+}
+
+// accessor checks accessor ai (of type typ, component types allowed, at
+// most maxCount elements) against the bytes it reads and returns its view.
+func (g *gltfReader) accessor(ai int, typ gltf.AccessorType, allowed []int, maxCount int) (*gltfView, error) {
+	if ai < 0 || ai >= len(g.doc.Accessors) || g.doc.Accessors[ai] == nil {
+		return nil, fmt.Errorf("does not exist (%d accessors)", len(g.doc.Accessors))
+	}
+	a := g.doc.Accessors[ai]
+	ct := g.raw.Accessors[ai].ComponentType
+	if a.Type != typ {
+		return nil, fmt.Errorf("type %v, want %v", a.Type, typ)
+	}
+	if !gltfAllowed(ct, allowed) {
+		return nil, fmt.Errorf("componentType %d (%s) is not allowed here", ct, gltfComponentNames[ct])
+	}
+	if a.Count < 0 || a.Count > maxCount {
+		return nil, fmt.Errorf("count %d, want 0 to %d", a.Count, maxCount)
+	}
+	v := &gltfView{ct: ct, n: typ.Components(), count: a.Count, normalized: a.Normalized && ct != 5126}
+	if a.BufferView != nil {
+		var err error
+		if v.data, v.off, v.stride, err = g.bufferView(*a.BufferView, a.ByteOffset, v.n*gltfComponentBytes[ct], a.Count, true); err != nil {
+			return nil, err
+		}
+	}
+	if sp := a.Sparse; sp != nil {
+		ict := g.raw.Accessors[ai].Sparse.Indices.ComponentType
+		if sp.Count < 1 || sp.Count > a.Count {
+			return nil, fmt.Errorf("sparse count %d, want 1 to %d", sp.Count, a.Count)
+		}
+		if !gltfAllowed(ict, gltfIndexTypes) {
+			return nil, fmt.Errorf("sparse indices componentType %d is not allowed", ict)
+		}
+		iv := &gltfView{ct: ict, n: 1, count: sp.Count}
+		var err error
+		if iv.data, iv.off, iv.stride, err = g.bufferView(sp.Indices.BufferView, sp.Indices.ByteOffset, gltfComponentBytes[ict], sp.Count, false); err != nil {
+			return nil, fmt.Errorf("sparse indices: %w", err)
+		}
+		vv := &gltfView{ct: ct, n: v.n, count: sp.Count}
+		if vv.data, vv.off, vv.stride, err = g.bufferView(sp.Values.BufferView, sp.Values.ByteOffset, v.n*gltfComponentBytes[ct], sp.Count, false); err != nil {
+			return nil, fmt.Errorf("sparse values: %w", err)
+		}
+		v.sparseIdx = make([]uint32, sp.Count)
+		for k := range v.sparseIdx {
+			e := iv.raw(k, 0)
+			if e >= float64(a.Count) || (k > 0 && uint32(e) <= v.sparseIdx[k-1]) {
+				return nil, fmt.Errorf("sparse index %v (entry %d) is out of range or out of order (count %d)", e, k, a.Count)
+			}
+			v.sparseIdx[k] = uint32(e)
+		}
+		v.sparse = vv
+	}
+	return v, nil
+}
+
+func gltfAllowed(ct int, allowed []int) bool {
+	for _, a := range allowed {
+		if ct == a {
+			return true
+		}
+	}
+	return false
+}
+
+// bufferView returns the bytes of buffer view bvi and the offset and
+// stride of count elements of elem bytes at byteOffset in it, checked to
+// lie inside it; strided says whether the view's byteStride applies.
+func (g *gltfReader) bufferView(bvi, byteOffset, elem, count int, strided bool) (data []byte, off, stride int, err error) {
+	if bvi < 0 || bvi >= len(g.doc.BufferViews) || g.doc.BufferViews[bvi] == nil {
+		return nil, 0, 0, fmt.Errorf("bufferView %d does not exist (%d bufferViews)", bvi, len(g.doc.BufferViews))
+	}
+	bv := g.doc.BufferViews[bvi]
+	buf, err := g.buffer(bv.Buffer)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("bufferView %d: %w", bvi, err)
+	}
+	if bv.ByteOffset < 0 || bv.ByteLength < 0 || int64(bv.ByteOffset)+int64(bv.ByteLength) > int64(len(buf)) {
+		return nil, 0, 0, fmt.Errorf("bufferView %d: bytes %d+%d run past buffer %d (%d bytes)", bvi, bv.ByteOffset, bv.ByteLength, bv.Buffer, len(buf))
+	}
+	stride = elem
+	if strided && bv.ByteStride != 0 {
+		stride = bv.ByteStride
+	}
+	if stride < elem {
+		return nil, 0, 0, fmt.Errorf("bufferView %d: byteStride %d is shorter than an element (%d bytes)", bvi, stride, elem)
+	}
+	if byteOffset < 0 {
+		return nil, 0, 0, fmt.Errorf("byteOffset %d is negative", byteOffset)
+	}
+	if count > 0 {
+		room := int64(bv.ByteLength) - int64(byteOffset) - int64(elem)
+		if room < 0 || int64(count-1) > room/int64(stride) {
+			return nil, 0, 0, fmt.Errorf("%d elements of %d bytes (stride %d) at byte %d run past the end of bufferView %d (%d bytes)",
+				count, elem, stride, byteOffset, bvi, bv.ByteLength)
+		}
+	}
+	return buf[bv.ByteOffset : bv.ByteOffset+bv.ByteLength], byteOffset, stride, nil
+}
