@@ -196,23 +196,23 @@ func seq(n int) [][3]int32 {
 	return out
 }
 
-// exampleLevel builds the example glTF level, a walled courtyard, with
-// every kind of node transform and primitive the reader takes, and the
-// soup it must read as (computed here with exact arithmetic: the
+// exampleLevel builds the example glTF level (testdata/levels/
+// courtyard.glb), a courtyard with crates, a ramp to a platform and three
+// steps, using every kind of node transform and primitive the reader takes,
+// and the soup it must read as, computed here with exact arithmetic (the
 // transforms are axis permutations, power-of-two scales and small
-// translations):
+// translations). The node tree, depth first as the reader walks it:
 //
-//	node 0 "courtyard": matrix, a quarter turn about y (x→-z) then +(2, 0, 1)
-//	  node 1 "ground": TRS scale (2, 1, 2), translation (0, 0, -1)
-//	    mesh 0: a 10×10 grid of 2 m cells, indexed UNSIGNED_SHORT; a line
-//	            primitive (skipped)
-//	  node 2 "crates": rotation half a turn about y
-//	    node 3, node 4: translations; both mesh 1, a non-indexed box
-//	  node 5 "ramp": scale (-1, 1, 1), a mirror (the winding flips)
-//	    mesh 2: a ramp as a TRIANGLE_STRIP, a platform as a TRIANGLE_FAN
-//	            indexed UNSIGNED_BYTE
-//	  node 6 "steps": scale 1/4, mesh 3: SHORT positions, indexed
-//	            UNSIGNED_INT
+//	"courtyard": matrix, a quarter turn about y (x→-z) then +(2, 0, 1)
+//	  "ground": TRS scale (2, 1, 2), translation (0, 0, -1); its mesh: a
+//	            10×10 grid, indexed UNSIGNED_SHORT, and a line (skipped)
+//	  "crates": rotation half a turn about y
+//	    two nodes with translations, both holding one non-indexed box mesh
+//	  "ramp": scale (-1, 1, 1), a mirror (the winding flips); its mesh: a
+//	          ramp as a TRIANGLE_STRIP and a platform as a TRIANGLE_FAN
+//	          indexed UNSIGNED_BYTE
+//	  "steps": scale 1/4; its mesh: SHORT positions (KHR_mesh_quantization,
+//	           required) indexed UNSIGNED_INT
 func exampleLevel() (*gltfBuilder, *level.Soup) {
 	b := newGLTFBuilder()
 	want := &soupAdder{}

@@ -351,7 +351,7 @@ var gltfComponentNames = map[int]string{
 }
 
 // gltfView is count elements of n components of type ct, element i at
-// data[off+i*stride:] (data nil: all zero).
+// data[off+i*stride:].
 type gltfView struct {
 	data         []byte
 	off, stride  int
@@ -363,9 +363,6 @@ type gltfView struct {
 
 // raw returns component c of element i as stored.
 func (v *gltfView) raw(i, c int) float64 {
-	if v.data == nil {
-		return 0
-	}
 	p := v.data[v.off+i*v.stride+c*gltfComponentBytes[v.ct]:]
 	switch v.ct {
 	case 5120:
@@ -425,11 +422,15 @@ func (g *gltfReader) accessor(ai int, typ gltf.AccessorType, allowed []int, maxC
 		return nil, fmt.Errorf("count %d, want 0 to %d", a.Count, maxCount)
 	}
 	v := &gltfView{ct: ct, n: typ.Components(), count: a.Count, normalized: a.Normalized && ct != 5126}
-	if a.BufferView != nil {
-		var err error
-		if v.data, v.off, v.stride, err = g.bufferView(*a.BufferView, a.ByteOffset, v.n*gltfComponentBytes[ct], a.Count, true); err != nil {
-			return nil, err
-		}
+	// Without a bufferView every element not given by sparse is zero:
+	// only morph targets use that, and it would let a few bytes of JSON
+	// ask for millions of vertices.
+	if a.BufferView == nil {
+		return nil, fmt.Errorf("has no bufferView (not read for positions and indices)")
+	}
+	var err error
+	if v.data, v.off, v.stride, err = g.bufferView(*a.BufferView, a.ByteOffset, v.n*gltfComponentBytes[ct], a.Count, true); err != nil {
+		return nil, err
 	}
 	if sp := a.Sparse; sp != nil {
 		ict := g.raw.Accessors[ai].Sparse.Indices.ComponentType
@@ -440,7 +441,6 @@ func (g *gltfReader) accessor(ai int, typ gltf.AccessorType, allowed []int, maxC
 			return nil, fmt.Errorf("sparse indices componentType %d is not allowed", ict)
 		}
 		iv := &gltfView{ct: ict, n: 1, count: sp.Count}
-		var err error
 		if iv.data, iv.off, iv.stride, err = g.bufferView(sp.Indices.BufferView, sp.Indices.ByteOffset, gltfComponentBytes[ict], sp.Count, false); err != nil {
 			return nil, fmt.Errorf("sparse indices: %w", err)
 		}
