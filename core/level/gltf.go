@@ -26,17 +26,17 @@ import (
 // allocated; docs/levels.md lists what is read and what is refused.
 
 // MaxGLTFBytes bounds what LoadGLTF reads: the .gltf or .glb file and its
-// external buffers together (1 GiB, the OBJ reader's order of size: a
-// level beyond it could not be built within pipeline's default limits).
+// external buffers together (1 GiB: some 80 million float32 vertices, far
+// past a level pipeline's default limits can build).
 const MaxGLTFBytes int64 = 1 << 30
 
 // MaxGLTFTriangles and MaxGLTFVertices bound the level a glTF file makes,
-// after instancing (a mesh used by n nodes counts n times): 2^25 each,
-// about 560 MiB of Soup, so that a small file with many instances cannot
-// grow the process without bound.
+// after instancing (a mesh used by n nodes counts n times), and every
+// accessor's count: 2^24 each, about 420 MiB of Soup, so that a small file
+// holding one mesh under many nodes cannot grow the process without bound.
 const (
-	MaxGLTFTriangles = 1 << 25
-	MaxGLTFVertices  = 1 << 25
+	MaxGLTFTriangles = 1 << 24
+	MaxGLTFVertices  = 1 << 24
 )
 
 // GLB container constants (glTF 2.0 §4.4).

@@ -1,5 +1,6 @@
 // Package level holds level geometry as the build sees it: triangle soups with
-// a per-triangle area id, a Wavefront OBJ reader and writer, a chunky mesh that
+// a per-triangle area id, a Wavefront OBJ reader and writer, a glTF 2.0
+// reader (docs/levels.md) and GLB writer, a chunky mesh that
 // answers "which triangles overlap this x/z box" for a tile build, and the
 // generated, seeded levels `city` and `terrain`.
 //
