@@ -88,6 +88,9 @@ func (g *gltfReader) accessor(ai int, typ gltf.AccessorType, allowed []int, maxC
 		return nil, fmt.Errorf("does not exist (%d accessors)", len(g.doc.Accessors))
 	}
 	a := g.doc.Accessors[ai]
+	if ai >= len(g.raw.Accessors) || (a.Sparse != nil) != (g.raw.Accessors[ai].Sparse != nil) {
+		return nil, fmt.Errorf("is not as the JSON says") // both decode the same text: cannot happen
+	}
 	ct := g.raw.Accessors[ai].ComponentType
 	if a.Type != typ {
 		return nil, fmt.Errorf("type %v, want %v", a.Type, typ)
