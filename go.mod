@@ -8,6 +8,7 @@ require (
 	github.com/chromedp/chromedp v0.23.1
 	github.com/ebitengine/debugui v0.2.0
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
+	github.com/qmuntal/gltf v0.28.0
 	github.com/sqweek/dialog v0.0.0-20260123140253-64c163d53aac
 	golang.org/x/image v0.29.0
 	golang.org/x/sys v0.36.0

@@ -181,7 +181,7 @@ func NewRunner(sc *Scenario, file string) (*Runner, error) {
 		r.Soup, err = level.Generate(sc.Level.Builtin, seed)
 		levelName = fmt.Sprintf("%s seed %d", sc.Level.Builtin, seed)
 	} else {
-		r.Soup, err = level.LoadOBJ(sc.Level.LevelPath(r.dir))
+		r.Soup, err = level.LoadFile(sc.Level.LevelPath(r.dir))
 		levelName = sc.Level.OBJ
 		r.inputs = append(r.inputs, sc.Level.LevelPath(r.dir))
 	}

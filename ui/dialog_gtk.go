@@ -13,8 +13,8 @@ import (
 // sqweek/dialog); the Level panel then shows an "Open…" button.
 const hasFileDialog = true
 
-// openFileDialog shows the native open dialog filtered to Wavefront OBJ
-// files and returns the chosen path. It blocks until the user answers, so
+// openFileDialog shows the native open dialog filtered to level files
+// (Wavefront OBJ, glTF) and returns the chosen path. It blocks until the user answers, so
 // the caller runs it off the game loop. A cancelled dialog returns
 // errDialogCancelled. A GTK failure (for example no X server) is returned as
 // an error, never as a panic.
@@ -22,7 +22,7 @@ func openFileDialog() (string, error) {
 	return runFileDialog(func() (string, error) {
 		return dialog.File().
 			Title("Open level").
-			Filter("Wavefront OBJ (*.obj)", "obj", "OBJ").
+			Filter("Levels (*.obj, *.gltf, *.glb)", "obj", "OBJ", "gltf", "glb", "GLB").
 			Load()
 	})
 }

@@ -19,7 +19,7 @@ const DefaultLevel = "city"
 
 // Options configures Run.
 type Options struct {
-	// Level is the level to open: a built-in name or an .obj path.
+	// Level is the level to open: a built-in name or an OBJ or glTF path.
 	Level string
 	// Width and Height are the initial window size in pixels.
 	Width, Height int

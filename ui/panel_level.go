@@ -11,7 +11,7 @@ import (
 
 // levelUI is the Level panel's view state.
 type levelUI struct {
-	pathField string // the OBJ path field (nodialog builds)
+	pathField string // the level path field (nodialog builds)
 }
 
 // levelPanel lists the built-in levels, the Open… control and the last error.
@@ -36,7 +36,7 @@ func (g *Game) levelPanel(ctx *debugui.Context) {
 	if hasFileDialog {
 		ctx.Button(g.dialogLabel("Open…")).On(g.startOpenDialog)
 	} else {
-		ctx.Text("OBJ file path:")
+		ctx.Text("OBJ or glTF file path:")
 		ctx.SetGridLayout([]int{-3, -1}, nil)
 		ctx.TextField(&g.levelUI.pathField)
 		ctx.Button("Open").On(func() {
@@ -46,7 +46,7 @@ func (g *Game) levelPanel(ctx *debugui.Context) {
 		})
 		ctx.SetGridLayout(nil, nil)
 	}
-	ctx.Text("Or drop an .obj file on the window.")
+	ctx.Text("Or drop an .obj, .gltf or .glb file on the window.")
 	g.cacheToggle(ctx) // the Cache panel's switch (panel_cache.go)
 	if a.Err() != "" {
 		ctx.Text("Last action failed: the error is at the bottom of the window.")

@@ -29,6 +29,8 @@ type buildReport struct {
 	Layers       int                `json:"layers"`
 	WalkableArea float64            `json:"walkableArea"`
 	StageMs      map[string]float64 `json:"stageMs"`
+	// Skipped is what the level reader left out (glTF points and lines).
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // stageMs returns the CPU time of every stage of b in milliseconds, keyed
@@ -152,7 +154,11 @@ func runBuild(args []string, stdout, stderr io.Writer) (err error) {
 			Regions: b.Regions, Contours: b.Contours, Verts: b.Verts, Polys: b.Polys,
 			DetailMeshes: b.DetailMeshes, DetailVerts: b.DetailVerts, DetailTris: b.DetailTris,
 			Tiles: b.NavTiles, Layers: b.Layers, WalkableArea: b.WalkableAreaM2, StageMs: stageMs(b),
+			Skipped: src.Soup().Skipped,
 		})
+	}
+	if sk := src.Soup().Skipped; sk != "" {
+		fmt.Fprintf(report, "level %s: %s\n", name, sk)
 	}
 	return printBuild(report, name, b, *out)
 }
@@ -211,7 +217,7 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-// loadSource loads level name (a built-in name or a .obj file) and
+// loadSource loads level name (a built-in name, an OBJ or glTF file) and
 // returns its source, see levelSource.
 func loadSource(name string) (*pipeline.Source, error) {
 	soup, err := level.Load(name)

@@ -11,14 +11,16 @@ import (
 
 // runExportLevel implements
 //
-//	navmesh export-level city|terrain [--seed N] -o FILE.obj
+//	navmesh export-level city|terrain [--seed N] [--format obj|glb] -o FILE
 //
 // It writes the generated level (seed level.DefaultSeed, the built-in one,
-// unless --seed says otherwise) as a Wavefront OBJ file ("-o -" writes to stdout) and reports the
+// unless --seed says otherwise) as a Wavefront OBJ file, or with --format
+// glb as binary glTF ("-o -" writes to stdout), and reports the
 // counts on stderr when writing to stdout, on stdout otherwise.
 func runExportLevel(args []string, stdout, stderr io.Writer) (err error) {
-	fs := newFlagSet("export-level", "city|terrain [--seed N] -o FILE.obj", stdout)
-	out := fs.String("o", "", "output OBJ `file` (- for stdout); required")
+	fs := newFlagSet("export-level", "city|terrain [--seed N] [--format obj|glb] -o FILE", stdout)
+	out := fs.String("o", "", "output `file` (- for stdout); required")
+	format := fs.String("format", "obj", "output `format`: obj (Wavefront OBJ) or glb (binary glTF 2.0)")
 	seed := fs.Uint64("seed", level.DefaultSeed, "generator `seed`")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -32,6 +34,14 @@ func runExportLevel(args []string, stdout, stderr io.Writer) (err error) {
 	if !slices.Contains(names, name) {
 		return usagef("unknown level %q: want one of %s", name, strings.Join(names, ", "))
 	}
+	write := level.WriteOBJ // buffers and flushes itself
+	switch *format {
+	case "obj":
+	case "glb":
+		write = level.WriteGLB
+	default:
+		return usagef("unknown --format %q: want obj or glb", *format)
+	}
 	if *out == "" {
 		return usagef("missing -o FILE.obj")
 	}
@@ -44,8 +54,7 @@ func runExportLevel(args []string, stdout, stderr io.Writer) (err error) {
 	}
 
 	if err := writeOutput(*out, stdout, func(w io.Writer) error {
-		// WriteOBJ buffers and flushes itself.
-		if err := level.WriteOBJ(w, s); err != nil {
+		if err := write(w, s); err != nil {
 			return fmt.Errorf("write %s: %w", *out, err)
 		}
 		return nil

@@ -1,5 +1,6 @@
 // Package level holds level geometry as the build sees it: triangle soups with
-// a per-triangle area id, a Wavefront OBJ reader and writer, a chunky mesh that
+// a per-triangle area id, a Wavefront OBJ reader and writer, a glTF 2.0
+// reader (docs/levels.md) and GLB writer, a chunky mesh that
 // answers "which triangles overlap this x/z box" for a tile build, and the
 // generated, seeded levels `city` and `terrain`.
 //
@@ -28,6 +29,11 @@ type Soup struct {
 	Verts []geom.Vec3
 	Tris  [][3]int32
 	Areas []uint8
+
+	// Skipped says what the reader read but left out of the level, for
+	// the level report: "skipped 2 line, 1 point primitives" (glTF); ""
+	// when nothing was.
+	Skipped string
 }
 
 // Bounds returns the box of all vertices (EmptyBox for an empty soup).

@@ -173,8 +173,8 @@ var ArmedOverlays = append([]string{
 	render.OverlayAgents,
 }, render.InspectOverlayNames...)
 
-// loadLevel is the loader App.Load uses; it is level.Load (built-in name or
-// .obj path).
+// loadLevel is the loader App.Load uses; it is level.Load (built-in name,
+// OBJ or glTF path).
 var loadLevel = level.Load
 
 // Load replaces the current level with the built-in level or .obj file named
@@ -210,6 +210,9 @@ func (a *App) Load(nameOrPath string) error {
 	a.scene = keepVisibility(render.LevelScene(s), a.scene)
 	a.err = ""
 	a.status = fmt.Sprintf("loaded %s", nameOrPath)
+	if s.Skipped != "" {
+		a.status += " (" + s.Skipped + ")"
+	}
 	a.gen++
 	a.SyncSpanOverlays()
 	a.FrameLevel()
