@@ -28,7 +28,8 @@ type Source struct {
 	query  TriangleQuery
 	voxels *voxel.Heightfield
 	bounds geom.Box3
-	name   string // see Named
+	name   string     // see Named
+	spans  *spanCache // the span bounds counted (spanbound.go), shared with the Named copies
 }
 
 // NewSoupSource returns a source for soup s. q, when not nil, must index the
@@ -61,7 +62,7 @@ func NewSoupSource(s *level.Soup, q TriangleQuery) (*Source, error) {
 			q = nil
 		}
 	}
-	return &Source{soup: s, query: q, bounds: s.Bounds()}, nil
+	return &Source{soup: s, query: q, bounds: s.Bounds(), spans: &spanCache{}}, nil
 }
 
 // NewVoxelSource returns a source for a solid heightfield covering the whole
@@ -77,7 +78,7 @@ func NewVoxelSource(h *voxel.Heightfield) (*Source, error) {
 	if err := h.Grid.Validate(); err != nil {
 		return nil, err
 	}
-	return &Source{voxels: h, bounds: geom.Box3{Min: h.OriginM, Max: h.MaxM}}, nil
+	return &Source{voxels: h, bounds: geom.Box3{Min: h.OriginM, Max: h.MaxM}, spans: &spanCache{}}, nil
 }
 
 func inCoordRange(v geom.Vec3) bool {
