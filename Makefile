@@ -13,7 +13,7 @@ XRUN := $(if $(DISPLAY),,xvfb-run -a)
 
 LEVEL ?= city
 
-.PHONY: deps run test bench instr pgo fmt vet build
+.PHONY: deps run test levels bench instr pgo fmt vet build
 
 ## deps: install the missing Debian packages (apt-get as root, else print the command)
 deps:
@@ -38,9 +38,23 @@ run: deps
 	go run ./cmd/navviz $(LEVEL)
 
 ## test: formatting, vet and every test (GUI tests under Xvfb when no display is set;
-## the arm64 tests under qemu fail instead of skipping when qemu-aarch64 is missing)
-test: deps fmt vet
-	NAVVIZ_REQUIRE_QEMU=1 NAVVIZ_REQUIRE_X11_TOOLS=1 $(XRUN) go test -count=1 ./...
+## the arm64 tests under qemu fail instead of skipping when qemu-aarch64 is missing,
+## and the tests of the shared levels when ../shared/levels is: see levels)
+test: levels deps fmt vet
+	NAVVIZ_REQUIRE_QEMU=1 NAVVIZ_REQUIRE_X11_TOOLS=1 NAVVIZ_REQUIRE_LEVELS=1 $(XRUN) go test -count=1 ./...
+
+## levels: check that the shared test levels are beside the repository
+## (../shared/levels, a checkout of the project's shared folder); without
+## them make test fails here, go test alone skips the tests that read them
+SHARED_LEVELS := ../shared/levels
+levels:
+	@if [ ! -d $(SHARED_LEVELS) ]; then \
+		echo "make test needs the shared test levels in $(SHARED_LEVELS) (not found from $$(pwd))."; \
+		echo "Check out the project's shared folder beside this repository, so that"; \
+		echo "$(SHARED_LEVELS)/dungeon.obj, nav_test.obj and bridge.obj exist; go test without"; \
+		echo "NAVVIZ_REQUIRE_LEVELS=1 skips the tests that read them instead."; \
+		exit 1; \
+	fi
 
 fmt:
 	@out=$$(gofmt -l .); \

@@ -190,17 +190,23 @@ func TestExportLevelErrors(t *testing.T) {
 }
 
 // TestNoEbitengine checks that the headless binary does not link Ebitengine.
+// A go list that cannot run fails the test: it would otherwise pass
+// without checking anything.
 func TestNoEbitengine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("go command not found")
+		t.Fatalf("go command not in PATH: %v", err)
 	}
 	out, err := exec.Command(goBin, "list", "-deps", ".").Output()
 	if err != nil {
-		t.Skipf("go list: %v", err)
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("go list -deps .: %v\n%s", err, stderr)
 	}
 	for _, dep := range strings.Fields(string(out)) {
 		if strings.Contains(dep, "ebiten") {
