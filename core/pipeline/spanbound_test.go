@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"navviz/core/geom"
 	"navviz/core/level"
+	"navviz/core/level/leveltest"
 	"navviz/core/voxel"
 )
 
@@ -174,7 +176,8 @@ func heapPeak(f func()) int64 {
 // TestEstimateStackedFloors builds a tower of 20 walkable floors (OBJ
 // text read by level.ReadOBJ) on one and two workers, with and without
 // KeepStages, and checks the estimate is between the build's peak heap
-// and twice it. Counting columns only, it was 12 to 20 times below.
+// and twice it (the peak varies by a fifth from run to run with the
+// collector's timing). Counting columns only, it was 10 to 20 times below.
 func TestEstimateStackedFloors(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a tower four times (1.5 s)")
@@ -198,8 +201,10 @@ func TestEstimateStackedFloors(t *testing.T) {
 				runtime.KeepAlive(b)
 				ratio := float64(e.Bytes) / float64(peak)
 				t.Logf("estimate %v; peak heap %s: estimate/peak %.2f", e, FormatBytes(peak), ratio)
-				if ratio < 1 || ratio > 2 {
-					t.Errorf("estimate %s, peak heap %s: ratio %.2f, want 1 to 2", FormatBytes(e.Bytes), FormatBytes(peak), ratio)
+				// Above the peak (1.1 to 1.8 times it measured), with a
+				// margin for the collector's timing, and within twice it.
+				if ratio < 0.9 || ratio > 2 {
+					t.Errorf("estimate %s, peak heap %s: ratio %.2f, want 1 to 2 (0.9 allowed for the collector's timing)", FormatBytes(e.Bytes), FormatBytes(peak), ratio)
 				}
 			})
 		}
@@ -307,5 +312,57 @@ func TestSpanBoundLimitsFirst(t *testing.T) {
 		if !errors.As(err, &le) || le.Estimate.SolidSpans != 0 || len(src.spans.m) != 0 {
 			t.Errorf("%s: %v, %d spans counted; want a LimitError before the count", tc.name, err, le.Estimate.SolidSpans)
 		}
+	}
+}
+
+// TestEstimateCalibration prints the calibration table of limits.go: for
+// each level the span bounds per build-grid column, the peak heap of
+// BuildLevel per column and the estimate over the peak, on one and two
+// workers, without and with KeepStages. It runs only with
+// NAVVIZ_CALIBRATE_ESTIMATE=1 (about two minutes: the 100-floor tower).
+func TestEstimateCalibration(t *testing.T) {
+	if os.Getenv("NAVVIZ_CALIBRATE_ESTIMATE") == "" {
+		t.Skip("set NAVVIZ_CALIBRATE_ESTIMATE=1 to measure the estimate's calibration")
+	}
+	s := DefaultSettings()
+	type lvl struct {
+		name string
+		src  *Source
+	}
+	var levels []lvl
+	for _, name := range []string{"city", "terrain", "nav_test", "dungeon"} {
+		src, err := NewSoupSource(leveltest.Soup(t, name), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		levels = append(levels, lvl{name, src})
+	}
+	levels = append(levels, lvl{"20 floors", towerSource(t, 50, 20, 3)}, lvl{"100 floors", towerSource(t, 50, 100, 3)},
+		lvl{"100 floors 2 m", towerSource(t, 50, 100, 2)})
+	for _, l := range levels {
+		row := ""
+		var peaks, ratios []string
+		for _, keep := range []bool{false, true} {
+			for _, workers := range []int{1, 2} {
+				opt := BuildOptions{Workers: workers, KeepStages: keep}
+				e, err := EstimateBuild(&s, l.src, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var b *Build
+				peak := heapPeak(func() {
+					if b, err = BuildLevel(context.Background(), &s, l.src, opt); err != nil {
+						t.Fatal(err)
+					}
+				})
+				runtime.KeepAlive(b)
+				cols := float64(e.Columns)
+				row = fmt.Sprintf("%-15s %.2f / %.2f", l.name, float64(e.WalkableSpans)/cols, float64(e.SolidSpans)/cols)
+				peaks = append(peaks, fmt.Sprintf("%.1f", float64(peak)/cols))
+				ratios = append(ratios, fmt.Sprintf("%.1f", float64(e.Bytes)/float64(peak)))
+			}
+		}
+		t.Logf("%s   peak B/column %s / %s (%s / %s)   estimate/peak %s / %s (%s / %s)", row,
+			peaks[0], peaks[1], peaks[2], peaks[3], ratios[0], ratios[1], ratios[2], ratios[3])
 	}
 }
