@@ -45,7 +45,7 @@ func NewSoupSource(s *level.Soup, q TriangleQuery) (*Source, error) {
 		return nil, err
 	}
 	if len(s.Tris) == 0 {
-		return nil, fmt.Errorf("pipeline: soup has no triangles")
+		return nil, fmt.Errorf("pipeline: the level has no triangles (%d vertices, no face): nothing to build", len(s.Verts))
 	}
 	for i, a := range s.Areas {
 		if a > voxel.MaxArea {
@@ -54,7 +54,8 @@ func NewSoupSource(s *level.Soup, q TriangleQuery) (*Source, error) {
 	}
 	for i, v := range s.Verts {
 		if !inCoordRange(v) {
-			return nil, fmt.Errorf("pipeline: vertex %d %v outside ±%d m", i, v, voxel.MaxCoordM)
+			return nil, fmt.Errorf("pipeline: vertex %d (OBJ index %d) at (%g, %g, %g) is outside ±%d m (voxel.MaxCoordM): move the level nearer the origin or scale it down",
+				i, i+1, v.X, v.Y, v.Z, voxel.MaxCoordM)
 		}
 	}
 	if q != nil {
