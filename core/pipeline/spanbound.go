@@ -6,15 +6,15 @@ import (
 	"navviz/core/voxel"
 )
 
-// The span bound of a build: an upper bound of the solid spans of every
-// build grid, counted before anything is built (docs/build.md §5.1). A
-// triangle adds at most one span to each column it covers
-// (voxel.TriangleFootprint: the rasterizer's own cuts into rows, one cut
-// per row), so the columns covered, summed over the triangles and over
+// The span bounds of a build, counted before anything is built
+// (docs/build.md §5.1). A triangle adds at most one span to each column it
+// covers (voxel.TriangleFootprint: the rasterizer's own cuts into rows, one
+// cut per row), so the columns covered, summed over the triangles and over
 // the build grids holding each column (a column in a border ring belongs
-// to two or four build grids), bound the spans the build makes: one per
-// column for a floor, a hundred per column for a tower of a hundred
-// floors. A voxel source's spans are counted as they are.
+// to two or four build grids), bound the solid spans the build makes: one
+// per column for a floor, a hundred per column for a tower of a hundred
+// floors. The same sum over the triangles walkable by slope bounds the
+// open spans it keeps. A voxel source's spans are counted as they are.
 //
 // The count takes time linear in the triangles and the rows they cover
 // and no memory; a Source remembers its counts (a few, keyed by the grid),
@@ -120,8 +120,11 @@ func (src *Source) soloSpans(s *NavSettings, g *voxel.Grid, stop func(spanBounds
 // s), checking stop after each triangle but the last.
 func (src *Source) soupSpans(s *NavSettings, cells voxel.CellRows, weight func(z, x0, x1 int) int64, stop func(spanBounds) bool) (spanBounds, bool) {
 	soup := src.soup
-	slopeCos := voxel.WalkableSlopeCos(s.AgentMaxSlopeDeg)
 	var n spanBounds
+	if soup == nil { // a zero Source: nothing to count (its build fails)
+		return n, true
+	}
+	slopeCos := voxel.WalkableSlopeCos(s.AgentMaxSlopeDeg)
 	var tri int64
 	row := func(z, x0, x1 int) { tri = satAdd(tri, weight(z, x0, x1)) }
 	for i, t := range soup.Tris {

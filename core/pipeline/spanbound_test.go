@@ -302,6 +302,20 @@ func TestSpanBoundVoxelSource(t *testing.T) {
 	}
 }
 
+// TestSpanBoundZeroSource: a zero Source has nothing to count; its
+// estimates pass and its builds fail, none panics.
+func TestSpanBoundZeroSource(t *testing.T) {
+	s := DefaultSettings()
+	for _, estimate := range []func(*NavSettings, *Source, BuildOptions) (BuildEstimate, error){EstimateBuild, EstimateSolo} {
+		if e, err := estimate(&s, &Source{}, BuildOptions{}); err != nil || e.SolidSpans != 0 {
+			t.Errorf("estimate of a zero Source: %v, %v", e, err)
+		}
+	}
+	if _, err := BuildLevel(context.Background(), &s, &Source{}, BuildOptions{}); err == nil {
+		t.Error("BuildLevel of a zero Source: no error")
+	}
+}
+
 // TestSpanBoundLimitsFirst: a level over the tiles, columns or bytes
 // without spans is refused without counting its spans.
 func TestSpanBoundLimitsFirst(t *testing.T) {
