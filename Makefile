@@ -56,7 +56,7 @@ run: deps
 ## the arm64 tests under qemu, the scenario report's test in headless
 ## chromium and the check against real Detour fail instead of skipping when
 ## qemu-aarch64, chromium, node or npm is missing)
-test: deps levels fmt vet
+test: levels deps fmt vet
 	NAVVIZ_REQUIRE_QEMU=1 NAVVIZ_REQUIRE_CHROMIUM=1 NAVVIZ_REQUIRE_NODE=1 NAVVIZ_REQUIRE_X11_TOOLS=1 NAVVIZ_REQUIRE_LEVELS=1 $(XRUN) go test -count=1 ./...
 
 ## scenarios: every example scenario against its goldens, as the CI job of

@@ -181,8 +181,8 @@ func TestBadSoupNamesLevel(t *testing.T) {
 	empty := writeLines(t, "empty.obj", "v 0 0 0\nv 1 0 0\n")
 	far := writeLines(t, "far.obj", "v 0 0 0\nv 1 0 0\nv 3e30 0 1\nf 1 2 3\n")
 	for _, lvl := range []struct{ path, want string }{
-		{empty, "pipeline: the soup has no triangles"},
-		{far, "pipeline: vertex 2 (from 0) at (3e+30, 0, 1) m is outside ±2097152 m"},
+		{empty, "pipeline: the level has no triangles (2 vertices, no face)"},
+		{far, "pipeline: vertex 2 (OBJ index 3) at (3e+30, 0, 1) is outside ±2097152 m"},
 	} {
 		for _, args := range [][]string{
 			{"build", lvl.path},

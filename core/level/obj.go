@@ -19,6 +19,26 @@ import (
 // continuations) ReadOBJ accepts, in bytes.
 const MaxOBJLineBytes = 1 << 20
 
+// The most vertices and triangles (after fan triangulation) ReadOBJ
+// accepts: 2^25, about 33.5 million, each. ReadOBJ streams its input (a
+// file of any length costs one line of memory), so the soup it grows is
+// what bounds its memory: 12 bytes a vertex and 13 a triangle (three
+// indices, an area id), 800 MiB at both limits and up to twice that while
+// the slices grow. A soup that size leaves room for its build in the
+// pipeline's default memory budget of 4 GiB (pipeline.DefaultMaxBytes)
+// only for the plainest level; larger ones are refused before they are
+// read to the end. Levels such as Recast's samples have well under a
+// million triangles.
+const (
+	MaxOBJVertices  = 1 << 25
+	MaxOBJTriangles = 1 << 25
+)
+
+// ErrOBJTooLarge is the cause (ParseError.Err) of the error ReadOBJ
+// returns for input with more than MaxOBJVertices vertices or
+// MaxOBJTriangles triangles. Test for it with errors.Is.
+var ErrOBJTooLarge = errors.New("OBJ too large")
+
 // ParseError is a malformed-input error from ReadOBJ. Its text is
 // "Name:Line: Msg", e.g. `dungeon.obj:12: face index 0 out of range (1..8)`,
 // or "Name: Msg" when the error is about the whole input, e.g.
@@ -184,10 +204,18 @@ func LoadOBJ(path string) (*Soup, error) {
 // offending token: an unknown statement, a vertex with fewer than three
 // coordinates or a coordinate that is not a decimal number, not finite or
 // out of float32 range, a face with fewer than three vertices, a malformed
-// or out-of-range index. A read error is a *ParseError too. Every error
-// names name ("OBJ input" when name is empty). On error the returned soup
-// is nil.
+// or out-of-range index, more than MaxOBJVertices vertices or
+// MaxOBJTriangles triangles (cause ErrOBJTooLarge, at the line that
+// crosses the limit: the rest is not read). A read error is a *ParseError
+// too. Every error names name ("OBJ input" when name is empty). On error
+// the returned soup is nil.
 func ReadOBJ(r io.Reader, name string) (*Soup, error) {
+	return readOBJ(r, name, MaxOBJVertices, MaxOBJTriangles)
+}
+
+// readOBJ is ReadOBJ accepting at most maxVerts vertices and maxTris
+// triangles.
+func readOBJ(r io.Reader, name string, maxVerts, maxTris int) (*Soup, error) {
 	if name == "" {
 		name = "OBJ input"
 	}
@@ -209,7 +237,7 @@ func ReadOBJ(r io.Reader, name string) (*Soup, error) {
 	}
 	headUTF8 := objValidUTF8(head, more)
 	br.Discard(offset) // cannot fail: the bytes were peeked
-	p := objParser{name: name, soup: &Soup{}}
+	p := objParser{name: name, soup: &Soup{}, maxVerts: maxVerts, maxTris: maxTris}
 	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxOBJLineBytes)
 	line := 0
@@ -289,6 +317,8 @@ type objParser struct {
 	accepted bool     // a statement was read
 	fields   []string // reused token buffer
 	face     []int32  // reused face index buffer
+	maxVerts int      // the most vertices accepted (MaxOBJVertices)
+	maxTris  int      // the most triangles accepted (MaxOBJTriangles)
 }
 
 func (p *objParser) errorf(line int, cause error, format string, args ...any) error {
@@ -353,8 +383,8 @@ func (p *objParser) vertex(line int) error {
 	if len(args) < 3 {
 		return p.errorf(line, nil, "vertex needs 3 coordinates, got %d", len(args))
 	}
-	if len(p.soup.Verts) >= math.MaxInt32 {
-		return p.errorf(line, nil, "more than %d vertices", math.MaxInt32)
+	if len(p.soup.Verts) >= p.maxVerts {
+		return p.errorf(line, ErrOBJTooLarge, "more than %d vertices, the most ReadOBJ accepts (MaxOBJVertices: 12 bytes each in memory, a level far over the build's memory budget)", p.maxVerts)
 	}
 	var xyz [3]float32
 	for i, tok := range args[:3] {
@@ -420,8 +450,8 @@ func (p *objParser) faceStatement(line int) error {
 		}
 		p.face = append(p.face, int32(k))
 	}
-	if len(p.soup.Tris)+len(p.face)-2 > math.MaxInt32 {
-		return p.errorf(line, nil, "more than %d triangles", math.MaxInt32)
+	if len(p.soup.Tris)+len(p.face)-2 > p.maxTris {
+		return p.errorf(line, ErrOBJTooLarge, "more than %d triangles, the most ReadOBJ accepts (MaxOBJTriangles: 13 bytes each in memory, a level far over the build's memory budget)", p.maxTris)
 	}
 	for i := 1; i+1 < len(p.face); i++ {
 		p.soup.Tris = append(p.soup.Tris, [3]int32{p.face[0], p.face[i], p.face[i+1]})

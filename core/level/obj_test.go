@@ -20,19 +20,19 @@ import (
 	"navviz/core/geom"
 )
 
+// SharedLevelMissing is leveltest.Missing, set by leveltest_test.go (an
+// external test file: leveltest imports level, so this package's own test
+// files cannot import it).
+var SharedLevelMissing func(tb testing.TB, what string, err error)
+
 // sharedLevel returns the path of ../shared/levels/NAME.obj (relative to the
-// repository root), skipping the test when the folder is absent, or failing
-// it under NAVVIZ_REQUIRE_LEVELS as leveltest.Missing does (level's own
-// tests cannot import leveltest, which imports level).
+// repository root); when the folder is absent the test is skipped, or
+// fails under leveltest.RequireEnv (leveltest.Missing).
 func sharedLevel(tb testing.TB, name string) string {
 	tb.Helper()
 	dir := filepath.Join("..", "..", "..", "shared", "levels")
 	if _, err := os.Stat(dir); err != nil {
-		msg := fmt.Sprintf("shared test levels not found at %s (%v): check out or copy the shared folder beside the repository", dir, err)
-		if os.Getenv("NAVVIZ_REQUIRE_LEVELS") != "" {
-			tb.Fatal(msg + " (NAVVIZ_REQUIRE_LEVELS=1 makes this a failure)")
-		}
-		tb.Skip(msg)
+		SharedLevelMissing(tb, "shared test levels folder "+dir, err)
 	}
 	return filepath.Join(dir, name+".obj")
 }
@@ -184,6 +184,80 @@ func TestReadOBJErrors(t *testing.T) {
 				t.Errorf("error %T is not a *ParseError", err)
 			}
 		})
+	}
+}
+
+// endlessOBJ is an OBJ that never ends: one vertex line, then a triangle
+// over the last three vertices, forever. It counts the bytes read.
+type endlessOBJ struct {
+	n    int
+	read int64
+	buf  []byte
+}
+
+func (e *endlessOBJ) Read(b []byte) (int, error) {
+	for len(e.buf) < len(b) {
+		e.n++
+		e.buf = fmt.Appendf(e.buf, "v %d 0 %d\n", e.n, e.n%7)
+		if e.n >= 3 {
+			e.buf = append(e.buf, "f -1 -2 -3\n"...)
+		}
+	}
+	k := copy(b, e.buf)
+	e.buf = e.buf[k:]
+	e.read += int64(k)
+	return k, nil
+}
+
+// TestReadOBJCountLimits: ReadOBJ accepts a soup at its vertex and
+// triangle limits and refuses one over them at the line that crosses
+// the limit (cause ErrOBJTooLarge, the error naming the file, the line
+// and the limit), without reading on: an endless OBJ stream ends there.
+func TestReadOBJCountLimits(t *testing.T) {
+	const quad = "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\n"
+	tests := []struct {
+		name              string
+		in                string
+		maxVerts, maxTris int
+		want              string // the error, or "" for success
+	}{
+		{"at both limits", quad + "f 1 2 3 4\n", 4, 2, ""},
+		{"one vertex over", quad + "v 2 0 2\nf 1 2 3\n", 4, 2,
+			"big.obj:5: more than 4 vertices, the most ReadOBJ accepts (MaxOBJVertices: 12 bytes each in memory, a level far over the build's memory budget)"},
+		{"a fan over the triangles", quad + "f 1 2 3\nf 1 2 3 4\n", 4, 2,
+			"big.obj:6: more than 2 triangles, the most ReadOBJ accepts (MaxOBJTriangles: 13 bytes each in memory, a level far over the build's memory budget)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := readOBJ(strings.NewReader(tc.in), "big.obj", tc.maxVerts, tc.maxTris)
+			if tc.want == "" {
+				if err != nil || len(s.Verts) != tc.maxVerts || len(s.Tris) != tc.maxTris {
+					t.Fatalf("soup %v, error %v; want %d vertices, %d triangles", s, err, tc.maxVerts, tc.maxTris)
+				}
+				return
+			}
+			if err == nil || err.Error() != tc.want || s != nil {
+				t.Fatalf("error\n got %v\nwant %s", err, tc.want)
+			}
+			if !errors.Is(err, ErrOBJTooLarge) {
+				t.Errorf("error %v does not wrap ErrOBJTooLarge", err)
+			}
+		})
+	}
+
+	for _, lim := range []struct{ verts, tris int }{{1000, 1 << 20}, {1 << 20, 500}} {
+		in := &endlessOBJ{}
+		_, err := readOBJ(in, "endless.obj", lim.verts, lim.tris)
+		if !errors.Is(err, ErrOBJTooLarge) {
+			t.Fatalf("endless OBJ, limits %v: error %v, want ErrOBJTooLarge", lim, err)
+		}
+		// The bufio buffers read at most 64 KiB ahead of the line.
+		if in.read > int64(max(lim.verts, lim.tris))*40+(128<<10) {
+			t.Errorf("endless OBJ, limits %v: read %d bytes before the error %v", lim, in.read, err)
+		}
+	}
+	if MaxOBJVertices != 1<<25 || MaxOBJTriangles != 1<<25 {
+		t.Errorf("limits %d vertices, %d triangles: docs/build.md and the doc comment say 2^25", MaxOBJVertices, MaxOBJTriangles)
 	}
 }
 

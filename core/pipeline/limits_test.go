@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -75,14 +76,17 @@ func checkLimitErr(t *testing.T, what string, err error, limit, level string) *L
 	if !errors.As(err, &le) {
 		t.Fatalf("%s: error %v, want a *LimitError", what, err)
 	}
+	msg := err.Error()
 	if le.Limit != limit {
 		t.Errorf("%s: limit %s, want %s (%v)", what, le.Limit, limit, err)
 	}
-	msg := err.Error()
-	for _, want := range []string{level, "BuildLimits." + limit, " m (x by z)", " tiles (", " columns", "about "} {
+	for _, want := range []string{level, "BuildLimits." + limit, " m (x by z)", " tiles (", " columns"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("%s: error %q does not contain %q", what, msg, want)
 		}
+	}
+	if !strings.Contains(msg, "about ") && !(le.Estimate.Partial && strings.Contains(msg, "at least ")) {
+		t.Errorf("%s: error %q gives no estimate (\"about\", or \"at least\" for a stopped count)", what, msg)
 	}
 	if le.Value <= le.Max {
 		t.Errorf("%s: value %d not over the limit %d", what, le.Value, le.Max)
@@ -219,18 +223,30 @@ func TestEstimateBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	cols := int64(74 * 74)
+	// Two triangles covering 634 x 634 cells, each column once (the
+	// diagonal's twice), the border rings once per build grid holding them.
+	if e.WalkableSpans != e.SolidSpans || e.SolidSpans < 634*634 || e.SolidSpans > 100*cols {
+		t.Errorf("spans %d solid, %d walkable; want 634^2 to %d, all walkable", e.SolidSpans, e.WalkableSpans, 100*cols)
+	}
+	perTile := (e.SolidSpans + 99) / 100
 	want := BuildEstimate{SizeM: geom.V3(190, 0, 190), TilesX: 10, TilesZ: 10, TileSizeCells: 64, Tiles: 100,
-		ColumnsPerTile: cols, Columns: 100 * cols, Bytes: 100*cols*bytesPerColumn + 100*bytesPerTile + 2*cols*bytesPerColumn,
+		ColumnsPerTile: cols, Columns: 100 * cols, SolidSpans: e.SolidSpans, WalkableSpans: e.WalkableSpans,
+		Bytes: 100*cols*bytesPerColumn + e.WalkableSpans*bytesPerWalkableSpan + 100*bytesPerTile +
+			2*(cols*bytesPerColumn+perTile*bytesPerScratchSpan),
 		Limits: BuildLimits{MaxTiles: DefaultMaxTiles, MaxColumns: DefaultMaxColumns, MaxBytes: DefaultMaxBytes}}
 	if e != want {
 		t.Errorf("estimate\n%+v, want\n%+v", e, want)
 	}
-	if got := e.String(); got != "100 tiles (10 x 10 of 64 cells), 547600 columns, about 17.1 MiB" {
-		t.Errorf("String() = %q", got)
+	wantText := fmt.Sprintf("100 tiles (10 x 10 of 64 cells), 547600 columns, at most %s spans (%s walkable), about %s",
+		formatCount(e.SolidSpans), formatCount(e.WalkableSpans), FormatBytes(e.Bytes))
+	if got := e.String(); got != wantText {
+		t.Errorf("String() = %q, want %q", got, wantText)
 	}
 	keep, err := EstimateBuild(&s, src, BuildOptions{Workers: 2, KeepStages: true})
-	if err != nil || keep.Bytes != 100*cols*bytesPerColumnKeepStages+100*bytesPerTile+2*cols*bytesPerColumnKeepStages {
-		t.Errorf("KeepStages: %d bytes, %v", keep.Bytes, err)
+	wantKeep := 100*cols*bytesPerColumnKeepStages + e.WalkableSpans*bytesPerWalkableSpan + e.SolidSpans*bytesPerSolidSpanKept +
+		100*bytesPerTile + 2*(cols*bytesPerColumnKeepStages+perTile*bytesPerScratchSpan)
+	if err != nil || keep.Bytes != wantKeep {
+		t.Errorf("KeepStages: %d bytes, %v; want %d", keep.Bytes, err, wantKeep)
 	}
 	bad := []struct {
 		name string

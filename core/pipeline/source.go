@@ -28,7 +28,8 @@ type Source struct {
 	query  TriangleQuery
 	voxels *voxel.Heightfield
 	bounds geom.Box3
-	name   string // see Named
+	name   string     // see Named
+	spans  *spanCache // the span bounds counted (spanbound.go), shared with the Named copies
 }
 
 // NewSoupSource returns a source for soup s. q, when not nil, must index the
@@ -44,7 +45,7 @@ func NewSoupSource(s *level.Soup, q TriangleQuery) (*Source, error) {
 		return nil, err
 	}
 	if len(s.Tris) == 0 {
-		return nil, fmt.Errorf("pipeline: the soup has no triangles: nothing to build")
+		return nil, fmt.Errorf("pipeline: the level has no triangles (%d vertices, no face): nothing to build", len(s.Verts))
 	}
 	for i, a := range s.Areas {
 		if a > voxel.MaxArea {
@@ -53,7 +54,8 @@ func NewSoupSource(s *level.Soup, q TriangleQuery) (*Source, error) {
 	}
 	for i, v := range s.Verts {
 		if !inCoordRange(v) {
-			return nil, fmt.Errorf("pipeline: vertex %d (from 0) at (%v, %v, %v) m is outside ±%d m", i, v.X, v.Y, v.Z, voxel.MaxCoordM)
+			return nil, fmt.Errorf("pipeline: vertex %d (OBJ index %d) at (%g, %g, %g) is outside ±%d m (voxel.MaxCoordM): move the level nearer the origin or scale it down",
+				i, i+1, v.X, v.Y, v.Z, voxel.MaxCoordM)
 		}
 	}
 	if q != nil {
@@ -61,7 +63,7 @@ func NewSoupSource(s *level.Soup, q TriangleQuery) (*Source, error) {
 			q = nil
 		}
 	}
-	return &Source{soup: s, query: q, bounds: s.Bounds()}, nil
+	return &Source{soup: s, query: q, bounds: s.Bounds(), spans: &spanCache{}}, nil
 }
 
 // NewVoxelSource returns a source for a solid heightfield covering the whole
@@ -77,7 +79,7 @@ func NewVoxelSource(h *voxel.Heightfield) (*Source, error) {
 	if err := h.Grid.Validate(); err != nil {
 		return nil, err
 	}
-	return &Source{voxels: h, bounds: geom.Box3{Min: h.OriginM, Max: h.MaxM}}, nil
+	return &Source{voxels: h, bounds: geom.Box3{Min: h.OriginM, Max: h.MaxM}, spans: &spanCache{}}, nil
 }
 
 func inCoordRange(v geom.Vec3) bool {

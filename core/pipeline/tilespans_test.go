@@ -292,9 +292,10 @@ func TestBuildTileSpansErrors(t *testing.T) {
 		want string
 	}{
 		{nil, "nil soup"},
-		{&level.Soup{}, "no triangles"},
+		{&level.Soup{Verts: []geom.Vec3{{}}}, "pipeline: the level has no triangles (1 vertices, no face): nothing to build"},
 		{&level.Soup{Verts: []geom.Vec3{{}, {}, {}}, Tris: [][3]int32{{0, 1, 2}}, Areas: []uint8{64}}, "area id 64"},
-		{&level.Soup{Verts: []geom.Vec3{{}, {}, geom.V3(3e6, 0, 0)}, Tris: [][3]int32{{0, 1, 2}}, Areas: []uint8{63}}, "vertex 2"},
+		{&level.Soup{Verts: []geom.Vec3{{}, {}, geom.V3(3e6, 0, 0)}, Tris: [][3]int32{{0, 1, 2}}, Areas: []uint8{63}},
+			"pipeline: vertex 2 (OBJ index 3) at (3e+06, 0, 0) is outside ±2097152 m (voxel.MaxCoordM): move the level nearer the origin or scale it down"},
 		{&level.Soup{Verts: []geom.Vec3{{}, {}, {}}, Tris: [][3]int32{{0, 1, 5}}, Areas: []uint8{63}}, "index 5"},
 	} {
 		if _, err := NewSoupSource(tc.soup, nil); err == nil || !strings.Contains(err.Error(), tc.want) {

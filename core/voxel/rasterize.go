@@ -450,9 +450,8 @@ func (r *raster) triangle(v0, v1, v2 geom.Vec3, area uint8) {
 		return
 	}
 	h := r.h
-	w, ht := h.Width, h.Height
-	z0 := clampInt(truncSat((tmin.Z-r.bmin.Z)*r.ics), -1, ht-1)
-	z1 := clampInt(truncSat((tmax.Z-r.bmin.Z)*r.ics), 0, ht-1)
+	w := h.Width
+	z0, z1 := r.rowRange(tmin.Z, tmax.Z, h.Height)
 
 	// A flat triangle's cells all have its height as their y extent (a cut
 	// point interpolates between equal heights: y + round32(0*t) == y, or
@@ -486,21 +485,10 @@ func (r *raster) triangle(v0, v1, v2 geom.Vec3, area uint8) {
 		if row.n < 3 || z < 0 {
 			continue
 		}
-		minX, maxX := row.x[0], row.x[0]
-		for i := 1; i < row.n; i++ {
-			if v := row.x[i]; v < minX {
-				minX = v
-			} else if v > maxX {
-				maxX = v
-			}
-		}
-		x0 := truncSat((minX - r.bmin.X) * r.ics)
-		x1 := truncSat((maxX - r.bmin.X) * r.ics)
-		if x1 < 0 || x0 >= w {
+		x0, x1, ok := r.columnRange(row, w)
+		if !ok {
 			continue
 		}
-		x0 = clampInt(x0, -1, w-1)
-		x1 = clampInt(x1, 0, w-1)
 		cur, next := row, spare
 		if flat {
 			r.flatRow(row, x0, x1, z, flatMin, flatMax, area, symbolic)
@@ -517,6 +505,35 @@ func (r *raster) triangle(v0, v1, v2 geom.Vec3, area uint8) {
 			}
 		}
 	}
+}
+
+// rowRange returns the first and last row (z) of a grid of ht rows that
+// a triangle from z = tminZ to tmaxZ is cut into; the first may be -1 (the
+// part before the grid, cut off and skipped).
+func (r *raster) rowRange(tminZ, tmaxZ float32, ht int) (z0, z1 int) {
+	z0 = clampInt(truncSat((tminZ-r.bmin.Z)*r.ics), -1, ht-1)
+	z1 = clampInt(truncSat((tmaxZ-r.bmin.Z)*r.ics), 0, ht-1)
+	return z0, z1
+}
+
+// columnRange returns the columns x0..x1 of a grid w columns wide that
+// row, a triangle's part in one row, is cut into (x0 may be -1, the part
+// before the grid), or false when the row lies outside the grid.
+func (r *raster) columnRange(row *poly2, w int) (x0, x1 int, ok bool) {
+	minX, maxX := row.x[0], row.x[0]
+	for i := 1; i < row.n; i++ {
+		if v := row.x[i]; v < minX {
+			minX = v
+		} else if v > maxX {
+			maxX = v
+		}
+	}
+	x0 = truncSat((minX - r.bmin.X) * r.ics)
+	x1 = truncSat((maxX - r.bmin.X) * r.ics)
+	if x1 < 0 || x0 >= w {
+		return 0, 0, false
+	}
+	return clampInt(x0, -1, w-1), clampInt(x1, 0, w-1), true
 }
 
 // rows returns the rows [smin, smax) of a cell whose vertices range over

@@ -137,9 +137,10 @@ type sizeSource struct {
 }
 
 // EstimateBuild returns the size of a build of soup (named name) with the
-// edited settings and opt (pipeline.EstimateBuild: constant time once the
-// level's source is made): the tiles, columns and estimated memory, and a
-// *pipeline.LimitError when the build would exceed opt.Limits.
+// edited settings and opt (pipeline.EstimateBuild: the level's source is
+// made once, and its span bounds counted once per grid, so asking every
+// frame costs nothing): the tiles, columns, spans and estimated memory,
+// and a *pipeline.LimitError when the build would exceed opt.Limits.
 func (a *App) EstimateBuild(soup *level.Soup, name string, opt pipeline.BuildOptions) (pipeline.BuildEstimate, error) {
 	if soup == nil {
 		return pipeline.BuildEstimate{}, fmt.Errorf("ui: no level")
@@ -170,8 +171,8 @@ func (a *App) Oversize(soup *level.Soup, name string, opt pipeline.BuildOptions)
 }
 
 // BuildSizeText returns the Build panel's line about the size of a build
-// of the current level with the edited settings: its tiles, columns and
-// estimated memory against the budget, or why it cannot be built. Empty
+// of the current level with the edited settings: its tiles, columns,
+// spans and estimated memory against the budget, or why it cannot be built. Empty
 // without a level or with invalid settings (the panel shows those).
 func (a *App) BuildSizeText() string {
 	if a.soup == nil || a.SettingsErr() != nil {

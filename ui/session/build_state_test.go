@@ -2,6 +2,10 @@ package session
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"navviz/render"
@@ -50,5 +54,36 @@ func TestScopeAllIgnoresSelection(t *testing.T) {
 		if got := a.scene.Overlay(render.OverlayWalkable) != before; got != tc.rebuilt {
 			t.Errorf("scope %s: rebuilt on a new selection %v, want %v", SpanScopeNames[tc.scope], got, tc.rebuilt)
 		}
+	}
+}
+
+// TestBuildSizeTextCountsSpans: the Build panel's size line of a tower of
+// 100 floors counts its spans (about 100 a column), not only its columns:
+// the estimate of navviz's build (KeepStages) with the spans named.
+func TestBuildSizeTextCountsSpans(t *testing.T) {
+	var obj strings.Builder
+	for i := 0; i < 100; i++ {
+		y := 3 * i
+		fmt.Fprintf(&obj, "v 0 %d 0\nv 50 %d 0\nv 50 %d 50\nv 0 %d 50\nf %d %d %d\nf %d %d %d\n",
+			y, y, y, y, 4*i+1, 4*i+3, 4*i+2, 4*i+1, 4*i+4, 4*i+3)
+	}
+	path := filepath.Join(t.TempDir(), "tower.obj")
+	if err := os.WriteFile(path, []byte(obj.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := NewApp()
+	if err := a.Load(path); err != nil {
+		t.Fatal(err)
+	}
+	e, err := a.EstimateBuild(a.soup, a.levelName, UIBuildOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.WalkableSpans < 90*e.Columns/2 || e.Bytes < 100*e.Columns*8 {
+		t.Errorf("estimate %v: want about 100 walkable spans a column, 8 bytes each at least", e)
+	}
+	want := fmt.Sprintf("Build size: %s of 4 GiB allowed.", e)
+	if got := a.BuildSizeText(); got != want || !strings.Contains(got, " spans (") {
+		t.Errorf("Build panel size line %q, want %q", got, want)
 	}
 }

@@ -2,8 +2,8 @@
 // the shared test levels (Wavefront OBJ files in ../shared/levels beside
 // the repository, such as dungeon.obj and nav_test.obj) and the built-in
 // generated ones. A test whose shared level is absent is skipped, or fails
-// when RequireEnv is set (make test sets it: a run without the levels must
-// not pass as if it had tested them).
+// when RequireEnv is set (make test sets it), so that a run without the
+// levels cannot pass.
 //
 // It sits beside core/level, as net/http/httptest sits beside net/http, so
 // that the tests of core/..., tilecache and the commands can all use it; it
@@ -11,6 +11,7 @@
 package leveltest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +19,25 @@ import (
 
 	"navviz/core/level"
 )
+
+// RequireEnv, when set to anything but "" (make test sets
+// NAVVIZ_REQUIRE_LEVELS=1), turns a missing shared level from a skip into
+// a failure.
+const RequireEnv = "NAVVIZ_REQUIRE_LEVELS"
+
+// Missing reports a missing shared level (what, e.g. "test level
+// ../shared/levels/dungeon.obj", and the error that found it missing):
+// the test fails when RequireEnv is set, else it is skipped. The message
+// says how to get the levels.
+func Missing(tb testing.TB, what string, err error) {
+	tb.Helper()
+	msg := fmt.Sprintf("%s not found (%v): the shared test levels live in ../shared/levels beside the repository; "+
+		"check out the project's shared folder next to the navviz checkout (../shared/levels/dungeon.obj, nav_test.obj, bridge.obj)", what, err)
+	if os.Getenv(RequireEnv) != "" {
+		tb.Fatalf("%s; %s is set (make test sets it), so a missing level fails instead of skipping", msg, RequireEnv)
+	}
+	tb.Skip(msg)
+}
 
 // Dir returns the folder of the shared test levels: ../shared/levels
 // beside the repository root, the first folder holding go.mod at or above
@@ -41,8 +61,8 @@ func Dir(tb testing.TB) string {
 }
 
 // Path returns the path of the shared test level name ("dungeon.obj"; a
-// name without an extension gets .obj), skipping the test when the file is
-// absent.
+// name without an extension gets .obj); when the file is absent the test
+// is skipped, or fails under RequireEnv (Missing).
 func Path(tb testing.TB, name string) string {
 	tb.Helper()
 	if filepath.Ext(name) == "" {
@@ -50,29 +70,13 @@ func Path(tb testing.TB, name string) string {
 	}
 	path := filepath.Join(Dir(tb), name)
 	if _, err := os.Stat(path); err != nil {
-		Missing(tb, path, err)
+		Missing(tb, "test level "+path, err)
 	}
 	return path
 }
 
-// RequireEnv names the environment variable that turns a missing shared
-// level from a skip into a failure (make test sets it to 1).
-const RequireEnv = "NAVVIZ_REQUIRE_LEVELS"
-
-// Missing ends a test whose shared level (or folder) path is absent: it
-// fails when RequireEnv is set and skips otherwise, saying how to get the
-// levels either way.
-func Missing(tb testing.TB, path string, err error) {
-	tb.Helper()
-	const how = "the shared test levels live in ../shared/levels beside the repository: check out or copy the shared folder there"
-	if os.Getenv(RequireEnv) != "" {
-		tb.Fatalf("test level %s not found (%v; %s=1 makes this a failure): %s", path, err, RequireEnv, how)
-	}
-	tb.Skipf("test level %s not found (%v): %s", path, err, how)
-}
-
-// Load reads the shared test level name (see Path), skipping the test when
-// it is absent.
+// Load reads the shared test level name (see Path: skipped or failed when
+// it is absent).
 func Load(tb testing.TB, name string) *level.Soup {
 	tb.Helper()
 	s, err := level.LoadOBJ(Path(tb, name))
