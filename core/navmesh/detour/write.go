@@ -132,10 +132,10 @@ func tileBox(t *navmesh.Tile, opt *Options) (bmin, bmax geom.Vec3) {
 	o := opt.BoundsM.Min
 	bmin, bmax = h.BMin, h.BMax
 	bmin.Y, bmax.Y = min(bmin.Y, o.Y), max(bmax.Y, opt.BoundsM.Max.Y)
-	x0 := float32(float64(o.X) + float64(h.TileX)*float64(opt.TileWidthM))
-	z0 := float32(float64(o.Z) + float64(h.TileZ)*float64(opt.TileHeightM))
-	x1 := float32(float64(o.X) + float64(h.TileX+1)*float64(opt.TileWidthM))
-	z1 := float32(float64(o.Z) + float64(h.TileZ+1)*float64(opt.TileHeightM))
+	x0 := float32(float64(o.X) + float64(float64(h.TileX)*float64(opt.TileWidthM)))
+	z0 := float32(float64(o.Z) + float64(float64(h.TileZ)*float64(opt.TileHeightM)))
+	x1 := float32(float64(o.X) + float64(float64(h.TileX+1)*float64(opt.TileWidthM)))
+	z1 := float32(float64(o.Z) + float64(float64(h.TileZ+1)*float64(opt.TileHeightM)))
 	bmin.X, bmin.Z = min(bmin.X, x0), min(bmin.Z, z0)
 	bmax.X, bmax.Z = max(bmax.X, x1), max(bmax.Z, z1)
 	return bmin, bmax
