@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -160,6 +161,8 @@ type History struct {
 	// sinceKey counts the steps and update milliseconds since the last
 	// keyframe.
 	sinceKey, costSinceKey int
+	// keyBytes and stepBytes are Bytes, kept up to date.
+	keyBytes, stepBytes int
 }
 
 // Len returns the number of steps.
@@ -238,6 +241,7 @@ func (h *History) append(st Step, w *world.World, key bool, data []byte) (branch
 	}
 	h.steps = append(h.steps, st)
 	h.cursor = len(h.steps) - 1
+	h.stepBytes += st.bytes()
 	h.sinceKey++
 	if st.Update != nil {
 		h.costSinceKey += int(st.Update.Wall.Milliseconds())
@@ -249,6 +253,7 @@ func (h *History) append(st Step, w *world.World, key bool, data []byte) (branch
 			}
 		}
 		h.keys = append(h.keys, keyframe{step: h.cursor, data: data})
+		h.keyBytes += len(data)
 		h.sinceKey, h.costSinceKey = 0, 0
 	}
 	return branched, nil
@@ -295,8 +300,21 @@ func (h *History) Truncate(n int) {
 }
 
 // resetSinceKey recounts the steps and update time since the last
-// keyframe.
+// keyframe, and the bytes held.
 func (h *History) resetSinceKey() {
+	h.keyBytes, h.stepBytes = 0, 0
+	count := func(ss []Step, ks []keyframe) {
+		for i := range ss {
+			h.stepBytes += ss[i].bytes()
+		}
+		for _, kf := range ks {
+			h.keyBytes += len(kf.data) // a snapshot step's bytes are its keyframe's
+		}
+	}
+	count(h.steps, h.keys)
+	if h.dropped != nil {
+		count(h.dropped.steps, h.dropped.keys)
+	}
 	h.sinceKey, h.costSinceKey = 0, 0
 	from := 0
 	if len(h.keys) > 0 {
@@ -361,11 +379,17 @@ func (h *History) ReplayCost(i int) int {
 // SeekInto puts w, a World of step i's era (built with its NewCache
 // record's settings and agents: WorldFor), into the state after step i:
 // it restores the keyframe at or before i and replays the steps after it.
+// (The live session's seek forward replays from the live World's step
+// instead, when that is after the keyframe.)
 // The caller detaches w's traces first (a replayed Update would report
 // its layers). The cursor moves to i. A replay that does not give what
 // the step recorded (another id, another mesh hash) is an error naming
 // the step; w is then in an unknown state and the cursor unchanged.
-func (h *History) SeekInto(w *world.World, i int) error {
+func (h *History) SeekInto(w *world.World, i int) error { return h.seekInto(w, i, false) }
+
+// seekInto is SeekInto; live says w is in the state of the cursor's step
+// (the live World), so that a seek forward replays from there.
+func (h *History) seekInto(w *world.World, i int, live bool) error {
 	if i < 0 || i >= len(h.steps) {
 		return fmt.Errorf("ui: history: seek to step %d of %d", i, len(h.steps))
 	}
@@ -373,10 +397,17 @@ func (h *History) SeekInto(w *world.World, i int) error {
 	if err != nil {
 		return err
 	}
-	if err := w.Restore(kf.data); err != nil {
+	from := kf.step
+	if live && h.cursor < i && h.cursor >= kf.step && h.steps[h.cursor].Era == h.steps[i].Era {
+		// Forward from the state w is in: no restore, and the cache
+		// still knows its last builds (a restored one rebuilds every
+		// layer that differs from the first build).
+		from = h.cursor
+	} else if err := w.Restore(kf.data); err != nil {
 		return fmt.Errorf("ui: history: restore the keyframe of step %d: %w", kf.step, err)
 	}
-	for j := kf.step + 1; j <= i; j++ {
+	t0 := time.Now()
+	for j := from + 1; j <= i; j++ {
 		if err := replayStep(w, &h.steps[j]); err != nil {
 			return fmt.Errorf("ui: history: replay step %d (%s): %w", j, h.steps[j].Kind, err)
 		}
@@ -385,7 +416,25 @@ func (h *History) SeekInto(w *world.World, i int) error {
 		return fmt.Errorf("ui: history: step %d replayed gives the mesh hashes %x, the session had %x", i, got, h.steps[i].MeshHash)
 	}
 	h.cursor = i
+	if time.Since(t0) > time.Duration(h.keyCost())*time.Millisecond {
+		// A replay costs more than the session's update times said (a
+		// restored cache knows nothing of its last builds, so it builds
+		// layers the session took as they were): leave a keyframe here.
+		if data, err := w.Snapshot(); err == nil {
+			h.insertKey(keyframe{step: i, data: data})
+		}
+	}
 	return nil
+}
+
+// insertKey adds kf to the keyframes (in step order).
+func (h *History) insertKey(kf keyframe) {
+	k, found := slices.BinarySearchFunc(h.keys, kf.step, func(x keyframe, t int) int { return x.step - t })
+	if found {
+		return
+	}
+	h.keys = slices.Insert(h.keys, k, kf)
+	h.resetSinceKey()
 }
 
 // replayStep applies st to w as the session did.
@@ -473,35 +522,10 @@ func (h *History) FindNext(from, dir int, match func(i int, st *Step) bool) int 
 	return -1
 }
 
-// Bytes estimates the memory the history holds: the keyframes' and
-// snapshots' bytes, the steps and their records (dropped branch
-// included).
-func (h *History) Bytes() (keyframes, steps int) {
-	count := func(ss []Step, ks []keyframe) {
-		seen := map[*byte]bool{} // a snapshot step's bytes are its keyframe's
-		for _, st := range ss {
-			steps += st.bytes()
-			if s := st.Snapshot; s != nil && len(s.Data) > 0 {
-				seen[&s.Data[0]] = true
-			}
-		}
-		for _, kf := range ks {
-			if len(kf.data) > 0 && !seen[&kf.data[0]] {
-				keyframes += len(kf.data)
-			}
-		}
-		for _, st := range ss {
-			if s := st.Snapshot; s != nil {
-				keyframes += len(s.Data)
-			}
-		}
-	}
-	count(h.steps, h.keys)
-	if h.dropped != nil {
-		count(h.dropped.steps, h.dropped.keys)
-	}
-	return keyframes, steps
-}
+// Bytes estimates the memory the history holds: the keyframes' bytes
+// (a restored or saved snapshot's are its step's keyframe) and the
+// steps with their records, the dropped branch included.
+func (h *History) Bytes() (keyframes, steps int) { return h.keyBytes, h.stepBytes }
 
 // Keyframes returns the number of keyframes (the current branch's).
 func (h *History) Keyframes() int { return len(h.keys) }

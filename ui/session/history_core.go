@@ -213,7 +213,8 @@ func (k *CacheCore) seekWorld(i int) error {
 		}
 		k.worlds[era] = w
 	}
-	if w != k.World {
+	live := w == k.World
+	if !live {
 		k.untap()
 		show := ""
 		if k.Agent < len(k.World.Agents()) {
@@ -222,7 +223,7 @@ func (k *CacheCore) seekWorld(i int) error {
 		k.useWorld(w, show)
 	}
 	k.untap()
-	err := k.Hist.SeekInto(w, i)
+	err := k.Hist.seekInto(w, i, live)
 	k.tap()
 	k.Swaps.Reset()
 	k.cacheSeq++ // another mesh: the overlays, the inspector, the crowd start over
