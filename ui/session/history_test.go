@@ -351,3 +351,39 @@ func BenchmarkHistorySeek(b *testing.B) {
 	b.ReportMetric(float64(v.StepBytes)/float64(n), "record-B/step")
 	b.ReportMetric(float64(v.Keyframes), "keyframes")
 }
+
+// TestRecorderCarriedEdits: a rebuild that carries the edits over (an
+// agent size removed, back to one) records them: the scenario starts with
+// the carried obstacle under its new name (the recorder used to start
+// empty, losing it).
+func TestRecorderCarriedEdits(t *testing.T) {
+	a := cityApp(t)
+	if err := a.AddObstacle(voxel.Cylinder(geom.V3(25, -0.5, 8), 1, 2)); err != nil {
+		t.Fatal(err)
+	}
+	rebuild := func() {
+		w, err := world.Build(context.Background(), a.Settings(), a.Soup(), a.CacheAgents(), tilecache.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.InstallWorld(w, "city", 0, true)
+	}
+	if err := a.AddAgentSize(AgentPresets[0].Agent); err != nil {
+		t.Fatal(err)
+	}
+	rebuild()
+	if err := a.RemoveAgentSize(AgentPresets[0].Agent.Name); err != nil {
+		t.Fatal(err)
+	}
+	rebuild()
+	var got []string
+	for i := range a.Rec.Steps {
+		got = append(got, stepText(&a.Rec.Steps[i]))
+	}
+	if a.Rec.Broken != "" || strings.Join(got, "; ") != "obstacle obstacle-1" {
+		t.Errorf("recorder after a carried rebuild: steps %q, broken %q", got, a.Rec.Broken)
+	}
+	if n := len(a.Timeline().Steps); n != 4 {
+		t.Errorf("%d history steps, want 4 (cache, obstacle, two new caches)", n)
+	}
+}
