@@ -163,6 +163,9 @@ type History struct {
 	sinceKey, costSinceKey int
 	// keyBytes and stepBytes are Bytes, kept up to date.
 	keyBytes, stepBytes int
+	// lost says a seek failed half-way: the live World is in no step's
+	// state, so the next seek restores a keyframe.
+	lost bool
 }
 
 // Len returns the number of steps.
@@ -398,7 +401,7 @@ func (h *History) seekInto(w *world.World, i int, live bool) error {
 		return err
 	}
 	from := kf.step
-	if live && h.cursor < i && h.cursor >= kf.step && h.steps[h.cursor].Era == h.steps[i].Era {
+	if live && !h.lost && h.cursor < i && h.cursor >= kf.step && h.steps[h.cursor].Era == h.steps[i].Era {
 		// Forward from the state w is in: no restore, and the cache
 		// still knows its last builds (a restored one rebuilds every
 		// layer that differs from the first build).
@@ -406,6 +409,7 @@ func (h *History) seekInto(w *world.World, i int, live bool) error {
 	} else if err := w.Restore(kf.data); err != nil {
 		return fmt.Errorf("ui: history: restore the keyframe of step %d: %w", kf.step, err)
 	}
+	h.lost = live
 	t0 := time.Now()
 	for j := from + 1; j <= i; j++ {
 		if err := replayStep(w, &h.steps[j]); err != nil {
@@ -415,7 +419,7 @@ func (h *History) seekInto(w *world.World, i int, live bool) error {
 	if got := meshHashes(w); !slices.Equal(got, h.steps[i].MeshHash) {
 		return fmt.Errorf("ui: history: step %d replayed gives the mesh hashes %x, the session had %x", i, got, h.steps[i].MeshHash)
 	}
-	h.cursor = i
+	h.cursor, h.lost = i, false
 	if time.Since(t0) > time.Duration(h.keyCost())*time.Millisecond {
 		// A replay costs more than the session's update times said (a
 		// restored cache knows nothing of its last builds, so it builds
