@@ -108,10 +108,9 @@ func (k *CacheCore) show(name string) error {
 	if err != nil {
 		return err
 	}
-	k.Cache.SetTrace(nil)
 	k.Cache = c
 	k.Agent = slices.IndexFunc(k.World.Agents(), func(x world.Agent) bool { return x.Name == name })
-	c.SetTrace(k.trace)
+	k.tap()      // the inspector's trace moves to the shown cache
 	k.cacheSeq++ // another mesh: overlays, the inspector and the crowd start over
 	k.Swaps.Reset()
 	return nil

@@ -35,7 +35,9 @@ func (a *App) SaveSnapshot(path string) (string, error) {
 		if err := WriteFileAtomic(path, data); err != nil {
 			return failWith(fmt.Errorf("ui: save snapshot: %w", err))
 		}
-		k.Rec.SnapshotTaken(path, data)
+		if err := k.recordSnapshot(false, path, data); err != nil {
+			return failWith(err)
+		}
 		status := fmt.Sprintf("snapshot saved to %s (%d bytes, %s, %d obstacles, %d volumes, %s)",
 			path, len(data), Plural(len(k.World.Agents()), "agent size"), len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())
 		return okWith(status)
@@ -86,10 +88,11 @@ func (a *App) restoreSnapshot(what string, read func(limit int64) ([]byte, error
 		if err := k.World.Restore(data); err != nil {
 			return failWith(fmt.Errorf("ui: restore snapshot %s (the cache is unchanged): %w", what, err))
 		}
-		k.Rec.Restored(what, data)
-		k.Editor = NewCacheEditor(k.World)
-		k.Editor.rec = &k.Rec
 		k.History.Clear()
+		k.useEdits(nil)
+		if err := k.recordSnapshot(true, what, data); err != nil {
+			return failWith(err)
+		}
 		k.Swaps.Reset()
 		status := fmt.Sprintf("restored %s: %d obstacles, %d volumes, %s (undo history cleared)",
 			what, len(k.Cache.Obstacles()), len(k.Cache.Volumes()), k.queuedText())

@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"navviz/core/pipeline"
@@ -148,6 +147,7 @@ func (a *App) InstallWorld(w *world.World, level string, wall time.Duration, car
 		reset(a) // at once: the old cache's selection and tool state are gone
 	}
 	show := a.ShownAgentName()
+	soup := a.soup
 	a.Report(a.CacheDo(CacheJob{name: "new cache", Run: func(k *CacheCore) func(*App) error {
 		if carry {
 			if err := carryEdits(k.World, w); err != nil {
@@ -155,6 +155,9 @@ func (a *App) InstallWorld(w *world.World, level string, wall time.Duration, car
 			}
 		}
 		k.install(w, level, show)
+		if w != nil && len(w.Agents()) > 0 {
+			k.recordNewCache(level, soup, carry)
+		}
 		return func(a *App) error {
 			if carry {
 				reset(a)
@@ -166,29 +169,26 @@ func (a *App) InstallWorld(w *world.World, level string, wall time.Duration, car
 }
 
 // install makes w the core's World (nil: none), showing the agent called
-// show (the first when w has none of that name).
+// show (the first when w has none of that name). The caller records
+// the new cache in the session history (recordNewCache); without a
+// World the history and the scenario recorder are forgotten.
 func (k *CacheCore) install(w *world.World, level, show string) {
-	if k.Cache != nil {
-		k.Cache.SetTrace(nil)
+	if k.World != nil {
+		k.untap()
 	}
 	k.World, k.Cache, k.Agent = nil, nil, 0
 	k.cacheSeq++
-	k.Editor = NewCacheEditor(nil)
-	k.Rec.stop()
-	if agents := w.Agents(); len(agents) > 0 {
-		k.World = w
-		k.Agent = max(slices.IndexFunc(agents, func(ag world.Agent) bool { return ag.Name == show }), 0)
-		k.Cache, _ = w.Cache(agents[k.Agent].Name) // a name of w's own
-		k.Editor = NewCacheEditor(w)
-		first, _ := w.Cache(agents[0].Name)
-		k.Rec.Start(level, first.Settings())
-		if len(agents) > 1 {
-			k.Rec.fail(fmt.Sprintf("the session has %d agent sizes; a scenario holds one (save a snapshot instead)", len(agents)))
-		}
-		k.Cache.SetTrace(k.trace)
+	if w == nil {
+		k.Rec.stop()
+		k.Hist.Clear()
+		k.head, k.dropped, k.worlds = nil, nil, nil
 	}
-	k.Editor.rec = &k.Rec // the session's recording (recorder.go)
 	k.History.Clear()
+	k.Editor = NewCacheEditor(nil)
+	if len(w.Agents()) > 0 {
+		k.useWorld(w, show)
+		k.useEdits(nil)
+	}
 	k.Updates, k.LayersBuilt = 0, 0
 	k.Swaps.Reset()
 }
@@ -349,9 +349,8 @@ func (a *App) StepCacheJob(n int, all bool, name string, done func(a *App, tiles
 		k.Swaps.BeforeUpdate(k.Cache, k.shownShare(n))
 		// A failed tile leaves the queue while the call's other tiles are
 		// swapped in: record them before reporting the error.
-		res, err := k.World.Update(n)
+		res, err := k.update(n)
 		k.Swaps.AfterUpdate(&res.Agents[k.Agent])
-		k.Rec.Updated(n)
 		k.Updates++
 		for _, r := range res.Agents {
 			k.LayersBuilt += r.LayersBuilt()
@@ -380,10 +379,14 @@ func (a *App) StepCacheJob(n int, all bool, name string, done func(a *App, tiles
 
 // AutoUpdate runs one frame of auto update: a step of Auto.TilesPerFrame
 // tiles, sent only when the worker has nothing else to do (the steps do
-// not pile up behind a long job).
+// not pile up behind a long job) and the history's cursor is at its last
+// step.
 func (a *App) AutoUpdate() {
 	if !a.Auto.On() || a.CacheView().Pending == 0 {
 		return
+	}
+	if a.Timeline().InPast() {
+		return // an update would drop the later steps: only on the user's word
 	}
 	if busy, _ := a.CacheBusy(); busy {
 		return

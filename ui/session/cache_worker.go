@@ -72,8 +72,11 @@ type CacheCore struct {
 	// Rec records the session's edits as scenario steps (recorder.go).
 	Rec SessionRecorder
 	// trace is the repair inspector's recorder while it records (nil:
-	// none), set on every cache installed (panel_inspect.go).
+	// none), passed the shown cache's layers by the history's trace
+	// (panel_inspect.go, history_core.go).
 	trace tilecache.Trace
+	// historyCore is the session history (history_core.go).
+	historyCore
 
 	// cacheSeq numbers the caches installed (0: none yet); seq the states
 	// of the core (bumped by every job).
@@ -123,6 +126,8 @@ type cacheView struct {
 	UndoDepth            int
 	NextUndo             string // the command Undo would revert ("": none)
 	recording            bool
+	// History is the session history's steps and cursor (history_app.go).
+	History HistoryView
 
 	// overlays are the cache overlays of want.names (with a worker only).
 	want     cacheOverlayWant
@@ -146,6 +151,7 @@ func makeCacheView(k *CacheCore, want cacheOverlayWant, detach bool) *cacheView 
 		UndoDepth: len(k.History.Done),
 		recording: k.Rec.on,
 		want:      want,
+		History:   k.historyView(),
 	}
 	if n := len(k.History.Done); n > 0 {
 		v.NextUndo = k.History.Done[n-1].String()

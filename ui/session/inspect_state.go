@@ -50,7 +50,9 @@ func (a *App) SetInspect(on bool) {
 	}
 	a.Report(a.CacheDo(CacheJob{Run: func(k *CacheCore) func(*App) error {
 		k.trace = t
-		k.Cache.SetTrace(t)
+		if k.World != nil {
+			k.tap() // the shown cache's history trace passes it on
+		}
 		return nil
 	}}))
 	s.cache = a.CacheView().CacheSeq

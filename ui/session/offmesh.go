@@ -30,9 +30,7 @@ type offMeshOps interface {
 // link returns the editor's handle of link id (made on first need).
 func (e *cacheEditor) link(id tilecache.OffMeshLinkID) *offMeshHandle { return handleOf(e.links, id) }
 
-// offMeshOpsOf returns the editor's cache as offMeshOps. The session
-// recorder does not write links yet: a session that edits them cannot be
-// saved as a scenario (rather than saved without them).
+// offMeshOpsOf returns the editor's cache as offMeshOps.
 func offMeshOpsOf(e *cacheEditor) (offMeshOps, error) {
 	if e == nil || e.c == nil {
 		return nil, ErrNoCache
@@ -40,9 +38,6 @@ func offMeshOpsOf(e *cacheEditor) (offMeshOps, error) {
 	ops, ok := e.c.(offMeshOps)
 	if !ok {
 		return nil, fmt.Errorf("ui: this cache has no off-mesh links")
-	}
-	if e.rec != nil && e.rec.on {
-		e.rec.fail("the session edits off-mesh links, which Save session as scenario does not write yet (add offmesh steps by hand, docs/scenario.md)")
 	}
 	return ops, nil
 }
@@ -64,6 +59,7 @@ func (c *addOffMeshCmd) do(e *cacheEditor) error {
 	}
 	c.h.Id = id
 	e.links[id] = c.h
+	e.record(Step{Kind: StepAddLink, Edit: Edit{Link: c.l, LinkID: id}})
 	return nil
 }
 
@@ -75,6 +71,7 @@ func (c *addOffMeshCmd) undo(e *cacheEditor) error {
 	if err := ops.RemoveOffMeshLink(c.h.Id); err != nil {
 		return err
 	}
+	e.record(Step{Kind: StepRemoveLink, Edit: Edit{LinkID: c.h.Id}})
 	delete(e.links, c.h.Id)
 	c.h.Id = 0
 	return nil
@@ -100,7 +97,11 @@ func (c *moveOffMeshCmd) move(e *cacheEditor, l navmesh.OffMeshLink) error {
 	if err != nil {
 		return err
 	}
-	return ops.MoveOffMeshLink(c.h.Id, l)
+	if err := ops.MoveOffMeshLink(c.h.Id, l); err != nil {
+		return err
+	}
+	e.record(Step{Kind: StepMoveLink, Edit: Edit{Link: l, LinkID: c.h.Id}})
+	return nil
 }
 
 func (c *moveOffMeshCmd) do(e *cacheEditor) error   { return c.move(e, c.to) }

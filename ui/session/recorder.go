@@ -148,6 +148,58 @@ func (r *SessionRecorder) Updated(n int) {
 	r.add(scenario.Step{Update: &scenario.UpdateCount{Tiles: n}})
 }
 
+// feed records history step st (nil: nothing), the one way the live
+// session's recording is made (history_core.go): a new cache starts a
+// new recording (with the edits it carried), and what a scenario cannot
+// hold (several agent sizes, off-mesh links) breaks it.
+func (r *SessionRecorder) feed(st *Step) {
+	if st == nil {
+		return
+	}
+	e := &st.Edit
+	switch st.Kind {
+	case StepNewCache:
+		nc := st.NewCache
+		r.Start(nc.Level, nc.Settings)
+		if len(nc.Agents) > 1 {
+			r.fail(fmt.Sprintf("the session has %d agent sizes; a scenario holds one (save a snapshot instead)", len(nc.Agents)))
+		}
+		for _, o := range nc.Obstacles {
+			r.ObstacleAdded(o.ID, o.Obstacle)
+		}
+		for _, v := range nc.Volumes {
+			r.VolumeAdded(v.ID, v.Volume)
+		}
+		if len(nc.Links) > 0 {
+			r.fail(linksUnrecorded)
+		}
+	case StepAddObstacle:
+		r.ObstacleAdded(e.ObstacleID, e.Obstacle)
+	case StepRemoveObstacle:
+		r.ObstacleRemoved(e.ObstacleID)
+	case StepReplaceObstacle:
+		r.ObstacleRemoved(e.RemovedObstacle)
+		r.ObstacleAdded(e.ObstacleID, e.Obstacle)
+	case StepAddVolume:
+		r.VolumeAdded(e.VolumeID, e.Volume)
+	case StepRemoveVolume:
+		r.VolumeRemoved(e.VolumeID)
+	case StepAddLink, StepRemoveLink, StepMoveLink:
+		if r.on {
+			r.fail(linksUnrecorded)
+		}
+	case StepUpdate:
+		r.Updated(st.Update.MaxTiles)
+	case StepRestore:
+		r.restored(st.Snapshot.What, st.Snapshot.Hash)
+	case StepSnapshot:
+		r.snapshotTaken(st.Snapshot.What, st.Snapshot.Hash)
+	}
+}
+
+// linksUnrecorded says why a session with off-mesh links is not saved.
+const linksUnrecorded = "the session edits off-mesh links, which Save session as scenario does not write yet (add offmesh steps by hand, docs/scenario.md)"
+
 // slotNameRE matches what a scenario slot name may not hold.
 var slotNameRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
@@ -173,11 +225,16 @@ func (r *SessionRecorder) slotFor(path string) string {
 
 // SnapshotTaken records a snapshot (data) saved to path, as a slot.
 func (r *SessionRecorder) SnapshotTaken(path string, data []byte) {
+	r.snapshotTaken(path, xxhash.Sum64(data))
+}
+
+// snapshotTaken records a snapshot whose bytes hash to h saved to path.
+func (r *SessionRecorder) snapshotTaken(path string, h uint64) {
 	if !r.on {
 		return
 	}
 	slot := r.slotFor(path)
-	r.slots[slot] = snapshotSlot{hash: xxhash.Sum64(data), obstacles: maps.Clone(r.obstacles), volumes: maps.Clone(r.volumes)}
+	r.slots[slot] = snapshotSlot{hash: h, obstacles: maps.Clone(r.obstacles), volumes: maps.Clone(r.volumes)}
 	r.add(scenario.Step{Snapshot: &scenario.SnapshotRef{Slot: slot}})
 }
 
@@ -186,10 +243,15 @@ func (r *SessionRecorder) SnapshotTaken(path string, data []byte) {
 // own slot first), else from the file itself (an absolute path; its
 // obstacles and volumes then have no names).
 func (r *SessionRecorder) Restored(path string, data []byte) {
+	r.restored(path, xxhash.Sum64(data))
+}
+
+// restored records the restore of a snapshot whose bytes hash to h, read
+// from path.
+func (r *SessionRecorder) restored(path string, h uint64) {
 	if !r.on {
 		return
 	}
-	h := xxhash.Sum64(data)
 	slot := ""
 	if s, ok := r.slotOf[path]; ok && r.slots[s].hash == h {
 		slot = s

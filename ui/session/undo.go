@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"navviz/core/voxel"
 	"navviz/tilecache"
@@ -60,10 +61,10 @@ type cacheEditor struct {
 	vols map[tilecache.VolumeID]*VolumeHandle
 	// links follow the off-mesh links (offmesh.go).
 	links map[tilecache.OffMeshLinkID]*offMeshHandle
-	// rec, when set, records every change that reached the cache (the
-	// tools, undo and redo alike) for "Save session as scenario"
-	// (recorder.go).
-	rec *SessionRecorder
+	// log, when set, records every change that reached the cache (the
+	// tools, undo and redo alike) in the session history, which feeds
+	// "Save session as scenario" (history_core.go).
+	log func(Step)
 }
 
 // NewCacheEditor returns an editor of c (nil: every operation fails).
@@ -92,9 +93,7 @@ func (e *cacheEditor) AddObstacle(h *ObstacleHandle, o voxel.Obstacle) error {
 	}
 	h.Id = id
 	e.obs[id] = h
-	if e.rec != nil {
-		e.rec.ObstacleAdded(id, o)
-	}
+	e.record(Step{Kind: StepAddObstacle, Edit: Edit{Obstacle: o, ObstacleID: id}})
 	return nil
 }
 
@@ -109,9 +108,7 @@ func (e *cacheEditor) removeObstacle(h *ObstacleHandle) error {
 	if err := e.c.RemoveObstacle(h.Id); err != nil {
 		return err
 	}
-	if e.rec != nil {
-		e.rec.ObstacleRemoved(h.Id)
-	}
+	e.record(Step{Kind: StepRemoveObstacle, Edit: Edit{ObstacleID: h.Id}})
 	delete(e.obs, h.Id)
 	h.Id = 0
 	return nil
@@ -128,9 +125,7 @@ func (e *cacheEditor) addVolume(h *VolumeHandle, v voxel.ConvexVolume) error {
 	}
 	h.Id = id
 	e.vols[id] = h
-	if e.rec != nil {
-		e.rec.VolumeAdded(id, v)
-	}
+	e.record(Step{Kind: StepAddVolume, Edit: Edit{Volume: voxel.ConvexVolume{VertsXZ: slices.Clone(v.VertsXZ), MinYM: v.MinYM, MaxYM: v.MaxYM, Area: v.Area}, VolumeID: id}})
 	return nil
 }
 
@@ -145,31 +140,46 @@ func (e *cacheEditor) removeVolume(h *VolumeHandle) error {
 	if err := e.c.RemoveVolume(h.Id); err != nil {
 		return err
 	}
-	if e.rec != nil {
-		e.rec.VolumeRemoved(h.Id)
-	}
+	e.record(Step{Kind: StepRemoveVolume, Edit: Edit{VolumeID: h.Id}})
 	delete(e.vols, h.Id)
 	h.Id = 0
 	return nil
 }
 
-// ReplaceObstacle removes h's obstacle and adds to in its place (a new id).
-// to is validated first; should the add still fail, from is added back
-// (under another new id) and the error returned.
+// record logs st (see log).
+func (e *cacheEditor) record(st Step) {
+	if e.log != nil {
+		e.log(st)
+	}
+}
+
+// ReplaceObstacle removes h's obstacle and adds to in its place (a new id),
+// one step of the history. to is validated first; should the add still
+// fail, from is added back (under another new id) and the error returned.
 func (e *cacheEditor) ReplaceObstacle(h *ObstacleHandle, from, to voxel.Obstacle) error {
 	if err := to.Validate(); err != nil {
 		return fmt.Errorf("ui: %w", err)
 	}
+	log := e.log
+	e.log = nil // the parts are logged as one step
+	defer func() { e.log = log }()
+	old := h.Id
 	if err := e.removeObstacle(h); err != nil {
 		return err
 	}
-	if err := e.AddObstacle(h, to); err != nil {
+	added := to
+	err := e.AddObstacle(h, to)
+	if err != nil {
+		added = from
 		if err2 := e.AddObstacle(h, from); err2 != nil {
+			e.log = log
+			e.record(Step{Kind: StepRemoveObstacle, Edit: Edit{ObstacleID: old}})
 			return errors.Join(err, err2)
 		}
-		return err
 	}
-	return nil
+	e.log = log
+	e.record(Step{Kind: StepReplaceObstacle, Edit: Edit{RemovedObstacle: old, ObstacleID: h.Id, Obstacle: added}})
+	return err
 }
 
 // command is one undoable change of the cache.
