@@ -198,3 +198,33 @@ func FuzzDecodeTileCache(f *testing.F) {
 		}
 	})
 }
+
+// TestReadDetourTileCache: the tile cache real Detour wrote of dungeon
+// (testdata/README.md) reads with its 15 layers of 64 x 64 cells, each
+// holding spans, within the cache's tiling.
+func TestReadDetourTileCache(t *testing.T) {
+	tc, err := ReadTileCacheFile("testdata/dungeon-tilecache.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tc.Layers) != 15 || tc.BigEndian || tc.Cache.CellM != 0.3 || tc.Cache.Width != 64 {
+		t.Fatalf("%d layers, big endian %v, cache %+v", len(tc.Layers), tc.BigEndian, tc.Cache)
+	}
+	for i, l := range tc.Layers {
+		filled := 0
+		for _, h := range l.Heights {
+			if h != LayerEmpty {
+				filled++
+				if int(h) > int(l.HMax-l.HMin) {
+					t.Errorf("layer %d: height %d above its range %d..%d", i, h, l.HMin, l.HMax)
+				}
+			}
+		}
+		if l.Width != 64 || l.Height != 64 || filled == 0 {
+			t.Errorf("layer %d: %d x %d cells, %d with a span", i, l.Width, l.Height, filled)
+		}
+	}
+	if tc.Layers[0].Ref == 0 || tc.Layers[0].DataSize == 0 {
+		t.Errorf("layer 0: ref %#x, %d bytes", tc.Layers[0].Ref, tc.Layers[0].DataSize)
+	}
+}
