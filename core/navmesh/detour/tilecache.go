@@ -12,7 +12,7 @@ import (
 	"navviz/internal/readlimit"
 )
 
-// Tile-cache file sizes and bounds (docs/format.md §12).
+// Tile-cache file sizes and bounds (docs/format.md §13).
 const (
 	tsetVersion        = 1  // TILECACHESET_VERSION
 	layerVersion       = 1  // DT_TILECACHE_VERSION
