@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
@@ -57,7 +58,7 @@ func (g *Game) buildWorld(carry bool) {
 	g.ensureCacheUI()
 	a := g.App
 	if a.Soup() == nil {
-		a.SetCacheErr("no level")
+		a.SetCacheErr(cmp.Or(a.NoGeometry(), "no level")) // a Detour file has no geometry
 		return
 	}
 	if p := g.settingsProblem(); p != "" {

@@ -76,7 +76,7 @@ func droppedLevel(fsys fs.FS) (string, error) {
 	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
 	e := ents[0]
 	if e.IsDir() {
-		return "", fmt.Errorf("ui: dropped %s is a folder: drop an .obj, .gltf or .glb file", e.Name())
+		return "", fmt.Errorf("ui: dropped %s is a folder: drop an .obj, .gltf or .glb level or a Detour navmesh or tile-cache file", e.Name())
 	}
 	f, err := fsys.Open(e.Name())
 	if err != nil {
@@ -116,6 +116,7 @@ func (g *Game) dialogLabel(label string) string {
 	return label
 }
 
-// RequestLoad asks the game to load a level (built-in name, OBJ or glTF path) in
+// RequestLoad asks the game to load a level (built-in name, OBJ or glTF path, or
+// a Detour navmesh or tile-cache file) in
 // the next Update, as the Level panel, a drop or the dialog do.
 func (g *Game) RequestLoad(nameOrPath string) { g.pending = nameOrPath }

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"navviz/core/geom"
+	"navviz/core/level"
 	"navviz/core/level/leveltest"
 	"navviz/core/navmesh"
 	"navviz/core/navmesh/detour"
@@ -266,5 +267,82 @@ func TestBuildFormatDetour(t *testing.T) {
 		if err := runBuild(args, &sink, &sink); !errors.As(err, &usage) {
 			t.Errorf("build %v: error %v, want a usage error", args, err)
 		}
+	}
+}
+
+// TestDetourTileCacheInterop: Detour's own tile cache of dungeon and city
+// (Recast's layers, generateTileCache and exportTileCache: a TSET file of
+// FastLZ-compressed DTLR layers) is read by navviz with Detour's layer
+// count and each layer as Recast built it before compressing it: position,
+// size, height range, and the count and sums of its cells' heights and
+// areas; every cell's top lies within the level's bounds.
+func TestDetourTileCacheInterop(t *testing.T) {
+	node := nodeTools(t)
+	dir := t.TempDir()
+	city := filepath.Join(dir, "city.obj")
+	var sink bytes.Buffer
+	if err := runExportLevel([]string{"city", "-o", city}, &sink, &sink); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, obj string }{
+		{"dungeon", leveltest.Path(t, "dungeon")},
+		{"city", city},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(dir, c.name+"-tilecache.bin")
+			lines := runNode(t, node, "tilecache.mjs", c.obj, out)
+			sum, layers := lines[0], lines[1:]
+			tc, err := detour.ReadTileCacheFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum["added"] != float64(len(layers)) || len(tc.Layers) != len(layers) {
+				t.Fatalf("navviz reads %d layers, Detour built %d and its tile cache took %v", len(tc.Layers), len(layers), sum["added"])
+			}
+			soup, err := level.LoadFile(c.obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bounds := soup.Bounds()
+			const slack = 0.5 // m: a cell's centre and its height step
+			cells := 0
+			for i, l := range tc.Layers {
+				w := layers[i]
+				filled, heights, areas := 0, 0, 0
+				for k, h := range l.Heights {
+					if h == detour.LayerEmpty {
+						continue
+					}
+					filled++
+					heights += int(h)
+					areas += int(l.Areas[k])
+				}
+				got := map[string]any{"tlayer": float64(l.TLayer), "width": float64(l.Width), "height": float64(l.Height),
+					"hmin": float64(l.HMin), "hmax": float64(l.HMax), "filled": float64(filled), "heights": float64(heights), "areas": float64(areas)}
+				for k, v := range got {
+					if w[k] != v {
+						t.Errorf("layer %d (%d, %d) %d: %s %v here, %v in Recast", i, l.TX, l.TY, l.TLayer, k, v, w[k])
+					}
+				}
+				bmin := w["bmin"].([]any)
+				if float32(bmin[0].(float64)) != l.BMin.X || float32(bmin[1].(float64)) != l.BMin.Y || float32(bmin[2].(float64)) != l.BMin.Z {
+					t.Errorf("layer %d: bmin %v here, %v in Recast", i, l.BMin, bmin)
+				}
+				for y := range int(l.Height) {
+					for x := range int(l.Width) {
+						p, ok := l.CellTop(&tc.Cache, x, y)
+						if !ok {
+							continue
+						}
+						cells++
+						if p.X < bounds.Min.X-slack || p.X > bounds.Max.X+slack || p.Z < bounds.Min.Z-slack || p.Z > bounds.Max.Z+slack ||
+							p.Y < bounds.Min.Y-slack || p.Y > bounds.Max.Y+slack {
+							t.Fatalf("layer %d cell (%d, %d): top %v outside the level's bounds %v", i, x, y, p, bounds)
+						}
+					}
+				}
+			}
+			t.Logf("Detour's %s tile cache: %d layers, %d cells with a span, navmesh of %v tiles and %v polygons", c.name, len(tc.Layers), cells, sum["navMeshTiles"], sum["polys"])
+		})
 	}
 }

@@ -61,6 +61,10 @@ type App struct {
 
 	// agentsState holds the Agents tool's crowd (agents.go).
 	agentsState
+
+	// detourState holds the Detour file loaded as the level, if any
+	// (detour_file.go).
+	detourState
 }
 
 // Err returns the text of the last failure (load, dialog, screenshot, a
@@ -183,6 +187,9 @@ var loadLevel = level.Load
 // refused. On failure nothing changes except Err, which holds the error
 // text; the error is also returned.
 func (a *App) Load(nameOrPath string) error {
+	if isDetourPath(nameOrPath) {
+		return a.loadDetour(nameOrPath)
+	}
 	s, err := loadLevel(nameOrPath)
 	if err == nil && s == nil {
 		err = fmt.Errorf("ui: level %q: loader returned no geometry", nameOrPath)
@@ -322,6 +329,9 @@ func (a *App) ZoomAt(steps, xPx, yPx float64, wPx, hPx int) {
 func (a *App) LevelBounds() geom.Box3 {
 	if a.soup != nil && len(a.soup.Verts) > 0 {
 		return a.soup.Bounds()
+	}
+	if a.soup == nil && (a.dtFile != nil || a.dtCache != nil) {
+		return a.dtBounds // a Detour file's (detour_file.go)
 	}
 	return a.scene.Bounds()
 }

@@ -119,6 +119,7 @@ func (a *App) levelChanged() {
 	a.spanBuilt = map[string]overlayKey{}
 	a.ClearPick()
 	a.DropCache() // the tile cache is of the previous level (cache_state.go)
+	a.detourState = detourState{}
 }
 
 // UIBuildOptions are the options of navviz's plain build (buildLevel):
@@ -268,7 +269,7 @@ func (a *App) SetScope(s SpanScope) {
 // tileGrid returns the grid of the last build, or else the grid the edited
 // settings give the current level.
 func (a *App) tileGrid() (*pipeline.TileGrid, error) {
-	if a.build != nil {
+	if a.build != nil && a.build.Grid != nil {
 		return a.build.Grid, nil
 	}
 	if a.soup == nil {

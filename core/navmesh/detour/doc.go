@@ -15,4 +15,9 @@
 // read as such), sections are padded to 4 bytes (dtAlign4), and the
 // polygon reference type is 32 bits unless Detour was built with
 // DT_POLYREF64 (Options.PolyRef64; the reader finds out by itself).
+//
+// ReadTileCache reads a Detour tile-cache file ("TSET", RecastDemo's
+// Sample_TempObstacles Save and recast-navigation-js's exportTileCache):
+// its FastLZ-compressed "DTLR" layers, decompressed by the package's own
+// FastLZ decoder (docs/format.md §13).
 package detour
