@@ -46,11 +46,13 @@ type StepReport struct {
 	// at a shot.
 	MeshHash string `json:"mesh_hash,omitempty"`
 	// SnapshotHash is the xxhash64 of a snapshot step's bytes.
-	SnapshotHash string        `json:"snapshot_hash,omitempty"`
-	Update       *UpdateReport `json:"update,omitempty"`
-	Path         *PathReport   `json:"path,omitempty"`
-	Shot         *ShotReport   `json:"shot,omitempty"`
-	Agents       *AgentsReport `json:"agents,omitempty"`
+	SnapshotHash string `json:"snapshot_hash,omitempty"`
+	// ExportHash is the xxhash64 of an export step's file.
+	ExportHash string        `json:"export_hash,omitempty"`
+	Update     *UpdateReport `json:"update,omitempty"`
+	Path       *PathReport   `json:"path,omitempty"`
+	Shot       *ShotReport   `json:"shot,omitempty"`
+	Agents     *AgentsReport `json:"agents,omitempty"`
 }
 
 // UpdateReport is what an update step rebuilt.

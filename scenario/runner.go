@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"navviz/core/geom"
 	"navviz/core/level"
 	"navviz/core/navmesh"
+	"navviz/core/navmesh/detour"
 	"navviz/core/pipeline"
 	"navviz/inspect"
 	"navviz/internal/readlimit"
@@ -417,6 +419,8 @@ func (r *Runner) run(st *Step, rep *StepReport) (*Shot, error) {
 		rep.SnapshotHash = fmt.Sprintf("%016x", xxhash.Sum64(data))
 	case st.Restore != nil:
 		return nil, r.restore(st.Restore, rep)
+	case st.Export != nil:
+		return nil, r.export(st.Export, rep)
 	case st.Camera != nil:
 		return nil, r.camera(st.Camera, rep)
 	case st.Overlays != nil:
@@ -675,6 +679,32 @@ func (r *Runner) mesh(build bool) *navmesh.Mesh {
 		}
 	}
 	return render.BuildMesh(r.Build)
+}
+
+// export encodes the shown mesh in e's format and keeps it as an output
+// file (written with the snapshot files).
+func (r *Runner) export(e *ExportStep, rep *StepReport) error {
+	m := r.mesh(true)
+	if m == nil {
+		return fmt.Errorf("export %q: no navmesh to export (the plain build failed)", e.File)
+	}
+	var data []byte
+	var err error
+	if e.Format == "detour" {
+		size := r.Grid.TileSizeM()
+		data, err = detour.Encode(m, detour.Options{BoundsM: r.Grid.BoundsM, TileWidthM: size, TileHeightM: size, PolyRef64: e.PolyRef64})
+	} else {
+		data, err = m.MarshalBinary()
+	}
+	if err != nil {
+		return fmt.Errorf("export %q: %w", e.File, err)
+	}
+	r.files = slices.DeleteFunc(r.files, func(f SnapshotFile) bool { return f.Name == e.File })
+	r.files = append(r.files, SnapshotFile{Name: e.File, Data: data})
+	format := cmp.Or(e.Format, "navviz")
+	rep.Did = fmt.Sprintf("exported the %s navmesh to file %q (%s format, %d bytes)", r.Shown, e.File, format, len(data))
+	rep.ExportHash = fmt.Sprintf("%016x", xxhash.Sum64(data))
+	return nil
 }
 
 // plainBuild makes the plain build (stages kept) if there is none.

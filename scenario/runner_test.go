@@ -1,11 +1,14 @@
 package scenario
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"navviz/core/navmesh/detour"
 )
 
 // terrainScenario is a small terrain scenario with the given steps.
@@ -273,5 +276,71 @@ func TestWriteRefusesInputs(t *testing.T) {
 				t.Error("report.json was written though the write was refused")
 			}
 		})
+	}
+}
+
+// TestRunnerExport: an export step writes the live mesh at that step, in
+// navviz's format (the bytes of the cache's mesh) or as a Detour file
+// (which reads back with the same polygons), and bad export steps are
+// refused by name.
+func TestRunnerExport(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "e.scenario.json")
+	steps := addPillar + `, {"update": "all"}, {"export": {"file": "live.bin"}}, {"export": {"file": "live.mset", "format": "detour"}},
+		{"export": {"file": "live64.mset", "format": "detour", "polyref64": true}}`
+	sc, err := Parse([]byte(terrainScenario(steps)), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRunner(sc, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !r.Done() {
+		if _, _, err := r.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := r.Cache.Mesh().MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, f := range r.SnapshotFiles() {
+		files[f.Name] = f.Data
+	}
+	if !bytes.Equal(files["live.bin"], want) {
+		t.Errorf("live.bin: %d bytes, want the cache's mesh (%d bytes)", len(files["live.bin"]), len(want))
+	}
+	polys := 0
+	for _, ref := range r.Cache.Mesh().Tiles() {
+		tl, _ := r.Cache.Mesh().Tile(ref)
+		polys += len(tl.Polys)
+	}
+	for _, name := range []string{"live.mset", "live64.mset"} {
+		df, err := detour.Decode(files[name])
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := 0
+		for _, ref := range df.Mesh.Tiles() {
+			tl, _ := df.Mesh.Tile(ref)
+			got += len(tl.Polys)
+		}
+		if got != polys || df.Mesh.TileCount() != r.Cache.Mesh().TileCount() {
+			t.Errorf("%s: %d tiles, %d polygons; the cache has %d, %d", name, df.Mesh.TileCount(), got, r.Cache.Mesh().TileCount(), polys)
+		}
+	}
+	if h := r.Report.Steps[2].ExportHash; h == "" || !strings.Contains(r.Report.Steps[2].Did, "navviz format") {
+		t.Errorf("export report: %+v", r.Report.Steps[2])
+	}
+	for _, tc := range []struct{ step, want string }{
+		{`{"export": {"file": "x.png"}}`, "are taken"},
+		{`{"export": {"file": "a/b.bin"}}`, "export file"},
+		{`{"export": {"file": "x.bin", "format": "obj"}}`, `format "obj"`},
+		{`{"export": {"file": "x.bin", "polyref64": true}}`, "polyref64 is for"},
+	} {
+		if _, err := Parse([]byte(terrainScenario(tc.step)), file); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.step, err, tc.want)
+		}
 	}
 }

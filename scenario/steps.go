@@ -23,6 +23,7 @@ type Step struct {
 	Update         *UpdateCount  `json:"update,omitempty"`
 	Snapshot       *SnapshotRef  `json:"snapshot,omitempty"`
 	Restore        *SnapshotRef  `json:"restore,omitempty"`
+	Export         *ExportStep   `json:"export,omitempty"`
 	Camera         *CameraStep   `json:"camera,omitempty"`
 	Overlays       *OverlaysStep `json:"overlays,omitempty"`
 	SelectTile     *[2]int       `json:"select_tile,omitempty"`
@@ -45,6 +46,7 @@ const (
 	KindUpdate         = "update"
 	KindSnapshot       = "snapshot"
 	KindRestore        = "restore"
+	KindExport         = "export"
 	KindCamera         = "camera"
 	KindOverlays       = "overlays"
 	KindSelectTile     = "select_tile"
@@ -73,6 +75,7 @@ func (s *Step) fields() []stepField {
 		{KindUpdate, s.Update != nil},
 		{KindSnapshot, s.Snapshot != nil},
 		{KindRestore, s.Restore != nil},
+		{KindExport, s.Export != nil},
 		{KindCamera, s.Camera != nil},
 		{KindOverlays, s.Overlays != nil},
 		{KindSelectTile, s.SelectTile != nil},
@@ -218,6 +221,18 @@ func (u *UpdateCount) UnmarshalJSON(b []byte) error {
 type SnapshotRef struct {
 	Slot string `json:"slot,omitempty"`
 	File string `json:"file,omitempty"`
+}
+
+// ExportStep writes the shown agent's navmesh as it is at this step (the
+// tile cache's live mesh, or the plain build's without a cache) into the
+// output directory: File is a plain file name, Format "navviz" (the
+// default: navmesh build -o's format, docs/format.md §6) or "detour" (the
+// MSET file Detour's loaders open, §11; PolyRef64 for a Detour built with
+// DT_POLYREF64).
+type ExportStep struct {
+	File      string `json:"file"`
+	Format    string `json:"format,omitempty"`
+	PolyRef64 bool   `json:"polyref64,omitempty"`
 }
 
 // CameraStep changes the camera; nil fields keep their value. FrameTile

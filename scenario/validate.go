@@ -171,6 +171,8 @@ func checkStep(st *Step, cache bool) error {
 		return checkSnapshotRef("snapshot", st.Snapshot, true)
 	case st.Restore != nil:
 		return checkSnapshotRef("restore", st.Restore, false)
+	case st.Export != nil:
+		return checkExport(st.Export)
 	case st.Camera != nil:
 		return checkCamera(st.Camera)
 	case st.Overlays != nil:
@@ -292,19 +294,43 @@ func checkSnapshotRef(kind string, r *SnapshotRef, output bool) error {
 		return checkName(kind+" slot", r.Slot)
 	}
 	if output {
-		if err := checkName(kind+" file", r.File); err != nil {
-			return err
-		}
-		if strings.HasSuffix(r.File, ".png") || r.File == ReportFile || r.File == TimingsFile || r.File == IndexFile {
-			return fmt.Errorf("%s file %q: the output directory's PNGs, %s, %s and %s are taken", kind, r.File, ReportFile, TimingsFile, IndexFile)
-		}
-		return nil
+		return checkOutputFile(kind, r.File)
 	}
 	if err := checkString(kind+".file", r.File, MaxStringBytes); err != nil {
 		return err
 	}
 	if strings.ContainsRune(r.File, 0) {
 		return fmt.Errorf("%s file %q: not a file name", kind, r.File)
+	}
+	return nil
+}
+
+// checkOutputFile checks the name of a file a step writes into the output
+// directory (a snapshot, an export): a plain name that none of the run's
+// own outputs takes.
+func checkOutputFile(kind, name string) error {
+	if err := checkName(kind+" file", name); err != nil {
+		return err
+	}
+	if strings.HasSuffix(name, ".png") || name == ReportFile || name == TimingsFile || name == IndexFile {
+		return fmt.Errorf("%s file %q: the output directory's PNGs, %s, %s and %s are taken", kind, name, ReportFile, TimingsFile, IndexFile)
+	}
+	return nil
+}
+
+// checkExport checks an export step.
+func checkExport(e *ExportStep) error {
+	if err := checkOutputFile("export", e.File); err != nil {
+		return err
+	}
+	switch e.Format {
+	case "", "navviz":
+		if e.PolyRef64 {
+			return fmt.Errorf("export %q: polyref64 is for format \"detour\"", e.File)
+		}
+	case "detour":
+	default:
+		return fmt.Errorf("export %q: format %q, want \"navviz\" or \"detour\"", e.File, e.Format)
 	}
 	return nil
 }
