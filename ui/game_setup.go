@@ -135,11 +135,15 @@ func NewGame(opts Options) (*Game, error) {
 		return g, err
 	}
 	err = g.App.Load(opts.Level)
-	scope, serr := session.ParseScope(opts.Scope)
-	if serr != nil {
-		return nil, serr
+	// --scope overrides the scope the level chose (a Detour file's mesh
+	// draws every tile); without it the level's stays.
+	if opts.Scope != "" {
+		scope, serr := session.ParseScope(opts.Scope)
+		if serr != nil {
+			return nil, serr
+		}
+		g.App.SetScope(scope)
 	}
-	g.App.SetScope(scope)
 	if opts.Overlays != nil {
 		if oerr := g.App.ShowOnly(opts.Overlays); oerr != nil {
 			return nil, oerr

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -16,6 +17,9 @@ import (
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"navviz/core/level/leveltest"
+	"navviz/core/navmesh/detour"
+	"navviz/core/pipeline"
 	"navviz/render"
 	"navviz/ui/session"
 )
@@ -477,5 +481,37 @@ func TestWrapText(t *testing.T) {
 		if got := fmt.Sprint(wrapText(tc.in, tc.width, tc.max)); got != tc.want {
 			t.Errorf("wrapText(%q, %d, %d) = %s, want %s", tc.in, tc.width, tc.max, got, tc.want)
 		}
+	}
+}
+
+// TestCommandLineDetourFile: a Detour navmesh file named on the command
+// line draws its mesh on every tile, as one opened from the Level panel
+// does (the start-up scope no longer overrides the one the file chose).
+func TestCommandLineDetourFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "dungeon.mset")
+	soup := leveltest.Load(t, "dungeon")
+	src, err := pipeline.NewSoupSource(soup, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := pipeline.DefaultSettings()
+	b, err := pipeline.BuildLevel(context.Background(), &s, src, pipeline.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := detour.Encode(b.Mesh, detour.Options{BoundsM: b.Grid.BoundsM, TileWidthM: b.Grid.TileSizeM(), TileHeightM: b.Grid.TileSizeM()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := newTestGame(t, file)
+	drawFrames(t, g, 2)
+	if g.App.Scope() != session.ScopeAll {
+		t.Errorf("scope %v after opening a Detour file on the command line, want every tile", g.App.Scope())
+	}
+	if o := g.App.Scene().Overlay("polys"); o == nil || len(o.Tris) == 0 {
+		t.Errorf("the polys overlay draws nothing")
 	}
 }
