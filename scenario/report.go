@@ -66,6 +66,18 @@ type UpdateReport struct {
 	// Layers are the inspector's reports of the layers built, with the
 	// repair's verdicts (empty when the update built no layer).
 	Layers []LayerLine `json:"layers"`
+	// Failed are the tiles whose rebuild failed (they left the queue;
+	// tilecache.UpdateResult.Failed), absent when none did.
+	Failed []FailedTile `json:"failed,omitempty"`
+}
+
+// FailedTile is a tile whose rebuild failed: its layer (-1: the whole
+// tile) and the error.
+type FailedTile struct {
+	TX    int    `json:"tx"`
+	TZ    int    `json:"tz"`
+	Layer int    `json:"layer"`
+	Error string `json:"error"`
 }
 
 // TileReport is one rebuilt tile (tilecache.TileUpdate).

@@ -517,6 +517,9 @@ func (r *Runner) update(u *UpdateCount, rep *StepReport) error {
 	for _, t := range res.Tiles {
 		ur.Tiles = append(ur.Tiles, tileReport(&t))
 	}
+	for _, f := range res.Failed {
+		ur.Failed = append(ur.Failed, FailedTile{TX: f.TX, TZ: f.TZ, Layer: f.Layer, Error: f.Err.Error()})
+	}
 	if r.rec.Updates() != before {
 		for i := range r.reports {
 			ur.Layers = append(ur.Layers, LayerLineOf(&r.reports[i]))

@@ -43,7 +43,7 @@ import (
 // compares with GOLDEN_DIR/NAME.golden, a failing one does not stop the
 // others, and DIR/index.html links every scenario's report.
 func runScenario(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("scenario", "FILE... [-o DIR] [--compare GOLDEN_DIR] [--tolerance PCT] [--threshold N] [--update] [--junit FILE] [--json]", stdout)
+	fs := newFlagSet("scenario", "FILE... [-o DIR] [--compare GOLDEN_DIR] [--tolerance PCT] [--threshold N] [--update] [--junit FILE] [--find Q] [--json]", stdout)
 	out := fs.String("o", "", "output `directory` (default: FILE's base name without .scenario.json, plus .out; with several scenarios, scenarios.out)")
 	golden := fs.String("compare", "", "compare each shot with the same-named PNG in `GOLDEN_DIR`, and report.json with its report.json (with several scenarios: GOLDEN_DIR/NAME.golden)")
 	tol := fs.Float64("tolerance", scenario.DefaultTolerancePct, "a shot fails when more than this `percent` of its pixels differ")
@@ -51,9 +51,18 @@ func runScenario(args []string, stdout, stderr io.Writer) error {
 	update := fs.Bool("update", false, "write the shots and report.json as the goldens of --compare's directory instead of comparing")
 	junit := fs.String("junit", "", "write the JUnit XML report to `FILE` (one testsuite per scenario, one testcase per shot and one for report.json)")
 	asJSON := fs.Bool("json", false, "print the report and the comparisons as JSON")
+	findQ := fs.String("find", "", "print the steps where `Q` happens: "+scenario.FindSyntax)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
+	}
+	var find *scenario.Find
+	if *findQ != "" {
+		f, err := scenario.ParseFind(*findQ)
+		if err != nil {
+			return usageError{err}
+		}
+		find = &f
 	}
 	files, suite, err := scenarioFiles(pos)
 	if err != nil {
@@ -103,7 +112,7 @@ func runScenario(args []string, stdout, stderr io.Writer) error {
 		w = stderr
 	}
 	bw := &errWriter{w: w}
-	opts := scenarioOpts{threshold: *thr, tolerance: *tol, update: *update, asJSON: *asJSON}
+	opts := scenarioOpts{threshold: *thr, tolerance: *tol, update: *update, asJSON: *asJSON, find: find, findQ: *findQ}
 	var entries []scenario.SuiteEntry
 	var failures []string
 	for i := range plays {
@@ -220,6 +229,9 @@ type scenarioOpts struct {
 	tolerance float64
 	update    bool
 	asJSON    bool
+	// find is --find's query (nil without it), findQ its text.
+	find  *scenario.Find
+	findQ string
 }
 
 // scenarioJSON is what --json prints of a scenario.
@@ -230,6 +242,8 @@ type scenarioJSON struct {
 	Report        *scenario.Report        `json:"report"`
 	Compare       []scenario.ShotCompare  `json:"compare,omitempty"`
 	ReportCompare *scenario.ReportCompare `json:"report_compare,omitempty"`
+	// Found are the steps --find matched (absent without --find).
+	Found []scenario.Found `json:"found,omitempty"`
 }
 
 // scenarioPlay is one scenario of the command line: its entry in the
@@ -285,9 +299,20 @@ func (p *scenarioPlay) play(o *scenarioOpts, bw *errWriter) (failure string, err
 		}
 		e.Compare, p.json.Compare, p.json.ReportCompare = cmp, cmp.Shots, cmp.Report
 	}
+	if o.find != nil {
+		p.json.Found = o.find.Steps(&res.Report)
+	}
 	if !o.asJSON {
 		for _, s := range res.Report.Steps {
 			bw.printf("step %d %s: %s\n", s.Step, s.Kind, s.Did)
+		}
+		if o.find != nil {
+			for _, f := range p.json.Found {
+				bw.printf("find %s: step %d %s: %s\n", o.findQ, f.Step, f.Kind, f.Why)
+			}
+			if len(p.json.Found) == 0 {
+				bw.printf("find %s: no step\n", o.findQ)
+			}
 		}
 		bw.printf("wrote %d shots, %s and %s to %s in %v (build %v)\n", len(res.Shots), scenario.ReportFile, scenario.IndexFile,
 			e.Dir, runTime.Round(time.Millisecond), res.BuildTime.Round(time.Millisecond))

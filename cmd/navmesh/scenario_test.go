@@ -198,3 +198,22 @@ func TestScenarioCompareReport(t *testing.T) {
 		t.Errorf("--json: %.300s", stdout)
 	}
 }
+
+// TestScenarioFind: --find prints the steps where the thing asked for
+// happens: street-split's from-scratch layers at its update, and a bad
+// query is a usage error.
+func TestScenarioFind(t *testing.T) {
+	file := filepath.Join("..", "..", "testdata", "scenarios", "street-split.scenario.json")
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runCmd(t, "scenario", file, "-o", out, "--find", "scratch=c")
+	if code != 0 || !strings.Contains(stdout, "find scratch=c: step 3 update: tile 4,7 layer 0 from scratch") ||
+		!strings.Contains(stdout, "tile 5,7 layer 0 from scratch: (c) split") || strings.Count(stdout, "find scratch=c:") != 1 {
+		t.Errorf("--find scratch=c: code %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, stdout, _ := runCmd(t, "scenario", file, "-o", out, "--find", "differ"); code != 0 || !strings.Contains(stdout, "find differ: no step") {
+		t.Errorf("--find differ: code %d, %q", code, stdout)
+	}
+	if code, _, stderr := runCmd(t, "scenario", file, "-o", out, "--find", "tile=x"); code != 2 || !strings.Contains(stderr, `tile "x"`) {
+		t.Errorf("--find tile=x: code %d, %q", code, stderr)
+	}
+}
