@@ -43,6 +43,7 @@ type toolBox struct {
 	volume   *volumeTool
 	agents   *agentsTool
 	link     *offMeshTool
+	pathPick *pathPickTool // the toolbar's path tool (tool_path.go)
 	// ptr is the left-button gesture of the active tool.
 	ptr toolPointer
 	// path is the Path tool's modifier clicks, not a choice: they work
@@ -53,7 +54,7 @@ type toolBox struct {
 // newToolBox returns the tools with their defaults, select active.
 func newToolBox() toolBox {
 	o, v, l := defaultObstacleTool(), defaultVolumeTool(), defaultOffMeshTool()
-	b := toolBox{pick: &selectTool{}, obstacle: &o, volume: &v, agents: &agentsTool{}, link: &l}
+	b := toolBox{pick: &selectTool{}, obstacle: &o, volume: &v, agents: &agentsTool{}, link: &l, pathPick: &pathPickTool{}}
 	b.active = b.pick
 	return b
 }
@@ -73,7 +74,7 @@ func (b *toolBox) CacheReplaced(restored bool) {
 
 // all returns the tools in the order of their choice buttons.
 func (b *toolBox) all() []tool {
-	return []tool{b.pick, b.obstacle, b.volume, b.agents, b.link}
+	return []tool{b.pick, b.obstacle, b.volume, b.link, b.pathPick, b.agents}
 }
 
 // setTool makes t the active tool: the one before puts its gesture away,
@@ -87,6 +88,7 @@ func (g *Game) setTool(t tool) {
 	b.active = t
 	g.App.SetToolPreview(t)
 	g.App.Gens.Preview++
+	g.panelGen++
 }
 
 // toolChoice draws the Tools section's row of tool buttons and switches to
@@ -139,6 +141,8 @@ func (g *Game) toolKeys(k toolKeys) {
 		a.Report(session.ErrOf(a.Undo()))
 	case k.Redo:
 		a.Report(session.ErrOf(a.Redo()))
+	case k.Tool > 0:
+		g.chooseToolbar(k.Tool - 1) // toolbar.go
 	}
 	g.tools.active.keys(k, g)
 }
