@@ -213,7 +213,7 @@ func (g *Game) autoCachePending() bool {
 }
 
 // firstSteps is the "what to do" line shown once a cache is built.
-const firstSteps = "Next: pick an obstacle in the toolbar (or press 2) and click the level to place one; " +
+const firstSteps = "Next: choose an obstacle in the toolbar (the Obstacle tool, key 2) and click the level to place one; " +
 	"Step 1 tile or Update all (Cache tab) rebuilds the queued tiles; the Inspect tab shows each layer's repair."
 
 // settingsDiffer reports whether the cache was built with settings other

@@ -31,7 +31,8 @@ func TestDockLayout(t *testing.T) {
 		{name: "480x300", w: 480, h: 300, left: true, right: true, wantViewWFrom: minViewPx},
 		{name: "320x200", w: 320, h: 200, left: true, right: true, wantViewWFrom: minViewPx},
 		{name: "100x50", w: 100, h: 50, left: true, right: true},
-		{name: "2560x1440", w: 2560, h: 1440, left: true, right: true, wantViewW: 2560 - dockLeftDefaultPx - dockRightDefaultPx - 2*dockGripPx},
+		{name: "1920x1080", w: 1920, h: 1080, left: true, right: true, wantViewW: 1920 - dockLeftDefaultPx*3/2 - dockRightDefaultPx*3/2 - 2*dockGripPx},
+		{name: "2560x1440", w: 2560, h: 1440, left: true, right: true, wantViewW: 2560 - 2*dockLeftDefaultPx - 2*dockRightDefaultPx - 2*dockGripPx},
 	} {
 		d := newDockState()
 		d.cols[dockLeft].open, d.cols[dockRight].open = tc.left, tc.right

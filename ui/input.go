@@ -308,6 +308,9 @@ func (g *Game) applyIntent(in viewIntent) {
 	}
 	if in.Click {
 		g.App.SetStatus(g.App.Click(float64(in.ClickX), float64(in.ClickY), g.w, g.h))
+		if g.App.Picked() != 0 {
+			g.setTab(dockRight, tabInspect) // the Inspector shows the pick
+		}
 	}
 	if in.Screenshot {
 		dir, err := os.Getwd()
