@@ -125,7 +125,22 @@ func TestLayoutStaysUnderCursor(t *testing.T) {
 	pressTwice("error", stats, func() {
 		click(left.Min.Add(image.Pt(60, 169))) // the path field (nodialog)
 		x.run("type", "--delay", "100", "/no/such.obj")
-		key("Return")
+		time.Sleep(500 * time.Millisecond)
+		click(left.Min.Add(image.Pt(232, 169))) // Open
 		time.Sleep(2 * time.Second)
+		// The error is up: red text in the message bar.
+		img := x.shot()
+		red := 0
+		for y := lay.status.Min.Y; y < lay.status.Max.Y; y++ {
+			for xx := lay.status.Min.X; xx < lay.status.Max.X; xx++ {
+				r, g, b, _ := img.At(xx, y).RGBA()
+				if r>>8 > 200 && g>>8 < 140 && b>>8 < 140 {
+					red++
+				}
+			}
+		}
+		if red < 20 {
+			t.Fatalf("error: %d red pixels in the message bar after opening a missing file, want the error", red)
+		}
 	})
 }

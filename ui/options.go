@@ -101,7 +101,7 @@ func ParseUIScale(s string) (float64, error) {
 func snapUIScale(f float64) float64 {
 	best := UIScales[0]
 	for _, u := range UIScales {
-		if math.Abs(u-f) < math.Abs(best-f) {
+		if math.Abs(u-f) <= math.Abs(best-f) { // a tie takes the larger
 			best = u
 		}
 	}

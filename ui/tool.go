@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+
 	"github.com/ebitengine/debugui"
 
 	"navviz/core/geom"
@@ -72,11 +74,6 @@ func (b *toolBox) CacheReplaced(restored bool) {
 	}
 }
 
-// all returns the tools in the order of their choice buttons.
-func (b *toolBox) all() []tool {
-	return []tool{b.pick, b.obstacle, b.volume, b.link, b.pathPick, b.agents}
-}
-
 // setTool makes t the active tool: the one before puts its gesture away,
 // and the preview shows t's.
 func (g *Game) setTool(t tool) {
@@ -91,21 +88,16 @@ func (g *Game) setTool(t tool) {
 	g.panelGen++
 }
 
-// toolChoice draws the Tools section's row of tool buttons and switches to
-// the one clicked.
+// toolChoice names the active tool at the top of the Tools tab (the
+// toolbar chooses it: toolbar.go).
 func (g *Game) toolChoice(ctx *debugui.Context) {
-	tools := g.tools.all()
-	names := make([]string, len(tools))
-	idx := 0
-	for i, t := range tools {
-		names[i] = t.label()
-		if t == g.tools.active {
-			idx = i
+	name := g.tools.active.label()
+	for i := range toolbarEntries {
+		if g.toolbarActive(i) {
+			name = fmt.Sprintf("%s (key %d)", toolbarEntries[i].name, i+1)
 		}
 	}
-	if choiceButtons(ctx, "Tool", &idx, names) {
-		g.setTool(tools[idx])
-	}
+	ctx.Text("Tool: " + name + "; the toolbar above the view chooses another.")
 }
 
 // runTools hands the frame's keys, the tool gesture of the left button and

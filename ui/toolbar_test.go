@@ -91,3 +91,45 @@ func TestToolbarWraps(t *testing.T) {
 		t.Errorf("heights %d (300 px) and %d (1200 px)", toolbarHeight(300), toolbarHeight(1200))
 	}
 }
+
+// TestUIScale: --ui-scale takes 1, 1.5 and 2 (with or without an x) and
+// refuses the rest; a device scale factor snaps to the nearest; a scale
+// divides the screen Layout gives (the panels, toolbar and view are drawn
+// that many times larger), and the View tab's choice takes effect at the
+// next Layout.
+func TestUIScale(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"1", 1, true}, {"1.5", 1.5, true}, {"2x", 2, true}, {" 1.5X ", 1.5, true},
+		{"0", 0, false}, {"3", 0, false}, {"1.25", 0, false}, {"big", 0, false}, {"", 0, false},
+	} {
+		got, err := ParseUIScale(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("ParseUIScale(%q) = %v, %v; want %v, ok %v", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+	for f, want := range map[float64]float64{0: 1, 1: 1, 1.25: 1.5, 1.5: 1.5, 1.8: 2, 3: 2} {
+		if got := snapUIScale(f); got != want {
+			t.Errorf("snapUIScale(%v) = %v, want %v", f, got, want)
+		}
+	}
+	if _, err := (Options{UIScale: 3}).normalize(); err == nil {
+		t.Error("Options.UIScale 3 accepted")
+	}
+	if deviceScale() != 1 {
+		t.Skipf("device scale factor %v: the sizes below are for 1", deviceScale())
+	}
+	g := newTestGame(t, "city")
+	for _, tc := range []struct {
+		scale float64
+		w, h  int
+	}{{1, 1280, 800}, {1.5, 853, 533}, {2, 640, 400}} {
+		g.setUIScale(tc.scale)
+		if w, h := g.Layout(1280, 800); w != tc.w || h != tc.h || g.lay.view.Max.X > w {
+			t.Errorf("scale %v: Layout(1280, 800) = %d, %d (view %v), want %d, %d", tc.scale, w, h, g.lay.view, tc.w, tc.h)
+		}
+	}
+}
