@@ -66,11 +66,14 @@ type dockColumn struct {
 	// key is the debugui ID scope of the column's window (see above);
 	// gen is bumped to re-make the window in place; init is the sections'
 	// state when the window was made (their debugui Header's initial
-	// expansion); seen the bounds debugui last gave the window.
-	key  string
-	gen  int
-	init map[string]bool
-	seen image.Rectangle
+	// expansion); seen the bounds debugui last gave the window, body its
+	// body's and content the size of what it showed.
+	key     string
+	gen     int
+	init    map[string]bool
+	seen    image.Rectangle
+	body    image.Rectangle
+	content image.Point
 }
 
 // dockState is the Game's dock: both columns, the open sections and a
@@ -90,7 +93,9 @@ func newDockState() dockState {
 			{open: true},
 			{open: true},
 		},
-		sections: map[string]bool{},
+		// Agent sizes starts folded: the Cache tab then fits a 1280x800
+		// window.
+		sections: map[string]bool{"Agent sizes": false},
 		grip:     -1,
 	}
 }
@@ -251,7 +256,7 @@ func (g *Game) dockWindow(ctx *debugui.Context, side int, title string, sections
 	ctx.IDScope(key, func() {
 		ctx.Window(title, want, func(l debugui.ContainerLayout) {
 			called = true
-			c.seen = l.Bounds
+			c.seen, c.body, c.content = l.Bounds, l.BodyBounds, l.ContentSize
 			if !open {
 				ctx.Button("»").On(func() { g.setDockOpen(side, true) })
 				return

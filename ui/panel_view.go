@@ -63,7 +63,7 @@ func (g *Game) viewPanel(ctx *debugui.Context) {
 		}
 		legendRows(ctx, names)
 		if v := a.CacheView(); v.Has && slices.Contains(names, render.OverlayCachePolys) && v.Agent < len(v.Agents) {
-			ctx.Text(fmt.Sprintf("cache-polys shows the mesh of agent %q (Cache panel, Agent sizes).", v.Agents[v.Agent].Name))
+			ctx.Text(fmt.Sprintf("cache-polys shows the mesh of agent %q (Cache tab, Agent sizes).", v.Agents[v.Agent].Name))
 		}
 	})
 

@@ -133,3 +133,29 @@ func TestUIScale(t *testing.T) {
 		}
 	}
 }
+
+// TestTabsFitTheScreen: at 1280x800, on city with its tile cache built,
+// every tab of both columns shows all it has without scrolling: no column
+// needs more than one screen (the columns' content as debugui measured it
+// fits their windows' bodies).
+func TestTabsFitTheScreen(t *testing.T) {
+	g, err := NewGame(Options{Level: "city", Width: testW, Height: testH, AutoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g.autoCachePending() {
+		drawFrames(t, g, 1)
+	}
+	for side, names := range tabNames {
+		for tab, name := range names {
+			g.setTab(side, tab)
+			drawFrames(t, g, 3)
+			c := g.dock.cols[side]
+			saveForInspection(t, "tab-"+name, drawFrames(t, g, 1))
+			t.Logf("tab %s: content %v, body %v", name, c.content, c.body)
+			if c.body.Empty() || c.content.Y > c.body.Dy() {
+				t.Errorf("tab %s: content %d px high in a body of %v", name, c.content.Y, c.body)
+			}
+		}
+	}
+}
