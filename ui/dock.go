@@ -206,7 +206,8 @@ func (d *dockState) layout(wPx, hPx int, hideUI, oneColumn bool) screenLayout {
 		}
 	}
 	// The centre, cut from the bottom (the strips) and the top (the
-	// toolbar, when the view keeps at least its height).
+	// toolbar, when the view keeps twice its height; a scenario playing
+	// has no tools).
 	x0, x1 := left, max(wPx-right, left+1)
 	top, bottom := 0, hPx
 	strips := l.centreStrips()
@@ -217,7 +218,7 @@ func (d *dockState) layout(wPx, hPx int, hideUI, oneColumn bool) screenLayout {
 			bottom -= st.hPx
 		}
 	}
-	if th := toolbarHeight(x1 - x0); bottom-top >= 3*th {
+	if th := toolbarHeight(x1 - x0); !oneColumn && bottom-top >= 3*th {
 		l.toolbar = image.Rect(x0, 0, x1, th)
 		top = th
 	}

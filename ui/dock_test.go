@@ -41,7 +41,7 @@ func TestDockLayout(t *testing.T) {
 		if l.view.Empty() || !l.view.In(screen) {
 			t.Errorf("%s: view %v not a part of the screen %v", tc.name, l.view, screen)
 		}
-		others := []image.Rectangle{l.cols[0], l.cols[1], l.grips[0], l.grips[1], l.status}
+		others := []image.Rectangle{l.cols[0], l.cols[1], l.grips[0], l.grips[1], l.status, l.toolbar}
 		for i, r := range others {
 			if r.Empty() {
 				continue
@@ -58,6 +58,12 @@ func TestDockLayout(t *testing.T) {
 		}
 		if !l.cols[dockRight].Empty() && (l.cols[dockRight].Max != image.Pt(tc.w, tc.h) || l.cols[dockRight].Min.Y != 0) {
 			t.Errorf("%s: right column %v", tc.name, l.cols[dockRight])
+		}
+		switch {
+		case (tc.oneCol || tc.hide) && !l.toolbar.Empty():
+			t.Errorf("%s: a toolbar %v in scenario mode or without UI", tc.name, l.toolbar)
+		case !tc.oneCol && !tc.hide && tc.w >= 1280 && (l.toolbar.Empty() || l.toolbar.Max.Y != l.view.Min.Y || l.toolbar.Min.X != l.view.Min.X || l.toolbar.Max.X != l.view.Max.X):
+			t.Errorf("%s: toolbar %v, want a strip over the view %v", tc.name, l.toolbar, l.view)
 		}
 		if tc.oneCol && !l.cols[dockRight].Empty() {
 			t.Errorf("%s: a right column in scenario mode", tc.name)
