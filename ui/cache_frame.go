@@ -214,8 +214,8 @@ func (g *Game) autoCachePending() bool {
 }
 
 // firstSteps is the "what to do" line shown once a cache is built.
-const firstSteps = "Next: open the Tile cache panel (Level panel), pick the Obstacle tool and click the level to place one; " +
-	"Step 1 tile or Update all rebuilds the queued tiles; Inspect shows each layer's repair."
+const firstSteps = "Next: choose an obstacle in the toolbar (the Obstacle tool, key 2) and click the level to place one; " +
+	"Step 1 tile or Update all (Cache tab) rebuilds the queued tiles; the Inspect tab shows each layer's repair."
 
 // settingsDiffer reports whether the cache was built with settings other
 // than s.

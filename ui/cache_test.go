@@ -477,14 +477,6 @@ func TestCacheToolsOnTerrain(t *testing.T) {
 		t.Error("the first snapshot's state has shapes")
 	}
 
-	// Closing the Cache panel puts the tools away.
-	g.setCachePanel(true)
-	g.setTool(g.tools.volume)
-	g.setCachePanel(false)
-	if g.tools.active != g.tools.pick {
-		t.Errorf("closing the panel left tool %s", g.tools.active.label())
-	}
-
 	// Loading a level drops the cache.
 	g.RequestLoad("terrain")
 	drawFrames(t, g, 1)

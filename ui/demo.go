@@ -32,7 +32,7 @@ func (g *Game) runDemo() {
 	switch {
 	case g.opts.DemoObstacles <= 0 || g.cache.demo == demoDone:
 	case g.cache.demo == demoIdle:
-		g.setCachePanel(true)
+		g.setTab(dockRight, tabCache)
 		g.applyObstaclePreset()
 		g.startCacheBuild()
 		g.cache.demo = demoBuilding

@@ -13,12 +13,14 @@ import (
 
 // The docked layout.
 //
-// The panels sit in two columns of fixed width at the window's edges, as
-// in RecastDemo: the left one (Level, Stats, View; in scenario mode
-// Scenario and Stats) and the right one (Build, Cache, Inspector, Path),
-// each a column of collapsible sections. The 3D view is the rectangle
-// left between them, above a status strip for the message bar: the
-// camera projects into that rectangle (its aspect is the view's), and
+// The panels sit in two columns at the window's edges, as in RecastDemo:
+// the left one (tabs Level and View; in scenario mode Scenario and Stats)
+// and the right one (tabs Build, Cache, Tools, Inspect, Path; panels.go),
+// each widening with the window until the user drags its grip. The centre
+// between them is cut into strips, top to bottom: the toolbar
+// (toolbar.go), the 3D view, and under it the strips of fixed height
+// (centreStrips: today the message bar; a timeline is one more entry).
+// The camera projects into the view's rectangle (its aspect is the view's), and
 // picking, framing and the mouse use its coordinates (Game.w, Game.h are
 // its size; input is translated into it, see dockInput). Nothing of the
 // dock covers the view and no click in the dock reaches it.
@@ -36,12 +38,15 @@ import (
 
 // Sizes of the dock in pixels.
 const (
-	dockLeftDefaultPx  = 270
+	dockLeftDefaultPx  = 270 // at dockScaleFromPx wide and less
 	dockRightDefaultPx = 340
-	dockMinPx          = 180 // narrowest open column
-	dockStripPx        = 30  // a collapsed column
-	dockGripPx         = 6   // the resize grip beside an open column
-	minViewPx          = 120 // the view keeps at least this width
+	// dockScaleFromPx is the screen width above which the columns widen
+	// in proportion (until the user drags a grip).
+	dockScaleFromPx = 1280
+	dockMinPx       = 180 // narrowest open column
+	dockStripPx     = 30  // a collapsed column
+	dockGripPx      = 6   // the resize grip beside an open column
+	minViewPx       = 120 // the view keeps at least this width
 	// statusStripPx is the height of the message bar under the view: two
 	// lines of text (a longer message grows over the view's bottom).
 	statusStripPx = 2*msgLineHPx + 2*msgPadPx
@@ -55,17 +60,20 @@ const (
 
 // dockColumn is the state of one column.
 type dockColumn struct {
-	widthPx int  // width when open
+	widthPx int  // width when open; 0: autoWidth (not dragged yet)
 	open    bool // open, or collapsed to a strip
 
 	// key is the debugui ID scope of the column's window (see above);
 	// gen is bumped to re-make the window in place; init is the sections'
 	// state when the window was made (their debugui Header's initial
-	// expansion); seen the bounds debugui last gave the window.
-	key  string
-	gen  int
-	init map[string]bool
-	seen image.Rectangle
+	// expansion); seen the bounds debugui last gave the window, body its
+	// body's and content the size of what it showed.
+	key     string
+	gen     int
+	init    map[string]bool
+	seen    image.Rectangle
+	body    image.Rectangle
+	content image.Point
 }
 
 // dockState is the Game's dock: both columns, the open sections and a
@@ -73,6 +81,7 @@ type dockColumn struct {
 type dockState struct {
 	cols     [2]dockColumn
 	sections map[string]bool // open sections, by title
+	tab      [2]int          // each column's tab (panels.go)
 	grip     int             // column whose grip is being dragged (-1: none)
 	cursorEW bool            // the cursor shows the resize shape
 }
@@ -81,22 +90,52 @@ type dockState struct {
 func newDockState() dockState {
 	return dockState{
 		cols: [2]dockColumn{
-			{widthPx: dockLeftDefaultPx, open: true},
-			{widthPx: dockRightDefaultPx, open: true},
+			{open: true},
+			{open: true},
 		},
-		sections: map[string]bool{},
+		// Agent sizes starts folded: the Cache tab then fits a 1280x800
+		// window.
+		sections: map[string]bool{"Agent sizes": false},
 		grip:     -1,
 	}
 }
 
 // screenLayout is where things are on a screen: the column windows (empty
-// when absent), their grips (empty when collapsed), the 3D view and the
-// status strip (empty when there is no room or no UI).
+// when absent), their grips (empty when collapsed), the toolbar, the 3D
+// view and the status strip (empty when there is no room or no UI).
 type screenLayout struct {
-	cols   [2]image.Rectangle
-	grips  [2]image.Rectangle
-	view   image.Rectangle
-	status image.Rectangle
+	cols    [2]image.Rectangle
+	grips   [2]image.Rectangle
+	toolbar image.Rectangle
+	view    image.Rectangle
+	status  image.Rectangle
+}
+
+// autoWidth is the open width of column side on a wPx wide screen before
+// the user drags its grip: the default, in proportion above
+// dockScaleFromPx.
+func autoWidth(side, wPx int) int {
+	w := dockLeftDefaultPx
+	if side == dockRight {
+		w = dockRightDefaultPx
+	}
+	return w * max(wPx, dockScaleFromPx) / dockScaleFromPx
+}
+
+// centreStrips are the strips of fixed height under the view, top to
+// bottom, each a height in pixels and where layout puts its rectangle. A
+// new strip (the session timeline) is one more entry; each shows only
+// when the screen is at least 3 of its heights high.
+func (l *screenLayout) centreStrips() []struct {
+	hPx int
+	r   *image.Rectangle
+} {
+	return []struct {
+		hPx int
+		r   *image.Rectangle
+	}{
+		{statusStripPx, &l.status},
+	}
 }
 
 // layout returns the layout of a wPx x hPx screen. hideUI gives the whole
@@ -118,7 +157,11 @@ func (d *dockState) layout(wPx, hPx int, hideUI, oneColumn bool) screenLayout {
 	for i := 0; i < n; i++ {
 		widths[i] = dockStripPx
 		if c := d.cols[i]; c.open {
-			widths[i] = max(c.widthPx, dockMinPx) + dockGripPx
+			w := c.widthPx
+			if w == 0 {
+				w = autoWidth(i, wPx)
+			}
+			widths[i] = max(w, dockMinPx) + dockGripPx
 		}
 	}
 	// Narrow, then collapse, the widest open column while the view is too
@@ -162,12 +205,24 @@ func (d *dockState) layout(wPx, hPx int, hideUI, oneColumn bool) screenLayout {
 			}
 		}
 	}
-	vh := hPx
-	if hPx >= 3*statusStripPx {
-		vh = hPx - statusStripPx
-		l.status = image.Rect(left, vh, max(wPx-right, left+1), hPx)
+	// The centre, cut from the bottom (the strips) and the top (the
+	// toolbar, when the view keeps twice its height; a scenario playing
+	// has no tools).
+	x0, x1 := left, max(wPx-right, left+1)
+	top, bottom := 0, hPx
+	strips := l.centreStrips()
+	for i := len(strips) - 1; i >= 0; i-- {
+		st := strips[i]
+		if hPx >= 3*st.hPx && bottom-st.hPx > top {
+			*st.r = image.Rect(x0, bottom-st.hPx, x1, bottom)
+			bottom -= st.hPx
+		}
 	}
-	l.view = image.Rect(left, 0, max(wPx-right, left+1), vh)
+	if th := toolbarHeight(x1 - x0); !oneColumn && bottom-top >= 3*th {
+		l.toolbar = image.Rect(x0, 0, x1, th)
+		top = th
+	}
+	l.view = image.Rect(x0, top, x1, bottom)
 	return l
 }
 
@@ -202,7 +257,7 @@ func (g *Game) dockWindow(ctx *debugui.Context, side int, title string, sections
 	ctx.IDScope(key, func() {
 		ctx.Window(title, want, func(l debugui.ContainerLayout) {
 			called = true
-			c.seen = l.Bounds
+			c.seen, c.body, c.content = l.Bounds, l.BodyBounds, l.ContentSize
 			if !open {
 				ctx.Button("»").On(func() { g.setDockOpen(side, true) })
 				return
@@ -306,7 +361,20 @@ func (g *Game) dockInput(in frameInput) frameInput {
 				d.grip = i
 			}
 		}
+		if in.Captured&debugui.InputCapturingStateHover != 0 {
+			break // a debugui popup over the toolbar or the message bar
+		}
+		if i := g.toolbarAt(pt); i >= 0 {
+			g.chooseToolbar(i) // toolbar.go
+		}
+		for _, b := range g.messageButtons() { // messages.go
+			if pt.In(b.r) {
+				b.do()
+				g.panelGen++
+			}
+		}
 	}
+	g.pointer = pt
 	g.dockPrevLeft = in.Left
 	onGrip := d.grip >= 0 || pt.In(g.lay.grips[dockLeft]) || pt.In(g.lay.grips[dockRight])
 	if onGrip != d.cursorEW {

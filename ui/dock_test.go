@@ -31,7 +31,8 @@ func TestDockLayout(t *testing.T) {
 		{name: "480x300", w: 480, h: 300, left: true, right: true, wantViewWFrom: minViewPx},
 		{name: "320x200", w: 320, h: 200, left: true, right: true, wantViewWFrom: minViewPx},
 		{name: "100x50", w: 100, h: 50, left: true, right: true},
-		{name: "2560x1440", w: 2560, h: 1440, left: true, right: true, wantViewW: 2560 - dockLeftDefaultPx - dockRightDefaultPx - 2*dockGripPx},
+		{name: "1920x1080", w: 1920, h: 1080, left: true, right: true, wantViewW: 1920 - dockLeftDefaultPx*3/2 - dockRightDefaultPx*3/2 - 2*dockGripPx},
+		{name: "2560x1440", w: 2560, h: 1440, left: true, right: true, wantViewW: 2560 - 2*dockLeftDefaultPx - 2*dockRightDefaultPx - 2*dockGripPx},
 	} {
 		d := newDockState()
 		d.cols[dockLeft].open, d.cols[dockRight].open = tc.left, tc.right
@@ -40,7 +41,7 @@ func TestDockLayout(t *testing.T) {
 		if l.view.Empty() || !l.view.In(screen) {
 			t.Errorf("%s: view %v not a part of the screen %v", tc.name, l.view, screen)
 		}
-		others := []image.Rectangle{l.cols[0], l.cols[1], l.grips[0], l.grips[1], l.status}
+		others := []image.Rectangle{l.cols[0], l.cols[1], l.grips[0], l.grips[1], l.status, l.toolbar}
 		for i, r := range others {
 			if r.Empty() {
 				continue
@@ -57,6 +58,12 @@ func TestDockLayout(t *testing.T) {
 		}
 		if !l.cols[dockRight].Empty() && (l.cols[dockRight].Max != image.Pt(tc.w, tc.h) || l.cols[dockRight].Min.Y != 0) {
 			t.Errorf("%s: right column %v", tc.name, l.cols[dockRight])
+		}
+		switch {
+		case (tc.oneCol || tc.hide) && !l.toolbar.Empty():
+			t.Errorf("%s: a toolbar %v in scenario mode or without UI", tc.name, l.toolbar)
+		case !tc.oneCol && !tc.hide && tc.w >= 1280 && (l.toolbar.Empty() || l.toolbar.Max.Y != l.view.Min.Y || l.toolbar.Min.X != l.view.Min.X || l.toolbar.Max.X != l.view.Max.X):
+			t.Errorf("%s: toolbar %v, want a strip over the view %v", tc.name, l.toolbar, l.view)
 		}
 		if tc.oneCol && !l.cols[dockRight].Empty() {
 			t.Errorf("%s: a right column in scenario mode", tc.name)

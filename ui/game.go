@@ -1,20 +1,52 @@
 package ui
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
-// Layout implements ebiten.Game: the screen has the window's size in
-// pixels; the docked panels and the 3D view share it (dock.go).
+// Layout implements ebiten.Game: the screen is the window's device
+// pixels divided by the UI scale (Ebitengine stretches it onto the
+// window); the docked panels and the 3D view share it (dock.go).
 func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
-	w, h := max(1, outsideWidth), max(1, outsideHeight)
+	f := deviceScale() / g.uiScale()
+	w := max(1, int(float64(outsideWidth)*f+0.5))
+	h := max(1, int(float64(outsideHeight)*f+0.5))
 	if w != g.screenW || h != g.screenH {
 		g.screenW, g.screenH = w, h
 		g.relayout()
 	}
 	return g.screenW, g.screenH
+}
+
+// deviceScale is the monitor's device scale factor (1 where Ebitengine
+// does not know it).
+func deviceScale() float64 {
+	if m := ebiten.Monitor(); m != nil {
+		if f := m.DeviceScaleFactor(); f > 0 {
+			return f
+		}
+	}
+	return 1
+}
+
+// uiScale is the UI scale: the one chosen (Options.UIScale, the View
+// tab), else the device scale factor snapped to UIScales (a 2x monitor
+// gets 2x: the same size on screen as a 1x one).
+func (g *Game) uiScale() float64 {
+	if g.opts.UIScale > 0 {
+		return g.opts.UIScale
+	}
+	return snapUIScale(deviceScale())
+}
+
+// setUIScale chooses UI scale s (one of UIScales); the next Layout
+// applies it.
+func (g *Game) setUIScale(s float64) {
+	g.opts.UIScale = s
+	g.App.SetStatus(fmt.Sprintf("UI scale %gx", s))
 }
 
 // Update implements ebiten.Game: it applies dialog results and dropped
@@ -97,6 +129,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		g.drawMessages(screen)
 		if panels {
 			g.drawGrips(screen)
+			g.drawToolbar(screen) // toolbar.go
 			g.ui.Draw(screen)
 			g.drawFieldHighlight(screen)
 			g.panelsDrawn = t0

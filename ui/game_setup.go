@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"image"
 	"image/color"
 	"os"
 	"runtime/debug"
@@ -63,7 +64,13 @@ type Game struct {
 	lay              screenLayout
 	dock             dockState
 	dockPrevLeft     bool
-	frames           int // frames drawn so far
+	// pointer is the pointer in screen pixels as dockInput last saw it
+	// (the toolbar's and the message bar's hover).
+	pointer image.Point
+	// panelGen changes when something outside debugui (the toolbar, a
+	// key) changes what the panels show (a tab, the tool).
+	panelGen int
+	frames   int // frames drawn so far
 	// panelsDrawn is when Draw last drew the panels.
 	panelsDrawn time.Time
 	// paced is set by Run: Update paces the loop (pace.go).

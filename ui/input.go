@@ -262,6 +262,9 @@ func (p *toolPointer) cancel() { *p = toolPointer{prevLeft: p.prevLeft} }
 type toolKeys struct {
 	Undo, Redo                       bool // Ctrl+Z; Ctrl+Y or Ctrl+Shift+Z
 	Delete, Escape, Enter, Backspace bool
+	// Tool is 1 + the toolbar entry whose key (1-8) was pressed without
+	// Ctrl or Alt; 0: none.
+	Tool int
 }
 
 // readToolKeys samples the keys of the cache tools (call from Update).
@@ -269,7 +272,7 @@ func readToolKeys() toolKeys {
 	ctrl := ebiten.IsKeyPressed(ebiten.KeyControl) || ebiten.IsKeyPressed(ebiten.KeyMeta)
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
 	z := inpututil.IsKeyJustPressed(ebiten.KeyZ)
-	return toolKeys{
+	k := toolKeys{
 		Undo:      ctrl && z && !shift,
 		Redo:      ctrl && (inpututil.IsKeyJustPressed(ebiten.KeyY) || (z && shift)),
 		Delete:    inpututil.IsKeyJustPressed(ebiten.KeyDelete),
@@ -277,6 +280,10 @@ func readToolKeys() toolKeys {
 		Enter:     inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter),
 		Backspace: inpututil.IsKeyJustPressed(ebiten.KeyBackspace),
 	}
+	if !ctrl && !ebiten.IsKeyPressed(ebiten.KeyAlt) {
+		k.Tool = toolbarKey(inpututil.IsKeyJustPressed) + 1
+	}
+	return k
 }
 
 // applyIntent moves the camera and triggers the actions of one frame.
@@ -301,6 +308,9 @@ func (g *Game) applyIntent(in viewIntent) {
 	}
 	if in.Click {
 		g.App.SetStatus(g.App.Click(float64(in.ClickX), float64(in.ClickY), g.w, g.h))
+		if g.App.Picked() != 0 {
+			g.setTab(dockRight, tabInspect) // the Inspector shows the pick
+		}
 	}
 	if in.Screenshot {
 		dir, err := os.Getwd()

@@ -8,14 +8,14 @@ import (
 )
 
 // TestPressAfterJump moves the pointer of a real navviz window onto the
-// Level section's "Tile cache panel" checkbox, lets it rest there (debugui
-// hovers it), then moves it to the Stats section's header and clicks with
-// no pause (xdotool mousemove X Y click 1: the move and the press arrive
-// in one tick). The click must fold or unfold Stats only: debugui v0.2.0
-// alone resolves the press against the widget hovered in the previous
-// tick and toggles "Tile cache panel" as well (pointerFeed fixes that).
-// Three rounds: Stats is folded after the odd ones, open after the even
-// ones, and "Tile cache panel" never changes. Both widgets sit above
+// left column's View tab, lets it rest there (debugui hovers it), then
+// moves it to the Stats section's header and clicks with no pause
+// (xdotool mousemove X Y click 1: the move and the press arrive in one
+// tick). The click must fold or unfold Stats only: debugui v0.2.0 alone
+// resolves the press against the widget hovered in the previous tick and
+// shows the View tab as well (pointerFeed fixes that). Three rounds:
+// Stats is folded after the odd ones, open after the even ones, and the
+// View tab's button never changes. Both widgets sit above
 // everything that folding Stats moves, at the same place in the left
 // column at every window size.
 func TestPressAfterJump(t *testing.T) {
@@ -23,8 +23,8 @@ func TestPressAfterJump(t *testing.T) {
 	d := newDockState()
 	lay := d.layout(x.w, x.h, false, false)
 	col := lay.cols[dockLeft].Min
-	cacheBox := col.Add(image.Pt(12, 169))                                                 // "Tile cache panel"
-	solidBox := col.Add(image.Pt(14, 191))                                                 // the Stats header's fold triangle
+	cacheBox := col.Add(image.Pt(200, 37))                                                 // the View tab
+	solidBox := col.Add(image.Pt(14, 213))                                                 // the Stats header's fold triangle
 	rest := image.Pt((lay.view.Min.X+lay.view.Max.X)/2, (lay.view.Min.Y+lay.view.Max.Y)/2) // in the 3D view, off every panel
 	move := func(p image.Point, more ...string) {
 		x.run(append([]string{"mousemove", "--window", x.wid, fmt.Sprint(p.X), fmt.Sprint(p.Y)}, more...)...)
@@ -62,7 +62,7 @@ func TestPressAfterJump(t *testing.T) {
 			time.Sleep(500 * time.Millisecond)
 			after := shotAtRest()
 			if n := changed(before, after, cacheBox); n != 0 {
-				t.Fatalf("round %d: %d pixels of \"Tile cache panel\" changed: the press went to the widget hovered before the jump", round, n)
+				t.Fatalf("round %d: %d pixels of the View tab changed: the press went to the widget hovered before the jump", round, n)
 			}
 			folded := changed(before, after, solidBox) > 0
 			if folded == want {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+	"image"
 	"image/color"
 	"strings"
 
@@ -30,12 +32,55 @@ const (
 	msgMinCharsW = 20
 )
 
+// msgButton is a button of the message bar: where it is (screen pixels),
+// its label and what a press does.
+type msgButton struct {
+	r     image.Rectangle
+	label string
+	do    func()
+}
+
+// msgButtonWPx is the width of each message bar button: room for the
+// longest label ("Hide details"), so that a button keeps its place and
+// width whichever label it shows.
+const msgButtonWPx = 12*msgGlyphWPx + 2*msgPadPx
+
+// messageButtons returns the message bar's buttons: with an error,
+// Details (or Hide details) and Dismiss at the strip's right end, in the
+// strip's first line. They are always at the same place: the strip has a
+// fixed height, and nothing else there is clickable.
+func (g *Game) messageButtons() []msgButton {
+	a := g.App
+	r := g.lay.status
+	if a.Err() == "" || r.Dx() < 4*msgButtonWPx {
+		return nil
+	}
+	y0 := r.Min.Y + msgPadPx - 2
+	at := func(i int) image.Rectangle {
+		x1 := r.Max.X - msgPadPx - i*(msgButtonWPx+toolbarGapPx)
+		return image.Rect(x1-msgButtonWPx, y0, x1, y0+toolbarButtonPx)
+	}
+	details := "Details"
+	if a.ErrDetailShown() {
+		details = "Hide details"
+	}
+	return []msgButton{
+		{r: at(1), label: details, do: a.ToggleErrDetail},
+		{r: at(0), label: "Dismiss", do: a.DismissErr},
+	}
+}
+
 // drawMessages draws the last error (red) or status (grey) in the status
 // strip under the view (the bottom of the view when there is no strip),
 // wrapped to at most msgMaxLines lines: a message longer than the strip
-// grows over the bottom of the view.
+// grows over the bottom of the view. The pointer over a toolbar button
+// shows that button's hint instead of the status (the toolbar's tooltip).
 func (g *Game) drawMessages(screen *ebiten.Image) {
 	msg, col := g.App.Status(), statusTextColor
+	if i := g.toolbarAt(g.pointer); i >= 0 {
+		msg, col = fmt.Sprintf("%s (key %d): %s", toolbarEntries[i].name, i+1, toolbarEntries[i].hint), statusTextColor
+	}
+	buttons := g.messageButtons()
 	if g.App.Err() != "" {
 		msg, col = "error: "+g.App.Err(), errorTextColor
 		if g.App.ErrDetailShown() {
@@ -51,9 +96,13 @@ func (g *Game) drawMessages(screen *ebiten.Image) {
 		if g.lay.status.Empty() {
 			return
 		}
-		msg, col = "Tab hides or shows the panels; drag the bars beside them to resize.", hintTextColor
+		msg, col = "Tab hides or shows the panels; drag the bars beside them to resize; keys 1-8 choose a tool.", hintTextColor
 	}
-	lines := wrapText(msg, max(msgMinCharsW, (r.Dx()-2*msgPadPx)/msgGlyphWPx), msgMaxLines)
+	textW := r.Dx() - 2*msgPadPx
+	if len(buttons) > 0 {
+		textW -= len(buttons) * (msgButtonWPx + toolbarGapPx)
+	}
+	lines := wrapText(msg, max(msgMinCharsW, textW/msgGlyphWPx), msgMaxLines)
 	barH := max(len(lines)*msgLineHPx+2*msgPadPx, r.Dy())
 	y0 := r.Max.Y - barH
 	vector.DrawFilledRect(screen, float32(r.Min.X), float32(y0), float32(r.Dx()), float32(barH), messageBarColor, false)
@@ -62,6 +111,17 @@ func (g *Game) drawMessages(screen *ebiten.Image) {
 		op.GeoM.Translate(float64(r.Min.X+msgPadPx), float64(y0+msgPadPx+i*msgLineHPx))
 		op.ColorScale.ScaleWithColor(col)
 		debugui.DrawText(screen, l, op)
+	}
+	for _, b := range buttons {
+		c := toolbarButtonColor
+		if g.pointer.In(b.r) {
+			c = toolbarHoverColor
+		}
+		vector.DrawFilledRect(screen, float32(b.r.Min.X), float32(b.r.Min.Y), float32(b.r.Dx()), float32(b.r.Dy()), c, false)
+		op := &text.DrawOptions{}
+		op.GeoM.Translate(float64(b.r.Min.X+(b.r.Dx()-len(b.label)*msgGlyphWPx)/2), float64(b.r.Min.Y+(b.r.Dy()-msgLineHPx)/2+2))
+		op.ColorScale.ScaleWithColor(statusTextColor)
+		debugui.DrawText(screen, b.label, op)
 	}
 }
 

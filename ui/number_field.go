@@ -221,14 +221,15 @@ func (nf numberFields) errorOf(key string) string {
 	return ""
 }
 
-// errorRow shows the error of field key, if any, in red on a row of its
-// own, then goes back to the grid layout grid.
-func (nf numberFields) errorRow(ctx *debugui.Context, key string, grid []int) {
+// label shows the label of field key in its cell, or, while the field's
+// text is not a valid value, the error in red in its place: the error
+// takes no row of its own, so that nothing under the field moves.
+func (nf numberFields) label(ctx *debugui.Context, key, label string) {
 	if msg := nf.errorOf(key); msg != "" {
-		ctx.SetGridLayout(nil, nil)
 		redLine(ctx, msg)
-		ctx.SetGridLayout(grid, nil)
+		return
 	}
+	ctx.Text(label)
 }
 
 // redLine draws msg in errorColour across the next layout cell (one line,

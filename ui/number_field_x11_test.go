@@ -10,7 +10,8 @@ import (
 // TestNumberFieldTyping types into the Build panel's "Cell size" field of
 // a real navviz window with xdotool (on the display the tests run on,
 // xvfb-run's): a click selects the whole text, End drops the selection,
-// Backspace deletes, "0.300.4" and Enter shows the error line in red, two
+// Backspace deletes, "0.300.4" and Enter shows the error in red in the
+// label's place, two
 // Backspaces plus "5" and Enter make it go away (it would stay red if a
 // Backspace were lost), and typing "0.25" after a click replaces the
 // whole text (appended it would be "0.30050.25", not a number). The
@@ -50,12 +51,13 @@ func TestNumberFieldTyping(t *testing.T) {
 		run("mouseup", "1")
 		time.Sleep(1500 * time.Millisecond) // a few frames: the field takes the focus
 	}
-	// Red pixels of the error line under the field.
+	// Red pixels of the error, shown in the label's place beside the
+	// field (no row of its own: nothing under the field moves).
 	redPixels := func() int {
 		t.Helper()
 		time.Sleep(1500 * time.Millisecond)
 		img := x.shot()
-		area := image.Rect(r.Min.X, fy+8, r.Max.X, fy+40).Intersect(img.Bounds())
+		area := image.Rect(r.Min.X, fy-9, r.Min.X+r.Dx()*3/5-10, fy+9).Intersect(img.Bounds())
 		n := 0
 		for y := area.Min.Y; y < area.Max.Y; y++ {
 			for x := area.Min.X; x < area.Max.X; x++ {
@@ -69,7 +71,7 @@ func TestNumberFieldTyping(t *testing.T) {
 	}
 
 	if n := redPixels(); n != 0 {
-		t.Fatalf("%d red pixels under the field before typing", n)
+		t.Fatalf("%d red pixels beside the field before typing", n)
 	}
 	// "0.300" less two characters is "0.3"; "00.4" makes "0.300.4".
 	click()
@@ -77,7 +79,7 @@ func TestNumberFieldTyping(t *testing.T) {
 	typeText("00.4")
 	key("Return")
 	if n := redPixels(); n < 30 {
-		t.Errorf("after typing 0.300.4: %d red pixels under the field, want an error line", n)
+		t.Errorf("after typing 0.300.4: %d red pixels beside the field, want the error", n)
 	}
 	// Two Backspaces and "5" make "0.3005", a number; a lost Backspace
 	// would leave "0.300.5" or "0.300.45", which are not.
@@ -86,13 +88,13 @@ func TestNumberFieldTyping(t *testing.T) {
 	typeText("5")
 	key("Return")
 	if n := redPixels(); n != 0 {
-		t.Errorf("after two Backspaces and 5: %d red pixels under the field, want none", n)
+		t.Errorf("after two Backspaces and 5: %d red pixels beside the field, want none", n)
 	}
 	// A click selects all: "0.25" replaces "0.3005".
 	click()
 	typeText("0.25")
 	key("Return")
 	if n := redPixels(); n != 0 {
-		t.Errorf("after a click and 0.25: %d red pixels under the field, want none (the text was not replaced)", n)
+		t.Errorf("after a click and 0.25: %d red pixels beside the field, want none (the text was not replaced)", n)
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -72,6 +73,39 @@ type Options struct {
 	// Updates, writes BenchStats as JSON to StatsJSON and exits.
 	BenchFrames int
 	StatsJSON   string
+	// UIScale is how many screen pixels a pixel of the panels, the
+	// toolbar and the view takes: 1, 1.5 or 2 (UIScales); 0 takes the
+	// monitor's device scale factor, snapped to one of those (defaultUIScale).
+	UIScale float64
+}
+
+// UIScales are the UI scales navviz offers (--ui-scale, the View tab).
+var UIScales = []float64{1, 1.5, 2}
+
+// ParseUIScale parses a UI scale: 1, 1.5 or 2, with or without an "x".
+func ParseUIScale(s string) (float64, error) {
+	t := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(s)), "x")
+	v, err := strconv.ParseFloat(t, 64)
+	if err == nil {
+		for _, u := range UIScales {
+			if v == u {
+				return v, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("ui: UI scale %q: want 1, 1.5 or 2", s)
+}
+
+// snapUIScale returns the UI scale of UIScales nearest to f (a device
+// scale factor; 1 when f is not positive).
+func snapUIScale(f float64) float64 {
+	best := UIScales[0]
+	for _, u := range UIScales {
+		if math.Abs(u-f) <= math.Abs(best-f) { // a tie takes the larger
+			best = u
+		}
+	}
+	return best
 }
 
 // ParseSize parses "WxH" (for example "1280x800") into a window size.
@@ -124,6 +158,11 @@ func (o Options) normalize() (Options, error) {
 	}
 	if o.BenchFrames > 0 && (o.Scenario != "" || o.Frames > 0) {
 		return o, fmt.Errorf("ui: bench frames %d: does not go with a scenario or a frame count", o.BenchFrames)
+	}
+	if o.UIScale != 0 {
+		if _, err := ParseUIScale(strconv.FormatFloat(o.UIScale, 'g', -1, 64)); err != nil {
+			return o, err
+		}
 	}
 	if _, err := session.ParseScope(o.Scope); err != nil {
 		return o, err

@@ -203,6 +203,9 @@ func (g *Game) settingsProblem() string {
 	return ""
 }
 
+// buildStatusLines is the height of the Build tab's status area.
+const buildStatusLines = 5
+
 // buildPanel edits the settings, starts and cancels builds, and shows the
 // progress, the timings and the tile selection.
 func (g *Game) buildPanel(ctx *debugui.Context) {
@@ -221,24 +224,22 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 			ctx.Loop(len(list), func(i int) {
 				fs := list[i]
 				v := g.form.floats[fs.label]
-				ctx.Text(fs.label)
+				g.form.nums.label(ctx, fs.label, fs.label)
 				if g.form.nums.float(ctx, fs.label, &v, numberSpec{digits: fs.digits, step: fs.step}) {
 					g.form.floats[fs.label] = v
 					changed = true
 				}
-				g.form.nums.errorRow(ctx, fs.label, grid)
 			})
 		}
 		intRows := func(list []intSetting) {
 			ctx.Loop(len(list), func(i int) {
 				is := list[i]
 				v := g.form.ints[is.label]
-				ctx.Text(is.label)
+				g.form.nums.label(ctx, is.label, is.label)
 				if g.form.nums.int(ctx, is.label, &v, numberSpec{step: float64(is.step)}) {
 					g.form.ints[is.label] = v
 					changed = true
 				}
-				g.form.nums.errorRow(ctx, is.label, grid)
 			})
 		}
 		ctx.IDScope("a", func() { floatRows(floatSettings) })
@@ -273,22 +274,31 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 		g.applyForm()
 	}
 
+	// What the settings give, the problem with them, the size, the
+	// progress and a failure share an area of fixed height: the buttons
+	// under it keep their places whichever shows.
 	s := a.Settings()
 	problem := g.settingsProblem()
 	g.form.shownProblem = problem
-	if problem != "" {
-		ctx.Text("Invalid settings: " + problem)
-	} else {
-		ctx.Text(fmt.Sprintf("Voxels: walkable height %d rows, climb %d rows, radius %d cells, border %d cells; tile %.4g m",
-			s.WalkableHeightCells(), s.WalkableClimbCells(), s.WalkableRadiusCells(), s.BorderCells(), s.TileSizeM()))
-	}
-
-	size := a.BuildSizeText()
-	if size != "" {
-		ctx.Text(size)
-	}
-
 	running, done, total := g.runner.Progress()
+	size := a.BuildSizeText()
+	var lines []string
+	col := statusTextColor
+	switch {
+	case problem != "":
+		lines, col = append(lines, "Invalid settings: "+problem), errorColour
+	case a.BuildErr() != "":
+		lines, col = append(lines, "Build failed: "+a.BuildErr()), errorColour
+	case running:
+		lines = append(lines, "Building "+session.ProgressBar(done, total, 20))
+	}
+	lines = append(lines, fmt.Sprintf("Voxels: walkable height %d rows, climb %d rows, radius %d cells, border %d cells; tile %.4g m",
+		s.WalkableHeightCells(), s.WalkableClimbCells(), s.WalkableRadiusCells(), s.BorderCells(), s.TileSizeM()))
+	if size != "" {
+		lines = append(lines, size)
+	}
+	fixedText(ctx, buildStatusLines, strings.Join(lines, "\n"), col)
+
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	label := "Build"
 	switch {
@@ -309,12 +319,6 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 		})
 	}
 	ctx.SetGridLayout(nil, nil)
-	if running {
-		ctx.Text(session.ProgressBar(done, total, 20))
-	}
-	if a.BuildErr() != "" {
-		ctx.Text("Build failed: " + a.BuildErr())
-	}
 
 	ctx.SetGridLayout([]int{-2, -3}, nil)
 	ctx.Text("Stage overlays:")
@@ -332,7 +336,7 @@ func (g *Game) buildPanel(ctx *debugui.Context) {
 			}
 		}
 	}
-	ctx.Text(sel + ". Left-click the level to select a tile (and the polygon there).")
+	fixedText(ctx, 2, sel+". Left-click the level to select a tile (and the polygon there).", statusTextColor)
 	ctx.Button("Frame selected tile").On(a.FrameSelection)
 
 	if b := a.Build(); b != nil {

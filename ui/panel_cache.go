@@ -7,7 +7,6 @@ import (
 	"github.com/ebitengine/debugui"
 
 	"navviz/core/level"
-	"navviz/render"
 	"navviz/tilecache"
 	"navviz/ui/session"
 )
@@ -28,26 +27,8 @@ type cacheUI struct {
 	// autoPreset is set once the obstacle preset has been applied.
 	autoSoup   *level.Soup
 	autoPreset bool
-	// open shows the Cache panel (the Level panel's switch; closed at
-	// start so that the 3D view stays clear, opened by the demo).
-	open bool
 	// nums are the texts of the panel's number fields (number_field.go).
 	nums numberFields
-}
-
-// cacheToggle is the Level panel's switch of the Cache panel. Closing the
-// panel puts the tools away (a click picks again).
-func (g *Game) cacheToggle(ctx *debugui.Context) {
-	open := g.cache.open
-	ctx.Checkbox(&open, "Tile cache panel").On(func() { g.setCachePanel(open) })
-}
-
-// setCachePanel opens or closes the Cache panel.
-func (g *Game) setCachePanel(open bool) {
-	g.cache.open = open
-	if !open {
-		g.setTool(g.tools.pick)
-	}
 }
 
 // ensureCacheUI makes the runner and the channel on first use.
@@ -58,35 +39,42 @@ func (g *Game) ensureCacheUI() {
 	}
 }
 
-// cachePanel is the Cache window: building the cache, the tools, the
-// update controls, snapshots and undo.
+// cacheStatusLines is the height of the Cache tab's status area.
+const cacheStatusLines = 5
+
+// cachePanel is the Cache tab: building the cache, the update controls,
+// snapshots and undo, then what they report (texts that grow come last:
+// nothing clickable moves when they change).
 func (g *Game) cachePanel(ctx *debugui.Context) {
 	g.ensureCacheUI()
 	a := g.App
 	c := a.CacheView()
 	running, done, total := g.cache.runner.Progress()
+	var status []string
 	switch {
 	case running:
-		ctx.Text("Building the cache " + session.ProgressBar(done, total, 20))
+		status = append(status, "Building the cache "+session.ProgressBar(done, total, 20))
 	case !c.Has:
-		ctx.Text("No tile cache. Build cache uses the Build panel's settings.")
+		status = append(status, "No tile cache. Build cache uses the Build tab's settings.")
 	default:
 		s := c.Settings
-		ctx.Text(fmt.Sprintf("Cache of %s: %d of %d tiles cached, built in %s; partition %s, detail sample %g cells, obstacle growth %.2f m.",
+		status = append(status, fmt.Sprintf("Cache of %s: %d of %d tiles cached, built in %s; partition %s, detail sample %g cells, obstacle growth %.2f m.",
 			session.DisplayName(a.CacheLevel), c.CachedTiles, c.Grid.TileCount(), fmtDur(a.CacheBuildTime), s.Partition, s.DetailSampleDistCells, c.GrowthM))
 		if len(c.Agents) > 1 {
-			ctx.Text(fmt.Sprintf("%d agent sizes (%s); showing the mesh of %q (Agent sizes below).", len(c.Agents), session.AgentNames(c.Agents), c.Agents[c.Agent].Name))
+			status = append(status, fmt.Sprintf("%d agent sizes (%s); showing the mesh of %q (Agent sizes below).", len(c.Agents), session.AgentNames(c.Agents), c.Agents[c.Agent].Name))
 		}
 		if len(c.Agents) > 0 && settingsDiffer(s, c.Agents[c.Agent].Settings(a.Settings())) {
-			ctx.Text("The Build panel's settings differ from the cache's: Build cache again to use them.")
+			status = append(status, "The Build tab's settings differ from the cache's: Build cache again to use them.")
 		}
 	}
-	if a.CacheErr() != "" {
-		ctx.Text("Cache build failed: " + a.CacheErr())
-	}
 	if busy, queued := a.CacheBusy(); busy {
-		ctx.Text(fmt.Sprintf("Updating… (%s waiting)", session.Plural(queued, "command")))
+		status = append(status, fmt.Sprintf("Updating… (%s waiting)", session.Plural(queued, "command")))
 	}
+	col := statusTextColor
+	if a.CacheErr() != "" {
+		status, col = append([]string{"Cache build failed: " + a.CacheErr()}, status...), errorColour
+	}
+	fixedText(ctx, cacheStatusLines, strings.Join(status, "\n"), col)
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Obstacle preset").On(g.applyObstaclePreset)
 	if running {
@@ -95,25 +83,29 @@ func (g *Game) cachePanel(ctx *debugui.Context) {
 		ctx.Button("Build cache").On(g.startCacheBuild)
 	}
 	ctx.SetGridLayout(nil, nil)
-	ctx.Text("Obstacle preset: partition layers, detail sample distance 0 (the cheapest rebuilds, docs/tilecache.md §1).")
 
-	ctx.Header("Tools", true, func() { g.toolsSection(ctx) })
-	ctx.Header("Update", true, func() { g.updateSection(ctx) })
-	ctx.Header("Snapshot and undo", true, func() { g.snapshotSection(ctx) })
-	ctx.Header("Agent sizes", true, func() { g.agentSizesSection(ctx) }) // cache_agents.go
-	ctx.Header("Agents", true, func() { g.agentsSection(ctx) })          // tool_agents.go
-	ctx.Header("Inspect", false, func() { g.inspectSection(ctx) })       // panel_inspect.go
+	g.updateControls(ctx)
+	g.snapshotControls(ctx)
+	ctx.Text("Obstacle preset: partition layers, detail sample distance 0 (the cheapest rebuilds, docs/tilecache.md §1).")
+	g.updateReport(ctx)
+	g.snapshotReport(ctx)
+	g.section(ctx, dockRight, "Agent sizes", func() { g.agentSizesSection(ctx) }) // cache_agents.go
 }
 
-// toolsSection is the Tools part of the Cache panel: the tool choice, the
-// active tool's rows (tool.go) and the cache's obstacles and volumes.
+// toolsSection is the Tools tab: the tool choice, the active tool's rows
+// (tool.go), the crowd's controls with the agents tool, and the cache's
+// obstacles and volumes.
 func (g *Game) toolsSection(ctx *debugui.Context) {
 	a := g.App
 	c := a.CacheView()
 	g.toolChoice(ctx)
 	g.tools.active.panel(ctx, g)
+	if g.tools.active == g.tools.agents {
+		g.agentsSection(ctx) // tool_agents.go
+	}
 
 	if !c.Has {
+		ctx.Text("No tile cache yet: the editing tools need one (Cache tab, Build cache).")
 		return
 	}
 	obs := c.Obstacles
@@ -142,20 +134,18 @@ func (g *Game) toolsSection(ctx *debugui.Context) {
 	ctx.SetGridLayout(nil, nil)
 }
 
-// updateSection is the Update part of the Cache panel: auto update, step,
-// the queue, the latest update and the legend.
-func (g *Game) updateSection(ctx *debugui.Context) {
+// updateControls are the Cache tab's update controls: auto update and
+// its rate, Step 1 tile and Update all.
+func (g *Game) updateControls(ctx *debugui.Context) {
 	a := g.App
-	c := a.CacheView()
 	grid := []int{-4, -3, -2}
 	ctx.SetGridLayout(grid, nil)
 	on := a.Auto.On()
 	ctx.Checkbox(&on, "Auto update").On(func() { a.Auto.SetOn(on) })
-	ctx.Text("tiles per frame")
+	g.cache.nums.label(ctx, "tiles-per-frame", "tiles per frame")
 	if n := a.Auto.TilesPerFrame(); g.cache.nums.int(ctx, "tiles-per-frame", &n, numberSpec{step: 1}) {
 		a.Auto.SetTilesPerFrame(n) // clamped
 	}
-	g.cache.nums.errorRow(ctx, "tiles-per-frame", grid)
 	ctx.SetGridLayout(nil, nil)
 	ctx.SetGridLayout([]int{-1, -1}, nil)
 	ctx.Button("Step 1 tile").On(func() {
@@ -163,6 +153,12 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 	})
 	ctx.Button("Update all").On(func() { a.Report(a.UpdateAllCache()) })
 	ctx.SetGridLayout(nil, nil)
+}
+
+// updateReport is what the Cache tab says of the updates: the queue, the
+// latest update, the swaps and the legend.
+func (g *Game) updateReport(ctx *debugui.Context) {
+	c := g.App.CacheView()
 	if !c.Has {
 		return
 	}
@@ -180,8 +176,7 @@ func (g *Game) updateSection(ctx *debugui.Context) {
 		ctx.Text(swapSummary(c.SwapTiles))
 	}
 	ctx.Text(fmt.Sprintf("Since the build: %s, %s.", session.Plural(c.Updates, "update"), session.Plural(c.LayersBuilt, "layer build")))
-	ctx.Text("Legend (swaps since the last edit, queue):")
-	legendRows(ctx, []string{render.OverlaySwaps, render.OverlayQueue})
+	ctx.Text("The swaps and queue overlays' colours are in the View tab's legend.")
 }
 
 // queueText lists up to max queued tiles as ": 1 (3, 4), 2 (4, 4), …".
@@ -240,8 +235,9 @@ func swapSummary(log []tilecache.TileUpdate) string {
 		session.Plural(len(log), "tile"), n[tilecache.SwapKept], n[tilecache.SwapReplaced], n[tilecache.SwapAdded], n[tilecache.SwapRemoved])
 }
 
-// snapshotSection is the Snapshot and undo part of the Cache panel.
-func (g *Game) snapshotSection(ctx *debugui.Context) {
+// snapshotControls are the Cache tab's snapshot, undo and session
+// buttons.
+func (g *Game) snapshotControls(ctx *debugui.Context) {
 	a := g.App
 	if hasFileDialog {
 		ctx.SetGridLayout([]int{-1, -1}, nil)
@@ -249,8 +245,10 @@ func (g *Game) snapshotSection(ctx *debugui.Context) {
 		ctx.Button(g.dialogLabel("Restore snapshot…")).On(func() { g.startSnapshotDialog(false) })
 		ctx.SetGridLayout(nil, nil)
 	} else {
-		ctx.Text("Snapshot file path:")
+		ctx.SetGridLayout([]int{-2, -3}, nil)
+		ctx.Text("Snapshot file:")
 		ctx.TextField(&g.cache.pathField)
+		ctx.SetGridLayout(nil, nil)
 		ctx.SetGridLayout([]int{-1, -1}, nil)
 		ctx.Button("Save").On(func() { a.Report(session.ErrOf(a.SaveSnapshot(g.cache.pathField))) })
 		ctx.Button("Restore").On(func() { a.Report(a.RestoreSnapshot(g.cache.pathField)) })
@@ -260,11 +258,15 @@ func (g *Game) snapshotSection(ctx *debugui.Context) {
 	ctx.Button("Undo (Ctrl+Z)").On(func() { a.Report(session.ErrOf(a.Undo())) })
 	ctx.Button("Redo (Ctrl+Y)").On(func() { a.Report(session.ErrOf(a.Redo())) })
 	ctx.SetGridLayout(nil, nil)
+	g.sessionControls(ctx) // panel_session.go
+}
+
+// snapshotReport says what Undo would undo.
+func (g *Game) snapshotReport(ctx *debugui.Context) {
 	next := "nothing to undo"
-	v := a.CacheView()
+	v := g.App.CacheView()
 	if v.NextUndo != "" {
 		next = "next undo: " + v.NextUndo
 	}
 	ctx.Text(fmt.Sprintf("%s (%d in the history). Undoing a removal or a move adds the shape again under a new id: the cache never reuses ids. Rebuilding or restoring the cache clears the history.", next, v.UndoDepth))
-	g.sessionControls(ctx) // panel_session.go
 }

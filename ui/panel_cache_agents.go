@@ -92,12 +92,11 @@ func (g *Game) agentSizesSection(ctx *debugui.Context) {
 	}{{"Height m", &f.HeightM}, {"Radius m", &f.RadiusM}, {"Climb m", &f.MaxClimbM}, {"Slope deg", &f.MaxSlopeDeg}}
 	ctx.Loop(len(fields), func(i int) {
 		fl := fields[i]
-		ctx.Text(fl.label)
+		g.cache.nums.label(ctx, "agent-"+fl.label, fl.label)
 		x := float64(*fl.v)
 		if g.cache.nums.float(ctx, "agent-"+fl.label, &x, numberSpec{digits: 2, step: 0.1}) {
 			*fl.v = float32(x)
 		}
-		g.cache.nums.errorRow(ctx, "agent-"+fl.label, grid)
 	})
 	ctx.SetGridLayout(nil, nil)
 	ctx.Button("Add agent size").On(func() {

@@ -14,7 +14,7 @@ type levelUI struct {
 	pathField string // the level path field (nodialog builds)
 }
 
-// levelPanel lists the built-in levels, the Open… control and the last error.
+// levelPanel lists the built-in levels and the Open… control.
 func (g *Game) levelPanel(ctx *debugui.Context) {
 	a := g.App
 	name := a.LevelName()
@@ -47,18 +47,7 @@ func (g *Game) levelPanel(ctx *debugui.Context) {
 		ctx.SetGridLayout(nil, nil)
 	}
 	ctx.Text("Or drop an .obj, .gltf or .glb file on the window.")
-	g.cacheToggle(ctx) // the Cache panel's switch (panel_cache.go)
-	if a.Err() != "" {
-		ctx.Text("Last action failed: the error is at the bottom of the window.")
-		// Details swaps the bar's text for the whole error chain; the
-		// button keeps its place and width whichever it shows.
-		ctx.SetGridLayout([]int{-1, -1}, nil)
-		ctx.Button("Dismiss error").On(func() { a.DismissErr() })
-		details := "Details"
-		if a.ErrDetailShown() {
-			details = "Hide details"
-		}
-		ctx.Button(details).On(func() { a.ToggleErrDetail() })
-		ctx.SetGridLayout(nil, nil)
-	}
+	// The last error is in the message bar under the view, with its
+	// Details and Dismiss buttons (messages.go): nothing here appears
+	// or goes with it.
 }

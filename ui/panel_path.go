@@ -8,9 +8,13 @@ import (
 	"navviz/core/geom"
 )
 
-// pathPanel shows the path's figures and a Clear button.
+// pathPanel shows a Clear button and the path's figures.
 func (g *Game) pathPanel(ctx *debugui.Context) {
 	a := g.App
+	ctx.Button("Clear path").On(func() {
+		a.ClearPath()
+		a.SetStatus("path cleared")
+	})
 	pt := func(name string, has bool, p geom.Vec3) string {
 		if !has {
 			return name + ": (not set)"
@@ -36,8 +40,5 @@ func (g *Game) pathPanel(ctx *debugui.Context) {
 		src = "tile cache"
 	}
 	ctx.Text(fmt.Sprintf("Mesh: %s; searches: %d", src, a.Path.Searches()))
-	ctx.Button("Clear path").On(func() {
-		a.ClearPath()
-		a.SetStatus("path cleared")
-	})
+	ctx.Text("The path tool (key 7) sets the start and the end with plain clicks; with every tool Ctrl+click sets the start, Ctrl+right-click or Alt+click the end.")
 }

@@ -18,7 +18,7 @@ func (g *Game) sessionControls(ctx *debugui.Context) {
 			g.App.Report(session.ErrOf(g.App.SaveSession(g.cache.pathField, g.w, g.h)))
 		})
 	}
-	ctx.Text("Writes the edits since the cache was built (obstacles, volumes, updates, snapshots and restores), then the camera, overlays, selected tile, path and a shot, as a scenario file for navmesh scenario or navviz --scenario.")
+	ctx.Text("A scenario file of the edits since the cache build, the camera, overlays, tile and path (navmesh scenario, navviz --scenario).")
 }
 
 // startSessionDialog opens the save dialog; the session is saved when it

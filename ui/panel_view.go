@@ -17,8 +17,8 @@ type viewUI struct {
 	modeIdx int // the mode dropdown (index in viewModes)
 }
 
-// viewPanel has a checkbox per overlay, the view mode, the projection and
-// a reminder of the controls.
+// viewPanel is the View tab: a checkbox per overlay, the view mode, the
+// projection, the UI scale and the legend.
 func (g *Game) viewPanel(ctx *debugui.Context) {
 	a := g.App
 	ctx.Text("Overlays")
@@ -30,22 +30,6 @@ func (g *Game) viewPanel(ctx *debugui.Context) {
 		ctx.Checkbox(&v, o.Name).On(func() { a.SetOverlayVisible(o.Name, v) })
 	})
 	ctx.SetGridLayout(nil, nil)
-	ctx.Header("Legend", true, func() {
-		var names []string
-		for _, o := range ovs {
-			if o != nil && o.Visible {
-				names = append(names, o.Name)
-			}
-		}
-		if len(names) == 0 {
-			ctx.Text("No overlay is on.")
-		}
-		legendRows(ctx, names)
-		if v := a.CacheView(); v.Has && slices.Contains(names, render.OverlayCachePolys) && v.Agent < len(v.Agents) {
-			ctx.Text(fmt.Sprintf("cache-polys shows the mesh of agent %q (Cache panel, Agent sizes).", v.Agents[v.Agent].Name))
-		}
-	})
-
 	g.viewUI.modeIdx = 0
 	if a.Camera.TopDown {
 		g.viewUI.modeIdx = 1
@@ -58,7 +42,31 @@ func (g *Game) viewPanel(ctx *debugui.Context) {
 	ortho := a.Camera.Ortho
 	ctx.Checkbox(&ortho, "Orthographic").On(func() { a.SetOrtho(ortho) })
 	ctx.Button("Frame level (F)").On(a.FrameLevel)
-	ctx.Text("Right-drag orbit, middle or shift+left drag pan, wheel zoom towards the cursor, F frame, T top-down, Tab hide panels, F12 screenshot. Left-click picks a polygon (after a build) and its tile. Ctrl+left-click sets a path start, Ctrl+right- or Alt+left-click its end.")
+	scaleIdx := slices.Index(UIScales, g.uiScale())
+	names := make([]string, len(UIScales))
+	for i, u := range UIScales {
+		names[i] = fmt.Sprintf("%gx", u)
+	}
+	if choiceButtons(ctx, "Scale", &scaleIdx, names) {
+		g.setUIScale(UIScales[scaleIdx])
+	}
+	// The legend grows with the overlays shown: it comes last.
+	g.section(ctx, dockLeft, "Legend", func() {
+		var names []string
+		for _, o := range ovs {
+			if o != nil && o.Visible {
+				names = append(names, o.Name)
+			}
+		}
+		if len(names) == 0 {
+			ctx.Text("No overlay is on.")
+		}
+		legendRows(ctx, names)
+		if v := a.CacheView(); v.Has && slices.Contains(names, render.OverlayCachePolys) && v.Agent < len(v.Agents) {
+			ctx.Text(fmt.Sprintf("cache-polys shows the mesh of agent %q (Cache tab, Agent sizes).", v.Agents[v.Agent].Name))
+		}
+	})
+
 }
 
 // legendRows lists the legends (render.OverlayLegend, the list the
@@ -83,4 +91,9 @@ func legendRows(ctx *debugui.Context, names []string) {
 		})
 	})
 	ctx.SetGridLayout(nil, nil)
+}
+
+// controlsHelp is the Level tab's reminder of the mouse and the keys.
+func controlsHelp(ctx *debugui.Context) {
+	ctx.Text("Right-drag orbit, middle or shift+left drag pan, wheel zoom towards the cursor, F frame, T top-down, Tab hide panels, F12 screenshot. Left-click picks a polygon (after a build) and its tile. Ctrl+left-click sets a path start, Ctrl+right- or Alt+left-click its end. Keys 1-8 choose the toolbar's tools.")
 }

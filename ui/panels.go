@@ -7,9 +7,33 @@ import (
 	"github.com/ebitengine/debugui"
 )
 
+// The columns' tabs. Each column's window starts with a row of tab
+// buttons that never moves; below it the tab's panels, fixed controls
+// first and lists and texts that grow last, so that nothing a user may
+// be about to click moves when content changes (STYLE.md, Absorb D).
+const (
+	tabLevel = iota // left column
+	tabView
+)
+
+const (
+	tabBuild = iota // right column
+	tabCache
+	tabTools
+	tabInspect
+	tabPath
+)
+
+// tabNames are the tabs of each column, by tab constant.
+var tabNames = [2][]string{
+	dockLeft:  {"Level", "View"},
+	dockRight: {"Build", "Cache", "Tools", "Inspect", "Path"},
+}
+
 // panels builds the debugui windows of one frame: the docked columns
-// (dock.go), each a list of sections, one panel_*.go file each. Buttons only record what to do;
-// loading happens after the panels, in Update.
+// (dock.go), each a row of tabs over the tab's sections, one panel_*.go
+// file each. Buttons only record what to do; loading happens after the
+// panels, in Update.
 func (g *Game) panels(ctx *debugui.Context) error {
 	if g.scen != nil {
 		// Playing a scenario: its panel and the Stats.
@@ -20,24 +44,62 @@ func (g *Game) panels(ctx *debugui.Context) error {
 		return nil
 	}
 	g.dockWindow(ctx, dockLeft, "navviz", func() {
-		// Stats before View, whose legend grows with the overlays.
-		g.section(ctx, dockLeft, "Level", func() { g.levelPanel(ctx) })
-		g.section(ctx, dockLeft, "Stats", func() { g.statsPanel(ctx) })
-		g.section(ctx, dockLeft, "View", func() { g.viewPanel(ctx) })
+		switch g.tabRow(ctx, dockLeft) {
+		case tabLevel:
+			g.section(ctx, dockLeft, "Level", func() { g.levelPanel(ctx) })
+			g.section(ctx, dockLeft, "Stats", func() { g.statsPanel(ctx) })
+			g.section(ctx, dockLeft, "Controls", func() { controlsHelp(ctx) }) // panel_view.go
+		case tabView:
+			g.viewPanel(ctx)
+		}
 	})
 	g.dockWindow(ctx, dockRight, "Properties", func() {
-		if g.App.Picked() != 0 {
-			g.section(ctx, dockRight, "Inspector", func() { g.inspectorPanel(ctx) })
-		}
-		if g.App.PathPanelOpen() {
-			g.section(ctx, dockRight, "Path", func() { g.pathPanel(ctx) }) // panel_path.go
-		}
-		g.section(ctx, dockRight, "Build", func() { g.buildPanel(ctx) })
-		if g.cache.open {
-			g.section(ctx, dockRight, "Cache", func() { g.cachePanel(ctx) }) // panel_cache.go
+		switch g.tabRow(ctx, dockRight) {
+		case tabBuild:
+			g.buildPanel(ctx)
+		case tabCache:
+			g.cachePanel(ctx) // panel_cache.go
+		case tabTools:
+			g.toolsSection(ctx)
+		case tabInspect:
+			g.inspectorPanel(ctx)                                                         // panel_inspector.go
+			g.section(ctx, dockRight, "Layer rebuilds", func() { g.inspectSection(ctx) }) // panel_inspect.go
+		case tabPath:
+			g.pathPanel(ctx) // panel_path.go
 		}
 	})
 	return nil
+}
+
+// tabRow draws column side's row of tabs (the current one in brackets),
+// switches on a click, and returns the tab to show.
+func (g *Game) tabRow(ctx *debugui.Context, side int) int {
+	names := tabNames[side]
+	cur := g.dock.tab[side]
+	widths := make([]int, len(names))
+	for i := range widths {
+		widths[i] = -1
+	}
+	ctx.SetGridLayout(widths, nil)
+	ctx.IDScope("tabs", func() {
+		ctx.Loop(len(names), func(i int) {
+			name := names[i]
+			if i == cur {
+				name = "[" + name + "]"
+			}
+			ctx.Button(name).On(func() { g.setTab(side, i) })
+		})
+	})
+	ctx.SetGridLayout(nil, nil)
+	return cur
+}
+
+// setTab shows tab t of column side.
+func (g *Game) setTab(side, t int) {
+	if t >= 0 && t < len(tabNames[side]) && g.dock.tab[side] != t {
+		g.dock.tab[side] = t
+		g.panelGen++
+	}
 }
 
 // runPanels lays the debugui panels out (unless --hide-ui), or, when

@@ -93,6 +93,7 @@ type uiState struct {
 	cacheWork     [2]int // the cache's queue length and Update count
 	cacheWaiting  int    // cache jobs waiting for the worker ("updating…")
 	dialog        bool
+	panelGen      int // Game.panelGen: a tab or tool chosen outside debugui
 }
 
 // redrawState holds the pending reasons and the last signature.
@@ -187,6 +188,7 @@ func (g *Game) readSignature(captured debugui.InputCapturingState) uiSignature {
 			err:      g.App.Err(),
 			progress: [3]int{b2i(running), done, total},
 			dialog:   g.dialogBusy,
+			panelGen: g.panelGen,
 		},
 	}
 	if v := g.App.CacheView(); v.Has {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+
 	"github.com/ebitengine/debugui"
 
 	"navviz/core/geom"
@@ -43,6 +45,7 @@ type toolBox struct {
 	volume   *volumeTool
 	agents   *agentsTool
 	link     *offMeshTool
+	pathPick *pathPickTool // the toolbar's path tool (tool_path.go)
 	// ptr is the left-button gesture of the active tool.
 	ptr toolPointer
 	// path is the Path tool's modifier clicks, not a choice: they work
@@ -53,7 +56,7 @@ type toolBox struct {
 // newToolBox returns the tools with their defaults, select active.
 func newToolBox() toolBox {
 	o, v, l := defaultObstacleTool(), defaultVolumeTool(), defaultOffMeshTool()
-	b := toolBox{pick: &selectTool{}, obstacle: &o, volume: &v, agents: &agentsTool{}, link: &l}
+	b := toolBox{pick: &selectTool{}, obstacle: &o, volume: &v, agents: &agentsTool{}, link: &l, pathPick: &pathPickTool{}}
 	b.active = b.pick
 	return b
 }
@@ -71,11 +74,6 @@ func (b *toolBox) CacheReplaced(restored bool) {
 	}
 }
 
-// all returns the tools in the order of their choice buttons.
-func (b *toolBox) all() []tool {
-	return []tool{b.pick, b.obstacle, b.volume, b.agents, b.link}
-}
-
 // setTool makes t the active tool: the one before puts its gesture away,
 // and the preview shows t's.
 func (g *Game) setTool(t tool) {
@@ -87,23 +85,19 @@ func (g *Game) setTool(t tool) {
 	b.active = t
 	g.App.SetToolPreview(t)
 	g.App.Gens.Preview++
+	g.panelGen++
 }
 
-// toolChoice draws the Tools section's row of tool buttons and switches to
-// the one clicked.
+// toolChoice names the active tool at the top of the Tools tab (the
+// toolbar chooses it: toolbar.go).
 func (g *Game) toolChoice(ctx *debugui.Context) {
-	tools := g.tools.all()
-	names := make([]string, len(tools))
-	idx := 0
-	for i, t := range tools {
-		names[i] = t.label()
-		if t == g.tools.active {
-			idx = i
+	name := g.tools.active.label()
+	for i := range toolbarEntries {
+		if g.toolbarActive(i) {
+			name = fmt.Sprintf("%s (key %d)", toolbarEntries[i].name, i+1)
 		}
 	}
-	if choiceButtons(ctx, "Tool", &idx, names) {
-		g.setTool(tools[idx])
-	}
+	ctx.Text("Tool: " + name + "; the toolbar above the view chooses another.")
 }
 
 // runTools hands the frame's keys, the tool gesture of the left button and
@@ -139,6 +133,8 @@ func (g *Game) toolKeys(k toolKeys) {
 		a.Report(session.ErrOf(a.Undo()))
 	case k.Redo:
 		a.Report(session.ErrOf(a.Redo()))
+	case k.Tool > 0:
+		g.chooseToolbar(k.Tool - 1) // toolbar.go
 	}
 	g.tools.active.keys(k, g)
 }

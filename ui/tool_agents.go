@@ -48,13 +48,11 @@ func (g *Game) agentsSection(ctx *debugui.Context) {
 	nf := &g.cache.nums
 	grid := []int{-3, -2}
 	ctx.SetGridLayout(grid, nil)
-	ctx.Text(fmt.Sprintf("Agents (1-%d)", agent.MaxCount))
+	nf.label(ctx, "agents-count", fmt.Sprintf("Agents (1-%d)", agent.MaxCount))
 	sp := a.Spawn()
 	nf.int(ctx, "agents-count", &sp.Count, numberSpec{step: 1})
-	nf.errorRow(ctx, "agents-count", grid)
-	ctx.Text("Seed")
+	nf.label(ctx, "agents-seed", "Seed")
 	nf.int(ctx, "agents-seed", &sp.Seed, numberSpec{step: 1})
-	nf.errorRow(ctx, "agents-seed", grid)
 	ctx.SetGridLayout(nil, nil)
 	sp.Count = min(max(sp.Count, 1), agent.MaxCount)
 	sp.Seed = max(sp.Seed, 0)

@@ -205,11 +205,10 @@ func (t *obstacleTool) sizeRows(ctx *debugui.Context, a *session.App) {
 			return
 		}
 		before := *f.v
-		ctx.Text(f.label)
+		t.nums.label(ctx, f.label, f.label)
 		lo, hi := f.sliderRange(*f.v)
 		ctx.SliderF(f.v, lo, hi, f.step, f.digits)
 		t.nums.float(ctx, f.label, f.v, numberSpec{digits: f.digits})
-		t.nums.errorRow(ctx, f.label, grid)
 		if *f.v != before {
 			a.Gens.Preview++
 		}

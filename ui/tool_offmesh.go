@@ -261,12 +261,10 @@ func (t *offMeshTool) panel(ctx *debugui.Context, g *Game) {
 	grid := []int{-3, -2}
 	ctx.SetGridLayout(grid, nil)
 	nf := &t.nums
-	ctx.Text("Radius (m)")
+	nf.label(ctx, "link-radius", "Radius (m)")
 	nf.float(ctx, "link-radius", &t.RadiusM, numberSpec{digits: 2, step: 0.1})
-	nf.errorRow(ctx, "link-radius", grid)
-	ctx.Text("Area id (0-63)")
+	nf.label(ctx, "link-area", "Area id (0-63)")
 	nf.int(ctx, "link-area", &t.AreaID, numberSpec{step: 1})
-	nf.errorRow(ctx, "link-area", grid)
 	ctx.SetGridLayout(nil, nil)
 	t.AreaID = min(max(t.AreaID, 0), navmesh.MaxArea)
 	t.RadiusM = max(t.RadiusM, 0.05)

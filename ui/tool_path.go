@@ -3,6 +3,9 @@ package ui
 import (
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"navviz/render"
+	"navviz/ui/session"
 )
 
 // pathTool is the Path tool's gesture state (path.go holds the points and
@@ -66,3 +69,49 @@ func (g *Game) pathStep(in frameInput, ctrl, alt bool) frameInput {
 	}
 	return in
 }
+
+// pathPickTool is the toolbar's path tool: plain left clicks on the level
+// set the start, then the end, then the start again (the modifier clicks
+// of pathTool work with every tool).
+type pathPickTool struct {
+	nextEnd bool // the next click sets the end
+}
+
+func (*pathPickTool) label() string { return "path" }
+
+func (t *pathPickTool) panel(ctx *debugui.Context, _ *Game) {
+	next := "start"
+	if t.nextEnd {
+		next = "end"
+	}
+	ctx.Text("Click the level: the first click sets the path's start, the next its end (Path tab). Next click: " + next + ". Escape clears the path.")
+}
+
+func (*pathPickTool) takesLeft() bool { return true }
+
+func (t *pathPickTool) pointer(ev pointerEvent, g *Game) bool {
+	if ev.Kind != pointerRelease || ev.Moved {
+		return false
+	}
+	a := g.App
+	msg, err := a.PickPathPoint(t.nextEnd, float64(ev.PressX), float64(ev.PressY), g.w, g.h)
+	if err != nil {
+		a.SetStatus(err.Error())
+		return false
+	}
+	a.SetStatus(msg)
+	t.nextEnd = !t.nextEnd
+	g.panelGen++
+	return false
+}
+
+func (t *pathPickTool) keys(k toolKeys, g *Game) {
+	if k.Escape {
+		g.App.ClearPath()
+		t.nextEnd = false
+		g.App.SetStatus("path cleared")
+	}
+}
+
+func (*pathPickTool) putAway(*session.App)                 {}
+func (*pathPickTool) Preview(*session.App) *render.Overlay { return nil }

@@ -15,7 +15,7 @@ type selectTool struct{}
 func (*selectTool) label() string { return "select" }
 
 func (*selectTool) panel(ctx *debugui.Context, _ *Game) {
-	ctx.Text("Left-click picks a polygon of the live navmesh (Inspector). Choose obstacle, volume or link to edit the cache, agents to send the crowd.")
+	ctx.Text("Left-click picks a polygon of the live navmesh (the Inspect tab). The toolbar's obstacles, volume and link edit the cache, agents sends the crowd.")
 }
 
 func (*selectTool) takesLeft() bool                      { return false }

@@ -9,8 +9,8 @@ import (
 // TestToolStateSurvivesSwitch: each tool keeps its state while another is
 // active. Two volume corners, the Obstacle tool's shape and size and a
 // link's start waiting for its end are all there after switching through
-// the other tools and back (with frames drawn in between, the Cache
-// panel open: every tool's rows are drawn); the preview shows the active
+// the other tools and back (with frames drawn in between, the Tools
+// tab shown: every tool's rows are drawn); the preview shows the active
 // tool's state only, and choosing another tool ends an obstacle drag in
 // progress.
 func TestToolStateSurvivesSwitch(t *testing.T) {
@@ -35,7 +35,7 @@ func TestToolStateSurvivesSwitch(t *testing.T) {
 	}
 
 	vol, obs, link := g.tools.volume, g.tools.obstacle, g.tools.link
-	g.setCachePanel(true)
+	g.setTab(dockRight, tabTools)
 	// use makes tl the active tool and draws a frame (the panels too).
 	use := func(tl tool) {
 		t.Helper()

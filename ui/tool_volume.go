@@ -180,15 +180,12 @@ func (t *volumeTool) panel(ctx *debugui.Context, g *Game) {
 	grid := []int{-3, -2}
 	ctx.SetGridLayout(grid, nil)
 	nf := &t.nums
-	ctx.Text("Min y (m)")
+	nf.label(ctx, "vol-min-y", "Min y (m)")
 	nf.float(ctx, "vol-min-y", &t.MinYM, numberSpec{digits: 2, step: 0.5})
-	nf.errorRow(ctx, "vol-min-y", grid)
-	ctx.Text("Max y (m)")
+	nf.label(ctx, "vol-max-y", "Max y (m)")
 	nf.float(ctx, "vol-max-y", &t.MaxYM, numberSpec{digits: 2, step: 0.5})
-	nf.errorRow(ctx, "vol-max-y", grid)
-	ctx.Text("Area id (0-63)")
+	nf.label(ctx, "vol-area", "Area id (0-63)")
 	nf.int(ctx, "vol-area", &t.AreaID, numberSpec{step: 1})
-	nf.errorRow(ctx, "vol-area", grid)
 	ctx.SetGridLayout(nil, nil)
 	t.AreaID = min(max(t.AreaID, 0), int(maxAreaID))
 	ctx.SetGridLayout([]int{-1, -1, -1}, nil)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 )
 
@@ -73,4 +74,29 @@ func swatch(ctx *debugui.Context, col color.RGBA) {
 			vector.DrawFilledRect(screen, (x+1)*s, (y+1)*s, (side-2)*s, (side-2)*s, col, false)
 		})
 	})
+}
+
+// fixedLinePx is the line pitch of a fixedText area.
+const fixedLinePx = 16
+
+// fixedText shows s in colour col in an area of exactly lines lines across
+// the column: wrapped to its width, cut (ending in "…") when longer, blank
+// rows when shorter. Status texts that come and go or change length sit in
+// such areas so that the controls under them keep their places.
+func fixedText(ctx *debugui.Context, lines int, s string, col color.RGBA) {
+	ctx.SetGridLayout([]int{-1}, []int{lines*fixedLinePx + 4})
+	ctx.GridCell(func(bounds image.Rectangle) {
+		ctx.DrawOnlyWidget(func(screen *ebiten.Image) {
+			sc := float64(ctx.Scale())
+			width := max(1, (bounds.Dx()-8)/msgGlyphWPx)
+			for i, l := range wrapText(s, width, lines) {
+				op := &text.DrawOptions{}
+				op.GeoM.Translate(float64(bounds.Min.X+4), float64(bounds.Min.Y+2+i*fixedLinePx))
+				op.GeoM.Scale(sc, sc)
+				op.ColorScale.ScaleWithColor(col)
+				debugui.DrawText(screen, l, op)
+			}
+		})
+	})
+	ctx.SetGridLayout(nil, nil)
 }

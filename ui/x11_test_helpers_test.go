@@ -33,6 +33,13 @@ type x11App struct {
 // end of the test.
 func startX11App(t *testing.T, args ...string) *x11App {
 	t.Helper()
+	return startX11AppTags(t, "", args...)
+}
+
+// startX11AppTags is startX11App with navviz built with the build tags
+// tags ("": none; "nodialog": the Level tab's path field).
+func startX11AppTags(t *testing.T, tags string, args ...string) *x11App {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and drives navviz: not with -short")
 	}
@@ -46,7 +53,7 @@ func startX11App(t *testing.T, args ...string) *x11App {
 	}
 	x := &x11App{t: t, dir: t.TempDir()}
 	bin := filepath.Join(x.dir, "navviz")
-	build := exec.Command("go", "build", "-o", bin, "navviz/cmd/navviz")
+	build := exec.Command("go", "build", "-tags", tags, "-o", bin, "navviz/cmd/navviz")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build navviz: %v\n%s", err, out)
 	}
@@ -103,4 +110,47 @@ func (x *x11App) shot() image.Image {
 		x.t.Fatalf("decode %s: %v", p, err)
 	}
 	return img
+}
+
+// ownDisplay starts an Xvfb server of wPx x hPx for the rest of the test
+// and points DISPLAY (xdotool, import and navviz) at it, for tests whose
+// coordinates need a screen of that size (xvfb-run's is 640x480). Without
+// Xvfb the test is skipped (a failure under NAVVIZ_REQUIRE_X11_TOOLS).
+func ownDisplay(t *testing.T, wPx, hPx int) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts Xvfb and drives navviz: not with -short")
+	}
+	if _, err := exec.LookPath("Xvfb"); err != nil {
+		if os.Getenv("NAVVIZ_REQUIRE_X11_TOOLS") != "" {
+			t.Fatalf("Xvfb not found (NAVVIZ_REQUIRE_X11_TOOLS is set): %v", err)
+		}
+		t.Skipf("Xvfb not found: %v", err)
+	}
+	for n := 140; n < 200; n++ {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+			continue // taken
+		}
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
+			continue
+		}
+		disp := fmt.Sprintf(":%d", n)
+		srv := exec.Command("Xvfb", disp, "-screen", "0", fmt.Sprintf("%dx%dx24", wPx, hPx), "-nolisten", "tcp")
+		if err := srv.Start(); err != nil {
+			t.Fatalf("Xvfb %s: %v", disp, err)
+		}
+		t.Cleanup(func() {
+			_ = srv.Process.Kill()
+			_ = srv.Wait() // killed: the error says so
+		})
+		for wait := 0; wait < 50; wait++ {
+			if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+				t.Setenv("DISPLAY", disp)
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Fatalf("Xvfb %s did not start in 5 s", disp)
+	}
+	t.Fatal("no free X display in :140-:199")
 }

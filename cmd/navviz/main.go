@@ -106,8 +106,9 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 	benchFrames := fs.Int("bench-frames", 0, "frame benchmark: orbit the camera once over `N` frames after the builds, write --stats-json, exit")
 	statsJSON := fs.String("stats-json", "", "with --bench-frames: write the figures as JSON to `FILE`")
 	noCache := fs.Bool("no-cache", false, "do not build the tile cache of the level on start (the live navmesh)")
+	uiScale := fs.String("ui-scale", "", "size of the panels and the view's pixels: `S` = 1, 1.5 or 2 (default: the monitor's scale factor)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [--build] [--overlays a,b] [--demo-obstacles N] [--no-cache] [--hide-ui] [--scope S] [LEVEL]")
+		fmt.Fprintln(stderr, "usage: navviz [--size WxH] [--frames N] [--screenshot FILE] [--build] [--overlays a,b] [--demo-obstacles N] [--no-cache] [--hide-ui] [--scope S] [--ui-scale S] [LEVEL]")
 		fmt.Fprintln(stderr, "       navviz --bench-frames N --stats-json FILE [--overlays a,b] [--scope all] [--size WxH] [LEVEL]")
 		fmt.Fprintln(stderr, "       navviz --scenario FILE [--run] [--out DIR] [--size WxH] [--frames N] [--screenshot FILE] [--hide-ui]")
 		fmt.Fprintln(stderr, "LEVEL is a built-in level (city, terrain, city4x4) or an .obj file; default city.")
@@ -150,7 +151,13 @@ func parseArgs(args []string, stderr io.Writer) (ui.Options, error) {
 	if *scen == "" && (*runAll || *out != "") {
 		return ui.Options{}, fmt.Errorf("--run and --out go with --scenario FILE")
 	}
-	opts := ui.Options{Level: ui.DefaultLevel, Width: w, Height: h, Frames: *frames, Screenshot: *shot, Build: *build, DemoObstacles: *demo,
+	var scale float64
+	if *uiScale != "" {
+		if scale, err = ui.ParseUIScale(*uiScale); err != nil {
+			return ui.Options{}, fmt.Errorf("--ui-scale: %w", err)
+		}
+	}
+	opts := ui.Options{UIScale: scale, Level: ui.DefaultLevel, Width: w, Height: h, Frames: *frames, Screenshot: *shot, Build: *build, DemoObstacles: *demo,
 		Scenario: *scen, RunScenario: *runAll, OutDir: *out, HideUI: *hide,
 		Scope: *scope, BenchFrames: *benchFrames, StatsJSON: *statsJSON,
 		AutoCache: !*noCache && *scen == "" && *demo == 0}
