@@ -2,6 +2,7 @@ package region
 
 import (
 	"fmt"
+	"slices"
 
 	"navviz/core/voxel"
 )
@@ -16,7 +17,7 @@ type regionInfo struct {
 	visited   bool     // island removal: reached
 	overlap   bool     // two spans of the region share a column
 	conn      []uint32 // neighbour ids around the outline, in walk order (0: no region)
-	floors    []uint32 // other regions sharing a column with the region
+	floors    []uint32 // other regions sharing a column with the region (sorted set)
 }
 
 // noNeighbour marks a monotone run linked to several regions below it.
@@ -44,30 +45,22 @@ const noNeighbour = ^uint32(0)
 func mergeAndFilter(c *voxel.CompactHeightfield, nb []int32, reg []uint32, nreg int, minArea, mergeArea int, s *scratch) (count, overlaps int) {
 	regions := s.regionTable(nreg)
 
-	// Step 1: the region table, spans in heightfield order.
+	// Step 1: the region table, spans in heightfield order. The floors a
+	// column adds depend only on its ids, so a column holding the same ids
+	// as the last one that added floors adds nothing new.
+	col, last := s.col[:0], s.lastCol[:0]
 	for _, cell := range c.Cells {
 		lo, hi := int(cell.Index), int(cell.Index+cell.Count)
+		col = col[:0]
 		for i := lo; i < hi; i++ {
 			r := reg[i]
 			if r == 0 || r >= uint32(nreg) {
 				continue
 			}
+			col = append(col, r)
 			rg := &regions[r]
 			rg.spanCount++
 			rg.hadSpans = true
-			for j := lo; j < hi; j++ {
-				if j == i {
-					continue
-				}
-				f := reg[j]
-				if f == 0 || f >= uint32(nreg) {
-					continue
-				}
-				if f == r {
-					rg.overlap = true
-				}
-				rg.floors = addUnique(rg.floors, f)
-			}
 			if len(rg.conn) > 0 {
 				continue
 			}
@@ -79,7 +72,12 @@ func mergeAndFilter(c *voxel.CompactHeightfield, nb []int32, reg []uint32, nreg 
 				}
 			}
 		}
+		if len(col) > 1 && !slices.Equal(col, last) {
+			s.sorted = columnFloors(regions, col, s.sorted)
+			last = append(last[:0], col...)
+		}
 	}
+	s.col, s.lastCol = col, last
 
 	// Step 2: drop small islands.
 	stack, trace := s.ints[:0], s.trace[:0]
@@ -220,16 +218,6 @@ func (s *scratch) regionTable(n int) []regionInfo {
 	return s.regions
 }
 
-// addUnique appends v to l unless l holds it.
-func addUnique(l []uint32, v uint32) []uint32 {
-	for _, u := range l {
-		if u == v {
-			return l
-		}
-	}
-	return append(l, v)
-}
-
 // solidEdge reports whether span i of column (x, z) has in direction d a
 // neighbour of another id (an unlinked direction has id 0).
 func solidEdge(nb []int32, reg []uint32, i, d int) bool {
@@ -322,12 +310,7 @@ func canMerge(a, b *regionInfo) bool {
 	if n > 1 {
 		return false
 	}
-	for _, f := range a.floors {
-		if f == b.id {
-			return false
-		}
-	}
-	return true
+	return !hasFloor(a.floors, b.id)
 }
 
 // mergeInto merges region b into a (Recast's mergeRegions): a's outline
@@ -361,9 +344,7 @@ func mergeInto(a, b *regionInfo, tmp []uint32) ([]uint32, bool) {
 		a.conn = append(a.conn, b.conn[(insB+k)%len(b.conn)])
 	}
 	a.conn = dedupeCyclic(a.conn)
-	for _, f := range b.floors {
-		a.floors = addUnique(a.floors, f)
-	}
+	a.floors, acon = joinFloors(a.floors, b.floors, acon)
 	a.spanCount += b.spanCount
 	b.spanCount = 0
 	b.conn = b.conn[:0]
@@ -380,11 +361,7 @@ func replaceNeighbour(rg *regionInfo, old, new uint32) {
 			changed = true
 		}
 	}
-	for k, f := range rg.floors {
-		if f == old {
-			rg.floors[k] = new
-		}
-	}
+	rg.floors = renameFloor(rg.floors, old, new)
 	if changed {
 		rg.conn = dedupeCyclic(rg.conn)
 	}
