@@ -45,19 +45,14 @@ const noNeighbour = ^uint32(0)
 func mergeAndFilter(c *voxel.CompactHeightfield, nb []int32, reg []uint32, nreg int, minArea, mergeArea int, s *scratch) (count, overlaps int) {
 	regions := s.regionTable(nreg)
 
-	// Step 1: the region table, spans in heightfield order. The floors a
-	// column adds depend only on its ids, so a column holding the same ids
-	// as the last one that added floors adds nothing new.
-	col, last := s.col[:0], s.lastCol[:0]
+	// Step 1: the region table, spans in heightfield order.
 	for _, cell := range c.Cells {
 		lo, hi := int(cell.Index), int(cell.Index+cell.Count)
-		col = col[:0]
 		for i := lo; i < hi; i++ {
 			r := reg[i]
 			if r == 0 || r >= uint32(nreg) {
 				continue
 			}
-			col = append(col, r)
 			rg := &regions[r]
 			rg.spanCount++
 			rg.hadSpans = true
@@ -72,12 +67,8 @@ func mergeAndFilter(c *voxel.CompactHeightfield, nb []int32, reg []uint32, nreg 
 				}
 			}
 		}
-		if len(col) > 1 && !slices.Equal(col, last) {
-			s.sorted = columnFloors(regions, col, s.sorted)
-			last = append(last[:0], col...)
-		}
 	}
-	s.col, s.lastCol = col, last
+	s.tableFloors(c, reg, regions)
 
 	// Step 2: drop small islands.
 	stack, trace := s.ints[:0], s.trace[:0]
@@ -200,6 +191,28 @@ func mergeAndFilter(c *voxel.CompactHeightfield, nb []int32, reg []uint32, nreg 
 		}
 	}
 	return int(next), overlaps
+}
+
+// tableFloors fills the floors and overlap flags of the region table
+// (len(regions) = nreg) from the columns of c (columnFloors). The floors a
+// column adds depend only on its ids, so a column holding the same ids as
+// the last one that added floors is skipped.
+func (s *scratch) tableFloors(c *voxel.CompactHeightfield, reg []uint32, regions []regionInfo) {
+	nreg := uint32(len(regions))
+	col, last := s.col[:0], s.lastCol[:0]
+	for _, cell := range c.Cells {
+		col = col[:0]
+		for _, r := range reg[cell.Index : cell.Index+cell.Count] {
+			if r != 0 && r < nreg {
+				col = append(col, r)
+			}
+		}
+		if len(col) > 1 && !slices.Equal(col, last) {
+			s.sorted = columnFloors(regions, col, s.sorted)
+			last = append(last[:0], col...)
+		}
+	}
+	s.col, s.lastCol = col, last
 }
 
 // regionTable returns s's region table reset to n entries with entry k

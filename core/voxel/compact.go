@@ -277,6 +277,24 @@ func (c *CompactHeightfield) canLink(s, t CompactSpan) bool {
 func (c *CompactHeightfield) linkColumns(a, b CompactCell, d int, graph []int32) {
 	spans := c.Spans
 	climb, height := c.WalkableClimbCells, c.WalkableHeightCells
+	if c.sameFloors(a, b) {
+		// Span k of each column can link only to span k of the other: a
+		// lower span there ends at or below its floor, a higher one
+		// starts at or above its top.
+		for k := range min(a.Count, MaxLinkLayer+1) {
+			i, j := a.Index+k, b.Index+k
+			if !c.canLink(spans[i], spans[j]) {
+				continue
+			}
+			spans[i].Con = spans[i].Con&^(0xff<<(8*d)) | k<<(8*d)
+			spans[j].Con = spans[j].Con&^(0xff<<(8*(d^2))) | k<<(8*(d^2))
+			if graph != nil {
+				graph[4*int(i)+d] = int32(j)
+				graph[4*int(j)+d^2] = int32(i)
+			}
+		}
+		return
+	}
 	// link links the spans of column from in direction dir to column to.
 	link := func(from, to CompactCell, dir int) {
 		// The first match past MaxLinkLayer is none: the search stops
@@ -311,6 +329,22 @@ func (c *CompactHeightfield) linkColumns(a, b CompactCell, d int, graph []int32)
 	}
 	link(a, b, d)
 	link(b, a, d^2) // the opposite direction
+}
+
+// sameFloors reports whether columns a and b hold as many spans with the
+// same floors.
+func (c *CompactHeightfield) sameFloors(a, b CompactCell) bool {
+	if a.Count != b.Count {
+		return false
+	}
+	sa := c.Spans[a.Index : a.Index+a.Count]
+	sb := c.Spans[b.Index : b.Index+a.Count]
+	for k := range sa {
+		if sa[k].Y != sb[k].Y {
+			return false
+		}
+	}
+	return true
 }
 
 // SpanCount returns the number of open spans.

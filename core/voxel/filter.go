@@ -124,6 +124,26 @@ func (h *Heightfield) loneFloors() []uint16 {
 	return floors
 }
 
+// sameFloors reports whether the columns with heads a and b hold as many
+// spans with the same tops (MaxRow), bottom up.
+func (h *Heightfield) sameFloors(a, b int32) bool {
+	pool := h.pool
+	for a >= 0 && b >= 0 {
+		if pool[a].MaxRow != pool[b].MaxRow {
+			return false
+		}
+		a, b = pool[a].next, pool[b].next
+	}
+	return a == b // both -1
+}
+
+// Bits of FilterSpans' scratch h.same: column ci holds the same floors as
+// column ci+1 (sameX) or ci+Width (sameZ).
+const (
+	sameX = 1 << iota
+	sameZ
+)
+
 // flatAround reports whether the four neighbour columns of column ci (in
 // the grid; lone is loneFloors') each hold one span, with the given floor:
 // then a span there with that floor and at least the walkable height above
@@ -245,16 +265,32 @@ func (h *Heightfield) FilterSpans(heightCells, climbCells int) error {
 	heads, pool := h.heads, h.pool
 	off := [4]int{-1, w, 1, -w} // column index step of each direction
 	lone := h.loneFloors()
+	same := resized(h.same, len(heads))
+	h.same = same
 	nwalk := 0 // spans left walkable
 	for z := 0; z < ht; z++ {
 		for x := 0; x < w; x++ {
 			ci := x + z*w
 			edge := x == 0 || z == 0 || x == w-1 || z == ht-1
+			// A column holding the same floors as its four neighbours has
+			// no ledge (isLedge): for each of its gaps, the neighbour's gap
+			// on the same floor is the only one that can overlap it (the
+			// one below ends at or under the floor), and its first span
+			// starts at or under the floor (no drop below it); the
+			// bottoms of the spans do not matter.
+			same[ci] = 0
+			if heads[ci] >= 0 && x+1 < w && h.sameFloors(heads[ci], heads[ci+1]) {
+				same[ci] |= sameX
+			}
+			if heads[ci] >= 0 && z+1 < ht && h.sameFloors(heads[ci], heads[ci+w]) {
+				same[ci] |= sameZ
+			}
+			flat := !edge && same[ci] == sameX|sameZ && same[ci-1]&sameX != 0 && same[ci-w]&sameZ != 0
 			// The first filter's state: the span below before it (walkable)
 			// and after it (area), and its top.
 			prevWalkable, prevArea, prevTop := false, AreaNull, 0
 			var next [4]int32 // isLedge's state
-			if !edge {
+			if !edge && !flat {
 				next = h.neighbourHeads(ci, &off)
 			}
 			for n := heads[ci]; n >= 0; n = pool[n].next {
@@ -268,7 +304,7 @@ func (h *Heightfield) FilterSpans(heightCells, climbCells int) error {
 				if area != AreaNull {
 					ceiling := h.ceilingOf(n)
 					if ceiling-int(s.MaxRow) < heightCells || edge ||
-						!flatAround(lone, ci, w, s.MaxRow) && h.isLedge(ci, &off, &next, int(s.MaxRow), ceiling, heightCells, climbCells) {
+						!flat && !flatAround(lone, ci, w, s.MaxRow) && h.isLedge(ci, &off, &next, int(s.MaxRow), ceiling, heightCells, climbCells) {
 						area = AreaNull
 					}
 				}

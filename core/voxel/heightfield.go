@@ -180,6 +180,7 @@ type Heightfield struct {
 	walkable int
 	// lone is FilterSpans' scratch (loneFloors).
 	lone []uint16
+	same []uint8 // FilterSpans' scratch: sameX, sameZ per column
 }
 
 // NewHeightfield returns an empty heightfield on grid g (validated).
