@@ -95,6 +95,7 @@ func BuildDetail(mesh *Mesh, chf *voxel.CompactHeightfield, regions []uint16, sa
 		return nil, err
 	}
 	db := newDetailBuilder(mesh, chf, regions, sampleDistM, sampleMaxErrorM)
+	defer db.index.release()
 	for i := 0; i < np; i++ {
 		db.poly(i, d)
 		if db.err != nil {

@@ -2,6 +2,7 @@ package polymesh
 
 import (
 	"slices"
+	"sync"
 
 	"navviz/core/voxel"
 )
@@ -19,10 +20,32 @@ type regionSpans struct {
 	start []int32 // entries of id r: start[r] to start[r+1]
 	cols  []int32 // column index (x + z*Width) of each entry
 	spans []int32 // index in Spans of each entry
+	last  []int32 // scratch: the last column entered for each id
+	next  []int32 // scratch: the next entry of each id
 }
 
-// newRegionSpans indexes chf's spans by their region ids regions, or
-// returns nil when no column holds more than indexMinSpans spans.
+// regionSpansPool keeps the indexes' memory from one detail build to the
+// next (a tower tile's index holds about 8 bytes a span).
+var regionSpansPool = sync.Pool{New: func() any { return new(regionSpans) }}
+
+// release returns rs's memory to the pool (rs may be nil).
+func (rs *regionSpans) release() {
+	if rs != nil {
+		regionSpansPool.Put(rs)
+	}
+}
+
+// grown returns b with n elements (contents unspecified).
+func grown(b []int32, n int) []int32 {
+	if cap(b) < n {
+		return make([]int32, n)
+	}
+	return b[:n]
+}
+
+// newRegionSpans indexes chf's spans by their region ids regions (in
+// memory from regionSpansPool: release it after use), or returns nil when
+// no column holds more than indexMinSpans spans.
 func newRegionSpans(chf *voxel.CompactHeightfield, regions []uint16) *regionSpans {
 	most := uint32(0)
 	for _, c := range chf.Cells {
@@ -35,7 +58,9 @@ func newRegionSpans(chf *voxel.CompactHeightfield, regions []uint16) *regionSpan
 	for _, r := range regions {
 		top = max(top, int(r))
 	}
-	last := make([]int32, top+1) // the last column entered for each id
+	rs := regionSpansPool.Get().(*regionSpans)
+	last := grown(rs.last, top+1) // the last column entered for each id
+	rs.last = last
 	for i := range last {
 		last[i] = -1
 	}
@@ -50,14 +75,16 @@ func newRegionSpans(chf *voxel.CompactHeightfield, regions []uint16) *regionSpan
 			}
 		}
 	}
-	rs := &regionSpans{start: make([]int32, top+2)}
+	rs.start = grown(rs.start, top+2)
+	clear(rs.start)
 	each(func(r uint16, _, _ int) { rs.start[r+1]++ })
 	for r := 1; r < len(rs.start); r++ {
 		rs.start[r] += rs.start[r-1]
 	}
 	n := rs.start[top+1]
-	rs.cols, rs.spans = make([]int32, n), make([]int32, n)
-	next := slices.Clone(rs.start[:top+1])
+	rs.cols, rs.spans = grown(rs.cols, int(n)), grown(rs.spans, int(n))
+	rs.next = append(rs.next[:0], rs.start[:top+1]...)
+	next := rs.next
 	for i := range last {
 		last[i] = -1
 	}
