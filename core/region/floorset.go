@@ -1,6 +1,9 @@
 package region
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // The floors of a region (regionInfo.floors) are a set: Recast keeps them
 // in a list, added to by linear search and read only for membership
@@ -8,7 +11,7 @@ import "slices"
 // sorted list answers every question the same way in log time.
 
 // addFloor adds v to the sorted set l.
-func addFloor(l []uint32, v uint32) []uint32 {
+func addFloor[T cmp.Ordered](l []T, v T) []T {
 	k, found := slices.BinarySearch(l, v)
 	if found {
 		return l
