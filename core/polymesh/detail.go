@@ -95,6 +95,7 @@ func BuildDetail(mesh *Mesh, chf *voxel.CompactHeightfield, regions []uint16, sa
 		return nil, err
 	}
 	db := newDetailBuilder(mesh, chf, regions, sampleDistM, sampleMaxErrorM)
+	defer db.index.release()
 	for i := 0; i < np; i++ {
 		db.poly(i, d)
 		if db.err != nil {
@@ -200,8 +201,9 @@ type detailBuilder struct {
 	mesh      *Mesh
 	chf       *voxel.CompactHeightfield
 	regions   []uint16
-	sampleD   float32 // sample distance, metres
-	maxErr    float32 // max error, metres
+	index     *regionSpans // regions' first spans by column, on stacked floors
+	sampleD   float32      // sample distance, metres
+	maxErr    float32      // max error, metres
 	cs, ics   float32
 	ch        float32
 	bs        int
@@ -277,6 +279,9 @@ func newDetailBuilder(m *Mesh, chf *voxel.CompactHeightfield, regions []uint16, 
 	}
 	db.hp.data = make([]uint16, maxhw*maxhh)
 	db.verts = make([]dvec, 0, 256)
+	if regions != nil {
+		db.index = newRegionSpans(chf, regions)
+	}
 	return db
 }
 
@@ -316,6 +321,34 @@ func (db *detailBuilder) poly(i int, d *Detail) {
 	d.Meshes = append(d.Meshes, [4]uint32{uint32(vbase), uint32(len(db.verts)), uint32(tbase), uint32(len(db.tris))})
 }
 
+// queueIfEdge queues span si of column (x, z), of region reg, for
+// heightData's flood when a link of it leads to another region.
+func (db *detailBuilder) queueIfEdge(x, z, si int, reg uint16) {
+	chf := db.chf
+	w, h := chf.Width, chf.Height
+	sp := chf.Spans[si]
+	for dir := 0; dir < 4; dir++ {
+		l := int(sp.Con>>(8*uint(dir))) & 0xff
+		if l == voxel.NotConnected {
+			continue
+		}
+		// db.neighbour, inlined.
+		ax, az := x+voxel.DirOffsetX[dir], z+voxel.DirOffsetZ[dir]
+		ai := -1
+		if uint(ax) < uint(w) && uint(az) < uint(h) {
+			if c := chf.Cells[ax+az*w]; uint(l) < uint(c.Count) {
+				ai = int(c.Index) + l
+			}
+		}
+		if ai < 0 {
+			db.corrupt(x, z, l, dir)
+		} else if db.regions[ai] != reg {
+			db.queue = append(db.queue, x, z, si)
+			return
+		}
+	}
+}
+
 // heightData fills the height patch of a polygon (Recast's getHeightData):
 // the floor of the first span of region reg in each column, then a
 // breadth-first flood along the links from the region's edge spans into the
@@ -331,43 +364,35 @@ func (db *detailBuilder) heightData(p []uint16, reg uint16) {
 	}
 	db.queue = db.queue[:0]
 	empty := true
-	w, h := chf.Width, chf.Height
+	w := chf.Width
 	cells := chf.Cells
-	if reg != MultipleRegions {
+	if reg != MultipleRegions && db.index != nil {
+		// The same spans in the same order from the regions' index.
+		for hz := 0; hz < hp.height; hz++ {
+			z := hp.zmin + hz + bs
+			lo := hp.xmin + bs + z*w
+			from, to := db.index.row(reg, lo, lo+hp.width-1)
+			for k := from; k < to; k++ {
+				col, si := int(db.index.cols[k]), int(db.index.spans[k])
+				hp.data[hz*hp.width+col-lo] = chf.Spans[si].Y
+				empty = false
+				db.queueIfEdge(col-z*w, z, si, reg)
+			}
+		}
+	} else if reg != MultipleRegions {
 		for hz := 0; hz < hp.height; hz++ {
 			z := hp.zmin + hz + bs
 			row := hp.data[hz*hp.width : (hz+1)*hp.width]
 			for hx := range row {
 				x := hp.xmin + hx + bs
-				col := x + z*w
-				c := chf.Cells[col]
+				c := cells[x+z*w]
 				for si := int(c.Index); si < int(c.Index+c.Count); si++ {
 					if db.regions[si] != reg {
 						continue
 					}
-					sp := chf.Spans[si]
-					row[hx] = sp.Y
+					row[hx] = chf.Spans[si].Y
 					empty = false
-					for dir := 0; dir < 4; dir++ {
-						l := int(sp.Con>>(8*uint(dir))) & 0xff
-						if l == voxel.NotConnected {
-							continue
-						}
-						// db.neighbour, inlined.
-						ax, az := x+voxel.DirOffsetX[dir], z+voxel.DirOffsetZ[dir]
-						ai := -1
-						if uint(ax) < uint(w) && uint(az) < uint(h) {
-							if c := cells[ax+az*w]; uint(l) < uint(c.Count) {
-								ai = int(c.Index) + l
-							}
-						}
-						if ai < 0 {
-							db.corrupt(x, z, l, dir)
-						} else if db.regions[ai] != reg {
-							db.queue = append(db.queue, x, z, si)
-							break
-						}
-					}
+					db.queueIfEdge(x, z, si, reg)
 					break
 				}
 			}

@@ -297,6 +297,9 @@ type scratch struct {
 	regions []regionInfo
 	ints    []uint32 // merge: copy of connections; removal: stack
 	trace   []uint32
+	col     []uint32 // merge: the region ids of a column
+	lastCol []uint32 // merge: the ids of the last column that added floors
+	sorted  []uint32 // merge: a column's ids, sorted
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}

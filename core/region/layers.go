@@ -385,7 +385,7 @@ type layerRegion struct {
 	layer      int32   // layer id, layerNone before assignment
 	base       bool    // the region a layer was grown from
 	neis       []int32 // regions linked to it, in order of discovery
-	over       []int32 // regions sharing a column with it (for a base: with its layer)
+	over       []int32 // regions sharing a column with it (for a base: with its layer); a set
 }
 
 // absorb adds region o's overlaps and height range to base region r's (its
@@ -411,6 +411,8 @@ type layerScratch struct {
 	touched     []int32
 	regions     []layerRegion
 	col         []int32 // regions of one column
+	lastCol     []int32 // the last column's regions that added overlaps
+	sorted      []int32 // a column's distinct regions
 	queue       []int32
 	mark        []uint32 // per region: stamp of the current overlap set
 	stamp       uint32
@@ -542,7 +544,7 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 	nreg := len(regions)
 
 	// §2.2 Height range, neighbours and overlaps of each region.
-	col := s.col[:0]
+	col, last, sorted := s.col[:0], s.lastCol[:0], s.sorted
 	spans := c.Spans[:n]
 	for _, cell := range c.Cells {
 		col = col[:0]
@@ -566,16 +568,25 @@ func (s *layerScratch) assignLayers(c *voxel.CompactHeightfield, nb []int32, lay
 				}
 			}
 		}
-		for a := 0; a < len(col); a++ {
-			for b := a + 1; b < len(col); b++ {
-				if ra, rb := col[a], col[b]; ra != rb {
-					regions[ra].over = addUniqueInt32(regions[ra].over, rb)
-					regions[rb].over = addUniqueInt32(regions[rb].over, ra)
+		// The overlaps are a set (read only to mark regions), kept sorted
+		// here: each distinct pair of the column's ids is added once, and
+		// a column of the same ids as the last one that added any adds
+		// nothing (stacked floors repeat their columns).
+		if len(col) > 1 && !slices.Equal(col, last) {
+			last = append(last[:0], col...)
+			sorted = append(sorted[:0], col...)
+			slices.Sort(sorted)
+			sorted = slices.Compact(sorted)
+			for _, ra := range sorted {
+				for _, rb := range sorted {
+					if ra != rb {
+						regions[ra].over = addFloor(regions[ra].over, rb)
+					}
 				}
 			}
 		}
 	}
-	s.col = col
+	s.col, s.lastCol, s.sorted = col, last, sorted
 
 	// §2.3 Grow layers from regions breadth first.
 	if cap(s.mark) < nreg {

@@ -2,6 +2,7 @@ package region
 
 import (
 	"fmt"
+	"slices"
 
 	"navviz/core/voxel"
 )
@@ -16,7 +17,7 @@ type regionInfo struct {
 	visited   bool     // island removal: reached
 	overlap   bool     // two spans of the region share a column
 	conn      []uint32 // neighbour ids around the outline, in walk order (0: no region)
-	floors    []uint32 // other regions sharing a column with the region
+	floors    []uint32 // other regions sharing a column with the region (sorted set)
 }
 
 // noNeighbour marks a monotone run linked to several regions below it.
@@ -55,19 +56,6 @@ func mergeAndFilter(c *voxel.CompactHeightfield, nb []int32, reg []uint32, nreg 
 			rg := &regions[r]
 			rg.spanCount++
 			rg.hadSpans = true
-			for j := lo; j < hi; j++ {
-				if j == i {
-					continue
-				}
-				f := reg[j]
-				if f == 0 || f >= uint32(nreg) {
-					continue
-				}
-				if f == r {
-					rg.overlap = true
-				}
-				rg.floors = addUnique(rg.floors, f)
-			}
 			if len(rg.conn) > 0 {
 				continue
 			}
@@ -80,6 +68,7 @@ func mergeAndFilter(c *voxel.CompactHeightfield, nb []int32, reg []uint32, nreg 
 			}
 		}
 	}
+	s.tableFloors(c, reg, regions)
 
 	// Step 2: drop small islands.
 	stack, trace := s.ints[:0], s.trace[:0]
@@ -204,6 +193,28 @@ func mergeAndFilter(c *voxel.CompactHeightfield, nb []int32, reg []uint32, nreg 
 	return int(next), overlaps
 }
 
+// tableFloors fills the floors and overlap flags of the region table
+// (len(regions) = nreg) from the columns of c (columnFloors). The floors a
+// column adds depend only on its ids, so a column holding the same ids as
+// the last one that added floors is skipped.
+func (s *scratch) tableFloors(c *voxel.CompactHeightfield, reg []uint32, regions []regionInfo) {
+	nreg := uint32(len(regions))
+	col, last := s.col[:0], s.lastCol[:0]
+	for _, cell := range c.Cells {
+		col = col[:0]
+		for _, r := range reg[cell.Index : cell.Index+cell.Count] {
+			if r != 0 && r < nreg {
+				col = append(col, r)
+			}
+		}
+		if len(col) > 1 && !slices.Equal(col, last) {
+			s.sorted = columnFloors(regions, col, s.sorted)
+			last = append(last[:0], col...)
+		}
+	}
+	s.col, s.lastCol = col, last
+}
+
 // regionTable returns s's region table reset to n entries with entry k
 // holding id k, reusing the entries' slices.
 func (s *scratch) regionTable(n int) []regionInfo {
@@ -218,16 +229,6 @@ func (s *scratch) regionTable(n int) []regionInfo {
 		*rg = regionInfo{id: uint32(k), conn: rg.conn[:0], floors: rg.floors[:0]}
 	}
 	return s.regions
-}
-
-// addUnique appends v to l unless l holds it.
-func addUnique(l []uint32, v uint32) []uint32 {
-	for _, u := range l {
-		if u == v {
-			return l
-		}
-	}
-	return append(l, v)
 }
 
 // solidEdge reports whether span i of column (x, z) has in direction d a
@@ -322,12 +323,7 @@ func canMerge(a, b *regionInfo) bool {
 	if n > 1 {
 		return false
 	}
-	for _, f := range a.floors {
-		if f == b.id {
-			return false
-		}
-	}
-	return true
+	return !hasFloor(a.floors, b.id)
 }
 
 // mergeInto merges region b into a (Recast's mergeRegions): a's outline
@@ -361,9 +357,7 @@ func mergeInto(a, b *regionInfo, tmp []uint32) ([]uint32, bool) {
 		a.conn = append(a.conn, b.conn[(insB+k)%len(b.conn)])
 	}
 	a.conn = dedupeCyclic(a.conn)
-	for _, f := range b.floors {
-		a.floors = addUnique(a.floors, f)
-	}
+	a.floors, acon = joinFloors(a.floors, b.floors, acon)
 	a.spanCount += b.spanCount
 	b.spanCount = 0
 	b.conn = b.conn[:0]
@@ -380,11 +374,7 @@ func replaceNeighbour(rg *regionInfo, old, new uint32) {
 			changed = true
 		}
 	}
-	for k, f := range rg.floors {
-		if f == old {
-			rg.floors[k] = new
-		}
-	}
+	rg.floors = renameFloor(rg.floors, old, new)
 	if changed {
 		rg.conn = dedupeCyclic(rg.conn)
 	}

@@ -26,12 +26,13 @@ func TestDedupeCyclic(t *testing.T) {
 func TestMergeInto(t *testing.T) {
 	// a's outline meets 0, b(2), 3; b's meets 1(a), 4, 0. The merged outline
 	// is a's after b then b's after a: 3 0 | 4 0 -> 3 0 4 0.
+	// The floors are a sorted set: {9} joined with {8, 9} is {8, 9}.
 	a := regionInfo{id: 1, spanCount: 10, conn: []uint32{0, 2, 3}, floors: []uint32{9}}
 	b := regionInfo{id: 2, spanCount: 5, conn: []uint32{1, 4, 0}, floors: []uint32{8, 9}}
 	if _, ok := mergeInto(&a, &b, nil); !ok {
 		t.Fatal("mergeInto failed")
 	}
-	if !slices.Equal(a.conn, []uint32{3, 0, 4, 0}) || !slices.Equal(a.floors, []uint32{9, 8}) || a.spanCount != 15 ||
+	if !slices.Equal(a.conn, []uint32{3, 0, 4, 0}) || !slices.Equal(a.floors, []uint32{8, 9}) || a.spanCount != 15 ||
 		b.spanCount != 0 || len(b.conn) != 0 {
 		t.Errorf("merged a %+v, b %+v", a, b)
 	}

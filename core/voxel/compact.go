@@ -266,19 +266,61 @@ func (c *CompactHeightfield) canLink(s, t CompactSpan) bool {
 // neighbour column there) and those of b in the opposite direction to a,
 // each to the first span (bottom up) of the other column that passes the
 // link test, unless its index in that column exceeds MaxLinkLayer.
+//
+// The spans of a column are read bottom up with one cursor into the other
+// column: a span there more than WalkableClimbCells below the floor, or
+// whose top is below floor+WalkableHeightCells, fails the test for this
+// span and every higher one (floors and tops only grow up a column), so
+// the cursor passes it for good; the search stops at the first span more
+// than WalkableClimbCells above the floor. Linking a column pair is so
+// linear in their spans, not their product.
 func (c *CompactHeightfield) linkColumns(a, b CompactCell, d int, graph []int32) {
 	spans := c.Spans
+	climb, height := c.WalkableClimbCells, c.WalkableHeightCells
+	if c.sameFloors(a, b) {
+		// Span k of each column can link only to span k of the other: a
+		// lower span there ends at or below its floor, a higher one
+		// starts at or above its top.
+		for k := range min(a.Count, MaxLinkLayer+1) {
+			i, j := a.Index+k, b.Index+k
+			if !c.canLink(spans[i], spans[j]) {
+				continue
+			}
+			spans[i].Con = spans[i].Con&^(0xff<<(8*d)) | k<<(8*d)
+			spans[j].Con = spans[j].Con&^(0xff<<(8*(d^2))) | k<<(8*(d^2))
+			if graph != nil {
+				graph[4*int(i)+d] = int32(j)
+				graph[4*int(j)+d^2] = int32(i)
+			}
+		}
+		return
+	}
 	// link links the spans of column from in direction dir to column to.
 	link := func(from, to CompactCell, dir int) {
+		// The first match past MaxLinkLayer is none: the search stops
+		// there.
+		n := min(int(to.Count), MaxLinkLayer+1)
+		k := 0 // cursor into to
 		for i := from.Index; i < from.Index+from.Count; i++ {
-			// The first match past MaxLinkLayer is none: the search stops
-			// there.
-			for k := range min(to.Count, MaxLinkLayer+1) {
-				if c.canLink(spans[i], spans[to.Index+k]) {
+			s := spans[i]
+			y := int(s.Y)
+			for k < n {
+				t := spans[int(to.Index)+k]
+				if int(t.Y) >= y-climb && int(t.Y)+int(t.H)-y >= height {
+					break
+				}
+				k++
+			}
+			for j := k; j < n; j++ {
+				t := spans[int(to.Index)+j]
+				if int(t.Y) > y+climb {
+					break
+				}
+				if c.canLink(s, t) {
 					sh := 8 * uint(dir)
-					spans[i].Con = spans[i].Con&^(0xff<<sh) | k<<sh
+					spans[i].Con = spans[i].Con&^(0xff<<sh) | uint32(j)<<sh
 					if graph != nil {
-						graph[4*int(i)+dir] = int32(to.Index + k)
+						graph[4*int(i)+dir] = int32(int(to.Index) + j)
 					}
 					break
 				}
@@ -287,6 +329,22 @@ func (c *CompactHeightfield) linkColumns(a, b CompactCell, d int, graph []int32)
 	}
 	link(a, b, d)
 	link(b, a, d^2) // the opposite direction
+}
+
+// sameFloors reports whether columns a and b hold as many spans with the
+// same floors.
+func (c *CompactHeightfield) sameFloors(a, b CompactCell) bool {
+	if a.Count != b.Count {
+		return false
+	}
+	sa := c.Spans[a.Index : a.Index+a.Count]
+	sb := c.Spans[b.Index : b.Index+a.Count]
+	for k := range sa {
+		if sa[k].Y != sb[k].Y {
+			return false
+		}
+	}
+	return true
 }
 
 // SpanCount returns the number of open spans.

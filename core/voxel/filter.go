@@ -86,12 +86,16 @@ func (h *Heightfield) FilterLedgeSpans(heightCells, climbCells int) error {
 			// A column on the grid's edge has a neighbour outside it: every
 			// walkable span of it is a ledge.
 			edge := x == 0 || z == 0 || x == w-1 || z == ht-1
+			var next [4]int32
+			if !edge {
+				next = h.neighbourHeads(ci, &off)
+			}
 			for n := heads[ci]; n >= 0; n = pool[n].next {
 				s := &pool[n]
 				if s.Area == AreaNull {
 					continue
 				}
-				if edge || h.isLedge(ci, &off, int(s.MaxRow), h.ceilingOf(n), heightCells, climbCells) {
+				if edge || h.isLedge(ci, &off, &next, int(s.MaxRow), h.ceilingOf(n), heightCells, climbCells) {
 					s.Area = AreaNull
 				}
 			}
@@ -120,6 +124,26 @@ func (h *Heightfield) loneFloors() []uint16 {
 	return floors
 }
 
+// sameFloors reports whether the columns with heads a and b hold as many
+// spans with the same tops (MaxRow), bottom up.
+func (h *Heightfield) sameFloors(a, b int32) bool {
+	pool := h.pool
+	for a >= 0 && b >= 0 {
+		if pool[a].MaxRow != pool[b].MaxRow {
+			return false
+		}
+		a, b = pool[a].next, pool[b].next
+	}
+	return a == b // both -1
+}
+
+// Bits of FilterSpans' scratch h.same: column ci holds the same floors as
+// column ci+1 (sameX) or ci+Width (sameZ).
+const (
+	sameX = 1 << iota
+	sameZ
+)
+
 // flatAround reports whether the four neighbour columns of column ci (in
 // the grid; lone is loneFloors') each hold one span, with the given floor:
 // then a span there with that floor and at least the walkable height above
@@ -129,10 +153,27 @@ func flatAround(lone []uint16, ci, w int, floor uint16) bool {
 	return lone[ci-1] == floor && lone[ci+1] == floor && lone[ci-w] == floor && lone[ci+w] == floor
 }
 
+// neighbourHeads returns the first spans of the four neighbour columns
+// ci+off[d] (isLedge's starting state for column ci).
+func (h *Heightfield) neighbourHeads(ci int, off *[4]int) [4]int32 {
+	var next [4]int32
+	for d := range 4 {
+		next[d] = h.heads[ci+off[d]]
+	}
+	return next
+}
+
 // isLedge reports whether the span with the given floor and ceiling in
 // column ci, whose four neighbour columns ci+off[d] are in the grid, is a
-// ledge (FilterLedgeSpans' rule).
-func (h *Heightfield) isLedge(ci int, off *[4]int, floor, ceiling, heightCells, climbCells int) bool {
+// ledge (FilterLedgeSpans' rule). next[d] is the first span of neighbour
+// column d still worth reading: the caller sets it to the column's head
+// and asks for the spans of column ci bottom up. A neighbour span whose gap
+// ends below floor+heightCells fails the overlap test for this span and
+// every higher one, so next[d] moves past it; the scan stops at the first
+// neighbour floor above ceiling-heightCells (it and all above fail too).
+// Each neighbour span is so read about once per span of ci whose gap it
+// overlaps, not once per span of ci: the cost is linear in the spans.
+func (h *Heightfield) isLedge(ci int, off *[4]int, next *[4]int32, floor, ceiling, heightCells, climbCells int) bool {
 	heads, pool := h.heads, h.pool
 	lowest, highest := floor, floor
 	for d := range 4 {
@@ -144,9 +185,23 @@ func (h *Heightfield) isLedge(ci int, off *[4]int, floor, ceiling, heightCells, 
 		if min(ceiling, nceil)-floor >= heightCells {
 			return true // a drop to the open space below the neighbour column
 		}
+		// Skip the spans whose gap ends too low for this floor.
+		m = next[d]
+		for m >= 0 {
+			nx := pool[m].next
+			if nx >= 0 && int(pool[nx].MinRow)-floor < heightCells {
+				m = nx
+				continue
+			}
+			break
+		}
+		next[d] = m
 		for m >= 0 {
 			nn := &pool[m]
 			nfloor := int(nn.MaxRow)
+			if ceiling-nfloor < heightCells {
+				break // this floor and every higher one fail the overlap test
+			}
 			m = nn.next
 			nceil = SkyRow
 			if m >= 0 {
@@ -210,14 +265,34 @@ func (h *Heightfield) FilterSpans(heightCells, climbCells int) error {
 	heads, pool := h.heads, h.pool
 	off := [4]int{-1, w, 1, -w} // column index step of each direction
 	lone := h.loneFloors()
+	same := resized(h.same, len(heads))
+	h.same = same
 	nwalk := 0 // spans left walkable
 	for z := 0; z < ht; z++ {
 		for x := 0; x < w; x++ {
 			ci := x + z*w
 			edge := x == 0 || z == 0 || x == w-1 || z == ht-1
+			// A column holding the same floors as its four neighbours has
+			// no ledge (isLedge): for each of its gaps, the neighbour's gap
+			// on the same floor is the only one that can overlap it (the
+			// one below ends at or under the floor), and its first span
+			// starts at or under the floor (no drop below it); the
+			// bottoms of the spans do not matter.
+			same[ci] = 0
+			if heads[ci] >= 0 && x+1 < w && h.sameFloors(heads[ci], heads[ci+1]) {
+				same[ci] |= sameX
+			}
+			if heads[ci] >= 0 && z+1 < ht && h.sameFloors(heads[ci], heads[ci+w]) {
+				same[ci] |= sameZ
+			}
+			flat := !edge && same[ci] == sameX|sameZ && same[ci-1]&sameX != 0 && same[ci-w]&sameZ != 0
 			// The first filter's state: the span below before it (walkable)
 			// and after it (area), and its top.
 			prevWalkable, prevArea, prevTop := false, AreaNull, 0
+			var next [4]int32 // isLedge's state
+			if !edge && !flat {
+				next = h.neighbourHeads(ci, &off)
+			}
 			for n := heads[ci]; n >= 0; n = pool[n].next {
 				s := &pool[n]
 				area := s.Area
@@ -229,7 +304,7 @@ func (h *Heightfield) FilterSpans(heightCells, climbCells int) error {
 				if area != AreaNull {
 					ceiling := h.ceilingOf(n)
 					if ceiling-int(s.MaxRow) < heightCells || edge ||
-						!flatAround(lone, ci, w, s.MaxRow) && h.isLedge(ci, &off, int(s.MaxRow), ceiling, heightCells, climbCells) {
+						!flat && !flatAround(lone, ci, w, s.MaxRow) && h.isLedge(ci, &off, &next, int(s.MaxRow), ceiling, heightCells, climbCells) {
 						area = AreaNull
 					}
 				}

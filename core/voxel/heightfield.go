@@ -164,7 +164,12 @@ type spanNode struct {
 type Heightfield struct {
 	Grid
 
-	heads  []int32 // per column (x + z*Width): first span index, -1 if empty
+	heads []int32 // per column (x + z*Width): first span index, -1 if empty
+	// last is, per column, the span mergeSpan made last there (it is
+	// still in the column: a later merge absorbing it makes the next), or
+	// -1: a new span above it is merged from there, not from the head, so
+	// floors rasterized bottom up cost one step each, not the column.
+	last   []int32
 	pool   []spanNode
 	free   int32 // head of the free list, -1 if empty
 	nspans int
@@ -175,6 +180,7 @@ type Heightfield struct {
 	walkable int
 	// lone is FilterSpans' scratch (loneFloors).
 	lone []uint16
+	same []uint8 // FilterSpans' scratch: sameX, sameZ per column
 }
 
 // NewHeightfield returns an empty heightfield on grid g (validated).
@@ -206,6 +212,10 @@ func (h *Heightfield) Reset(g Grid) error {
 	h.heads = h.heads[:n]
 	for i := range h.heads {
 		h.heads[i] = -1
+	}
+	h.last = resized(h.last, n)
+	for i := range h.last {
+		h.last[i] = -1
 	}
 	h.pool = h.pool[:0]
 	h.free = -1
@@ -393,11 +403,16 @@ func (h *Heightfield) raiseLowest(c int, smin, smax uint16, area uint8) bool {
 	return false
 }
 
-// mergeSpan is addSpan walking up the column.
+// mergeSpan is addSpan walking up the column, from the head or, when the
+// new span lies above it (no touching), from the column's last made span:
+// every span below that one lies below the new span too.
 func (h *Heightfield) mergeSpan(c int, smin, smax uint16, area uint8, mergeThr int) {
 	h.walkable = -1
 	prev := int32(-1)
 	cur := h.heads[c]
+	if l := h.last[c]; l >= 0 && h.pool[l].MaxRow < smin {
+		prev, cur = l, h.pool[l].next
+	}
 	for cur >= 0 {
 		s := &h.pool[cur]
 		if s.MinRow > smax {
@@ -434,6 +449,7 @@ func (h *Heightfield) mergeSpan(c int, smin, smax uint16, area uint8, mergeThr i
 	}
 	n := h.alloc()
 	h.pool[n] = spanNode{Span: Span{MinRow: smin, MaxRow: smax, Area: area}, next: cur}
+	h.last[c] = n
 	if prev >= 0 {
 		h.pool[prev].next = n
 	} else {
