@@ -10,6 +10,7 @@
 package readlimit
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -145,4 +146,21 @@ func (r *Reader) Read(p []byte) (int, error) {
 		return n - int(r.n-r.LimitBytes), &TooLargeError{Path: r.Path, What: r.What, SizeBytes: -1, LimitBytes: r.LimitBytes}
 	}
 	return n, err
+}
+
+// ReadAllChecked reads r whole, at most limitBytes (path and what name it
+// in errors), once check has accepted its first headBytes bytes (fewer
+// when the input is shorter): input that check refuses, such as /dev/zero
+// given for a file with a magic number, costs no more than those bytes.
+// check's error is returned as it is.
+func ReadAllChecked(r io.Reader, path, what string, limitBytes int64, headBytes int, check func(head []byte) error) ([]byte, error) {
+	br := bufio.NewReaderSize(&Reader{R: r, Path: path, What: what, LimitBytes: limitBytes}, max(headBytes, 64<<10))
+	head, err := br.Peek(headBytes)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if err := check(head); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(br)
 }

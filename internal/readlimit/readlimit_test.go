@@ -115,3 +115,45 @@ func TestFormatBytes(t *testing.T) {
 		}
 	}
 }
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// TestReadAllChecked: input whose head check refuses is not read further;
+// accepted input is read whole, within the limit.
+func TestReadAllChecked(t *testing.T) {
+	magic := func(head []byte) error {
+		if !strings.HasPrefix(string(head), "MAGC") {
+			return errors.New("no magic")
+		}
+		return nil
+	}
+	big := strings.Repeat("x", 1<<20)
+	r := &countingReader{r: strings.NewReader(big)}
+	if _, err := ReadAllChecked(r, "p", "w", 4<<20, 4, magic); err == nil || err.Error() != "no magic" {
+		t.Fatalf("refused input: err %v", err)
+	}
+	if r.n > 64<<10 {
+		t.Errorf("refused input: %d bytes read, want at most one buffer", r.n)
+	}
+	data, err := ReadAllChecked(strings.NewReader("MAGC"+big), "p", "w", 4<<20, 4, magic)
+	if err != nil || len(data) != 4+len(big) {
+		t.Fatalf("accepted input: %d bytes, %v", len(data), err)
+	}
+	var tl *TooLargeError
+	if _, err := ReadAllChecked(strings.NewReader("MAGC"+big), "p", "w", 1000, 4, magic); !errors.As(err, &tl) {
+		t.Errorf("over the limit: err %v, want a TooLargeError", err)
+	}
+	if _, err := ReadAllChecked(strings.NewReader("MA"), "p", "w", 1000, 4, magic); err == nil {
+		t.Error("a short input passed the check")
+	}
+}

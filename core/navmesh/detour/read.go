@@ -1,7 +1,6 @@
 package detour
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -121,15 +120,12 @@ func ReadFile(path string) (*File, error) {
 // that does not start as a Detour file (IsDetour) is refused at once, so
 // that /dev/zero or a large file of another kind costs no memory.
 func Read(r io.Reader, name string) (*File, error) {
-	br := bufio.NewReaderSize(&readlimit.Reader{R: r, Path: name, What: "Detour navmesh file", LimitBytes: MaxFileBytes}, 64<<10)
-	head, err := br.Peek(describeBytes)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	if !IsDetour(head) {
-		return nil, fmt.Errorf("%s: %w (%s)", name, ErrNotDetour, Describe(head))
-	}
-	data, err := io.ReadAll(br)
+	data, err := readlimit.ReadAllChecked(r, name, "Detour navmesh file", MaxFileBytes, describeBytes, func(head []byte) error {
+		if !IsDetour(head) {
+			return fmt.Errorf("%s: %w (%s)", name, ErrNotDetour, Describe(head))
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package detour
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -141,15 +140,12 @@ func ReadTileCacheFile(path string) (*TileCache, error) {
 // MaxTileCacheFileBytes; input that does not start with the TSET magic is
 // refused before the rest is read.
 func ReadTileCache(r io.Reader, name string) (*TileCache, error) {
-	br := bufio.NewReaderSize(&readlimit.Reader{R: r, Path: name, What: "Detour tile-cache file", LimitBytes: MaxTileCacheFileBytes}, 64<<10)
-	head, err := br.Peek(describeBytes)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	if !IsTileCache(head) {
-		return nil, fmt.Errorf("%s: %w (%s)", name, ErrNotTileCache, describeCache(head))
-	}
-	data, err := io.ReadAll(br)
+	data, err := readlimit.ReadAllChecked(r, name, "Detour tile-cache file", MaxTileCacheFileBytes, describeBytes, func(head []byte) error {
+		if !IsTileCache(head) {
+			return fmt.Errorf("%s: %w (%s)", name, ErrNotTileCache, describeCache(head))
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
