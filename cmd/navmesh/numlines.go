@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -56,28 +55,12 @@ func readNumberLines(file, what string, n int, stdin io.Reader) ([]float32, erro
 // error naming the file and the line.
 func parseNumberLines(r io.Reader, name string, n int) ([]float32, error) {
 	var out []float32
-	records := 0
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), maxNumberLineBytes+1) // +1: the newline
-	line := 1
-	for ; sc.Scan(); line++ {
-		t := strings.TrimSpace(sc.Text())
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		if records == maxNumberLines {
-			return nil, fmt.Errorf("%s:%d: more than %d lines of numbers", name, line, maxNumberLines)
-		}
+	err := readlimit.Records(r, name, "lines of numbers", maxNumberLineBytes, maxNumberLines, func(_ int, text string) error {
 		var err error
-		if out, err = appendNumbers(out, t, n); err != nil {
-			if sc.Err() != nil {
-				break // the line was cut by the reader's error: report that
-			}
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
-		}
-		records++
-	}
-	if err := readlimit.ScanError(sc.Err(), name, line, maxNumberLineBytes); err != nil {
+		out, err = appendNumbers(out, text, n)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, nil

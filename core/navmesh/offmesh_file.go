@@ -1,7 +1,6 @@
 package navmesh
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -51,28 +50,16 @@ var offMeshFields = [...]string{"start x", "start y", "start z", "end x", "end y
 // *readlimit.TooLargeError, which names the file itself.
 func ParseOffMeshLinks(r io.Reader, name string, areaFlags [MaxArea + 1]uint16) ([]OffMeshLink, error) {
 	var out []OffMeshLink
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), MaxOffMeshLineBytes+1) // +1: the newline
-	line := 1
-	for ; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		if len(out) == MaxOffMeshFileLinks {
-			return nil, fmt.Errorf("%s:%d: more than %d links", name, line, MaxOffMeshFileLinks)
-		}
+	err := readlimit.Records(r, name, "links", MaxOffMeshLineBytes, MaxOffMeshFileLinks, func(_ int, text string) error {
 		l, err := parseOffMeshLine(text, areaFlags)
 		if err != nil {
-			if sc.Err() != nil {
-				break // the line was cut by the reader's error: report that
-			}
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			return err
 		}
 		l.UserID = uint32(len(out) + 1)
 		out = append(out, l)
-	}
-	if err := readlimit.ScanError(sc.Err(), name, line, MaxOffMeshLineBytes); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, nil
