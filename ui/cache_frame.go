@@ -140,6 +140,18 @@ func (g *Game) startSnapshotDialog(save bool) {
 	}, func(a *session.App, p string) { a.Report(a.RestoreSnapshot(p)) })
 }
 
+// startExportDialog asks where to export the live navmesh (Detour's MSET
+// file when detourFormat, else navviz's mesh file) and exports it there.
+func (g *Game) startExportDialog(detourFormat bool) {
+	name, filter, ext := "navmesh.bin", "navviz mesh files (*.bin)", "bin"
+	if detourFormat {
+		name, filter = "navmesh.mset.bin", "Detour navmesh files (*.bin)"
+	}
+	g.startCacheDialog(func() (string, error) {
+		return saveFileDialog("Export the live navmesh", name, filter, ext)
+	}, func(a *session.App, p string) { a.Report(a.ExportNavMesh(p, detourFormat)) })
+}
+
 // startCacheDialog runs the file dialog show off the game loop; its
 // answer arrives in a later Update (pollCacheDialog), which applies the
 // path. It shares the Level panel's "a dialog is open" flag, so only one

@@ -243,6 +243,8 @@ func (g *Game) snapshotControls(ctx *debugui.Context) {
 		ctx.SetGridLayout([]int{-1, -1}, nil)
 		ctx.Button(g.dialogLabel("Save snapshot…")).On(func() { g.startSnapshotDialog(true) })
 		ctx.Button(g.dialogLabel("Restore snapshot…")).On(func() { g.startSnapshotDialog(false) })
+		ctx.Button(g.dialogLabel("Export navmesh…")).On(func() { g.startExportDialog(false) })
+		ctx.Button(g.dialogLabel("Export Detour…")).On(func() { g.startExportDialog(true) })
 		ctx.SetGridLayout(nil, nil)
 	} else {
 		ctx.SetGridLayout([]int{-2, -3}, nil)
@@ -252,6 +254,9 @@ func (g *Game) snapshotControls(ctx *debugui.Context) {
 		ctx.SetGridLayout([]int{-1, -1}, nil)
 		ctx.Button("Save").On(func() { a.Report(session.ErrOf(a.SaveSnapshot(g.cache.pathField))) })
 		ctx.Button("Restore").On(func() { a.Report(a.RestoreSnapshot(g.cache.pathField)) })
+		// The live navmesh to the same path: navviz's mesh file or Detour's.
+		ctx.Button("Export navmesh").On(func() { a.Report(a.ExportNavMesh(g.cache.pathField, false)) })
+		ctx.Button("Export Detour").On(func() { a.Report(a.ExportNavMesh(g.cache.pathField, true)) })
 		ctx.SetGridLayout(nil, nil)
 	}
 	ctx.SetGridLayout([]int{-1, -1}, nil)
