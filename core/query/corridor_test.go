@@ -1,7 +1,6 @@
 package query
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -11,7 +10,6 @@ import (
 	"navviz/core/geom"
 	"navviz/core/level"
 	"navviz/core/navmesh"
-	"navviz/core/pipeline"
 )
 
 // corridorTolM is how far (XZ, metres) a straight path may pass outside a
@@ -23,28 +21,13 @@ const corridorTolM = 5e-4
 // origin and made steep: x and z + 5000 m, heights × 1.6 (slopes up to
 // about 45°, rims beyond), built with the default settings.
 func farSteepTerrain(t testing.TB) *navmesh.Mesh {
-	t.Helper()
-	levelMu.Lock()
-	defer levelMu.Unlock()
-	const name = "terrain far steep"
-	if m := levelMeshes[name]; m != nil {
-		return m
-	}
-	soup := level.Terrain(level.DefaultSeed)
-	for i, v := range soup.Verts {
-		soup.Verts[i] = geom.V3(v.X+5000, float32(float64(v.Y)*1.6), v.Z+5000)
-	}
-	src, err := pipeline.NewSoupSource(soup, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := pipeline.DefaultSettings()
-	b, err := pipeline.BuildLevel(context.Background(), &s, src, pipeline.BuildOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	levelMeshes[name] = b.Mesh
-	return b.Mesh
+	return cachedMesh(t, "terrain far steep", func() *level.Soup {
+		soup := level.Terrain(level.DefaultSeed)
+		for i, v := range soup.Verts {
+			soup.Verts[i] = geom.V3(v.X+5000, float32(float64(v.Y)*1.6), v.Z+5000)
+		}
+		return soup
+	})
 }
 
 // segSegXZ returns the parameter s on segment a-b of the point nearest to

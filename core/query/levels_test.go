@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"navviz/core/geom"
+	"navviz/core/level"
 	"navviz/core/level/leveltest"
 	"navviz/core/navmesh"
 	"navviz/core/pipeline"
@@ -22,14 +23,19 @@ var (
 // levelMesh builds a shared level (dungeon, nav_test: OBJ fixtures; city:
 // generated) with the default settings, once per test binary.
 func levelMesh(t testing.TB, name string) *navmesh.Mesh {
+	return cachedMesh(t, name, func() *level.Soup { return leveltest.Soup(t, name) })
+}
+
+// cachedMesh returns the mesh built (default settings) of the soup soup
+// makes, once per test binary under name.
+func cachedMesh(t testing.TB, name string, soup func() *level.Soup) *navmesh.Mesh {
 	t.Helper()
 	levelMu.Lock()
 	defer levelMu.Unlock()
 	if m := levelMeshes[name]; m != nil {
 		return m
 	}
-	soup := leveltest.Soup(t, name) // city built in, the others OBJ fixtures
-	src, err := pipeline.NewSoupSource(soup, nil)
+	src, err := pipeline.NewSoupSource(soup(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -203,27 +203,39 @@ func (a *App) Load(nameOrPath string) error {
 		err = a.Oversize(s, nameOrPath, UIBuildOptions)
 	}
 	if err != nil {
-		// Loader errors name the file (and line); say which level otherwise.
-		shown := err
-		if !strings.Contains(err.Error(), nameOrPath) {
-			shown = fmt.Errorf("level %q: %w", nameOrPath, err)
-		}
-		a.Report(shown)
-		return fmt.Errorf("ui: load %q: %w", nameOrPath, err)
+		return a.loadFailed(nameOrPath, err)
 	}
 	a.levelName = nameOrPath
 	a.soup = s
 	a.levelChanged()
-	a.scene = keepVisibility(render.LevelScene(s), a.scene)
-	a.err = ""
 	a.status = fmt.Sprintf("loaded %s", nameOrPath)
 	if s.Skipped != "" {
 		a.status += " (" + s.Skipped + ")"
 	}
+	a.showLevel(render.LevelScene(s))
+	return nil
+}
+
+// loadFailed shows the error of a failed load of name (saying which level
+// when the loader's error does not name it already: loader errors name the
+// file and line) and returns it; the current level stays.
+func (a *App) loadFailed(name string, err error) error {
+	shown := err
+	if !strings.Contains(err.Error(), name) {
+		shown = fmt.Errorf("level %q: %w", name, err)
+	}
+	a.Report(shown)
+	return fmt.Errorf("ui: load %q: %w", name, err)
+}
+
+// showLevel shows sc, the scene of the level just loaded (the overlays
+// keep the visibility they had), and frames it.
+func (a *App) showLevel(sc *render.Scene) {
+	a.scene = keepVisibility(sc, a.scene)
+	a.err = ""
 	a.gen++
 	a.SyncSpanOverlays()
 	a.FrameLevel()
-	return nil
 }
 
 // keepVisibility copies the visibility of old's overlays to the overlays of

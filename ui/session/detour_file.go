@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strings"
 
 	"navviz/core/geom"
 	"navviz/core/navmesh"
@@ -82,12 +81,7 @@ func (a *App) loadDetour(path string) error {
 		err = fmt.Errorf("%s: Detour tile-cache file without a layer", path)
 	}
 	if err != nil {
-		shown := err
-		if !strings.Contains(err.Error(), path) {
-			shown = fmt.Errorf("%s: %w", path, err)
-		}
-		a.Report(shown)
-		return fmt.Errorf("ui: load %q: %w", path, err)
+		return a.loadFailed(path, err)
 	}
 	a.levelName = path
 	a.soup = nil
@@ -119,12 +113,8 @@ func (a *App) loadDetour(path string) error {
 		a.status = fmt.Sprintf("loaded %s: Detour tile cache (TSET), %d layers of %d cells (no obstacles: the format holds none)", path, len(tc.Layers), cells)
 	}
 	sc.Add(render.GridOverlay(a.dtBounds, render.GridStepM(a.dtBounds)))
-	a.scene = keepVisibility(sc, a.scene)
 	a.buildErr = a.NoGeometry()
-	a.err = ""
-	a.gen++
-	a.SyncSpanOverlays()
-	a.FrameLevel()
+	a.showLevel(sc)
 	return nil
 }
 

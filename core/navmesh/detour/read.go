@@ -120,20 +120,31 @@ func ReadFile(path string) (*File, error) {
 // that does not start as a Detour file (IsDetour) is refused at once, so
 // that /dev/zero or a large file of another kind costs no memory.
 func Read(r io.Reader, name string) (*File, error) {
-	data, err := readlimit.ReadAllChecked(r, name, "Detour navmesh file", MaxFileBytes, describeBytes, func(head []byte) error {
-		if !IsDetour(head) {
-			return fmt.Errorf("%s: %w (%s)", name, ErrNotDetour, Describe(head))
+	return readChecked(r, name, "Detour navmesh file", MaxFileBytes, IsDetour, func(head []byte) error {
+		return fmt.Errorf("%w (%s)", ErrNotDetour, Describe(head))
+	}, Decode)
+}
+
+// readChecked reads a file of kind what from r (name names it in errors),
+// at most limit bytes, refusing it with refuse's error (prefixed with
+// name) when accept does not take its first bytes, before the rest is
+// read; then decodes it.
+func readChecked[T any](r io.Reader, name, what string, limit int64, accept func([]byte) bool, refuse func(head []byte) error, decode func([]byte) (T, error)) (T, error) {
+	var zero T
+	data, err := readlimit.ReadAllChecked(r, name, what, limit, describeBytes, func(head []byte) error {
+		if !accept(head) {
+			return fmt.Errorf("%s: %w", name, refuse(head))
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
-	f, err := Decode(data)
+	v, err := decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return zero, fmt.Errorf("%s: %w", name, err)
 	}
-	return f, nil
+	return v, nil
 }
 
 // magicOrder returns the byte order in which the first four bytes of b
@@ -399,15 +410,19 @@ func IsDetour(data []byte) bool {
 
 // IsDetourFile reports whether the file at path starts as IsDetour wants
 // (false when it cannot be read: the caller's own open names the error).
-func IsDetourFile(path string) bool {
+func IsDetourFile(path string) bool { return IsDetour(fileHead(path)) }
+
+// fileHead returns the first four bytes of the file at path (none when it
+// cannot be read), for the Is*File probes.
+func fileHead(path string) []byte {
 	f, err := os.Open(path)
 	if err != nil {
-		return false
+		return nil
 	}
 	defer f.Close()
 	var head [4]byte
 	if _, err := io.ReadFull(f, head[:]); err != nil {
-		return false
+		return nil
 	}
-	return IsDetour(head[:])
+	return head[:]
 }

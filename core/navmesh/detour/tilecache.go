@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"navviz/core/geom"
 	"navviz/internal/readlimit"
@@ -112,18 +111,7 @@ func IsTileCache(data []byte) bool {
 
 // IsTileCacheFile reports whether the file at path starts as IsTileCache
 // wants (false when it cannot be read).
-func IsTileCacheFile(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var head [4]byte
-	if _, err := io.ReadFull(f, head[:]); err != nil {
-		return false
-	}
-	return IsTileCache(head[:])
-}
+func IsTileCacheFile(path string) bool { return IsTileCache(fileHead(path)) }
 
 // ReadTileCacheFile reads the tile-cache file at path (at most
 // MaxTileCacheFileBytes); see ReadTileCache.
@@ -140,20 +128,9 @@ func ReadTileCacheFile(path string) (*TileCache, error) {
 // MaxTileCacheFileBytes; input that does not start with the TSET magic is
 // refused before the rest is read.
 func ReadTileCache(r io.Reader, name string) (*TileCache, error) {
-	data, err := readlimit.ReadAllChecked(r, name, "Detour tile-cache file", MaxTileCacheFileBytes, describeBytes, func(head []byte) error {
-		if !IsTileCache(head) {
-			return fmt.Errorf("%s: %w (%s)", name, ErrNotTileCache, describeCache(head))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	tc, err := DecodeTileCache(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return tc, nil
+	return readChecked(r, name, "Detour tile-cache file", MaxTileCacheFileBytes, IsTileCache, func(head []byte) error {
+		return fmt.Errorf("%w (%s)", ErrNotTileCache, describeCache(head))
+	}, DecodeTileCache)
 }
 
 // describeCache is Describe for a file that should be a tile cache.
