@@ -175,9 +175,10 @@ func heapPeak(f func()) int64 {
 
 // TestEstimateStackedFloors builds a tower of 20 walkable floors (OBJ
 // text read by level.ReadOBJ) on one and two workers, with and without
-// KeepStages, and checks the estimate is between the build's peak heap
-// and twice it (the peak varies by a fifth from run to run with the
-// collector's timing). Counting columns only, it was 10 to 20 times below.
+// KeepStages, and checks the estimate is at least the build's peak heap
+// and the one-worker estimate at most twice it (the peak varies by a fifth
+// from run to run with the collector's timing, and by whether the workers
+// overlapped). Counting columns only, it was 10 to 20 times below.
 func TestEstimateStackedFloors(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a tower four times (1.5 s)")
@@ -202,9 +203,22 @@ func TestEstimateStackedFloors(t *testing.T) {
 				ratio := float64(e.Bytes) / float64(peak)
 				t.Logf("estimate %v; peak heap %s: estimate/peak %.2f", e, FormatBytes(peak), ratio)
 				// Above the peak (1.1 to 1.8 times it measured), with a
-				// margin for the collector's timing, and within twice it.
-				if ratio < 0.9 || ratio > 2 {
-					t.Errorf("estimate %s, peak heap %s: ratio %.2f, want 1 to 2 (0.9 allowed for the collector's timing)", FormatBytes(e.Bytes), FormatBytes(peak), ratio)
+				// margin for the collector's timing.
+				if ratio < 0.9 {
+					t.Errorf("estimate %s, peak heap %s: ratio %.2f, want at least 1 (0.9 allowed for the collector's timing)", FormatBytes(e.Bytes), FormatBytes(peak), ratio)
+				}
+				// Within twice it: the estimate counts every worker's
+				// scratch at once, but on a loaded machine the workers
+				// may not overlap, so the bound holds for the estimate
+				// of the one worker that surely ran.
+				one := opt
+				one.Workers = 1
+				e1, err := EstimateBuild(&s, src, one)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r1 := float64(e1.Bytes) / float64(peak); r1 > 2 {
+					t.Errorf("one worker's estimate %s, peak heap %s: ratio %.2f, want at most 2", FormatBytes(e1.Bytes), FormatBytes(peak), r1)
 				}
 			})
 		}
